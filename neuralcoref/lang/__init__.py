@@ -1,0 +1,1 @@
+"""Language rules for mention extraction, one module per language."""
