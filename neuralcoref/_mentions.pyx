@@ -1,14 +1,55 @@
 # cython: boundscheck=False, wraparound=False, cdivision=True
 """Cython kernels of mention extraction, over arrays from ``doc.to_array``.
 
-Private: use :mod:`neuralcoref.mentions`, which validates inputs and keeps a
-pure-numpy reference of each kernel for the parity tests.
+Private: use :mod:`neuralcoref.mentions`, which validates inputs, documents the
+bit masks and keeps a pure-numpy reference of each kernel for the parity tests.
 """
 import numpy as np
 
 cimport numpy as cnp
+from libc.stdint cimport int8_t, int32_t, int64_t, uint32_t, uint64_t
 
 cnp.import_array()
+
+# Token-class bits: keep equal to the constants of the same names in mentions.py.
+cdef enum:
+    TAG_PRONOUN = 1 << 0
+    TAG_POSSESSIVE = 1 << 1
+    TAG_NON_REFERENTIAL = 1 << 2
+    TAG_PUNCT = 1 << 3
+    TAG_OPEN = 1 << 4
+    TAG_CLOSE = 1 << 5
+    POS_NOUN = 1 << 0
+    POS_PROPER = 1 << 1
+    POS_PRONOUN = 1 << 2
+    POS_NUMBER = 1 << 3
+    POS_MODIFIER = 1 << 4
+    DEP_ARGUMENT = 1 << 0
+    DEP_NUMBER_HEAD = 1 << 1
+    DEP_DETERMINER = 1 << 2
+    DEP_PREPOSITION = 1 << 3
+    DEP_CONJ = 1 << 4
+    DEP_NO_LIST = 1 << 5
+    DEP_CASE = 1 << 6
+    DEP_PUNCT = 1 << 7
+    DEP_TRIM = 1 << 8
+    DEP_RIGHT_CUT = 1 << 9
+    DEP_LEFT_CUT = 1 << 10
+    WORD_PRONOUN = 1 << 0
+    WORD_PARTITIVE = 1 << 1
+    ENT_REFERENTIAL = 1 << 0
+
+# Mention types: indices into mentions.MENTION_TYPES.
+cdef enum:
+    PRONOMINAL = 0
+    NOMINAL = 1
+    PROPER = 2
+    LIST = 3
+
+# ENT_IOB codes of spaCy's to_array: 3 = B, 1 = I.
+cdef enum:
+    IOB_IN = 1
+    IOB_BEGIN = 3
 
 
 def subtree_bounds(const cnp.int32_t[::1] heads):
@@ -25,6 +66,9 @@ def subtree_bounds(const cnp.int32_t[::1] heads):
     cdef cnp.int32_t[::1] left = left_arr
     cdef cnp.int32_t[::1] right = right_arr
     cdef Py_ssize_t i, h, steps
+    for i in range(n):
+        if heads[i] < 0 or heads[i] >= n:
+            raise ValueError("heads must be token indices in [0, n_tokens)")
     with nogil:
         # Walk each token up to its root, widening every ancestor's bounds. The
         # step limit guards against cycles in malformed head arrays.
@@ -39,3 +83,336 @@ def subtree_bounds(const cnp.int32_t[::1] heads):
                     right[h] = <cnp.int32_t>i
                 steps += 1
     return left_arr, right_arr
+
+
+def token_classes(const uint64_t[:, :] array, Py_ssize_t head_column,
+                  const int64_t[::1] columns, const uint64_t[::1] table_keys,
+                  const uint32_t[::1] table_masks, const int64_t[::1] bounds):
+    """Absolute heads and the class bits of each token's labels, in one pass.
+
+    array (uint64 array (n_tokens, n_attrs)): ``doc.to_array`` output.
+    head_column (int): the column of HEAD (relative offsets).
+    columns (int64 array (n_tables,)): the array column each table looks up.
+    table_keys (uint64 array (n_keys,)): the tables' labels, concatenated; each
+        table's part sorted and unique.
+    table_masks (uint32 array (n_keys,)): the class bits of each label.
+    bounds (int64 array (n_tables + 1,)): table t is keys[bounds[t]:bounds[t+1]].
+    RETURNS (Tuple[ndarray, ndarray]): heads (n_tokens,) int32, a root being its
+        own head, and masks (n_tables, n_tokens) uint32, 0 for unknown labels.
+    """
+    cdef Py_ssize_t n = array.shape[0]
+    cdef Py_ssize_t n_tables = columns.shape[0]
+    heads_arr = np.empty(n, dtype=np.int32)
+    masks_arr = np.zeros((n_tables, n), dtype=np.uint32)
+    cdef int32_t[::1] heads = heads_arr
+    cdef uint32_t[:, ::1] masks = masks_arr
+    cdef Py_ssize_t i, t, lo, hi, mid, end, col
+    cdef uint64_t key
+    with nogil:
+        for i in range(n):
+            # HEAD is a relative offset; uint64 wraps negative ones around.
+            heads[i] = <int32_t>(i + <int64_t>array[i, head_column])
+            for t in range(n_tables):
+                key = array[i, columns[t]]
+                lo = bounds[t]
+                end = bounds[t + 1]
+                hi = end
+                while lo < hi:
+                    mid = (lo + hi) >> 1
+                    if table_keys[mid] < key:
+                        lo = mid + 1
+                    else:
+                        hi = mid
+                if lo < end and table_keys[lo] == key:
+                    masks[t, i] = table_masks[lo]
+    return heads_arr, masks_arr
+
+
+def sort_unique(Py_ssize_t n_tokens, const int32_t[::1] starts, const int32_t[::1] ends,
+                const int32_t[::1] heads, const int8_t[::1] types):
+    """Candidates sorted by (start, end), each span once: its first emission.
+
+    n_tokens (int): the Doc's length (starts lie in [0, n_tokens)).
+    starts, ends, heads (int32 arrays (n,)), types (int8 array (n,)): candidates
+        in emission order.
+    RETURNS (Tuple[ndarray, ndarray, ndarray, ndarray]): the same four arrays,
+        (n_unique,) each.
+    """
+    cdef Py_ssize_t n = starts.shape[0]
+    cdef Py_ssize_t i, j, k, s, b, lo, hi, order_i
+    ptr_arr = np.zeros(n_tokens + 1, dtype=np.intp)
+    order_arr = np.empty(n, dtype=np.intp)
+    out_s_arr = np.empty(n, dtype=np.int32)
+    out_e_arr = np.empty(n, dtype=np.int32)
+    out_h_arr = np.empty(n, dtype=np.int32)
+    out_t_arr = np.empty(n, dtype=np.int8)
+    cdef Py_ssize_t[::1] ptr = ptr_arr
+    cdef Py_ssize_t[::1] order = order_arr
+    cdef int32_t[::1] out_s = out_s_arr
+    cdef int32_t[::1] out_e = out_e_arr
+    cdef int32_t[::1] out_h = out_h_arr
+    cdef int8_t[::1] out_t = out_t_arr
+    with nogil:
+        # Counting sort by start (stable), then a stable insertion sort by end
+        # within each start: buckets hold a token's few phrase variants.
+        for i in range(n):
+            ptr[starts[i] + 1] += 1
+        for s in range(n_tokens):
+            ptr[s + 1] += ptr[s]
+        for i in range(n):
+            order[ptr[starts[i]]] = i
+            ptr[starts[i]] += 1
+        k = 0
+        lo = 0
+        for s in range(n_tokens):
+            hi = ptr[s]
+            for b in range(lo + 1, hi):
+                order_i = order[b]
+                j = b
+                while j > lo and ends[order[j - 1]] > ends[order_i]:
+                    order[j] = order[j - 1]
+                    j -= 1
+                order[j] = order_i
+            for b in range(lo, hi):
+                i = order[b]
+                if b > lo and ends[order[b - 1]] == ends[i]:
+                    continue
+                out_s[k] = starts[i]
+                out_e[k] = ends[i]
+                out_h[k] = heads[i]
+                out_t[k] = types[i]
+                k += 1
+            lo = hi
+    return out_s_arr[:k], out_e_arr[:k], out_h_arr[:k], out_t_arr[:k]
+
+
+cdef struct Doc_:
+    # Per-token arrays of one Doc, shared by the helpers below.
+    const int32_t* left
+    const int32_t* right
+    const uint32_t* tag
+    const uint32_t* pos
+    const uint32_t* dep
+    const uint32_t* word
+    const uint32_t* ent
+    const int32_t* n_open      # prefix counts: brackets opened before token i
+    const int32_t* n_close     # prefix counts: brackets closed before token i
+    const int32_t* child_ptr   # children of i: child_idx[child_ptr[i]:child_ptr[i+1]]
+    const int32_t* child_idx
+
+
+cdef struct Out_:
+    int32_t* starts
+    int32_t* ends
+    int32_t* heads
+    int8_t* types
+    Py_ssize_t n
+
+
+cdef inline bint _trimmed(const Doc_* d, Py_ssize_t i) noexcept nogil:
+    return ((d.tag[i] & TAG_PUNCT) or (d.dep[i] & DEP_TRIM)) and not (d.dep[i] & DEP_CASE)
+
+
+cdef void _emit(const Doc_* d, Out_* out, Py_ssize_t start, Py_ssize_t end,
+                Py_ssize_t head, int8_t mtype) noexcept nogil:
+    # Trim edge punctuation, conjunctions and dangling prepositions, but keep a
+    # closing bracket whose opening partner is inside: '"modify"', '(WHO)'. The
+    # head stays, even when mis-parsed as punctuation.
+    while start < head and _trimmed(d, start):
+        start += 1
+    while end > head + 1 and _trimmed(d, end - 1):
+        if (d.tag[end - 1] & TAG_CLOSE) and (
+                d.n_open[end - 1] - d.n_open[start] > d.n_close[end - 1] - d.n_close[start]):
+            break
+        end -= 1
+    out.starts[out.n] = <int32_t>start
+    out.ends[out.n] = <int32_t>end
+    out.heads[out.n] = <int32_t>head
+    out.types[out.n] = mtype
+    out.n += 1
+
+
+cdef int8_t _head_type(const Doc_* d, Py_ssize_t i) noexcept nogil:
+    # The mention type of a phrase headed by token i, or -1 if i heads none.
+    cdef uint32_t pos = d.pos[i]
+    cdef uint32_t dep = d.dep[i]
+    cdef Py_ssize_t k, c
+    if pos & POS_PROPER:
+        return PROPER
+    if pos & POS_NOUN:
+        # A common noun inside a referential name ("the [Court]") is proper.
+        return PROPER if d.ent[i] & ENT_REFERENTIAL else NOMINAL
+    if pos & POS_PRONOUN:
+        if d.tag[i] & (TAG_NON_REFERENTIAL | TAG_POSSESSIVE):
+            return -1
+        return PRONOMINAL
+    if (pos & POS_NUMBER) and (dep & DEP_NUMBER_HEAD):
+        return NOMINAL
+    if (pos & POS_MODIFIER) and (dep & DEP_ARGUMENT):
+        # "the first", "each other", "one of the ...": a determiner before, or
+        # a partitive complement after.
+        for k in range(d.child_ptr[i], d.child_ptr[i + 1]):
+            c = d.child_idx[k]
+            if c < i and (d.dep[c] & DEP_DETERMINER):
+                return NOMINAL
+            if c > i and (d.dep[c] & DEP_PREPOSITION) and (d.word[c] & WORD_PARTITIVE):
+                return NOMINAL
+    return -1
+
+
+cdef void _phrase(const Doc_* d, Out_* out, Py_ssize_t i, int8_t htype) noexcept nogil:
+    # The mentions headed by token i: the full subtree, one shorter variant per
+    # right dependent that starts a prepositional phrase, clause, apposition or
+    # conjunct, and the same again without leading adverbs or interjections.
+    cdef Py_ssize_t first = d.child_ptr[i]
+    cdef Py_ssize_t last = d.child_ptr[i + 1]
+    cdef Py_ssize_t start = d.left[i]
+    cdef Py_ssize_t end = d.right[i] + 1
+    cdef Py_ssize_t first_conj = -1
+    cdef Py_ssize_t late = start
+    cdef Py_ssize_t k, c
+    cdef bint whole
+    cdef int8_t whole_type
+    for k in range(first, last):
+        c = d.child_idx[k]
+        if c > i and (d.dep[c] & DEP_CONJ):
+            first_conj = c
+            break
+    # A conjunct's own tail ("Y and Z" of "X, Y and Z") is no list mention.
+    whole = first_conj < 0 or not (d.dep[i] & DEP_NO_LIST)
+    whole_type = htype if first_conj < 0 else LIST
+    if whole:
+        _emit(d, out, start, end, i, whole_type)
+    for k in range(first, last):
+        c = d.child_idx[k]
+        if d.left[c] > i and (d.dep[c] & DEP_RIGHT_CUT):
+            _emit(d, out, start, d.left[c], i,
+                  LIST if 0 <= first_conj < d.left[c] else htype)
+    for k in range(first, last):
+        c = d.child_idx[k]
+        if c > i:
+            break
+        if (d.dep[c] & DEP_LEFT_CUT) or ((d.dep[c] & DEP_PUNCT) and late > start):
+            late = d.right[c] + 1
+        else:
+            break
+    if late == start or late > i:
+        return
+    if whole:
+        _emit(d, out, late, end, i, whole_type)
+    for k in range(first, last):
+        c = d.child_idx[k]
+        if d.left[c] > i and (d.dep[c] & DEP_RIGHT_CUT):
+            _emit(d, out, late, d.left[c], i,
+                  LIST if 0 <= first_conj < d.left[c] else htype)
+
+
+def extract_candidates(const int32_t[::1] heads, const int32_t[::1] left,
+                       const int32_t[::1] right, const uint32_t[::1] tag,
+                       const uint32_t[::1] pos, const uint32_t[::1] dep,
+                       const uint32_t[::1] word, const uint32_t[::1] ent,
+                       const uint64_t[:] iob):
+    """Candidate mentions in emission order, before sorting and de-duplication.
+
+    For each token in order: the token itself if it is a pronoun, then the
+    phrases it heads; after all tokens, the referential named entities.
+
+    heads (int32 array (n,)): absolute head of each token, roots their own head.
+    left, right (int32 arrays (n,)): subtree bounds, right inclusive.
+    tag, pos, dep, word, ent (uint32 arrays (n,)): class bits of each token's
+        fine tag, part of speech, dependency label, lowercase form, entity type.
+    iob (uint64 array (n,)): ENT_IOB codes (3 = begin, 1 = inside).
+    RETURNS (Tuple[ndarray, ndarray, ndarray, ndarray]): starts, ends (exclusive)
+        and heads (n_candidates,) int32, types (n_candidates,) int8.
+    """
+    cdef Py_ssize_t n = heads.shape[0]
+    cdef Py_ssize_t i, k, h, s, e, root
+    # Children in index order, as compressed rows.
+    ptr_arr = np.zeros(n + 1, dtype=np.int32)
+    idx_arr = np.empty(max(n, 1), dtype=np.int32)
+    fill_arr = np.empty(max(n, 1), dtype=np.int32)
+    n_open_arr = np.zeros(n + 1, dtype=np.int32)
+    n_close_arr = np.zeros(n + 1, dtype=np.int32)
+    cdef int32_t[::1] ptr = ptr_arr
+    cdef int32_t[::1] idx = idx_arr
+    cdef int32_t[::1] fill = fill_arr
+    cdef int32_t[::1] n_open = n_open_arr
+    cdef int32_t[::1] n_close = n_close_arr
+    # Per token at most: itself, the full phrase, the same starting later, one
+    # entity, and two variants per cut child; the children sum to < n.
+    cdef Py_ssize_t cap = 6 * n + 8
+    starts_arr = np.empty(cap, dtype=np.int32)
+    ends_arr = np.empty(cap, dtype=np.int32)
+    mheads_arr = np.empty(cap, dtype=np.int32)
+    types_arr = np.empty(cap, dtype=np.int8)
+    cdef int32_t[::1] starts = starts_arr
+    cdef int32_t[::1] ends = ends_arr
+    cdef int32_t[::1] mheads = mheads_arr
+    cdef int8_t[::1] types = types_arr
+    cdef Doc_ d
+    cdef Out_ out
+    cdef int8_t htype
+    cdef bint bad_heads = 0
+    if n == 0:
+        return starts_arr[:0], ends_arr[:0], mheads_arr[:0], types_arr[:0]
+    for i in range(n):
+        bad_heads = bad_heads or heads[i] < 0 or heads[i] >= n
+    if bad_heads:
+        raise ValueError("heads must be token indices in [0, n_tokens)")
+    with nogil:
+        for i in range(n):
+            if heads[i] != i:
+                ptr[heads[i] + 1] += 1
+            n_open[i + 1] = n_open[i] + ((tag[i] & TAG_OPEN) != 0)
+            n_close[i + 1] = n_close[i] + ((tag[i] & TAG_CLOSE) != 0)
+        for i in range(n):
+            ptr[i + 1] += ptr[i]
+            fill[i] = ptr[i]
+        for i in range(n):
+            if heads[i] != i:
+                idx[fill[heads[i]]] = <int32_t>i
+                fill[heads[i]] += 1
+        d.left = &left[0]
+        d.right = &right[0]
+        d.tag = &tag[0]
+        d.pos = &pos[0]
+        d.dep = &dep[0]
+        d.word = &word[0]
+        d.ent = &ent[0]
+        d.n_open = &n_open[0]
+        d.n_close = &n_close[0]
+        d.child_ptr = &ptr[0]
+        d.child_idx = &idx[0]
+        out.starts = &starts[0]
+        out.ends = &ends[0]
+        out.heads = &mheads[0]
+        out.types = &types[0]
+        out.n = 0
+        for i in range(n):
+            if (tag[i] & TAG_PRONOUN) or ((pos[i] & POS_PRONOUN) and (word[i] & WORD_PRONOUN)):
+                _emit(&d, &out, i, i + 1, i, PRONOMINAL)
+            htype = _head_type(&d, i)
+            if htype >= 0:
+                _phrase(&d, &out, i, htype)
+        i = 0
+        while i < n:
+            if iob[i] != IOB_BEGIN or not (ent[i] & ENT_REFERENTIAL):
+                i += 1
+                continue
+            s = i
+            e = i + 1
+            while e < n and iob[e] == IOB_IN:
+                e += 1
+            root = s
+            for k in range(s, e):
+                h = heads[k]
+                if h == k or h < s or h >= e:
+                    root = k
+                    break
+            # Keep the possessive marker the gold standard includes: "[Byron 's]".
+            if e < n and (dep[e] & DEP_CASE) and heads[e] == root:
+                e += 1
+            _emit(&d, &out, s, e, root, PROPER)
+            i = e
+    k = out.n
+    return starts_arr[:k], ends_arr[:k], mheads_arr[:k], types_arr[:k]

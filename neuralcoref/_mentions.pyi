@@ -1,0 +1,32 @@
+"""Type stub of the Cython kernels of mention extraction (see mentions.py)."""
+from typing import Tuple
+
+import numpy as np
+
+def subtree_bounds(heads: np.ndarray) -> Tuple[np.ndarray, np.ndarray]: ...
+def token_classes(
+    array: np.ndarray,
+    head_column: int,
+    columns: np.ndarray,
+    table_keys: np.ndarray,
+    table_masks: np.ndarray,
+    bounds: np.ndarray,
+) -> Tuple[np.ndarray, np.ndarray]: ...
+def extract_candidates(
+    heads: np.ndarray,
+    left: np.ndarray,
+    right: np.ndarray,
+    tag: np.ndarray,
+    pos: np.ndarray,
+    dep: np.ndarray,
+    word: np.ndarray,
+    ent: np.ndarray,
+    iob: np.ndarray,
+) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]: ...
+def sort_unique(
+    n_tokens: int,
+    starts: np.ndarray,
+    ends: np.ndarray,
+    heads: np.ndarray,
+    types: np.ndarray,
+) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]: ...

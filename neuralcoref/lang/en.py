@@ -1,0 +1,47 @@
+"""English rules for spaCy's English pipelines: PTB tags, ClearNLP dependency labels,
+OntoNotes entity types.
+
+The sets were chosen by measuring recall of gold mentions against candidates per
+token on OntoGUM train and dev (see ``bench/mention_recall.py``); the comments say
+what each choice bought.
+"""
+from .base import LanguageRules, labels
+
+RULES = LanguageRules(
+    lang="en",
+    noun_pos=labels("NOUN"),
+    proper_pos=labels("PROPN"),
+    pronoun_pos=labels("PRON"),
+    number_pos=labels("NUM"),
+    modifier_head_pos=labels("NUM", "ADJ"),
+    pronoun_tags=labels("PRP", "PRP$"),
+    possessive_pronoun_tags=labels("PRP$"),
+    # "who", "which", "what" and existential "there" are almost never annotated.
+    non_referential_pronoun_tags=labels("WP", "WP$", "WDT", "EX"),
+    punct_tags=labels(".", ",", ":", "``", "''", "-LRB-", "-RRB-", "HYPH", "NFP",
+                      "$", "#", "SYM"),
+    open_bracket_tags=labels("-LRB-", "``"),
+    close_bracket_tags=labels("-RRB-", "''"),
+    # Demonstratives used as pronouns ("that is true"); spaCy tags them DT/PRON.
+    pronoun_words=labels("this", "that", "these", "those"),
+    partitive_words=labels("of"),
+    argument_deps=labels("nsubj", "nsubjpass", "dobj", "pobj", "dative", "poss",
+                         "conj", "appos", "attr", "ROOT"),
+    # Bare numbers as arguments are mostly years ("in 1920") and "one".
+    number_head_deps=labels("nsubj", "nsubjpass", "dobj", "pobj", "poss"),
+    determiner_deps=labels("det", "poss"),
+    preposition_deps=labels("prep"),
+    conj_deps=labels("conj"),
+    # In "X, Y and Z" spaCy may hang Z under Y; "Y and Z" is then no mention.
+    no_list_deps=labels("conj"),
+    case_deps=labels("case"),
+    punct_deps=labels("punct"),
+    trim_deps=labels("cc", "punct", "prep", "mark"),
+    right_cut_deps=labels("prep", "relcl", "acl", "conj", "cc", "appos", "advmod",
+                          "npadvmod", "amod", "nummod", "parataxis", "advcl", "intj"),
+    left_cut_deps=labels("advmod", "intj", "neg", "preconj", "dep", "meta",
+                         "parataxis", "cc", "mark"),
+    # NORP ("American"), dates, times and amounts are rarely coreferent mentions.
+    entity_labels=labels("PERSON", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT",
+                         "WORK_OF_ART", "LAW", "LANGUAGE"),
+)

