@@ -1,29 +1,168 @@
-# cython: boundscheck=False, wraparound=False, cdivision=True
-"""Cython kernels of the featurizer.
+# cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Cython kernels of the featurizer: span hashing, candidate antecedents, pair codes.
 
-Private: use :mod:`neuralcoref.features`, which owns the feature layout and keeps a
-pure-numpy reference of each kernel for the parity tests.
+Private: use :mod:`neuralcoref.features` and :mod:`neuralcoref.pairs`, which own
+the feature layout, validate inputs and keep pure-numpy references of these
+kernels for the parity tests. All inputs are ``const`` memoryviews, so read-only
+(memory-mapped) arrays work.
 """
 import numpy as np
 
 cimport numpy as cnp
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint64_t
 
 cnp.import_array()
 
+cdef uint64_t HASH_SEED = 14695981039346656037ULL
+cdef uint64_t HASH_MULT = 1099511628211ULL
 
-def bin_values(const cnp.int64_t[::1] values, const cnp.int64_t[::1] lower_bounds):
+
+cdef inline uint64_t _mix(uint64_t h, uint64_t w) noexcept nogil:
+    return (h ^ w) * HASH_MULT
+
+
+def bin_values(const int64_t[::1] values, const int64_t[::1] lower_bounds):
     """Index of the bin each value falls in, given the bins' sorted lower bounds.
 
-    RETURNS (ndarray): (n,) int8 bin indices.
+    RETURNS (ndarray): (n,) int8 bin indices (values below the first bound go to 0).
     """
     cdef Py_ssize_t n = values.shape[0], n_bins = lower_bounds.shape[0]
     out_arr = np.zeros(n, dtype=np.int8)
-    cdef cnp.int8_t[::1] out = out_arr
+    cdef int8_t[::1] out = out_arr
     cdef Py_ssize_t i, b
     with nogil:
         for i in range(n):
             b = n_bins - 1
             while b > 0 and values[i] < lower_bounds[b]:
                 b -= 1
-            out[i] = <cnp.int8_t>b
+            out[i] = <int8_t>b
+    return out_arr
+
+
+def hash_spans(const uint64_t[::1] words, const uint8_t[::1] keep,
+               const int32_t[::1] starts, const int32_t[::1] ends):
+    """Order-sensitive hash of the kept words of each span; 0 when none is kept.
+
+    words (uint64 (n_tokens,)): word hashes (e.g. spaCy's LOWER).
+    keep (uint8 (n_tokens,)): 1 for the tokens that take part in the hash.
+    RETURNS (ndarray): (n_spans,) uint64.
+    """
+    cdef Py_ssize_t n = starts.shape[0], i, t
+    cdef uint64_t h
+    cdef bint any_kept
+    out_arr = np.zeros(n, dtype=np.uint64)
+    cdef uint64_t[::1] out = out_arr
+    with nogil:
+        for i in range(n):
+            h = HASH_SEED
+            any_kept = False
+            for t in range(starts[i], ends[i]):
+                if keep[t]:
+                    h = _mix(h, words[t])
+                    any_kept = True
+            out[i] = h if any_kept else 0
+    return out_arr
+
+
+def candidate_antecedents(const int8_t[::1] is_pronoun, const uint64_t[::1] head_hash,
+                          int max_dist, int max_dist_match):
+    """Candidate antecedents of each mention, in compressed-row form.
+
+    Mention m's candidates are the previous ``max_dist`` mentions, then, back to
+    ``max_dist_match`` mentions, the non-pronominal ones with m's head word (only
+    when m itself is not a pronoun).
+    RETURNS (Tuple[ndarray, ndarray]): ``ptr`` (n + 1,) int64 and ``ante``
+        (n_pairs,) int32; m's candidates are ``ante[ptr[m]:ptr[m + 1]]``, nearest
+        first.
+    """
+    cdef Py_ssize_t n = is_pronoun.shape[0], m, a, lo_near, lo_far, count = 0
+    ptr_arr = np.zeros(n + 1, dtype=np.int64)
+    cdef int64_t[::1] ptr = ptr_arr
+    # First pass counts, second fills: no Python object per pair.
+    with nogil:
+        for m in range(n):
+            lo_near = m - max_dist if m > max_dist else 0
+            count += m - lo_near
+            if not is_pronoun[m] and head_hash[m] != 0:
+                lo_far = m - max_dist_match if m > max_dist_match else 0
+                for a in range(lo_far, lo_near):
+                    if not is_pronoun[a] and head_hash[a] == head_hash[m]:
+                        count += 1
+            ptr[m + 1] = count
+    ante_arr = np.empty(count, dtype=np.int32)
+    cdef int32_t[::1] ante = ante_arr
+    cdef Py_ssize_t k
+    with nogil:
+        for m in range(n):
+            k = ptr[m]
+            lo_near = m - max_dist if m > max_dist else 0
+            a = m - 1
+            while a >= lo_near:
+                ante[k] = <int32_t>a
+                k += 1
+                a -= 1
+            if not is_pronoun[m] and head_hash[m] != 0:
+                lo_far = m - max_dist_match if m > max_dist_match else 0
+                a = lo_near - 1
+                while a >= lo_far:
+                    if not is_pronoun[a] and head_hash[a] == head_hash[m]:
+                        ante[k] = <int32_t>a
+                        k += 1
+                    a -= 1
+    return ptr_arr, ante_arr
+
+
+cdef inline int16_t _agreement(int32_t x, int32_t y) noexcept nogil:
+    # 0: unknown on either side, 1: same value, 2: different values
+    if x == 0 or y == 0:
+        return 0
+    return 1 if x == y else 2
+
+
+def pair_codes(const int32_t[:, ::1] codes, const uint64_t[:, ::1] hashes,
+               const int64_t[::1] ptr, const int32_t[::1] ante,
+               const int32_t[::1] code_cols, const int32_t[::1] hash_cols,
+               int n_types):
+    """Compact pair codes for every (antecedent, anaphor) candidate pair.
+
+    codes (int32 (n_mentions, n_mention_codes)): mention codes.
+    hashes (uint64 (n_mentions, n_hashes)): mention hashes.
+    ptr, ante: candidate antecedents from :func:`candidate_antecedents`.
+    code_cols (int32 (9,)): columns of codes: start, end, sent, speaker, type,
+        number, gender, person, index.
+    hash_cols (int32 (4,)): columns of hashes: head, exact, relaxed, speaker name.
+    RETURNS (ndarray): (n_pairs, 13) int16 with, in order: sentence distance,
+        mention distance, same speaker, antecedent is anaphor's speaker, anaphor
+        is antecedent's speaker, head match, exact match, relaxed match, overlap,
+        number, gender and person agreement, type pair.
+    """
+    cdef Py_ssize_t n = ptr.shape[0] - 1, n_pairs = ante.shape[0], m, k, a
+    out_arr = np.zeros((n_pairs, 13), dtype=np.int16)
+    cdef int16_t[:, ::1] out = out_arr
+    cdef int32_t c_start = code_cols[0], c_end = code_cols[1], c_sent = code_cols[2]
+    cdef int32_t c_spk = code_cols[3], c_type = code_cols[4], c_num = code_cols[5]
+    cdef int32_t c_gen = code_cols[6], c_per = code_cols[7], c_idx = code_cols[8]
+    cdef int32_t h_head = hash_cols[0], h_exact = hash_cols[1]
+    cdef int32_t h_relax = hash_cols[2], h_spk = hash_cols[3]
+    cdef int32_t dist
+    with nogil:
+        for m in range(n):
+            for k in range(ptr[m], ptr[m + 1]):
+                a = ante[k]
+                dist = codes[m, c_sent] - codes[a, c_sent]
+                out[k, 0] = <int16_t>(dist if dist < 32767 else 32767)
+                dist = codes[m, c_idx] - codes[a, c_idx]
+                out[k, 1] = <int16_t>(dist if dist < 32767 else 32767)
+                out[k, 2] = codes[m, c_spk] >= 0 and codes[m, c_spk] == codes[a, c_spk]
+                out[k, 3] = hashes[a, h_exact] != 0 and hashes[a, h_exact] == hashes[m, h_spk]
+                out[k, 4] = hashes[m, h_exact] != 0 and hashes[m, h_exact] == hashes[a, h_spk]
+                out[k, 5] = hashes[a, h_head] != 0 and hashes[a, h_head] == hashes[m, h_head]
+                out[k, 6] = hashes[a, h_exact] != 0 and hashes[a, h_exact] == hashes[m, h_exact]
+                out[k, 7] = hashes[a, h_relax] != 0 and hashes[a, h_relax] == hashes[m, h_relax]
+                out[k, 8] = (codes[a, c_start] < codes[m, c_end]
+                             and codes[m, c_start] < codes[a, c_end])
+                out[k, 9] = _agreement(codes[a, c_num], codes[m, c_num])
+                out[k, 10] = _agreement(codes[a, c_gen], codes[m, c_gen])
+                out[k, 11] = _agreement(codes[a, c_per], codes[m, c_per])
+                out[k, 12] = <int16_t>(codes[a, c_type] * n_types + codes[m, c_type])
     return out_arr

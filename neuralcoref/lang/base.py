@@ -1,16 +1,20 @@
-"""The language data that mention extraction reads: label sets, word lists, nothing else.
+"""The language data that mention extraction and features read: label sets, word lists.
 
 A :class:`LanguageRules` holds only strings (part-of-speech tags, fine-grained tags,
 dependency labels, lowercase words, entity labels) as the user's spaCy pipeline writes
-them. The algorithm that uses them lives in :mod:`neuralcoref.mentions`; adding a
-language means writing one of these objects in ``neuralcoref/lang/<code>.py``.
+them, and maps from labels to the language-independent classes of the feature
+contract. The algorithms that use them live in :mod:`neuralcoref.mentions` and
+:mod:`neuralcoref.features`; adding a language means writing one of these objects in
+``neuralcoref/lang/<code>.py``.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import FrozenSet, Iterable
+from typing import Dict, FrozenSet, Iterable, Mapping, Tuple, Union
 
 Labels = FrozenSet[str]
+#: A label -> class map, stored as frozen (label, class) pairs to stay hashable.
+ClassMap = FrozenSet[Tuple[str, str]]
 
 
 def labels(*items: str) -> Labels:
@@ -29,6 +33,9 @@ class LanguageRules:
     number_pos (Labels): numbers that head a mention in argument position ("NUM").
     modifier_head_pos (Labels): adjectives or numbers that head a mention when they
         have a determiner or a partitive complement ("the first", "one of them").
+    verb_pos (Labels): verbs ("VERB", "AUX"): they stand for their omitted
+        subject in ``zero_subject_deps``, and make ``clitic_words`` attached to
+        them pronouns.
 
     Fine-grained tags (``Token.tag_``; leave empty for tag sets without them):
     pronoun_tags (Labels): tokens that are pronoun mentions by themselves.
@@ -41,10 +48,31 @@ class LanguageRules:
     close_bracket_tags (Labels): closing brackets and quotes, kept at a mention's
         end when their opening partner is inside the mention.
 
+    Morphological features (UD ``Feat=Value`` items of ``Token.morph``; an
+    alternative to tags for pipelines whose tags are only parts of speech):
+    pronoun_morphs (Labels): tokens with one of these features are pronoun
+        mentions by themselves, whatever their part of speech (possessive
+        determiners: "Poss=Yes").
+    non_referential_pronoun_morphs (Labels): pronouns with one of these
+        features never start a mention ("PronType=Int").
+    untrimmed_morphs (Labels): tokens with one of these features are never
+        trimmed from a mention's edges: a preposition contracted with the
+        mention's article ("du", "au": "PronType=Art").
+
     Words (``Token.lower_``):
     pronoun_words (Labels): words that are pronoun mentions when their part of
         speech is in ``pronoun_pos`` (demonstratives: "this", "that").
     partitive_words (Labels): prepositions of partitive complements ("of").
+    any_pos_pronoun_words (Labels): words that are pronoun mentions by
+        themselves whatever part of speech the tagger gives them (personal
+        pronouns a tagger mislabels: French "tu", "-elle").
+    non_referential_pronoun_words (Labels): pronouns that never start a
+        mention (for tag sets without relative or reflexive tags: French "que",
+        "se").
+    clitic_words (Labels): object pronouns spelled like articles (French "le",
+        "la", "les"): pronoun mentions when parsed as determiners
+        (``determiner_deps``) of a ``verb_pos`` token, or right after a pronoun
+        ("il [la] voit").
 
     Dependency labels (``Token.dep_``), naming the relation to the head:
     argument_deps (Labels): argument positions in which ``number_pos`` and
@@ -66,10 +94,26 @@ class LanguageRules:
         conjuncts): one variant per such dependent.
     left_cut_deps (Labels): leading dependents dropped in a variant that starts
         later ("Almost [all major intersections]", "Uh, [the Village]").
+    left_drop_deps (Labels): leading dependents that never belong to the
+        phrase: past one of them only the later start is proposed (in UD the
+        subject and copula of a nominal predicate: "she is [a doctor]").
+    zero_subject_deps (Labels): positions in which a ``verb_pos`` token
+        with no subject is a one-token mention of its omitted subject, for
+        annotations that mark zero anaphora on the verb (French "et [partit]":
+        "conj").
+    subject_deps (Labels): subjects; a verb with one has no omitted subject.
 
     Entities:
     entity_labels (Labels): named-entity types that refer (people, places,
         organisations...), not amounts or dates.
+
+    Features (classes are those of :mod:`neuralcoref.features`):
+    entity_classes (ClassMap): entity label -> ENTITY_CLASSES name ("person"...).
+    dep_classes (ClassMap): dependency label of a mention's head -> DEP_CLASSES
+        name ("subject", "object", "oblique", "possessive", "predicate"...).
+    content_pos (Labels): parts of speech compared by the relaxed string match.
+    expletive_pronouns (Labels): pronouns that can be pleonastic ("it").
+    expletive_deps (Labels): positions where they can be ("expl", subjects).
     """
 
     lang: str
@@ -78,14 +122,21 @@ class LanguageRules:
     pronoun_pos: Labels = labels()
     number_pos: Labels = labels()
     modifier_head_pos: Labels = labels()
+    verb_pos: Labels = labels()
     pronoun_tags: Labels = labels()
     possessive_pronoun_tags: Labels = labels()
     non_referential_pronoun_tags: Labels = labels()
     punct_tags: Labels = labels()
     open_bracket_tags: Labels = labels()
     close_bracket_tags: Labels = labels()
+    pronoun_morphs: Labels = labels()
+    non_referential_pronoun_morphs: Labels = labels()
+    untrimmed_morphs: Labels = labels()
     pronoun_words: Labels = labels()
     partitive_words: Labels = labels()
+    any_pos_pronoun_words: Labels = labels()
+    non_referential_pronoun_words: Labels = labels()
+    clitic_words: Labels = labels()
     argument_deps: Labels = labels()
     number_head_deps: Labels = labels()
     determiner_deps: Labels = labels()
@@ -97,15 +148,29 @@ class LanguageRules:
     trim_deps: Labels = labels()
     right_cut_deps: Labels = labels()
     left_cut_deps: Labels = labels()
+    left_drop_deps: Labels = labels()
+    zero_subject_deps: Labels = labels()
+    subject_deps: Labels = labels()
     entity_labels: Labels = labels()
+    entity_classes: Union[ClassMap, Mapping[str, str]] = frozenset()
+    dep_classes: Union[ClassMap, Mapping[str, str]] = frozenset()
+    content_pos: Labels = labels()
+    expletive_pronouns: Labels = labels()
+    expletive_deps: Labels = labels()
 
     def __post_init__(self) -> None:
-        # Accept any iterable of strings but store frozensets, so rules stay
-        # hashable (they key the cache of hashed label tables).
+        # Accept any iterable of strings (or a dict for class maps) but store
+        # frozensets, so rules stay hashable (they key the cache of label tables).
         for f in fields(self):
             value = getattr(self, f.name)
-            if f.name != "lang" and not isinstance(value, frozenset):
+            if f.name.endswith("_classes") and isinstance(value, Mapping):
+                object.__setattr__(self, f.name, frozenset(value.items()))
+            elif f.name != "lang" and not isinstance(value, frozenset):
                 object.__setattr__(self, f.name, _to_labels(value, f.name))
+
+    def class_map(self, name: str) -> Dict[str, str]:
+        """A class map field as a dict, e.g. ``class_map("entity_classes")``."""
+        return dict(getattr(self, name))
 
     @property
     def uses_tags(self) -> bool:
@@ -116,6 +181,18 @@ class LanguageRules:
                          "non_referential_pronoun_tags", "punct_tags",
                          "open_bracket_tags", "close_bracket_tags")
         )
+
+    @property
+    def uses_morph(self) -> bool:
+        """Whether the rules read morphological features (``Token.morph``)."""
+        return bool(self.pronoun_morphs or self.non_referential_pronoun_morphs
+                    or self.untrimmed_morphs)
+
+    @property
+    def uses_word_classes(self) -> bool:
+        """Whether words give tag classes (``any_pos_pronoun_words``...)."""
+        return bool(self.any_pos_pronoun_words or self.non_referential_pronoun_words
+                    or self.clitic_words)
 
 
 def _to_labels(value: Iterable[str], name: str) -> Labels:

@@ -44,4 +44,22 @@ RULES = LanguageRules(
     # NORP ("American"), dates, times and amounts are rarely coreferent mentions.
     entity_labels=labels("PERSON", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT",
                          "WORK_OF_ART", "LAW", "LANGUAGE"),
+    entity_classes={
+        "PERSON": "person", "ORG": "org", "GPE": "place", "LOC": "place", "FAC": "place",
+        "NORP": "norp", "DATE": "time", "TIME": "time", "CARDINAL": "number",
+        "ORDINAL": "number", "PERCENT": "number", "MONEY": "number", "QUANTITY": "number",
+        "EVENT": "other", "WORK_OF_ART": "other", "LAW": "other", "LANGUAGE": "other",
+        "PRODUCT": "other",
+    },
+    dep_classes={
+        "nsubj": "subject", "nsubjpass": "subject", "csubj": "subject", "csubjpass": "subject",
+        "expl": "subject", "dobj": "object", "dative": "object", "iobj": "object",
+        "pobj": "oblique", "agent": "oblique", "poss": "possessive", "attr": "predicate",
+        "oprd": "predicate", "appos": "appositive", "conj": "conjunct", "compound": "modifier",
+        "nmod": "modifier", "npadvmod": "modifier", "amod": "modifier", "nummod": "modifier",
+        "ROOT": "root",
+    },
+    content_pos=labels("NOUN", "PROPN", "ADJ", "NUM"),
+    expletive_pronouns=labels("it"),
+    expletive_deps=labels("expl", "nsubj", "nsubjpass"),
 )

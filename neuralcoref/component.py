@@ -1,0 +1,261 @@
+"""The ``neuralcoref`` spaCy component.
+
+    nlp = spacy.load("en_core_web_sm")
+    nlp.add_pipe("neuralcoref")
+    doc = nlp("My sister has a dog. She loves him.")
+    doc._.coref_clusters   # [My sister: [My sister, She], a dog: [a dog, him]]
+
+``predict`` is pure (Docs -> coreference results); ``set_annotations`` writes the
+results to ``doc.spans`` (see :mod:`neuralcoref.extensions`). The model folder is
+saved with the pipeline (``nlp.to_disk``) and restored by ``spacy.load``.
+"""
+from __future__ import annotations
+
+import json
+import warnings
+from pathlib import Path
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Union
+
+import srsly
+from spacy.language import Language
+from spacy.pipeline import Pipe
+from spacy.tokens import Doc
+from spacy.training import Example
+from spacy.util import minibatch
+from spacy.vocab import Vocab
+
+from .errors import Errors, ModelLoadError, NeuralcorefError
+from .extensions import SCORES_KEY, get_clusters, register_extensions, set_clusters
+from .lang import get_pipeline_rules, get_rules
+from .lang.base import LanguageRules
+from .model_dir import (CARD_FILE, CONFIG_FILE, VOCAB_FILE, WEIGHTS_FILE, CorefModel,
+                        load_model, resolve_model_path)
+from .resolver import DocCoref, Resolver
+
+#: The predecessor's blacklist: first- and second-person pronouns left unresolved.
+DEFAULT_BLACKLIST = ("i", "me", "my", "you", "your")
+
+DEFAULT_CONFIG = {
+    "greedyness": 0.5,
+    "max_dist": 50,
+    "max_dist_match": 500,
+    "blacklist": False,
+    "store_scores": False,
+    "conv_dict": None,
+    "model": None,
+}
+
+
+@Language.factory(
+    "neuralcoref",
+    default_config=DEFAULT_CONFIG,
+    requires=["token.pos", "token.dep", "token.head", "token.morph"],
+    assigns=["doc.spans", "doc._.coref_clusters", "doc._.coref_resolved"],
+    default_score_weights={"coref_f": 1.0, "coref_muc_f": None, "coref_bcub_f": None,
+                           "coref_ceafe_f": None},
+)
+def make_neuralcoref(
+    nlp: Language,
+    name: str,
+    greedyness: float,
+    max_dist: int,
+    max_dist_match: int,
+    blacklist: Union[bool, List[str]],
+    store_scores: bool,
+    conv_dict: Optional[Dict[str, List[str]]],
+    model: Optional[str],
+) -> "NeuralCoref":
+    """Create the coreference component (see NeuralCoref for the settings)."""
+    return NeuralCoref(nlp.vocab, name=name, lang=nlp.lang, greedyness=greedyness,
+                       max_dist=max_dist, max_dist_match=max_dist_match, blacklist=blacklist,
+                       store_scores=store_scores, conv_dict=conv_dict, model=model,
+                       rules=get_pipeline_rules(nlp))
+
+
+class NeuralCoref(Pipe):
+    """Resolves coreference: clusters of mentions on ``doc.spans``.
+
+    vocab (Vocab): the pipeline's vocabulary.
+    name (str): the component's name in the pipeline.
+    lang (str): the pipeline's language, which picks the shipped model and rules.
+    greedyness (float): 0-1; 0.5 links as trained, higher links more.
+    max_dist (int): preceding mentions always considered as antecedents (50).
+    max_dist_match (int): how far back head-matching mentions are considered (500).
+    blacklist (bool | List[str]): leave these words unresolved; True means the
+        predecessor's list (i, me, my, you, your).
+    store_scores (bool): keep the scores in ``doc._.coref_scores``.
+    conv_dict (Dict[str, List[str]] | None): rare words represented by the mean
+        embedding of common ones, e.g. {"Angela": ["woman", "girl"]}.
+    model (str | None): a shipped model's name ("en") or a model folder; None picks
+        the shipped model of the pipeline's language.
+    rules (LanguageRules | None): the mention rules; by default those of ``lang``
+        (the factory picks them for the pipeline, see ``get_pipeline_rules``).
+    """
+
+    def __init__(self, vocab: Vocab, name: str = "neuralcoref", *, lang: str = "en",
+                 greedyness: float = 0.5, max_dist: int = 50, max_dist_match: int = 500,
+                 blacklist: Union[bool, Sequence[str]] = False, store_scores: bool = False,
+                 conv_dict: Optional[Dict[str, List[str]]] = None, model: Optional[str] = None,
+                 rules: Optional[LanguageRules] = None):
+        if not 0.0 <= greedyness <= 1.0:
+            raise NeuralcorefError(Errors.E150.format(name="greedyness", value=greedyness,
+                                                      expected="a number within [0, 1]"))
+        for setting, value in (("max_dist", max_dist), ("max_dist_match", max_dist_match)):
+            if not isinstance(value, int) or value < 0:
+                raise NeuralcorefError(Errors.E150.format(name=setting, value=value,
+                                                          expected="an integer >= 0"))
+        # Mentions follow the pipeline's labels, so the rules are its language's.
+        self.rules = rules if rules is not None else get_rules(lang)
+        register_extensions()
+        self.vocab = vocab
+        self.name = name
+        self.lang = lang
+        self.cfg = {"greedyness": greedyness, "max_dist": max_dist,
+                    "max_dist_match": max_dist_match, "store_scores": store_scores,
+                    "blacklist": list(DEFAULT_BLACKLIST) if blacklist is True
+                    else list(blacklist or []),
+                    "conv_dict": dict(conv_dict or {})}
+        self.model_ref = model
+        self._resolver: Optional[Resolver] = None
+        self._load_error: Optional[ModelLoadError] = None
+        self._model_files: Dict[str, bytes] = {}
+        self._load(resolve_model_path(model, lang), eager=True)
+
+    def _load(self, path: Path, eager: bool = False) -> None:
+        """Load a model folder. A missing folder is only remembered when ``eager``:
+        ``spacy.load`` creates the component before ``from_disk`` brings its own copy."""
+        if eager and not path.exists():
+            self._load_error = ModelLoadError(Errors.E102.format(path=path))
+            warnings.warn(str(self._load_error) + " (expecting it from nlp.from_disk)")
+            return
+        self._set_model(load_model(path))
+
+    def _set_model(self, model: CorefModel) -> None:
+        # The files are kept in memory for to_disk / to_bytes / pickling: the folder
+        # may be gone by then (from_bytes loads from a temporary one).
+        self._model_files = _read_model_files(model.path) if model.path is not None else {}
+        cfg = self.cfg
+        self._resolver = Resolver(model, rules=self.rules,
+                                  greedyness=cfg["greedyness"], max_dist=cfg["max_dist"],
+                                  max_dist_match=cfg["max_dist_match"],
+                                  blacklist=cfg["blacklist"], conv_dict=cfg["conv_dict"])
+        self._load_error = None
+
+    @property
+    def resolver(self) -> Resolver:
+        """The loaded resolver (coded error if no model could be loaded)."""
+        if self._resolver is None:
+            raise self._load_error or ModelLoadError(Errors.E102.format(path=self.model_ref))
+        return self._resolver
+
+    @property
+    def model(self) -> Optional[CorefModel]:
+        """The loaded model, or None before one is loaded. Never raises: spaCy
+        inspects ``pipe.model`` of every component while building a pipeline
+        (e.g. ``spacy.load``), before ``from_disk`` brings the model."""
+        return self._resolver.model if self._resolver is not None else None
+
+    def __call__(self, doc: Doc) -> Doc:
+        self.set_annotations([doc], self.predict([doc]))
+        return doc
+
+    def pipe(self, stream: Iterable[Doc], *, batch_size: int = 64) -> Iterator[Doc]:
+        """Resolve Docs in batches whose mentions are scored together."""
+        for docs in minibatch(stream, size=batch_size):
+            self.set_annotations(docs, self.predict(docs))
+            yield from docs
+
+    def predict(self, docs: Iterable[Doc]) -> List[DocCoref]:
+        """Coreference of parsed Docs, without changing them."""
+        return self.resolver.predict(list(docs), store_scores=self.cfg["store_scores"])
+
+    def set_annotations(self, docs: Iterable[Doc], results: List[DocCoref]) -> None:
+        """Write clusters (and scores) to the Docs."""
+        for doc, result in zip(docs, results):
+            spans = result.cluster_spans()
+            s, e = result.mentions.starts, result.mentions.ends
+            set_clusters(doc, spans, [(int(s[m]), int(e[m])) for m in result.mains])
+            if result.single is not None:
+                doc.user_data[SCORES_KEY] = _raw_scores(result)
+
+    def score(self, examples: Iterable[Example], **kwargs) -> Dict[str, float]:
+        """CoNLL scores of predicted against reference clusters (both on doc.spans)."""
+        from .coref_scorer import score_documents
+
+        pairs = [([[(m.start, m.end) for m in c] for c in get_clusters(eg.reference)],
+                  [[(m.start, m.end) for m in c] for c in get_clusters(eg.predicted)])
+                 for eg in examples]
+        scores = score_documents(pairs)
+        return {"coref_f": scores.conll_f1, "coref_muc_f": scores.muc.f1,
+                "coref_bcub_f": scores.bcub.f1, "coref_ceafe_f": scores.ceafe.f1}
+
+    # Serialization: the model folder's files, inside the pipeline's folder.
+    def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = ()) -> None:
+        path = Path(path)
+        path.mkdir(parents=True, exist_ok=True)
+        for name, data in self._files().items():
+            (path / name).write_bytes(data)
+
+    def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = ()) -> "NeuralCoref":
+        cfg_file = Path(path) / "cfg.json"
+        if cfg_file.exists():
+            # The standard library, not srsly: ujson reads 0.6 back as 0.6000000000000001.
+            self.cfg.update(json.loads(cfg_file.read_text(encoding="utf8")))
+        self._set_model(load_model(Path(path)))
+        return self
+
+    def to_bytes(self, *, exclude: Iterable[str] = ()) -> bytes:
+        return srsly.msgpack_dumps(self._files())
+
+    def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = ()) -> "NeuralCoref":
+        import tempfile
+
+        files = srsly.msgpack_loads(bytes_data)
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, data in files.items():
+                (Path(tmp) / name).write_bytes(data)
+            self.from_disk(tmp)
+        return self
+
+    def _files(self) -> Dict[str, bytes]:
+        self.resolver  # the coded load error, if no model was loaded
+        if not self._model_files:
+            raise ModelLoadError(Errors.E151)
+        files = dict(self._model_files)
+        files["cfg.json"] = json.dumps(self.cfg).encode("utf8")
+        return files
+
+    def __reduce__(self):
+        # Pickled (e.g. for nlp.pipe(n_process=2)) as its bytes, never as pickle of arrays.
+        return (_from_bytes, (self.vocab, self.name, self.lang, self.rules, self.to_bytes()))
+
+    def initialize(self, get_examples: Optional[Callable] = None, *, nlp=None) -> None:
+        """Nothing to initialize: the model is trained with ``neuralcoref train``."""
+
+
+def _from_bytes(vocab: Vocab, name: str, lang: str, rules: LanguageRules,
+                data: bytes) -> NeuralCoref:
+    pipe = NeuralCoref.__new__(NeuralCoref)
+    pipe.vocab, pipe.name, pipe.lang, pipe.rules = vocab, name, lang, rules
+    pipe.cfg, pipe.model_ref, pipe._resolver, pipe._load_error = {}, None, None, None
+    pipe._model_files = {}
+    register_extensions()
+    return pipe.from_bytes(data)
+
+
+def _read_model_files(folder: Path) -> Dict[str, bytes]:
+    """The bytes of a model folder's files (those present)."""
+    return {name: (folder / name).read_bytes()
+            for name in (CONFIG_FILE, WEIGHTS_FILE, VOCAB_FILE, CARD_FILE)
+            if (folder / name).exists()}
+
+
+def _raw_scores(result: DocCoref) -> Dict[str, list]:
+    """Scores as plain lists (msgpack-safe, so they survive DocBin): mention spans,
+    single scores, and (anaphor, antecedent, score) triples."""
+    from .pairs import anaphor_index
+
+    ana = anaphor_index(result.ptr).tolist()
+    return {"mentions": [[int(s), int(e)] for s, e in zip(result.mentions.starts, result.mentions.ends)],
+            "single": result.single.tolist(),
+            "pairs": [[m, int(a), float(p)] for m, a, p in zip(ana, result.ante, result.pair)]}

@@ -1,0 +1,146 @@
+"""Where coreference lives on a Doc, and the familiar ``._.coref_*`` attributes.
+
+The truth is in ``doc.spans`` (which survives ``DocBin`` and pickling): cluster i's
+mentions are the span group ``coref_clusters_{i + 1}`` (in document order) and its
+main mention is span i of the group ``coref_mains``. The extension attributes of
+the predecessor (``doc._.coref_clusters``, ``span._.is_coref``...) are getters over
+those groups, registered when the component is created, never at import.
+"""
+from __future__ import annotations
+
+from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+
+from spacy.tokens import Doc, Span, Token
+
+CLUSTER_PREFIX = "coref_clusters"
+MAINS_KEY = "coref_mains"
+#: ``doc.user_data`` key of the raw scores: {"mentions": [[start, end]...],
+#: "single": [score...], "pairs": [[anaphor, antecedent, score]...]}.
+SCORES_KEY = "neuralcoref_scores"
+
+
+class Cluster:
+    """One coreference cluster: its index, main mention and mentions (Spans).
+
+    i (int): position of the cluster in ``doc._.coref_clusters``.
+    main (Span): the representative mention (never a pronoun when another exists).
+    mentions (List[Span]): the mentions, in document order.
+    """
+
+    def __init__(self, i: int, main: Span, mentions: List[Span]):
+        self.i = i
+        self.main = main
+        self.mentions = mentions
+
+    def __iter__(self) -> Iterator[Span]:
+        return iter(self.mentions)
+
+    def __len__(self) -> int:
+        return len(self.mentions)
+
+    def __getitem__(self, index: int) -> Span:
+        return self.mentions[index]
+
+    def __contains__(self, span: object) -> bool:
+        return any(_same(span, m) for m in self.mentions)
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Cluster) and self.i == other.i
+                and [_key(m) for m in self] == [_key(m) for m in other])
+
+    def __repr__(self) -> str:
+        return f"{self.main.text}: {[m.text for m in self.mentions]}"
+
+
+def _key(span: Span) -> Tuple[int, int]:
+    return (span.start, span.end)
+
+
+def _same(a: object, b: Span) -> bool:
+    return isinstance(a, Span) and a.doc is b.doc and _key(a) == _key(b)
+
+
+def set_clusters(doc: Doc, clusters: Sequence[Sequence[Tuple[int, int]]],
+                 mains: Sequence[Tuple[int, int]]) -> None:
+    """Store clusters (token spans, end exclusive) and their main mentions on a Doc."""
+    clear_clusters(doc)
+    for i, cluster in enumerate(clusters):
+        doc.spans[f"{CLUSTER_PREFIX}_{i + 1}"] = [doc[s:e] for s, e in cluster]
+    doc.spans[MAINS_KEY] = [doc[s:e] for s, e in mains]
+
+
+def clear_clusters(doc: Doc) -> None:
+    for key in [k for k in doc.spans if k == MAINS_KEY or k.startswith(CLUSTER_PREFIX + "_")]:
+        del doc.spans[key]
+    doc.user_data.pop(SCORES_KEY, None)
+
+
+def get_clusters(doc: Doc) -> List[Cluster]:
+    """The Doc's clusters, read from ``doc.spans``."""
+    mains = list(doc.spans[MAINS_KEY]) if MAINS_KEY in doc.spans else []
+    clusters = []
+    while f"{CLUSTER_PREFIX}_{len(clusters) + 1}" in doc.spans:
+        i = len(clusters)
+        mentions = list(doc.spans[f"{CLUSTER_PREFIX}_{i + 1}"])
+        main = mains[i] if i < len(mains) else mentions[0]
+        clusters.append(Cluster(i, main, mentions))
+    return clusters
+
+
+def _doc_has_coref(doc: Doc) -> bool:
+    return f"{CLUSTER_PREFIX}_1" in doc.spans
+
+
+def _score_rows(doc: Doc) -> Optional[Dict[Tuple[int, int], Dict[Tuple[int, int], float]]]:
+    """{mention: {itself (single score) or antecedent: score}}, keyed by token spans."""
+    raw = doc.user_data.get(SCORES_KEY)
+    if raw is None:
+        return None
+    spans = [tuple(m) for m in raw["mentions"]]
+    rows = {span: {span: float(score)} for span, score in zip(spans, raw["single"])}
+    for m, a, score in raw["pairs"]:
+        rows[spans[int(m)]][spans[int(a)]] = float(score)
+    return rows
+
+
+def _doc_scores(doc: Doc) -> Optional[Dict[Span, Dict[Span, float]]]:
+    rows = _score_rows(doc)
+    if rows is None:
+        return None
+    return {doc[s:e]: {doc[a:b]: score for (a, b), score in row.items()}
+            for (s, e), row in rows.items()}
+
+
+def _span_cluster(span: Span) -> Optional[Cluster]:
+    for cluster in get_clusters(span.doc):
+        if span in cluster:
+            return cluster
+    return None
+
+
+def _span_scores(span: Span) -> Optional[Dict[Span, float]]:
+    rows = _score_rows(span.doc)
+    if rows is None or _key(span) not in rows:
+        return None
+    return {span.doc[a:b]: score for (a, b), score in rows[_key(span)].items()}
+
+
+def _token_clusters(token: Token) -> List[Cluster]:
+    return [c for c in get_clusters(token.doc)
+            if any(m.start <= token.i < m.end for m in c.mentions)]
+
+
+def register_extensions() -> None:
+    """Register the ``._.coref_*`` attributes once (later calls change nothing)."""
+    from .resolved import coref_resolved
+
+    doc_attrs = {"has_coref": _doc_has_coref, "coref_clusters": get_clusters,
+                 "coref_resolved": coref_resolved, "coref_scores": _doc_scores}
+    span_attrs = {"is_coref": lambda span: _span_cluster(span) is not None,
+                  "coref_cluster": _span_cluster, "coref_scores": _span_scores}
+    token_attrs = {"in_coref": lambda token: bool(_token_clusters(token)),
+                   "coref_clusters": _token_clusters}
+    for cls, attrs in ((Doc, doc_attrs), (Span, span_attrs), (Token, token_attrs)):
+        for name, getter in attrs.items():
+            if not cls.has_extension(name):
+                cls.set_extension(name, getter=getter)

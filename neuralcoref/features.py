@@ -1,0 +1,596 @@
+"""The one feature contract: layout as data, encoders, and the featurizer.
+
+Training and inference both call :func:`featurize` on the same spaCy Docs and
+expand compact codes with :func:`expand_mention_codes` / :func:`expand_pair_codes`.
+Nothing else in the project declares feature constants.
+
+Per mention, :func:`featurize` returns a :class:`MentionFeatures` of four compact
+arrays (see its docstring). Per candidate pair, :func:`pair_codes` returns int16
+codes. The expansion functions turn codes into the float32 inputs of the scorers;
+their layouts (``MENTION_LAYOUT``, ``PAIR_LAYOUT``) and the vector and word-slot
+names determine :data:`SCHEMA_HASH`, which model folders and featurized training
+data record so that a mismatch is detected.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+
+import numpy as np
+from spacy.attrs import DEP, ENT_TYPE, HEAD, IS_PUNCT, LOWER, MORPH, POS, SENT_START
+from spacy.strings import get_string_id as hash_string
+from spacy.tokens import Doc
+
+from . import _features
+from .errors import Errors, NeuralcorefError
+from .gold import get_speakers
+from .lang.base import LanguageRules
+from .mentions import MENTION_TYPES, Mentions
+
+SCHEMA_VERSION = 1
+
+#: Lower bounds of the distance bins: 0, 1, 2, 3, 4, 5-7, 8-15, 16-31, 32-63, 64+.
+DISTANCE_BINS = (0, 1, 2, 3, 4, 5, 8, 16, 32, 64)
+#: Lower bounds of the mention-length bins (tokens).
+LENGTH_BINS = (1, 2, 3, 4, 5, 8, 16)
+#: Lower bounds of the bins counting other mentions with the same head or string.
+COUNT_BINS = (0, 1, 2, 3, 4, 5, 8, 16)
+#: Distances are also given as a scalar, capped here and scaled to [0, 1].
+DISTANCE_CAP = 64
+
+ENTITY_CLASSES = ("none", "person", "org", "place", "norp", "time", "number", "other")
+DEP_CLASSES = ("other", "subject", "object", "oblique", "possessive", "predicate",
+               "appositive", "conjunct", "modifier", "root")
+DEFINITENESS = ("none", "definite", "indefinite", "demonstrative", "possessive")
+NUMBER = ("unknown", "sing", "plur")
+GENDER = ("unknown", "masc", "fem", "neut")
+PERSON = ("unknown", "1", "2", "3")
+AGREEMENT = ("unknown", "agree", "disagree")
+
+#: Word slots looked up in the model's trainable embedding table.
+WORD_SLOTS = ("head", "first", "last", "prev1", "prev2", "next1", "next2", "head_head")
+#: Mean token vectors per mention: the mention, 5 words before and after (within
+#: the sentence), the sentence, the document, and the head token itself.
+SPAN_VECTORS = ("mention", "before", "after", "sentence", "document", "head")
+CONTEXT_WINDOW = 5
+
+#: Columns of the compact mention codes (int32).
+MENTION_CODES = ("start", "end", "head", "sent", "speaker", "index", "n_mentions",
+                 "n_sents", "type", "length", "entity", "dep", "definiteness",
+                 "number", "gender", "person", "nested", "contains", "reflexive",
+                 "expletive", "head_count", "string_count")
+#: Columns of the mention hashes (uint64; 0 means none).
+MENTION_HASHES = ("head", "exact", "relaxed", "speaker_name")
+#: Columns of the compact pair codes (int16), as the pair kernel writes them.
+PAIR_CODES = ("sent_dist", "mention_dist", "same_speaker", "ante_is_speaker",
+              "ana_is_speaker", "head_match", "exact_match", "relaxed_match",
+              "overlap", "number", "gender", "person", "type_pair")
+
+_FLAGS = ("nested", "contains", "reflexive", "expletive")
+
+
+@dataclass(frozen=True)
+class Block:
+    """A named run of columns in an expanded feature matrix."""
+
+    name: str
+    width: int
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Named blocks with widths and offsets: the columns of a feature matrix."""
+
+    blocks: Tuple[Block, ...]
+
+    @property
+    def width(self) -> int:
+        return sum(b.width for b in self.blocks)
+
+    def offset(self, name: str) -> int:
+        start = 0
+        for block in self.blocks:
+            if block.name == name:
+                return start
+            start += block.width
+        raise KeyError(name)
+
+    def slice(self, name: str) -> slice:
+        start = self.offset(name)
+        return slice(start, start + next(b.width for b in self.blocks if b.name == name))
+
+    def to_list(self) -> List[Tuple[str, int]]:
+        return [(b.name, b.width) for b in self.blocks]
+
+
+MENTION_LAYOUT = Layout((
+    Block("type", len(MENTION_TYPES)),
+    Block("length", len(LENGTH_BINS)),
+    Block("entity", len(ENTITY_CLASSES)),
+    Block("dep", len(DEP_CLASSES)),
+    Block("definiteness", len(DEFINITENESS)),
+    Block("number", len(NUMBER)),
+    Block("gender", len(GENDER)),
+    Block("person", len(PERSON)),
+    Block("flags", len(_FLAGS)),
+    Block("position", 2),
+    Block("head_count", len(COUNT_BINS)),
+    Block("string_count", len(COUNT_BINS)),
+))
+
+PAIR_LAYOUT = Layout((
+    Block("sent_dist", len(DISTANCE_BINS)),
+    Block("sent_dist_scalar", 1),
+    Block("mention_dist", len(DISTANCE_BINS)),
+    Block("mention_dist_scalar", 1),
+    Block("speaker", 3),
+    Block("string_match", 3),
+    Block("overlap", 1),
+    Block("number", len(AGREEMENT)),
+    Block("gender", len(AGREEMENT)),
+    Block("person", len(AGREEMENT)),
+    Block("type_pair", len(MENTION_TYPES) ** 2),
+))
+
+
+def _schema() -> dict:
+    return {
+        "version": SCHEMA_VERSION,
+        "mention_codes": MENTION_CODES,
+        "mention_hashes": MENTION_HASHES,
+        "pair_codes": PAIR_CODES,
+        "mention_layout": MENTION_LAYOUT.to_list(),
+        "pair_layout": PAIR_LAYOUT.to_list(),
+        "word_slots": WORD_SLOTS,
+        "span_vectors": SPAN_VECTORS,
+        "bins": [DISTANCE_BINS, LENGTH_BINS, COUNT_BINS, DISTANCE_CAP, CONTEXT_WINDOW],
+        "classes": [ENTITY_CLASSES, DEP_CLASSES, DEFINITENESS, NUMBER, GENDER, PERSON],
+    }
+
+
+def schema_hash() -> str:
+    """The hash of the feature contract as the module now states it.
+
+    RETURNS (str): 16 hex digits; equals :data:`SCHEMA_HASH` unless a layout was changed.
+    """
+    return hashlib.sha1(json.dumps(_schema(), sort_keys=True).encode("utf8")).hexdigest()[:16]
+
+
+#: Derived from the whole contract: any change to it changes the hash.
+SCHEMA_HASH = schema_hash()
+
+C = {name: i for i, name in enumerate(MENTION_CODES)}
+H = {name: i for i, name in enumerate(MENTION_HASHES)}
+_PAIR_CODE_COLS = np.array([C[c] for c in ("start", "end", "sent", "speaker", "type",
+                                           "number", "gender", "person", "index")],
+                           dtype=np.int32)
+_PAIR_HASH_COLS = np.array([H[h] for h in MENTION_HASHES], dtype=np.int32)
+
+
+@dataclass
+class MentionFeatures:
+    """Compact features of one document's candidate mentions.
+
+    codes (int32 (n, len(MENTION_CODES))): positions, categories and counts.
+    hashes (uint64 (n, len(MENTION_HASHES))): word and string hashes for matching.
+    words (uint64 (n, len(WORD_SLOTS))): LOWER hashes of the word slots (0: none).
+    vectors (float32 (n, len(SPAN_VECTORS) * dim)): mean token vectors; dim is 0
+        when the featurizer runs without token vectors.
+    """
+
+    codes: np.ndarray
+    hashes: np.ndarray
+    words: np.ndarray
+    vectors: np.ndarray
+
+    def __len__(self) -> int:
+        return self.codes.shape[0]
+
+    def __getitem__(self, index) -> "MentionFeatures":
+        """The features of a slice or an index array of mentions."""
+        return MentionFeatures(self.codes[index], self.hashes[index], self.words[index],
+                               self.vectors[index])
+
+    @property
+    def is_pronoun(self) -> np.ndarray:
+        """(n,) int8: 1 for pronominal mentions."""
+        return (self.codes[:, C["type"]] == MENTION_TYPES.index("pronominal")).astype(np.int8)
+
+    @property
+    def head_hash(self) -> np.ndarray:
+        """(n,) uint64: LOWER hash of each mention's head word."""
+        return np.ascontiguousarray(self.hashes[:, H["head"]])
+
+    @classmethod
+    def concat(cls, parts: Sequence["MentionFeatures"]) -> "MentionFeatures":
+        return cls(*(np.concatenate([getattr(p, f) for p in parts])
+                     for f in ("codes", "hashes", "words", "vectors")))
+
+
+class FeatureTables:
+    """Per-vocab lookups from spaCy hashes to feature classes, built once.
+
+    rules (LanguageRules): the language's data (entity and dependency classes,
+        content parts of speech).
+    """
+
+    def __init__(self, rules: LanguageRules):
+        self.rules = rules
+        self.entity = {hash_string(k): ENTITY_CLASSES.index(v)
+                       for k, v in rules.class_map("entity_classes").items()}
+        self.dep = {hash_string(k): DEP_CLASSES.index(v)
+                    for k, v in rules.class_map("dep_classes").items()}
+        self.content_pos = {hash_string(p) for p in rules.content_pos}
+        self.expletives = {hash_string(w.lower()) for w in rules.expletive_pronouns}
+        self._morph: Dict[int, Tuple[int, int, int, int, int]] = {}
+
+    def morph(self, doc: Doc, key: int) -> Tuple[int, int, int, int, int]:
+        """(number, gender, person, definiteness, reflexive) codes of a MORPH hash."""
+        if key not in self._morph:
+            self._morph[key] = _morph_codes(doc.vocab.strings[key] if key else "")
+        return self._morph[key]
+
+
+def _morph_codes(morph: str) -> Tuple[int, int, int, int, int]:
+    feats = dict(f.split("=", 1) for f in morph.split("|") if "=" in f)
+    number = {"Sing": 1, "Plur": 2}.get(feats.get("Number", ""), 0)
+    gender = {"Masc": 1, "Fem": 2, "Neut": 3}.get(feats.get("Gender", ""), 0)
+    person = {"1": 1, "2": 2, "3": 3}.get(feats.get("Person", ""), 0)
+    if feats.get("Poss") == "Yes":
+        definite = DEFINITENESS.index("possessive")
+    elif feats.get("PronType") == "Dem":
+        definite = DEFINITENESS.index("demonstrative")
+    else:
+        definite = {"Def": 1, "Ind": 2}.get(feats.get("Definite", ""), 0)
+    return number, gender, person, definite, int(feats.get("Reflex") == "Yes")
+
+
+def _lookup(values: np.ndarray, table: Mapping[int, int], default: int = 0) -> np.ndarray:
+    """Map hash values through a dict, once per distinct value. RETURNS (n,) int32."""
+    if values.size == 0:
+        return np.zeros(0, dtype=np.int32)
+    uniq, inverse = np.unique(values, return_inverse=True)
+    mapped = np.array([table.get(int(u), default) for u in uniq], dtype=np.int32)
+    return mapped[inverse.reshape(-1)]
+
+
+def hash_words(words: Iterable[str]) -> int:
+    """The span hash of a sequence of words, as :func:`featurize` computes it."""
+    hashes = np.array([hash_string(w.lower()) for w in words], dtype=np.uint64)
+    if hashes.size == 0:
+        return 0
+    n = np.int32(hashes.size)
+    return int(_features.hash_spans(hashes, np.ones(hashes.size, dtype=np.uint8),
+                                    np.zeros(1, dtype=np.int32), np.array([n]))[0])
+
+
+_DOC_ATTRS = [LOWER, POS, DEP, HEAD, ENT_TYPE, MORPH, IS_PUNCT, SENT_START]
+
+
+def featurize(doc: Doc, mentions: Mentions, tables: FeatureTables,
+              use_vectors: bool = True) -> MentionFeatures:
+    """Compute the compact features of a Doc's candidate mentions.
+
+    doc (Doc): a parsed Doc.
+    mentions (Mentions): its candidate mentions, from :func:`extract_mentions`.
+    tables (FeatureTables): the language's lookups.
+    use_vectors (bool): compute span vectors from ``doc.tensor``.
+    RETURNS (MentionFeatures): n = len(mentions) rows.
+    """
+    n, n_tok = len(mentions), len(doc)
+    if n == 0:
+        dim = doc.tensor.shape[1] if use_vectors and doc.tensor is not None and doc.tensor.ndim == 2 else 0
+        return MentionFeatures(np.zeros((0, len(MENTION_CODES)), np.int32),
+                               np.zeros((0, len(MENTION_HASHES)), np.uint64),
+                               np.zeros((0, len(WORD_SLOTS)), np.uint64),
+                               np.zeros((0, len(SPAN_VECTORS) * dim), np.float32))
+    arr = np.ascontiguousarray(doc.to_array(_DOC_ATTRS).astype(np.uint64).T)
+    lower, pos, dep, ent, morph = arr[0], arr[1], arr[2], arr[4], arr[5]
+    heads_rel = arr[3].view(np.int64)
+    token_heads = (np.arange(n_tok, dtype=np.int64) + heads_rel).astype(np.int32)
+    sent_ids = _sentence_ids(arr[7].view(np.int64))
+    starts, ends, heads = mentions.starts, mentions.ends, mentions.heads
+
+    codes = np.zeros((n, len(MENTION_CODES)), dtype=np.int32)
+    codes[:, C["start"]], codes[:, C["end"]], codes[:, C["head"]] = starts, ends, heads
+    codes[:, C["sent"]] = sent_ids[heads] if n else 0
+    codes[:, C["index"]] = np.arange(n)
+    codes[:, C["n_mentions"]] = n
+    codes[:, C["n_sents"]] = (sent_ids[-1] + 1) if n_tok else 0
+    codes[:, C["type"]] = mentions.types
+    codes[:, C["length"]] = ends - starts
+    codes[:, C["entity"]] = _lookup(ent[heads], tables.entity)
+    codes[:, C["dep"]] = _lookup(dep[heads], tables.dep)
+    _set_morph_codes(codes, doc, tables, morph, starts, heads, mentions.types)
+    codes[:, C["nested"]], codes[:, C["contains"]] = _nesting(starts, ends)
+    codes[:, C["expletive"]] = _is_expletive(lower[heads], dep[heads], tables)
+
+    hashes = np.zeros((n, len(MENTION_HASHES)), dtype=np.uint64)
+    pronoun = mentions.types == MENTION_TYPES.index("pronominal")
+    hashes[:, H["head"]] = lower[heads]
+    every = np.ones(n_tok, dtype=np.uint8)
+    hashes[:, H["exact"]] = _features.hash_spans(lower, every, starts, ends)
+    content = np.isin(pos, np.fromiter(tables.content_pos, dtype=np.uint64)).astype(np.uint8)
+    hashes[:, H["relaxed"]] = _features.hash_spans(lower, content, starts, ends)
+    codes[:, C["head_count"]] = _same_value_counts(np.where(pronoun, 0, hashes[:, H["head"]]))
+    codes[:, C["string_count"]] = _same_value_counts(np.where(pronoun, 0, hashes[:, H["exact"]]))
+    _set_speakers(codes, hashes, doc, heads)
+
+    words = _word_slots(lower, token_heads, sent_ids, starts, ends, heads)
+    vectors = _span_vectors(doc, sent_ids, starts, ends, heads) if use_vectors else \
+        np.zeros((n, 0), dtype=np.float32)
+    return MentionFeatures(codes, hashes, words, vectors)
+
+
+def _sentence_ids(sent_start: np.ndarray) -> np.ndarray:
+    """Sentence index of each token. RETURNS (n_tokens,) int32."""
+    starts = (sent_start == 1).astype(np.int32)
+    if starts.size:
+        starts[0] = 1
+    return np.cumsum(starts, dtype=np.int32) - 1
+
+
+def _set_morph_codes(codes, doc, tables, morph, starts, heads, types) -> None:
+    head_codes = np.array([tables.morph(doc, int(k)) for k in morph[heads]], dtype=np.int32)
+    first_codes = np.array([tables.morph(doc, int(k)) for k in morph[starts]], dtype=np.int32)
+    if len(heads) == 0:
+        return
+    codes[:, C["number"]] = head_codes[:, 0]
+    codes[:, C["gender"]] = head_codes[:, 1]
+    codes[:, C["person"]] = head_codes[:, 2]
+    codes[:, C["reflexive"]] = head_codes[:, 4]
+    codes[:, C["definiteness"]] = first_codes[:, 3]
+    # A coordinated list is plural whatever its members are.
+    codes[types == MENTION_TYPES.index("list"), C["number"]] = NUMBER.index("plur")
+
+
+def _nesting(starts: np.ndarray, ends: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """Flags for mentions inside another mention, and containing another one.
+
+    Relies on mentions sorted by (start, end) without duplicates.
+    RETURNS (Tuple[ndarray, ndarray]): (nested, contains), each (n,) int32.
+    """
+    n = len(starts)
+    if n == 0:
+        return np.zeros(0, np.int32), np.zeros(0, np.int32)
+    prev_max_end = np.concatenate([[-1], np.maximum.accumulate(ends)[:-1]])
+    next_min_end = np.concatenate([np.minimum.accumulate(ends[::-1])[::-1][1:], [np.iinfo(np.int32).max]])
+    same_start_next = np.concatenate([starts[1:] == starts[:-1], [False]])
+    same_start_prev = np.concatenate([[False], starts[1:] == starts[:-1]])
+    nested = (prev_max_end >= ends) | same_start_next
+    contains = (next_min_end <= ends) | same_start_prev
+    return nested.astype(np.int32), contains.astype(np.int32)
+
+
+def _is_expletive(head_lower: np.ndarray, head_dep: np.ndarray, tables: FeatureTables) -> np.ndarray:
+    """1 for pronouns that may be pleonastic ('it' as expletive or subject)."""
+    expl_deps = np.array([hash_string(d) for d in tables.rules.expletive_deps], dtype=np.uint64)
+    words = np.fromiter(tables.expletives, dtype=np.uint64, count=len(tables.expletives))
+    return (np.isin(head_lower, words) & np.isin(head_dep, expl_deps)).astype(np.int32)
+
+
+def _same_value_counts(values: np.ndarray) -> np.ndarray:
+    """How many other mentions share each mention's value (0 never matches)."""
+    if values.size == 0:
+        return np.zeros(0, dtype=np.int32)
+    uniq, inverse, counts = np.unique(values, return_inverse=True, return_counts=True)
+    out = counts[inverse.reshape(-1)] - 1
+    out[values == 0] = 0
+    return out.astype(np.int32)
+
+
+def _set_speakers(codes: np.ndarray, hashes: np.ndarray, doc: Doc, heads: np.ndarray) -> None:
+    speakers = get_speakers(doc)
+    codes[:, C["speaker"]] = -1
+    if not speakers or len(heads) == 0:
+        return
+    names = sorted({s for s in speakers if s not in ("-", "", None)})
+    index = {name: i for i, name in enumerate(names)}
+    name_hash = {name: hash_words(name.replace("_", " ").split()) for name in names}
+    head_speakers = [speakers[h] for h in heads]
+    codes[:, C["speaker"]] = [index.get(s, -1) for s in head_speakers]
+    hashes[:, H["speaker_name"]] = [name_hash.get(s, 0) for s in head_speakers]
+
+
+def _word_slots(lower, token_heads, sent_ids, starts, ends, heads) -> np.ndarray:
+    """LOWER hashes of the word slots, 0 outside the mention's sentence.
+
+    RETURNS (ndarray): (n, len(WORD_SLOTS)) uint64.
+    """
+    if len(heads) == 0:
+        return np.zeros((0, len(WORD_SLOTS)), dtype=np.uint64)
+    n_tok = len(lower)
+    # Position n_tok reads 0. Both parts uint64: mixing in an int64 would promote
+    # to float64 and corrupt the hashes.
+    padded = np.concatenate([lower, np.zeros(1, dtype=np.uint64)])
+
+    def within_sentence(positions: np.ndarray, ref: np.ndarray) -> np.ndarray:
+        ok = (positions >= 0) & (positions < n_tok)
+        ok &= sent_ids[np.clip(positions, 0, n_tok - 1)] == sent_ids[ref]
+        return np.where(ok, positions, n_tok)
+
+    slots = {
+        "head": heads, "first": starts, "last": ends - 1,
+        "prev1": within_sentence(starts - 1, starts), "prev2": within_sentence(starts - 2, starts),
+        "next1": within_sentence(ends, ends - 1), "next2": within_sentence(ends + 1, ends - 1),
+        "head_head": token_heads[heads],
+    }
+    return np.stack([padded[slots[s]] for s in WORD_SLOTS], axis=1)
+
+
+def _span_vectors(doc: Doc, sent_ids, starts, ends, heads) -> np.ndarray:
+    """Mean token vectors of the SPAN_VECTORS windows. RETURNS (n, 6 * dim) float32."""
+    tensor = doc.tensor
+    if tensor is None or tensor.size == 0 or tensor.shape[0] != len(doc):
+        raise NeuralcorefError(Errors.E100.format(n_tokens=len(doc)))
+    tensor = np.asarray(tensor, dtype=np.float32)
+    n, dim = len(starts), tensor.shape[1]
+    cumsum = np.zeros((len(doc) + 1, dim), dtype=np.float64)
+    np.cumsum(tensor, axis=0, out=cumsum[1:])
+    sent_bounds = np.searchsorted(sent_ids, np.arange(sent_ids[-1] + 2))
+    s_start, s_end = sent_bounds[sent_ids[heads]], sent_bounds[sent_ids[heads] + 1]
+
+    def mean(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+        width = np.maximum(hi - lo, 1)[:, None]
+        return ((cumsum[hi] - cumsum[lo]) / width) * (hi > lo)[:, None]
+
+    windows = {
+        "mention": (starts, ends),
+        "before": (np.maximum(starts - CONTEXT_WINDOW, s_start), starts),
+        "after": (ends, np.minimum(ends + CONTEXT_WINDOW, s_end)),
+        "sentence": (s_start, s_end),
+        "document": (np.zeros(n, dtype=np.int64), np.full(n, len(doc))),
+    }
+    parts = [mean(*windows[name]) if name != "head" else tensor[heads]
+             for name in SPAN_VECTORS]
+    return np.concatenate(parts, axis=1).astype(np.float32)
+
+
+def vector_width(dim: int) -> int:
+    """Width of MentionFeatures.vectors for token vectors of ``dim`` floats."""
+    return len(SPAN_VECTORS) * dim
+
+
+def pair_codes(features: MentionFeatures, ptr: np.ndarray, ante: np.ndarray) -> np.ndarray:
+    """Compact codes of every candidate pair (see PAIR_CODES).
+
+    features (MentionFeatures): the document's (or documents') mentions.
+    ptr, ante: candidate antecedents from :func:`neuralcoref.pairs.candidate_antecedents`.
+    RETURNS (ndarray): (n_pairs, len(PAIR_CODES)) int16.
+    """
+    return _features.pair_codes(
+        np.ascontiguousarray(features.codes), np.ascontiguousarray(features.hashes),
+        np.ascontiguousarray(ptr, dtype=np.int64), np.ascontiguousarray(ante, dtype=np.int32),
+        _PAIR_CODE_COLS, _PAIR_HASH_COLS, len(MENTION_TYPES),
+    )
+
+
+#: The kernels' span hash (64-bit FNV-1a over word hashes); equal to _features.pyx.
+_HASH_SEED, _HASH_MULT, _MASK64 = 14695981039346656037, 1099511628211, (1 << 64) - 1
+_INT16_MAX = 32767
+
+
+def bin_values_reference(values: np.ndarray, lower_bounds: Sequence[int]) -> np.ndarray:
+    """Reference of ``_features.bin_values``, for the parity tests.
+
+    RETURNS (ndarray): (n,) int8 bin indices (values below the first bound go to 0).
+    """
+    index = np.searchsorted(np.asarray(lower_bounds), np.asarray(values), side="right") - 1
+    return np.maximum(index, 0).astype(np.int8)
+
+
+def hash_spans_reference(words: np.ndarray, keep: np.ndarray, starts: np.ndarray,
+                         ends: np.ndarray) -> np.ndarray:
+    """Reference of ``_features.hash_spans``, for the parity tests.
+
+    words (uint64 (n_tokens,)), keep (uint8 (n_tokens,)), starts and ends (int32 (n_spans,)).
+    RETURNS (ndarray): (n_spans,) uint64, 0 for spans with no kept word.
+    """
+    out = np.zeros(len(starts), dtype=np.uint64)
+    for i, (start, end) in enumerate(zip(np.asarray(starts).tolist(), np.asarray(ends).tolist())):
+        h, kept = _HASH_SEED, False
+        for t in range(start, end):
+            if keep[t]:
+                h = ((h ^ int(words[t])) * _HASH_MULT) & _MASK64
+                kept = True
+        out[i] = h if kept else 0
+    return out
+
+
+def pair_codes_reference(features: MentionFeatures, ptr: np.ndarray, ante: np.ndarray) -> np.ndarray:
+    """Reference of :func:`pair_codes` in plain numpy, for the parity tests.
+
+    RETURNS (ndarray): (n_pairs, len(PAIR_CODES)) int16.
+    """
+    ante = np.asarray(ante, dtype=np.int64)
+    ana = np.repeat(np.arange(len(ptr) - 1), np.diff(np.asarray(ptr)))
+    a, m = features.codes[ante].astype(np.int64), features.codes[ana].astype(np.int64)
+    ha, hm = features.hashes[ante], features.hashes[ana]
+
+    def agreement(name: str) -> np.ndarray:
+        x, y = a[:, C[name]], m[:, C[name]]
+        return np.where((x == 0) | (y == 0), 0, np.where(x == y, 1, 2))
+
+    def match(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        return (x != 0) & (x == y)
+
+    columns = {
+        "sent_dist": np.minimum(m[:, C["sent"]] - a[:, C["sent"]], _INT16_MAX),
+        "mention_dist": np.minimum(m[:, C["index"]] - a[:, C["index"]], _INT16_MAX),
+        "same_speaker": (m[:, C["speaker"]] >= 0) & (m[:, C["speaker"]] == a[:, C["speaker"]]),
+        "ante_is_speaker": match(ha[:, H["exact"]], hm[:, H["speaker_name"]]),
+        "ana_is_speaker": match(hm[:, H["exact"]], ha[:, H["speaker_name"]]),
+        "head_match": match(ha[:, H["head"]], hm[:, H["head"]]),
+        "exact_match": match(ha[:, H["exact"]], hm[:, H["exact"]]),
+        "relaxed_match": match(ha[:, H["relaxed"]], hm[:, H["relaxed"]]),
+        "overlap": (a[:, C["start"]] < m[:, C["end"]]) & (m[:, C["start"]] < a[:, C["end"]]),
+        "number": agreement("number"),
+        "gender": agreement("gender"),
+        "person": agreement("person"),
+        "type_pair": a[:, C["type"]] * len(MENTION_TYPES) + m[:, C["type"]],
+    }
+    return np.stack([columns[name].astype(np.int64) for name in PAIR_CODES], axis=1).astype(np.int16)
+
+
+def _bins(values: np.ndarray, bounds: Sequence[int]) -> np.ndarray:
+    return _features.bin_values(np.ascontiguousarray(values, dtype=np.int64),
+                                np.asarray(bounds, dtype=np.int64))
+
+
+def _one_hot(out: np.ndarray, layout: Layout, block: str, index: np.ndarray) -> None:
+    offset = layout.offset(block)
+    out[np.arange(out.shape[0]), offset + index.astype(np.int64)] = 1.0
+
+
+def expand_mention_codes(codes: np.ndarray) -> np.ndarray:
+    """Mention codes to the scorers' float inputs (MENTION_LAYOUT).
+
+    codes (int32 (n, len(MENTION_CODES))): from :func:`featurize`.
+    RETURNS (ndarray): (n, MENTION_LAYOUT.width) float32.
+    """
+    n = codes.shape[0]
+    out = np.zeros((n, MENTION_LAYOUT.width), dtype=np.float32)
+    if n == 0:
+        return out
+    L = MENTION_LAYOUT
+    for block in ("type", "entity", "dep", "definiteness", "number", "gender", "person"):
+        _one_hot(out, L, block, codes[:, C[block]])
+    _one_hot(out, L, "length", _bins(codes[:, C["length"]], LENGTH_BINS))
+    _one_hot(out, L, "head_count", _bins(codes[:, C["head_count"]], COUNT_BINS))
+    _one_hot(out, L, "string_count", _bins(codes[:, C["string_count"]], COUNT_BINS))
+    out[:, L.slice("flags")] = codes[:, [C[f] for f in _FLAGS]]
+    position = L.offset("position")
+    out[:, position] = codes[:, C["index"]] / np.maximum(codes[:, C["n_mentions"]], 1)
+    out[:, position + 1] = codes[:, C["sent"]] / np.maximum(codes[:, C["n_sents"]], 1)
+    return out
+
+
+def expand_pair_codes(codes: np.ndarray) -> np.ndarray:
+    """Pair codes to the pair scorer's float inputs (PAIR_LAYOUT).
+
+    codes (int16 (n_pairs, len(PAIR_CODES))): from :func:`pair_codes`.
+    RETURNS (ndarray): (n_pairs, PAIR_LAYOUT.width) float32.
+    """
+    n = codes.shape[0]
+    out = np.zeros((n, PAIR_LAYOUT.width), dtype=np.float32)
+    if n == 0:
+        return out
+    L, P = PAIR_LAYOUT, {name: i for i, name in enumerate(PAIR_CODES)}
+    for dist in ("sent_dist", "mention_dist"):
+        values = codes[:, P[dist]]
+        _one_hot(out, L, dist, _bins(values, DISTANCE_BINS))
+        out[:, L.offset(dist + "_scalar")] = np.minimum(values, DISTANCE_CAP) / DISTANCE_CAP
+    out[:, L.slice("speaker")] = codes[:, [P["same_speaker"], P["ante_is_speaker"], P["ana_is_speaker"]]]
+    out[:, L.slice("string_match")] = codes[:, [P["head_match"], P["exact_match"], P["relaxed_match"]]]
+    out[:, L.offset("overlap")] = codes[:, P["overlap"]]
+    for block in ("number", "gender", "person", "type_pair"):
+        _one_hot(out, L, block, codes[:, P[block]])
+    return out
+
+
+def check_schema(found: Optional[str], where: str) -> None:
+    """Raise a coded error when data or a model was made with another feature schema."""
+    if found != SCHEMA_HASH:
+        raise NeuralcorefError(Errors.E101.format(where=where, found=found, expected=SCHEMA_HASH))

@@ -1,0 +1,161 @@
+"""Model folders: JSON config, ``.npz`` weights, vocabulary, model card.
+
+A folder holds ``config.json`` (feature schema hash, language, scorer sizes,
+decoding defaults), ``weights.npz`` (float32 arrays named by
+:func:`neuralcoref.scoring.weight_shapes`, loaded with ``allow_pickle=False``),
+``vocab.json`` (the embedding vocabulary) and ``model_card.md``. Everything is
+checked when the folder is loaded, so a corrupted or mismatched model fails with a
+coded error at load time, never at prediction time.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, Dict, List, Mapping, Optional, Union
+
+import numpy as np
+
+from . import __version__
+from .embeddings import WordVocab
+from .errors import Errors, ModelLoadError
+from .features import SCHEMA_HASH
+from .scoring import FIRST_WORD_ROW, ScorerConfig, Scorers, weight_shapes
+
+CONFIG_FILE, WEIGHTS_FILE, VOCAB_FILE, CARD_FILE = (
+    "config.json", "weights.npz", "vocab.json", "model_card.md")
+#: Shipped models, by language code: folders under ``neuralcoref/models/``.
+SHIPPED_MODELS = {"en": "en", "fr": "fr"}
+
+
+@dataclass
+class ModelConfig:
+    """What a model folder's config.json records.
+
+    lang (str): language code of the spaCy pipeline it was trained with.
+    scorer (ScorerConfig): input and layer sizes.
+    spacy_pipeline (str): name and version of that pipeline.
+    defaults (Dict[str, Any]): decoding defaults (greedyness, max_dist...).
+    schema_hash (str): the feature schema the model was trained with.
+    """
+
+    lang: str
+    scorer: ScorerConfig
+    spacy_pipeline: str = ""
+    defaults: Dict[str, Any] = field(default_factory=dict)
+    schema_hash: str = SCHEMA_HASH
+    version: str = __version__
+
+    def to_dict(self) -> dict:
+        return {"lang": self.lang, "spacy_pipeline": self.spacy_pipeline,
+                "schema_hash": self.schema_hash, "neuralcoref_version": self.version,
+                "defaults": dict(self.defaults), "scorer": self.scorer.to_dict()}
+
+    @classmethod
+    def from_dict(cls, data: Mapping) -> "ModelConfig":
+        return cls(lang=data["lang"], scorer=ScorerConfig.from_dict(data["scorer"]),
+                   spacy_pipeline=data.get("spacy_pipeline", ""),
+                   defaults=dict(data.get("defaults", {})),
+                   schema_hash=data.get("schema_hash", ""),
+                   version=data.get("neuralcoref_version", ""))
+
+
+@dataclass
+class CorefModel:
+    """A loaded model: config, numpy scorers and word vocabulary."""
+
+    config: ModelConfig
+    scorers: Scorers
+    vocab: WordVocab
+    path: Optional[Path] = None
+
+    def weights(self) -> Dict[str, np.ndarray]:
+        return dict(self.scorers.w)
+
+
+def shipped_model_path(name: str) -> Path:
+    """Folder of a model shipped inside the package (e.g. 'en')."""
+    folder = resources.files("neuralcoref") / "models" / name
+    return Path(str(folder))
+
+
+def resolve_model_path(model: Union[str, Path, None], lang: str) -> Path:
+    """Where to load a model from: a path, a shipped model's name, or the language's default."""
+    if model is None or model == "":
+        if lang not in SHIPPED_MODELS:
+            raise ModelLoadError(Errors.E106.format(lang=lang, shipped=", ".join(SHIPPED_MODELS)))
+        return shipped_model_path(SHIPPED_MODELS[lang])
+    if str(model) in SHIPPED_MODELS:
+        return shipped_model_path(SHIPPED_MODELS[str(model)])
+    return Path(model)
+
+
+def save_model(path: Union[str, Path], config: ModelConfig, weights: Mapping[str, np.ndarray],
+               vocab_words: List[str], card: str = "") -> Path:
+    """Write a model folder, checking the weights against the config's shapes first."""
+    _check_weights(config, dict(weights), Path(path))
+    path = Path(path)
+    path.mkdir(parents=True, exist_ok=True)
+    (path / CONFIG_FILE).write_text(json.dumps(config.to_dict(), indent=2), encoding="utf8")
+    np.savez_compressed(path / WEIGHTS_FILE,
+                        **{k: np.asarray(v, dtype=np.float32) for k, v in weights.items()})
+    (path / VOCAB_FILE).write_text(json.dumps(vocab_words, ensure_ascii=False), encoding="utf8")
+    (path / CARD_FILE).write_text(card or f"# neuralcoref model ({config.lang})\n", encoding="utf8")
+    return path
+
+
+def load_model(path: Union[str, Path]) -> CorefModel:
+    """Load and check a model folder.
+
+    path (str | Path): the folder.
+    RETURNS (CorefModel): the model, ready to score.
+    """
+    path = Path(path)
+    if not path.is_dir():
+        raise ModelLoadError(Errors.E102.format(path=path))
+    missing = [f for f in (CONFIG_FILE, WEIGHTS_FILE, VOCAB_FILE) if not (path / f).is_file()]
+    if missing:
+        raise ModelLoadError(Errors.E103.format(path=path, files=", ".join(missing)))
+    try:
+        config = ModelConfig.from_dict(json.loads((path / CONFIG_FILE).read_text(encoding="utf8")))
+        words = json.loads((path / VOCAB_FILE).read_text(encoding="utf8"))
+    except (ValueError, KeyError, TypeError) as err:
+        raise ModelLoadError(Errors.E104.format(path=path, error=err)) from err
+    if config.schema_hash != SCHEMA_HASH:
+        raise ModelLoadError(Errors.E101.format(where=f"The model in {path}",
+                                                found=config.schema_hash, expected=SCHEMA_HASH))
+    weights = _read_weights(path / WEIGHTS_FILE)
+    _check_weights(config, weights, path)
+    if not isinstance(words, list) or len(words) + FIRST_WORD_ROW != config.scorer.vocab_size:
+        found = len(words) if isinstance(words, list) else "no list of"
+        raise ModelLoadError(Errors.E105.format(path=path, found=found,
+                                                expected=config.scorer.vocab_size - FIRST_WORD_ROW))
+    return CorefModel(config, Scorers(config.scorer, weights), WordVocab(words), path)
+
+
+def _read_weights(file: Path) -> Dict[str, np.ndarray]:
+    # A damaged zip or .npy header raises errors of many kinds (BadZipFile,
+    # zlib.error, SyntaxError from the header parser...): all mean a bad file.
+    try:
+        with np.load(file, allow_pickle=False) as data:
+            return {k: data[k] for k in data.files}
+    except Exception as err:
+        raise ModelLoadError(Errors.E107.format(path=file, error=err)) from err
+
+
+def _check_weights(config: ModelConfig, weights: Dict[str, np.ndarray], path: Path) -> None:
+    expected = weight_shapes(config.scorer)
+    problems = [f"{name}: missing" for name in expected if name not in weights]
+    problems += [f"{name}: unexpected" for name in weights if name not in expected]
+    problems += [f"{name}: shape {tuple(weights[name].shape)} != {shape}"
+                 for name, shape in expected.items()
+                 if name in weights and tuple(weights[name].shape) != shape]
+    numeric = {name for name, w in weights.items() if name in expected
+               and np.asarray(w).dtype.kind in "fiu"}
+    problems += [f"{name}: dtype {np.asarray(weights[name]).dtype} is not numeric"
+                 for name in expected if name in weights and name not in numeric]
+    problems += [f"{name}: not finite" for name in sorted(numeric)
+                 if not np.all(np.isfinite(weights[name]))]
+    if problems:
+        raise ModelLoadError(Errors.E108.format(path=path, problems="; ".join(problems[:5])))

@@ -1,0 +1,64 @@
+"""Candidate antecedents of each mention, in compressed-row (CSR) form.
+
+Mention m's candidates are the previous ``max_dist`` mentions and, further back up
+to ``max_dist_match`` mentions, the non-pronominal ones sharing m's head word.
+The cost is linear in the number of mentions, which bounds memory on long
+documents.
+"""
+from __future__ import annotations
+
+from typing import Tuple
+
+import numpy as np
+
+from . import _features
+from .features import MentionFeatures
+
+DEFAULT_MAX_DIST = 50
+DEFAULT_MAX_DIST_MATCH = 500
+
+
+def candidate_antecedents(
+    features: MentionFeatures,
+    max_dist: int = DEFAULT_MAX_DIST,
+    max_dist_match: int = DEFAULT_MAX_DIST_MATCH,
+) -> Tuple[np.ndarray, np.ndarray]:
+    """Candidate antecedents of every mention of one document.
+
+    features (MentionFeatures): the document's mentions, in document order.
+    max_dist (int): how many preceding mentions are always candidates.
+    max_dist_match (int): how far back head-matching mentions are candidates.
+    RETURNS (Tuple[ndarray, ndarray]): ``ptr`` (n + 1,) int64 and ``ante``
+        (n_pairs,) int32; mention m's candidates are ``ante[ptr[m]:ptr[m + 1]]``,
+        nearest first.
+    """
+    if max_dist < 0 or max_dist_match < 0:
+        raise ValueError("max_dist and max_dist_match must be >= 0")
+    return _features.candidate_antecedents(
+        np.ascontiguousarray(features.is_pronoun), features.head_hash,
+        int(max_dist), int(max(max_dist_match, max_dist)),
+    )
+
+
+def candidate_antecedents_reference(
+    is_pronoun: np.ndarray, head_hash: np.ndarray, max_dist: int, max_dist_match: int
+) -> Tuple[np.ndarray, np.ndarray]:
+    """Pure-Python reference of the Cython kernel, for the parity tests."""
+    max_dist_match = max(max_dist_match, max_dist)
+    rows = []
+    for m in range(len(is_pronoun)):
+        lo_near = max(m - max_dist, 0)
+        row = list(range(m - 1, lo_near - 1, -1))
+        if not is_pronoun[m] and head_hash[m] != 0:
+            row += [a for a in range(lo_near - 1, max(m - max_dist_match, 0) - 1, -1)
+                    if not is_pronoun[a] and head_hash[a] == head_hash[m]]
+        rows.append(row)
+    ptr = np.zeros(len(rows) + 1, dtype=np.int64)
+    ptr[1:] = np.cumsum([len(r) for r in rows])
+    ante = np.array([a for r in rows for a in r], dtype=np.int32)
+    return ptr, ante
+
+
+def anaphor_index(ptr: np.ndarray) -> np.ndarray:
+    """The anaphor of each pair. RETURNS (n_pairs,) int32."""
+    return np.repeat(np.arange(len(ptr) - 1, dtype=np.int32), np.diff(ptr))

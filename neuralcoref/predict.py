@@ -1,0 +1,38 @@
+"""``neuralcoref predict``: coreference for every document of a CoNLL file.
+
+Each Doc is built from the gold tokens and sentence breaks, parsed and resolved
+by the pipeline, and written back with only the coreference column replaced —
+the way coreference systems are evaluated.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Dict, Union
+
+from spacy.language import Language
+from tqdm import tqdm
+
+from .conll import read_conll_path, write_conll
+from .extensions import get_clusters
+from .gold import parse_conll_docs
+
+
+def predict_conll(nlp: Language, input_path: Union[str, Path], output_path: Union[str, Path],
+                  batch_size: int = 16, progress: bool = True) -> Dict[str, int]:
+    """Write ``input_path`` to ``output_path`` with predicted coreference.
+
+    nlp (Language): a pipeline with the neuralcoref component.
+    input_path (str | Path): a CoNLL file or folder.
+    output_path (str | Path): the CoNLL file to write (documents in input order).
+    RETURNS (Dict[str, int]): documents, tokens and predicted clusters.
+    """
+    stats = {"docs": 0, "tokens": 0, "clusters": 0}
+    docs = parse_conll_docs(nlp, read_conll_path(input_path), batch_size=batch_size, disable=())
+    with Path(output_path).open("w", encoding="utf8") as out:
+        for conll_doc, doc in tqdm(docs, desc="predict", unit="doc", disable=not progress):
+            clusters = [[(m.start, m.end) for m in c] for c in get_clusters(doc)]
+            write_conll(out, [conll_doc], [clusters])
+            stats["docs"] += 1
+            stats["tokens"] += len(doc)
+            stats["clusters"] += len(clusters)
+    return stats

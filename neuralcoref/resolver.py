@@ -1,0 +1,159 @@
+"""Coreference on parsed Docs: mentions -> features -> scores -> clusters.
+
+:class:`Resolver` is what the spaCy component runs. It scores the mentions of a
+whole batch of Docs in the same matrix products; the pure parts (scoring) are
+split from the Doc-level parts (mention extraction, featurization) so that the
+training code can reuse the decoding on its stored features.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, List, Mapping, Optional, Sequence, Tuple
+
+import numpy as np
+from spacy.tokens import Doc
+
+from .clustering import best_antecedents, clusters_from_links, main_mention
+from .errors import Errors, NeuralcorefError
+from .features import FeatureTables, MentionFeatures, featurize, pair_codes
+from .lang import get_rules
+from .lang.base import LanguageRules
+from .mentions import Mentions, extract_mentions
+from .model_dir import CorefModel
+from .pairs import anaphor_index, candidate_antecedents
+
+
+@dataclass
+class DocCoref:
+    """Coreference of one Doc.
+
+    mentions (Mentions): the candidate mentions.
+    clusters (List[List[int]]): mention indices of each cluster (>= 2 mentions).
+    mains (List[int]): the main mention of each cluster.
+    single (ndarray | None): (n,) float32 no-antecedent scores (store_scores only).
+    pair (ndarray | None): (n_pairs,) float32 pair scores (store_scores only).
+    ptr, ante (ndarray | None): the candidate pairs of ``pair`` (CSR).
+    """
+
+    mentions: Mentions
+    clusters: List[List[int]]
+    mains: List[int]
+    single: Optional[np.ndarray] = None
+    pair: Optional[np.ndarray] = None
+    ptr: Optional[np.ndarray] = None
+    ante: Optional[np.ndarray] = None
+
+    def cluster_spans(self) -> List[List[Tuple[int, int]]]:
+        """Token spans (start, end exclusive) of each cluster's mentions."""
+        s, e = self.mentions.starts, self.mentions.ends
+        return [[(int(s[i]), int(e[i])) for i in c] for c in self.clusters]
+
+
+@dataclass
+class _Featurized:
+    mentions: Mentions
+    features: MentionFeatures
+    ptr: np.ndarray
+    ante: np.ndarray
+    codes: np.ndarray
+
+
+class Resolver:
+    """Resolves coreference on parsed Docs with a loaded model.
+
+    model (CorefModel): the scorers and vocabulary.
+    rules (LanguageRules | None): mention rules; by default the model's language's.
+    greedyness (float): 0-1; 0.5 links as trained, higher links more.
+    max_dist (int): preceding mentions always considered as antecedents.
+    max_dist_match (int): how far back head-matching mentions are considered.
+    blacklist (Iterable[str]): lowercased words never resolved (e.g. "i", "you").
+    conv_dict (Mapping[str, Sequence[str]] | None): rare words represented by the
+        mean embedding of common ones.
+    """
+
+    def __init__(self, model: CorefModel, rules: Optional[LanguageRules] = None,
+                 greedyness: float = 0.5, max_dist: int = 50, max_dist_match: int = 500,
+                 blacklist: Iterable[str] = (),
+                 conv_dict: Optional[Mapping[str, Sequence[str]]] = None):
+        self.model = model
+        self.rules = rules or get_rules(model.config.lang)
+        self.tables = FeatureTables(self.rules)
+        self.greedyness = greedyness
+        self.max_dist, self.max_dist_match = max_dist, max_dist_match
+        self.blacklist = {w.lower() for w in blacklist}
+        self.vocab = model.vocab
+        self.scorers = model.scorers
+        if conv_dict and model.config.scorer.embedding_dim:
+            self.vocab, table = model.vocab.with_conversions(conv_dict, model.scorers.w["embeddings"])
+            self.scorers = _with_embeddings(model, table)
+
+    def featurize_doc(self, doc: Doc) -> _Featurized:
+        mentions = self._mentions(doc)
+        use_vectors = self.model.config.scorer.vector_dim > 0
+        features = featurize(doc, mentions, self.tables, use_vectors=use_vectors)
+        self._check_vectors(doc, features)
+        ptr, ante = candidate_antecedents(features, self.max_dist, self.max_dist_match)
+        return _Featurized(mentions, features, ptr, ante, pair_codes(features, ptr, ante))
+
+    def _mentions(self, doc: Doc) -> Mentions:
+        mentions = extract_mentions(doc, self.rules)
+        if not self.blacklist or len(mentions) == 0:
+            return mentions
+        keep = np.array([not (e - s == 1 and doc[int(s)].lower_ in self.blacklist)
+                         for s, e in zip(mentions.starts, mentions.ends)], dtype=bool)
+        return mentions.select(keep)
+
+    def _check_vectors(self, doc: Doc, features: MentionFeatures) -> None:
+        dim = self.model.config.scorer.vector_dim
+        if dim and len(features) and features.vectors.shape[1] != 6 * dim:
+            found = doc.tensor.shape[1] if doc.tensor is not None and doc.tensor.ndim == 2 else 0
+            raise NeuralcorefError(Errors.E109.format(found=found, expected=dim))
+
+    def predict(self, docs: Sequence[Doc], store_scores: bool = False) -> List[DocCoref]:
+        """Coreference of a batch of parsed Docs, scored in shared matrix products.
+
+        docs (Sequence[Doc]): parsed Docs.
+        store_scores (bool): keep the single and pair scores in the results.
+        RETURNS (List[DocCoref]): one result per Doc.
+        """
+        items = [self.featurize_doc(doc) for doc in docs]
+        single, pair = self.score(items)
+        results = []
+        for item, s, p in zip(items, single, pair):
+            results.append(self.decide(item.mentions, s, p, item.ptr, item.ante, store_scores))
+        return results
+
+    def score(self, items: Sequence[_Featurized]) -> Tuple[List[np.ndarray], List[np.ndarray]]:
+        """Single and pair scores of featurized Docs, split back per Doc."""
+        sizes = [len(it.features) for it in items]
+        if sum(sizes) == 0:
+            return ([np.zeros(0, np.float32) for _ in items], [np.zeros(0, np.float32) for _ in items])
+        offsets = np.concatenate([[0], np.cumsum(sizes)])
+        features = MentionFeatures.concat([it.features for it in items])
+        single, a_part, m_part = self.scorers.mention_parts(features, self.vocab.rows(features.words))
+        ante = np.concatenate([it.ante.astype(np.int64) + off for it, off in zip(items, offsets)])
+        ana = np.concatenate([anaphor_index(it.ptr).astype(np.int64) + off
+                              for it, off in zip(items, offsets)])
+        codes = np.concatenate([it.codes for it in items])
+        pair = self.scorers.pair_scores(a_part, m_part, ante, ana, codes)
+        pair_sizes = np.cumsum([len(it.ante) for it in items])[:-1]
+        return np.split(single, offsets[1:-1]), np.split(pair, pair_sizes)
+
+    def decide(self, mentions: Mentions, single: np.ndarray, pair: np.ndarray,
+               ptr: np.ndarray, ante: np.ndarray, store_scores: bool = False) -> DocCoref:
+        """Links, clusters and main mentions from scores."""
+        links = best_antecedents(single, pair, ptr, ante, self.greedyness)
+        clusters = clusters_from_links(links)
+        mains = [main_mention(c, mentions.types) for c in clusters]
+        if not store_scores:
+            return DocCoref(mentions, clusters, mains)
+        return DocCoref(mentions, clusters, mains, single, pair, ptr, ante)
+
+
+def _with_embeddings(model: CorefModel, table: np.ndarray):
+    from .scoring import ScorerConfig, Scorers
+
+    config = ScorerConfig.from_dict({**model.config.scorer.to_dict(), "vocab_size": table.shape[0]})
+    weights = dict(model.scorers.w)
+    weights["embeddings"] = table
+    return Scorers(config, weights)

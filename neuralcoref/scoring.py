@@ -1,0 +1,179 @@
+"""Numpy feed-forward scorers: single (no antecedent) and pair scores.
+
+The shapes of every weight are defined once, by :func:`weight_shapes`, from a
+:class:`ScorerConfig`; the PyTorch modules in ``train/`` build themselves from the
+same function and the export writes the same names. Weights ``W`` are shaped
+``(nO, nI)`` like ``torch.nn.Linear.weight``.
+
+The pair net's first layer is linear in ``[antecedent; anaphor; pair features]``,
+so the antecedent and anaphor parts are computed once per mention and only the
+small pair part per pair.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Dict, List, Mapping, Tuple
+
+import numpy as np
+
+from .features import (MENTION_LAYOUT, PAIR_LAYOUT, SPAN_VECTORS, WORD_SLOTS,
+                       MentionFeatures, expand_mention_codes, expand_pair_codes)
+
+#: Rows of the embedding table reserved before the vocabulary's words.
+NONE_ROW, OOV_ROW, FIRST_WORD_ROW = 0, 1, 2
+#: Pairs scored per chunk: bounds the memory of the hidden activations.
+PAIR_CHUNK = 65536
+#: Mentions whose input vectors are built at once.
+MENTION_CHUNK = 4096
+
+
+@dataclass
+class ScorerConfig:
+    """Sizes of the scorers' inputs and layers.
+
+    vector_dim (int): width of the token vectors (doc.tensor); 0 for none.
+    vocab_size (int): rows of the embedding table (including the 2 reserved).
+    embedding_dim (int): width of a word-slot embedding; 0 for none.
+    single_hidden (List[int]): hidden layer sizes of the single scorer.
+    pair_hidden (List[int]): hidden layer sizes of the pair scorer.
+    """
+
+    vector_dim: int = 96
+    vocab_size: int = FIRST_WORD_ROW
+    embedding_dim: int = 32
+    single_hidden: List[int] = field(default_factory=lambda: [256, 128])
+    pair_hidden: List[int] = field(default_factory=lambda: [256, 128])
+
+    @property
+    def mention_width(self) -> int:
+        """Width of a mention's input vector."""
+        return (len(SPAN_VECTORS) * self.vector_dim + MENTION_LAYOUT.width
+                + len(WORD_SLOTS) * self.embedding_dim)
+
+    @property
+    def pair_width(self) -> int:
+        return PAIR_LAYOUT.width
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping) -> "ScorerConfig":
+        known = {k: data[k] for k in cls.__dataclass_fields__ if k in data}
+        return cls(**known)
+
+
+def weight_shapes(config: ScorerConfig) -> Dict[str, Tuple[int, ...]]:
+    """Name and shape of every weight of both scorers: the single source of truth."""
+    shapes: Dict[str, Tuple[int, ...]] = {}
+    if config.embedding_dim:
+        shapes["embeddings"] = (config.vocab_size, config.embedding_dim)
+    d_m = config.mention_width
+    n_in = d_m
+    for i, n_out in enumerate(config.single_hidden):
+        shapes[f"single.{i}.W"], shapes[f"single.{i}.b"] = (n_out, n_in), (n_out,)
+        n_in = n_out
+    shapes["single.out.W"], shapes["single.out.b"] = (1, n_in), (1,)
+    if not config.pair_hidden:
+        raise ValueError("the pair scorer needs at least one hidden layer")
+    first = config.pair_hidden[0]
+    shapes["pair.0.W_ante"] = (first, d_m)
+    shapes["pair.0.W_ana"] = (first, d_m)
+    shapes["pair.0.W_pair"] = (first, config.pair_width)
+    shapes["pair.0.b"] = (first,)
+    n_in = first
+    for i, n_out in enumerate(config.pair_hidden[1:], start=1):
+        shapes[f"pair.{i}.W"], shapes[f"pair.{i}.b"] = (n_out, n_in), (n_out,)
+        n_in = n_out
+    shapes["pair.out.W"], shapes["pair.out.b"] = (1, n_in), (1,)
+    return shapes
+
+
+def _relu(x: np.ndarray) -> np.ndarray:
+    return np.maximum(x, 0, out=x)
+
+
+class Scorers:
+    """The runtime scorers: numpy float32 forward passes over loaded weights.
+
+    config (ScorerConfig): layer sizes.
+    weights (Dict[str, ndarray]): float32 arrays named and shaped by weight_shapes.
+    """
+
+    def __init__(self, config: ScorerConfig, weights: Mapping[str, np.ndarray]):
+        self.config = config
+        self.w = {k: np.ascontiguousarray(v, dtype=np.float32) for k, v in weights.items()}
+        self._single = self._layers("single", len(config.single_hidden))
+        self._pair = self._layers("pair", len(config.pair_hidden), first=1)
+        self._w_ante = self.w["pair.0.W_ante"].T.copy()
+        self._w_ana = self.w["pair.0.W_ana"].T.copy()
+        self._w_pair = self.w["pair.0.W_pair"].T.copy()
+
+    def _layers(self, prefix: str, n_hidden: int, first: int = 0) -> List[Tuple[np.ndarray, np.ndarray]]:
+        # Transposed once so that forward passes are x @ W.T without copies.
+        layers = [(self.w[f"{prefix}.{i}.W"].T.copy(), self.w[f"{prefix}.{i}.b"])
+                  for i in range(first, n_hidden)]
+        return layers + [(self.w[f"{prefix}.out.W"].T.copy(), self.w[f"{prefix}.out.b"])]
+
+    def mention_inputs(self, features: MentionFeatures, word_rows: np.ndarray) -> np.ndarray:
+        """Input vectors of mentions.
+
+        features (MentionFeatures): compact features of n mentions.
+        word_rows (int64 (n, len(WORD_SLOTS))): embedding rows of the word slots.
+        RETURNS (ndarray): (n, config.mention_width) float32.
+        """
+        parts = [features.vectors.astype(np.float32, copy=False), expand_mention_codes(features.codes)]
+        if self.config.embedding_dim:
+            emb = self.w["embeddings"][word_rows]
+            parts.append(emb.reshape(len(features), -1))
+        return np.concatenate(parts, axis=1)
+
+    def single_scores(self, x: np.ndarray) -> np.ndarray:
+        """No-antecedent scores. x (float32 (n, d_m)). RETURNS (n,) float32."""
+        h = x
+        for W, b in self._single[:-1]:
+            h = _relu(h @ W + b)
+        W, b = self._single[-1]
+        return (h @ W + b)[:, 0]
+
+    def mention_parts(self, features: MentionFeatures, word_rows: np.ndarray
+                      ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Everything computed once per mention, in chunks to bound memory.
+
+        RETURNS (Tuple[ndarray, ndarray, ndarray]): single scores (n,) float32 and
+            the pair net's first-layer antecedent and anaphor parts, each
+            (n, pair_hidden[0]) float32 (the bias is in the anaphor part).
+        """
+        n, first = len(features), self.config.pair_hidden[0]
+        single = np.empty(n, dtype=np.float32)
+        a_part = np.empty((n, first), dtype=np.float32)
+        m_part = np.empty((n, first), dtype=np.float32)
+        for lo in range(0, n, MENTION_CHUNK):
+            hi = min(lo + MENTION_CHUNK, n)
+            x = self.mention_inputs(features[lo:hi], word_rows[lo:hi])
+            single[lo:hi] = self.single_scores(x)
+            a_part[lo:hi] = x @ self._w_ante
+            m_part[lo:hi] = x @ self._w_ana + self.w["pair.0.b"]
+        return single, a_part, m_part
+
+    def pair_scores(self, a_part: np.ndarray, m_part: np.ndarray, ante: np.ndarray,
+                    ana: np.ndarray, pair_codes: np.ndarray) -> np.ndarray:
+        """Scores of (antecedent, anaphor) pairs.
+
+        a_part, m_part (float32 (n, pair_hidden[0])): from :meth:`mention_parts`.
+        ante, ana (int (n_pairs,)): mention indices of each pair.
+        pair_codes (int16 (n_pairs, len(PAIR_CODES))): compact pair codes.
+        RETURNS (ndarray): (n_pairs,) float32.
+        """
+        out = np.empty(len(ante), dtype=np.float32)
+        for lo in range(0, len(ante), PAIR_CHUNK):
+            hi = min(lo + PAIR_CHUNK, len(ante))
+            h = expand_pair_codes(pair_codes[lo:hi]) @ self._w_pair
+            h += a_part[ante[lo:hi]]
+            h += m_part[ana[lo:hi]]
+            h = _relu(h)
+            for W, b in self._pair[:-1]:
+                h = _relu(h @ W + b)
+            W, b = self._pair[-1]
+            out[lo:hi] = (h @ W + b)[:, 0]
+        return out

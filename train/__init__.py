@@ -1,0 +1,15 @@
+"""Training for neuralcoref (installed as ``neuralcoref.train``; needs PyTorch).
+
+    neuralcoref train --train TRAIN --dev DEV --spacy-model en_core_web_sm --out runs/en
+"""
+try:
+    import torch  # noqa: F401
+except ImportError as err:  # pragma: no cover - depends on the environment
+    from neuralcoref.errors import Errors, NeuralcorefError
+
+    raise NeuralcorefError(Errors.E210) from err
+
+from .config import PhaseConfig, TrainConfig, load_config
+from .trainer import train
+
+__all__ = ["PhaseConfig", "TrainConfig", "load_config", "train"]

@@ -1,0 +1,8 @@
+"""``python -m neuralcoref.train ...``: the same as ``neuralcoref train ...``."""
+import sys
+
+from neuralcoref.cli import main
+
+if __name__ == "__main__":
+    sys.argv.insert(1, "train")
+    main()

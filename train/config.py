@@ -1,0 +1,100 @@
+"""Training settings: one dataclass, defaults that work, JSON files to override them."""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Dict, List, Optional, Union
+
+from neuralcoref.errors import Errors, NeuralcorefError
+
+
+@dataclass
+class PhaseConfig:
+    """One training phase: its loss, learning rate and stopping rule.
+
+    loss (str): "all_pairs", "top_pairs", "ranking" or "softmax".
+    max_epochs (int): upper bound on epochs.
+    patience (int): evaluations without dev improvement before moving on.
+    lr (float): Adam learning rate.
+    """
+
+    loss: str
+    max_epochs: int = 10
+    patience: int = 2
+    lr: float = 1e-3
+
+
+def _default_phases() -> List[PhaseConfig]:
+    return [PhaseConfig("all_pairs", max_epochs=8, patience=2, lr=1e-3),
+            PhaseConfig("top_pairs", max_epochs=6, patience=2, lr=5e-4),
+            PhaseConfig("ranking", max_epochs=8, patience=2, lr=2e-4)]
+
+
+@dataclass
+class TrainConfig:
+    """Everything that shapes a training run (saved in the model card).
+
+    use_vectors (bool): feed the pipeline's token vectors (doc.tensor) to the scorers.
+    embedding_dim (int): width of the trainable word-slot embeddings (0: none).
+    vocab_min_count, vocab_max_size: which training words get an embedding.
+    single_hidden, pair_hidden (List[int]): hidden layer sizes.
+    dropout (float): dropout on inputs and hidden layers while training.
+    weight_decay (float): L2 penalty (Adam's weight_decay).
+    pair_budget (int): candidate pairs per batch (rows x padded length).
+    max_dist, max_dist_match (int): candidate antecedents, as at inference.
+    phases (List[PhaseConfig]): the training phases, in order.
+    tune_greedyness (bool): fold the dev-best link threshold into the exported
+        single scorer, so that greedyness 0.5 is the tuned setting.
+    seed (int): random seed.
+    """
+
+    use_vectors: bool = True
+    embedding_dim: int = 32
+    vocab_min_count: int = 2
+    vocab_max_size: int = 20000
+    single_hidden: List[int] = field(default_factory=lambda: [256, 128])
+    pair_hidden: List[int] = field(default_factory=lambda: [256, 128])
+    dropout: float = 0.3
+    weight_decay: float = 1e-6
+    pair_budget: int = 20000
+    max_dist: int = 50
+    max_dist_match: int = 500
+    phases: List[PhaseConfig] = field(default_factory=_default_phases)
+    tune_greedyness: bool = True
+    seed: int = 0
+
+    def to_dict(self) -> Dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Dict) -> "TrainConfig":
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise NeuralcorefError(Errors.E200.format(keys=", ".join(unknown),
+                                                      known=", ".join(sorted(known))))
+        values = dict(data)
+        if "phases" in values:
+            values["phases"] = [PhaseConfig(**p) for p in values["phases"]]
+        config = cls(**values)
+        config.validate()
+        return config
+
+    def validate(self) -> None:
+        for phase in self.phases:
+            if phase.loss not in ("all_pairs", "top_pairs", "ranking", "softmax"):
+                raise NeuralcorefError(Errors.E201.format(loss=phase.loss))
+        if not self.pair_hidden:
+            raise NeuralcorefError(Errors.E202)
+
+
+def load_config(path: Optional[Union[str, Path]]) -> TrainConfig:
+    """Defaults, overridden by a JSON file's keys when a path is given."""
+    if path is None:
+        return TrainConfig()
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf8"))
+    except (OSError, ValueError) as err:
+        raise NeuralcorefError(Errors.E203.format(path=path, error=err)) from err
+    return TrainConfig.from_dict(data)

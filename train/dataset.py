@@ -1,0 +1,121 @@
+"""Training examples: each mention with its padded row of candidate antecedents.
+
+Candidate pairs and pair codes come from the runtime's functions
+(:func:`neuralcoref.pairs.candidate_antecedents`, :func:`neuralcoref.features.pair_codes`)
+applied document by document; expansions to float inputs use the runtime's
+:func:`~neuralcoref.features.expand_mention_codes` / ``expand_pair_codes``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Dict
+
+import numpy as np
+
+from neuralcoref.embeddings import WordVocab
+from neuralcoref.features import expand_mention_codes, expand_pair_codes, pair_codes
+from neuralcoref.pairs import candidate_antecedents
+
+from .storage import FeaturizedCorpus
+
+
+@dataclass
+class Batch:
+    """Numpy arrays of one batch of b anaphors padded to L candidates.
+
+    mentions (int64 (u,)): every mention the batch touches (anaphors, antecedents).
+    vectors (float32 (u, v)), mention_feats (float32 (u, w)), word_rows (int64 (u, k)):
+        their inputs.
+    ana_pos (int64 (b,)): rows of the anaphors in ``mentions``.
+    ante_pos (int64 (b, L)): rows of the candidates in ``mentions`` (0 on padding).
+    mask (bool (b, L)): real candidates.
+    pair_feats (float32 (b, L, d_p)): expanded pair codes (0 on padding).
+    pair_gold (bool (b, L)): coreferent candidates.
+    single_gold (bool (b,)): anaphors with no coreferent candidate.
+    """
+
+    mentions: np.ndarray
+    vectors: np.ndarray
+    mention_feats: np.ndarray
+    word_rows: np.ndarray
+    ana_pos: np.ndarray
+    ante_pos: np.ndarray
+    mask: np.ndarray
+    pair_feats: np.ndarray
+    pair_gold: np.ndarray
+    single_gold: np.ndarray
+
+
+class TrainingData:
+    """A featurized corpus with its candidate pairs, ready to batch.
+
+    corpus (FeaturizedCorpus): the featurized documents.
+    vocab (WordVocab): the embedding vocabulary.
+    max_dist, max_dist_match (int): candidate antecedents, as at inference.
+    """
+
+    def __init__(self, corpus: FeaturizedCorpus, vocab: WordVocab, max_dist: int, max_dist_match: int):
+        self.corpus = corpus
+        features = corpus.features
+        self.vectors = features.vectors
+        self.mention_feats = expand_mention_codes(np.asarray(features.codes))
+        self.word_rows = vocab.rows(np.asarray(features.words))
+        self.labels = np.asarray(corpus.labels)
+        ptrs, antes, codes, n_pairs = [np.zeros(1, np.int64)], [], [], 0
+        for d in range(corpus.n_docs):
+            part = features[corpus.doc_slice(d)]
+            ptr, ante = candidate_antecedents(part, max_dist, max_dist_match)
+            codes.append(pair_codes(part, ptr, ante))
+            ptrs.append(ptr[1:] + n_pairs)
+            antes.append(ante.astype(np.int64) + int(corpus.doc_offsets[d]))
+            n_pairs += len(ante)
+        self.ptr = np.concatenate(ptrs).astype(np.int64)
+        self.ante = np.concatenate(antes) if antes else np.zeros(0, np.int64)
+        self.pair_codes = np.concatenate(codes) if codes else np.zeros((0, 13), np.int16)
+        ana = np.repeat(np.arange(len(self.labels)), np.diff(self.ptr))
+        gold_a, gold_m = self.labels[self.ante], self.labels[ana]
+        self.pair_gold = (gold_m >= 0) & (gold_a == gold_m)
+        self.anaphoric = np.zeros(len(self.labels), dtype=bool)
+        self.anaphoric[ana[self.pair_gold]] = True
+        self.doc_ids = np.repeat(np.arange(corpus.n_docs), np.diff(np.asarray(corpus.doc_offsets)))
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+    @property
+    def n_candidates(self) -> np.ndarray:
+        """(n,) int64: candidate antecedents per mention."""
+        return np.diff(self.ptr)
+
+    def stats(self) -> Dict[str, float]:
+        return {"mentions": len(self), "pairs": int(len(self.ante)),
+                "gold_mentions_found": int((self.labels >= 0).sum()),
+                "anaphoric": int(self.anaphoric.sum()),
+                "coreferent_pairs": int(self.pair_gold.sum())}
+
+    def batch(self, anaphors: np.ndarray) -> Batch:
+        """Gather, pad and expand the rows of the given anaphors (mention indices)."""
+        counts = self.n_candidates[anaphors]
+        width = max(int(counts.max()) if len(counts) else 0, 1)
+        offsets = np.arange(width)
+        mask = offsets[None, :] < counts[:, None]
+        pair_idx = np.where(mask, self.ptr[anaphors][:, None] + offsets[None, :], 0)
+        ante = np.where(mask, self.ante[pair_idx] if len(self.ante) else 0, anaphors[:, None])
+        mentions, inverse = np.unique(np.concatenate([anaphors, ante.reshape(-1)]), return_inverse=True)
+        b = len(anaphors)
+        codes = self.pair_codes[pair_idx.reshape(-1)] if len(self.ante) else \
+            np.zeros((b * width, self.pair_codes.shape[1]), np.int16)
+        pair_feats = expand_pair_codes(codes).reshape(b, width, -1) * mask[:, :, None]
+        pair_gold = (self.pair_gold[pair_idx] if len(self.ante) else np.zeros_like(mask)) & mask
+        return Batch(
+            mentions=mentions,
+            vectors=np.asarray(self.vectors[mentions], dtype=np.float32),
+            mention_feats=self.mention_feats[mentions],
+            word_rows=self.word_rows[mentions],
+            ana_pos=inverse[:b],
+            ante_pos=inverse[b:].reshape(b, width),
+            mask=mask,
+            pair_feats=pair_feats.astype(np.float32),
+            pair_gold=pair_gold,
+            single_gold=~self.anaphoric[anaphors],
+        )

@@ -1,0 +1,85 @@
+"""Dev evaluation during training: PyTorch scores, the runtime's decoding, the project's scorer."""
+from __future__ import annotations
+
+from typing import List, Tuple
+
+import numpy as np
+import torch
+
+from neuralcoref.clustering import best_antecedents, clusters_from_links, spans_of
+from neuralcoref.coref_scorer import CorefScores, score_documents
+from neuralcoref.features import C
+
+from .batching import make_batches
+from .dataset import Batch, TrainingData
+from .model import CorefScorers
+
+
+def to_tensors(batch: Batch, device: torch.device) -> dict:
+    """The batch's arrays as tensors on ``device``."""
+    return {name: torch.as_tensor(value, device=device) for name, value in vars(batch).items()}
+
+
+def option_scores(model: CorefScorers, t: dict) -> torch.Tensor:
+    """(b, 1 + L) scores: the no-antecedent score, then each candidate's."""
+    x = model.mention_inputs(t["vectors"], t["mention_feats"], t["word_rows"])
+    x_ana = x[t["ana_pos"]]
+    single = model.single_scores(x_ana)
+    pair = model.pair_scores(x, x_ana, t["ante_pos"], t["pair_feats"])
+    return torch.cat([single[:, None], pair], dim=1)
+
+
+@torch.no_grad()
+def predict_scores(model: CorefScorers, data: TrainingData, device: torch.device,
+                   pair_budget: int) -> Tuple[np.ndarray, np.ndarray]:
+    """Single (n,) and pair (n_pairs,) float32 scores of every mention and candidate."""
+    model.eval()
+    single = np.zeros(len(data), dtype=np.float32)
+    pair = np.zeros(len(data.ante), dtype=np.float32)
+    for anaphors in make_batches(data.n_candidates, pair_budget, data.doc_ids):
+        batch = data.batch(anaphors)
+        scores = option_scores(model, to_tensors(batch, device)).cpu().numpy()
+        single[anaphors] = scores[:, 0]
+        rows, cols = np.nonzero(batch.mask)
+        pair[data.ptr[anaphors][rows] + cols] = scores[rows, cols + 1]
+    return single, pair
+
+
+def decode(data: TrainingData, single: np.ndarray, pair: np.ndarray,
+           offset: float = 0.0) -> List[List[List[Tuple[int, int]]]]:
+    """Predicted clusters (token spans) of every document, decoded as at runtime.
+
+    offset (float): added to the single scores (a link threshold to tune).
+    """
+    corpus, out = data.corpus, []
+    for d in range(corpus.n_docs):
+        rows = corpus.doc_slice(d)
+        lo, hi = int(data.ptr[rows.start]), int(data.ptr[rows.stop])
+        ptr = data.ptr[rows.start:rows.stop + 1] - lo
+        ante = data.ante[lo:hi] - rows.start
+        links = best_antecedents(single[rows] + offset, pair[lo:hi], ptr, ante)
+        codes = np.asarray(corpus.features.codes[rows])
+        out.append(spans_of(clusters_from_links(links), codes[:, C["start"]], codes[:, C["end"]]))
+    return out
+
+
+def score_predictions(data: TrainingData, predicted: List[List[List[Tuple[int, int]]]]) -> CorefScores:
+    """The project's CoNLL scores of predicted clusters against the gold clusters."""
+    corpus = data.corpus
+    return score_documents([(corpus.gold_clusters(d), predicted[d]) for d in range(corpus.n_docs)])
+
+
+def evaluate(model: CorefScorers, data: TrainingData, device: torch.device, pair_budget: int,
+             offset: float = 0.0) -> CorefScores:
+    single, pair = predict_scores(model, data, device, pair_budget)
+    return score_predictions(data, decode(data, single, pair, offset))
+
+
+def tune_offset(model: CorefScorers, data: TrainingData, device: torch.device, pair_budget: int,
+                grid: np.ndarray = np.arange(-2.0, 2.01, 0.25)) -> Tuple[float, float]:
+    """The single-score offset that maximises dev CoNLL F1, and that F1."""
+    single, pair = predict_scores(model, data, device, pair_budget)
+    results = [(score_predictions(data, decode(data, single, pair, float(o))).conll_f1, float(o))
+               for o in grid]
+    best_f1, best_offset = max(results, key=lambda r: (r[0], -abs(r[1])))
+    return best_offset, best_f1

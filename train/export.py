@@ -1,0 +1,68 @@
+"""Export a trained model straight to the runtime's model folder, with its model card."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Dict
+
+from neuralcoref.coref_scorer import CorefScores
+from neuralcoref.embeddings import WordVocab
+from neuralcoref.model_dir import ModelConfig, load_model, save_model
+
+from .config import TrainConfig
+from .model import CorefScorers
+
+
+def export_model(path: Path, model: CorefScorers, cfg: TrainConfig, vocab: WordVocab, lang: str,
+                 spacy_pipeline: str, dev_scores: CorefScores, link_offset: float,
+                 summary: Dict) -> Path:
+    """Write the runtime folder and check that it loads.
+
+    link_offset (float): the dev-tuned single-score offset, folded into the single
+        scorer's output bias so that greedyness 0.5 is the tuned threshold.
+    RETURNS (Path): the model folder.
+    """
+    weights = model.export_weights()
+    weights["single.out.b"] = weights["single.out.b"] + link_offset
+    config = ModelConfig(lang=lang, scorer=model.config, spacy_pipeline=spacy_pipeline,
+                         defaults={"greedyness": 0.5, "max_dist": cfg.max_dist,
+                                   "max_dist_match": cfg.max_dist_match})
+    card = model_card(config, cfg, dev_scores, summary)
+    save_model(path, config, weights, vocab.words, card)
+    (path / "training_summary.json").write_text(
+        json.dumps({"config": cfg.to_dict(), "dev": dev_scores.to_dict(), **summary}, indent=2),
+        encoding="utf8")
+    load_model(path)  # fail now, not in the user's pipeline
+    return path
+
+
+def model_card(config: ModelConfig, cfg: TrainConfig, dev: CorefScores, summary: Dict) -> str:
+    """A Markdown model card: data, settings, dev scores per phase and at the end."""
+    train, dev_data = summary["train"], summary["dev"]
+    scores = dev.to_dict()
+    lines = [
+        f"# neuralcoref model ({config.lang})", "",
+        f"- spaCy pipeline: `{config.spacy_pipeline}`",
+        f"- feature schema: `{config.schema_hash}`",
+        f"- trained on: `{train['path']}` ({train['n_docs']} docs, {train['n_tokens']} tokens, "
+        f"{train['mentions']} candidate mentions, extractor recall "
+        f"{100 * train['mention_recall']:.1f}%)",
+        f"- tuned on: `{dev_data['path']}` ({dev_data['n_docs']} docs, {dev_data['n_tokens']} tokens, "
+        f"extractor recall {100 * dev_data['mention_recall']:.1f}%)",
+        f"- device: {summary['device']}; time: featurize {summary['seconds']['featurize']} s, "
+        f"train {summary['seconds']['train']} s",
+        f"- link offset folded into the single scorer: {summary['link_offset']:+.2f}", "",
+        "## Dev scores", "",
+        "| metric | recall | precision | F1 |", "| --- | ---: | ---: | ---: |",
+    ]
+    for name in ("muc", "bcub", "ceafe", "ceafm", "lea", "blanc", "mentions"):
+        s = scores[name]
+        lines.append(f"| {name} | {s['recall']:.2f} | {s['precision']:.2f} | {s['f1']:.2f} |")
+    lines += ["", f"**CoNLL F1: {scores['conll_f1']:.2f}**", "", "## Training log", "",
+              "| phase | epoch | loss | dev MUC | dev B3 | dev CEAF-e | dev CoNLL F1 |",
+              "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for e in summary["log"]:
+        lines.append(f"| {e['phase']} | {e['epoch']} | {e['loss']:.4f} | {e['dev_muc']:.2f} | "
+                     f"{e['dev_bcub']:.2f} | {e['dev_ceafe']:.2f} | {e['dev_conll_f1']:.2f} |")
+    lines += ["", "## Settings", "", "```json", json.dumps(cfg.to_dict(), indent=2), "```", ""]
+    return "\n".join(lines)

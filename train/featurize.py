@@ -1,0 +1,137 @@
+"""CoNLL files -> spaCy re-parse -> the runtime's mentions and features -> arrays on disk.
+
+Every step calls the runtime's code (:mod:`neuralcoref.gold`, ``mentions``,
+``features``) on the same Docs inference sees. Results are cached in a folder
+keyed by the data, the spaCy pipeline, the rules and the feature schema.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections import Counter
+from pathlib import Path
+from typing import Dict, List, Optional, Tuple, Union
+
+import numpy as np
+import spacy
+from spacy.language import Language
+from tqdm import tqdm
+
+from neuralcoref import __version__
+from neuralcoref.conll import conll_files, read_conll_path
+from neuralcoref.errors import Errors, NeuralcorefError
+from neuralcoref.features import SCHEMA_HASH, FeatureTables, featurize
+from neuralcoref.gold import parse_conll_docs
+from neuralcoref.lang.base import LanguageRules
+from neuralcoref.mentions import extract_mentions
+
+from .storage import MANIFEST, FeaturizedCorpus, read_corpus, write_corpus
+
+logger = logging.getLogger("neuralcoref.train")
+
+
+def load_pipeline(name: str) -> Language:
+    """Load a spaCy pipeline for featurizing, checking it can tag and parse."""
+    try:
+        nlp = spacy.load(name, exclude=["neuralcoref"])
+    except (OSError, ImportError, ValueError) as err:
+        raise NeuralcorefError(Errors.E204.format(name=name, error=err)) from err
+    missing = []
+    if "parser" not in nlp.pipe_names:
+        missing.append("'parser'")
+    if not {"tagger", "morphologizer"} & set(nlp.pipe_names):
+        missing.append("'tagger' or 'morphologizer'")
+    if missing:
+        raise NeuralcorefError(Errors.E205.format(name=name, missing=" and ".join(missing)))
+    return nlp
+
+
+def pipeline_id(nlp: Language) -> str:
+    """'lang_name version' of a pipeline, as model cards and caches record it."""
+    return f"{nlp.meta.get('lang', nlp.lang)}_{nlp.meta.get('name', '?')} {nlp.meta.get('version', '?')}"
+
+
+def cache_key(path: Union[str, Path], nlp: Language, rules: LanguageRules) -> str:
+    """Hash of the data files' contents, the pipeline, the rules and the schema."""
+    digest = hashlib.sha1()
+    for file in conll_files(path):
+        digest.update(file.name.encode("utf8"))
+        with file.open("rb") as handle:
+            for chunk in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(chunk)
+    digest.update(json.dumps([pipeline_id(nlp), repr(rules), SCHEMA_HASH, __version__]).encode("utf8"))
+    return digest.hexdigest()[:16]
+
+
+def featurize_corpus(path: Union[str, Path], nlp: Language, rules: LanguageRules,
+                     cache_dir: Union[str, Path], batch_size: int = 16,
+                     progress: bool = True) -> FeaturizedCorpus:
+    """Featurize a CoNLL file or folder, or load it from the cache.
+
+    path (str | Path): a CoNLL file or a folder of them.
+    nlp (Language): the spaCy pipeline (tagger, parser...).
+    rules (LanguageRules): the language's mention rules.
+    cache_dir (str | Path): where featurized folders are kept.
+    batch_size (int): documents per nlp.pipe batch.
+    progress (bool): show a progress bar.
+    RETURNS (FeaturizedCorpus): the memory-mapped featurized data.
+    """
+    folder = Path(cache_dir) / f"{Path(path).name}-{cache_key(path, nlp, rules)}"
+    if (folder / MANIFEST).is_file():
+        logger.info("Using featurized data cached in %s", folder)
+        return read_corpus(folder)
+    tables = FeatureTables(rules)
+    features, labels, docs, words = [], [], [], Counter()
+    stats = Counter()
+    stream = parse_conll_docs(nlp, read_conll_path(path), batch_size=batch_size)
+    for conll_doc, doc in tqdm(stream, desc=f"featurize {Path(path).name}", unit="doc",
+                               disable=not progress):
+        mentions = extract_mentions(doc, rules)
+        use_vectors = doc.tensor is not None and doc.tensor.ndim == 2 and doc.tensor.shape[1] > 0
+        feats = featurize(doc, mentions, tables, use_vectors=use_vectors)
+        doc_labels = gold_labels(mentions.spans(), conll_doc.clusters)
+        features.append(feats)
+        labels.append(doc_labels)
+        docs.append({"id": conll_doc.doc_id, "part": conll_doc.part, "n_tokens": len(doc),
+                     "clusters": [[list(span) for span in c] for c in conll_doc.clusters]})
+        words.update(w.lower() for w in conll_doc.words)
+        stats["tokens"] += len(doc)
+        stats["candidates"] += len(mentions)
+        stats["gold"] += len({span for c in conll_doc.clusters for span in c})
+        stats["found"] += int((doc_labels >= 0).sum())
+    if stats["candidates"] == 0:
+        raise NeuralcorefError(Errors.E207.format(path=path))
+    widths = {f.vectors.shape[1] for f in features if len(f)}
+    if len(widths) > 1:
+        raise NeuralcorefError(Errors.E109.format(found=sorted(widths), expected="one width"))
+    manifest = {"source": str(path), "spacy_pipeline": pipeline_id(nlp), "lang": rules.lang,
+                "n_docs": len(docs), "vector_dim": (widths.pop() // 6) if widths else 0,
+                **{f"n_{k}": v for k, v in stats.items()},
+                "mention_recall": stats["found"] / max(stats["gold"], 1),
+                "mention_precision": stats["found"] / max(stats["candidates"], 1)}
+    features = [_with_vector_width(f, manifest["vector_dim"]) for f in features]
+    write_corpus(folder, features, labels, docs, manifest, dict(words))
+    logger.info("Featurized %s: %d docs, %d tokens, %d candidate mentions, recall %.1f%% of %d gold mentions",
+                path, len(docs), stats["tokens"], stats["candidates"],
+                100 * manifest["mention_recall"], stats["gold"])
+    return read_corpus(folder)
+
+
+def _with_vector_width(features, dim: int):
+    if features.vectors.shape[1] == 6 * dim:
+        return features
+    features.vectors = np.zeros((len(features), 6 * dim), dtype=np.float32)
+    return features
+
+
+def gold_labels(spans: List[Tuple[int, int]], clusters: List[List[Tuple[int, int]]]) -> np.ndarray:
+    """Gold cluster index of each candidate span (exact match), -1 for none.
+
+    RETURNS (ndarray): (len(spans),) int32.
+    """
+    cluster_of: Dict[Tuple[int, int], int] = {}
+    for i, cluster in enumerate(clusters):
+        for span in cluster:
+            cluster_of.setdefault(tuple(span), i)
+    return np.array([cluster_of.get(tuple(s), -1) for s in spans], dtype=np.int32)

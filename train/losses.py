@@ -1,0 +1,64 @@
+"""The training objectives, over padded option rows.
+
+Every loss takes, for b anaphors, the scores of their options — column 0 is the
+no-antecedent option (the single score), columns 1.. the candidate antecedents —
+with a validity mask and the gold options, all (b, 1 + L). Each returns the mean
+loss per anaphor.
+
+- all_pairs: binary cross-entropy on every option (Clark & Manning 2016).
+- top_pairs: binary cross-entropy on the highest-scoring gold and non-gold option.
+- ranking: max-margin with slack-rescaled costs (false new 0.8, false link 0.4,
+  wrong link 1.0), against the highest-scoring gold option.
+- softmax: negative log of the total probability of the gold options.
+"""
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+
+COST_FALSE_NEW = 0.8
+COST_FALSE_LINK = 0.4
+COST_WRONG_LINK = 1.0
+_NEG = -1e4
+
+
+def _masked(scores: torch.Tensor, keep: torch.Tensor) -> torch.Tensor:
+    return scores.masked_fill(~keep, _NEG)
+
+
+def all_pairs(scores: torch.Tensor, mask: torch.Tensor, gold: torch.Tensor) -> torch.Tensor:
+    bce = F.binary_cross_entropy_with_logits(scores, gold.float(), reduction="none")
+    return (bce * mask).sum(1).mean()
+
+
+def top_pairs(scores: torch.Tensor, mask: torch.Tensor, gold: torch.Tensor) -> torch.Tensor:
+    top_true = _masked(scores, mask & gold).max(1).values
+    false_mask = mask & ~gold
+    top_false = _masked(scores, false_mask).max(1).values
+    loss = F.binary_cross_entropy_with_logits(top_true, torch.ones_like(top_true), reduction="none")
+    has_false = false_mask.any(1).float()
+    loss = loss + has_false * F.binary_cross_entropy_with_logits(
+        top_false, torch.zeros_like(top_false), reduction="none")
+    return loss.mean()
+
+
+def ranking(scores: torch.Tensor, mask: torch.Tensor, gold: torch.Tensor) -> torch.Tensor:
+    anaphoric = ~gold[:, 0]
+    costs = torch.zeros_like(scores)
+    costs[:, 0] = anaphoric.float() * COST_FALSE_NEW
+    link_cost = torch.where(anaphoric, torch.tensor(COST_WRONG_LINK, device=scores.device),
+                            torch.tensor(COST_FALSE_LINK, device=scores.device))
+    costs[:, 1:] = link_cost[:, None] * (~gold[:, 1:]).float()
+    costs = costs * mask
+    best_true = _masked(scores, mask & gold).max(1).values
+    margins = costs * (1.0 + scores - best_true[:, None])
+    return _masked(margins, mask).max(1).values.clamp(min=0).mean()
+
+
+def softmax(scores: torch.Tensor, mask: torch.Tensor, gold: torch.Tensor) -> torch.Tensor:
+    log_norm = torch.logsumexp(_masked(scores, mask), dim=1)
+    log_gold = torch.logsumexp(_masked(scores, mask & gold), dim=1)
+    return (log_norm - log_gold).mean()
+
+
+LOSSES = {"all_pairs": all_pairs, "top_pairs": top_pairs, "ranking": ranking, "softmax": softmax}

@@ -1,0 +1,89 @@
+"""PyTorch scorers with exactly the runtime's weight names and shapes.
+
+Parameters are created from :func:`neuralcoref.scoring.weight_shapes` — the same
+function the numpy runtime checks its weights against — so export is a rename of
+``__`` to ``.`` and a test holds both forward passes to the same scores.
+"""
+from __future__ import annotations
+
+from typing import Dict
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from neuralcoref.scoring import ScorerConfig, weight_shapes
+
+
+def _key(name: str) -> str:
+    return name.replace(".", "__")
+
+
+class CorefScorers(nn.Module):
+    """Single and pair feed-forward scorers; first pair layer factorised.
+
+    config (ScorerConfig): input and layer sizes.
+    dropout (float): dropout on the mention inputs and hidden layers in training.
+    """
+
+    def __init__(self, config: ScorerConfig, dropout: float = 0.0):
+        super().__init__()
+        self.config = config
+        self.dropout = dropout
+        self.params = nn.ParameterDict({
+            _key(name): nn.Parameter(torch.empty(shape)) for name, shape in weight_shapes(config).items()
+        })
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        for name, param in self.params.items():
+            if name == "embeddings":
+                nn.init.normal_(param, std=0.1)
+            elif name.endswith("__b"):
+                nn.init.zeros_(param)
+            else:
+                nn.init.kaiming_uniform_(param, a=5 ** 0.5)  # torch.nn.Linear's default
+
+    def p(self, name: str) -> torch.Tensor:
+        return self.params[_key(name)]
+
+    def mention_inputs(self, vectors: torch.Tensor, mention_feats: torch.Tensor,
+                       word_rows: torch.Tensor) -> torch.Tensor:
+        """(n, d_m) inputs from span vectors, expanded codes and word-slot rows."""
+        parts = [vectors, mention_feats]
+        if self.config.embedding_dim:
+            parts.append(F.embedding(word_rows, self.p("embeddings")).flatten(1))
+        x = torch.cat(parts, dim=1)
+        return F.dropout(x, self.dropout, self.training)
+
+    def _mlp(self, h: torch.Tensor, prefix: str, start: int, n_hidden: int) -> torch.Tensor:
+        for i in range(start, n_hidden):
+            h = F.dropout(F.relu(F.linear(h, self.p(f"{prefix}.{i}.W"), self.p(f"{prefix}.{i}.b"))),
+                          self.dropout, self.training)
+        return F.linear(h, self.p(f"{prefix}.out.W"), self.p(f"{prefix}.out.b")).squeeze(-1)
+
+    def single_scores(self, x: torch.Tensor) -> torch.Tensor:
+        """(n,) no-antecedent scores of mention inputs x (n, d_m)."""
+        return self._mlp(x, "single", 0, len(self.config.single_hidden))
+
+    def pair_scores(self, x_ante: torch.Tensor, x_ana: torch.Tensor, ante_pos: torch.Tensor,
+                    pair_feats: torch.Tensor) -> torch.Tensor:
+        """Scores of padded candidate rows.
+
+        x_ante (float (u, d_m)): inputs of the mentions antecedents point into.
+        x_ana (float (b, d_m)): inputs of the anaphors.
+        ante_pos (long (b, L)): rows of x_ante of each candidate.
+        pair_feats (float (b, L, d_p)): expanded pair codes.
+        RETURNS (Tensor): (b, L) scores (padding positions hold garbage: mask them).
+        """
+        a_part = F.linear(x_ante, self.p("pair.0.W_ante"))
+        m_part = F.linear(x_ana, self.p("pair.0.W_ana"), self.p("pair.0.b"))
+        h = F.linear(pair_feats, self.p("pair.0.W_pair")) + a_part[ante_pos] + m_part[:, None, :]
+        h = F.dropout(F.relu(h), self.dropout, self.training)
+        return self._mlp(h, "pair", 1, len(self.config.pair_hidden))
+
+    def export_weights(self) -> Dict[str, np.ndarray]:
+        """The weights under the runtime's names, float32 numpy arrays."""
+        return {name.replace("__", "."): param.detach().cpu().numpy().astype(np.float32)
+                for name, param in self.params.items()}

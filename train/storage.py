@@ -1,0 +1,91 @@
+"""Featurized corpora on disk: compact ``.npy`` arrays, memory-mapped on load.
+
+A folder holds one array per kind, all documents concatenated (floats, ints and
+hashes apart), the document offsets, each document's gold clusters, the training
+words' counts, and ``manifest.json`` with the feature schema hash and what the
+data was made from. Writing goes to a temporary folder renamed at the end, so an
+interrupted run never leaves half a cache behind.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, List, Sequence, Tuple
+
+import numpy as np
+
+from neuralcoref.errors import Errors, NeuralcorefError
+from neuralcoref.features import SCHEMA_HASH, MentionFeatures, check_schema
+
+ARRAYS = ("codes", "hashes", "words", "vectors", "labels", "doc_offsets")
+MANIFEST, DOCS, WORD_COUNTS = "manifest.json", "docs.json", "word_counts.json"
+
+
+@dataclass
+class FeaturizedCorpus:
+    """Featurized documents: mention features, gold labels and gold clusters.
+
+    features (MentionFeatures): every candidate mention, documents concatenated.
+    labels (int32 (n,)): gold cluster index of each mention in its document, -1
+        when the candidate is not a gold mention.
+    doc_offsets (int64 (n_docs + 1,)): document d's mentions are rows
+        ``doc_offsets[d]:doc_offsets[d + 1]``.
+    docs (List[dict]): per document: id, part, n_tokens and gold clusters
+        (lists of [start, end] spans, end exclusive).
+    manifest (dict): schema hash, sources, counts, extractor recall.
+    word_counts (Dict[str, int]): lowercased training words and their counts.
+    """
+
+    features: MentionFeatures
+    labels: np.ndarray
+    doc_offsets: np.ndarray
+    docs: List[dict]
+    manifest: dict
+    word_counts: Dict[str, int]
+
+    @property
+    def n_docs(self) -> int:
+        return len(self.docs)
+
+    def doc_slice(self, d: int) -> slice:
+        return slice(int(self.doc_offsets[d]), int(self.doc_offsets[d + 1]))
+
+    def gold_clusters(self, d: int) -> List[List[Tuple[int, int]]]:
+        return [[(s, e) for s, e in c] for c in self.docs[d]["clusters"]]
+
+
+def write_corpus(path: Path, features: Sequence[MentionFeatures], labels: Sequence[np.ndarray],
+                 docs: List[dict], manifest: dict, word_counts: Dict[str, int]) -> None:
+    """Write per-document arrays as one featurized folder (atomically)."""
+    tmp = path.with_name(path.name + ".tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    merged = MentionFeatures.concat(list(features))
+    sizes = [len(f) for f in features]
+    arrays = {"codes": merged.codes, "hashes": merged.hashes, "words": merged.words,
+              "vectors": merged.vectors, "labels": np.concatenate(labels).astype(np.int32),
+              "doc_offsets": np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)}
+    for name in ARRAYS:
+        np.save(tmp / f"{name}.npy", arrays[name], allow_pickle=False)
+    (tmp / DOCS).write_text(json.dumps(docs), encoding="utf8")
+    (tmp / WORD_COUNTS).write_text(json.dumps(word_counts, ensure_ascii=False), encoding="utf8")
+    (tmp / MANIFEST).write_text(json.dumps({**manifest, "schema_hash": SCHEMA_HASH}, indent=2),
+                                encoding="utf8")
+    shutil.rmtree(path, ignore_errors=True)
+    tmp.rename(path)
+
+
+def read_corpus(path: Path) -> FeaturizedCorpus:
+    """Load a featurized folder; the arrays are memory-mapped, not read into RAM."""
+    if not (path / MANIFEST).is_file():
+        raise NeuralcorefError(Errors.E206.format(path=path, reason="no manifest.json"))
+    manifest = json.loads((path / MANIFEST).read_text(encoding="utf8"))
+    check_schema(manifest.get("schema_hash"), f"The featurized data in {path}")
+    arrays = {name: np.load(path / f"{name}.npy", mmap_mode="r", allow_pickle=False)
+              for name in ARRAYS}
+    features = MentionFeatures(arrays["codes"], arrays["hashes"], arrays["words"], arrays["vectors"])
+    docs = json.loads((path / DOCS).read_text(encoding="utf8"))
+    counts = json.loads((path / WORD_COUNTS).read_text(encoding="utf8"))
+    return FeaturizedCorpus(features, arrays["labels"], arrays["doc_offsets"], docs, manifest, counts)

@@ -1,0 +1,235 @@
+"""The training run: featurize, build the model, run the phases, export.
+
+Each phase trains until the dev CoNLL F1 (the project's scorer over the runtime's
+decoding) has not improved for ``patience`` evaluations, then the next phase
+starts from the best model so far. A checkpoint after every epoch makes runs
+resumable (``--resume``).
+"""
+from __future__ import annotations
+
+import copy
+import json
+import logging
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional, Union
+
+import numpy as np
+import torch
+from tqdm import tqdm
+
+from neuralcoref.embeddings import WordVocab, build_vocab
+from neuralcoref.errors import Errors, NeuralcorefError
+from neuralcoref.lang import get_rules
+from neuralcoref.scoring import FIRST_WORD_ROW, ScorerConfig
+
+from .batching import make_batches
+from .config import PhaseConfig, TrainConfig, load_config
+from .dataset import TrainingData
+from .evaluation import evaluate, option_scores, to_tensors, tune_offset
+from .export import export_model
+from .featurize import featurize_corpus, load_pipeline, pipeline_id
+from .losses import LOSSES
+from .model import CorefScorers
+
+logger = logging.getLogger("neuralcoref.train")
+CHECKPOINT, LOG_FILE, PLOT_FILE = "checkpoint.pt", "training_log.jsonl", "training_curves.png"
+
+
+@dataclass
+class RunState:
+    """What a checkpoint restores: position in the phases and the best model."""
+
+    phase: int = 0
+    epoch: int = 0
+    phase_best: float = -1.0
+    bad_evals: int = 0
+    best_f1: float = -1.0
+    best_state: Optional[Dict[str, torch.Tensor]] = None
+    log: List[dict] = field(default_factory=list)
+
+
+def resolve_device(device: str) -> torch.device:
+    if device.startswith("cuda") and not torch.cuda.is_available():
+        raise NeuralcorefError(Errors.E208)
+    return torch.device(device)
+
+
+def train(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_model: str,
+          out_dir: Union[str, Path], device: str = "cpu",
+          config: Union[TrainConfig, str, Path, None] = None, resume: bool = False,
+          cache_dir: Union[str, Path, None] = None, progress: bool = True) -> Path:
+    """Train a model and export it to ``out_dir/model``.
+
+    train_path, dev_path (str | Path): CoNLL files or folders.
+    spacy_model (str): the spaCy pipeline to parse with (name or path).
+    out_dir (str | Path): where the log, curves, checkpoint and model go.
+    device (str): "cpu" (default) or "cuda".
+    config (TrainConfig | str | Path | None): settings, or a JSON file of them.
+    resume (bool): continue from ``out_dir/checkpoint.pt``.
+    cache_dir (str | Path | None): featurized data cache (default out_dir/cache).
+    progress (bool): show progress bars.
+    RETURNS (Path): the exported model folder.
+    """
+    started = time.time()
+    cfg = config if isinstance(config, TrainConfig) else load_config(config)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    dev = resolve_device(device)
+    torch.manual_seed(cfg.seed)
+    rng = np.random.default_rng(cfg.seed)
+
+    nlp = load_pipeline(spacy_model)
+    rules = get_rules(nlp.lang)
+    cache = Path(cache_dir) if cache_dir else out / "cache"
+    t0 = time.time()
+    train_corpus = featurize_corpus(train_path, nlp, rules, cache, progress=progress)
+    dev_corpus = featurize_corpus(dev_path, nlp, rules, cache, progress=progress)
+    featurize_seconds = time.time() - t0
+
+    vocab = build_vocab(train_corpus.word_counts, cfg.vocab_min_count, cfg.vocab_max_size) \
+        if cfg.embedding_dim else WordVocab([])
+    vector_dim = train_corpus.manifest["vector_dim"] if cfg.use_vectors else 0
+    scorer_cfg = ScorerConfig(vector_dim=vector_dim, vocab_size=len(vocab),
+                              embedding_dim=cfg.embedding_dim,
+                              single_hidden=list(cfg.single_hidden), pair_hidden=list(cfg.pair_hidden))
+    train_data = _training_data(train_corpus, vocab, cfg, vector_dim)
+    dev_data = _training_data(dev_corpus, vocab, cfg, vector_dim)
+    logger.info("Train: %s; dev: %s", train_data.stats(), dev_data.stats())
+
+    model = CorefScorers(scorer_cfg, dropout=cfg.dropout).to(dev)
+    state = RunState()
+    if resume:
+        state = _load_checkpoint(out / CHECKPOINT, model, dev)
+    t0 = time.time()
+    _run_phases(model, cfg, state, train_data, dev_data, dev, rng, out, progress)
+    train_seconds = time.time() - t0
+
+    model.load_state_dict(state.best_state)
+    offset, tuned_f1 = (tune_offset(model, dev_data, dev, cfg.pair_budget) if cfg.tune_greedyness
+                        else (0.0, state.best_f1))
+    final = evaluate(model, dev_data, dev, cfg.pair_budget, offset)
+    logger.info("Dev CoNLL F1 %.2f (link offset %+.2f)", 100 * final.conll_f1, offset)
+    _plot(state.log, out / PLOT_FILE)
+    summary = {
+        "train": {"path": str(train_path), **train_corpus.manifest, **train_data.stats()},
+        "dev": {"path": str(dev_path), **dev_corpus.manifest, **dev_data.stats()},
+        "spacy_pipeline": pipeline_id(nlp), "device": str(dev), "link_offset": offset,
+        "seconds": {"featurize": round(featurize_seconds, 1), "train": round(train_seconds, 1),
+                    "total": round(time.time() - started, 1)},
+        "log": state.log,
+    }
+    return export_model(out / "model", model, cfg, vocab, nlp.lang, pipeline_id(nlp), final,
+                        offset, summary)
+
+
+def _training_data(corpus, vocab, cfg: TrainConfig, vector_dim: int) -> TrainingData:
+    data = TrainingData(corpus, vocab, cfg.max_dist, cfg.max_dist_match)
+    if vector_dim == 0:
+        data.vectors = np.zeros((len(data), 0), dtype=np.float32)
+    return data
+
+
+def _run_phases(model: CorefScorers, cfg: TrainConfig, state: RunState, train_data: TrainingData,
+                dev_data: TrainingData, device: torch.device, rng: np.random.Generator,
+                out: Path, progress: bool) -> None:
+    for p in range(state.phase, len(cfg.phases)):
+        phase = cfg.phases[p]
+        optimizer = torch.optim.Adam(model.parameters(), lr=phase.lr, weight_decay=cfg.weight_decay)
+        for epoch in range(state.epoch, phase.max_epochs):
+            t0 = time.time()
+            loss = _train_epoch(model, optimizer, phase, train_data, cfg, device, rng, progress,
+                                f"{phase.loss} {epoch + 1}/{phase.max_epochs}")
+            scores = evaluate(model, dev_data, device, cfg.pair_budget)
+            f1 = scores.conll_f1
+            entry = {"phase": phase.loss, "epoch": epoch + 1, "loss": loss,
+                     "dev_muc": scores.muc.f1 * 100, "dev_bcub": scores.bcub.f1 * 100,
+                     "dev_ceafe": scores.ceafe.f1 * 100, "dev_conll_f1": f1 * 100,
+                     "dev_mention_recall": scores.mentions.recall * 100,
+                     "seconds": round(time.time() - t0, 1)}
+            state.log.append(entry)
+            with (out / LOG_FILE).open("a", encoding="utf8") as log_file:
+                log_file.write(json.dumps(entry) + "\n")
+            logger.info("%s", entry)
+            if f1 > state.best_f1:
+                state.best_f1 = f1
+                state.best_state = copy.deepcopy(model.state_dict())
+            if f1 > state.phase_best:
+                state.phase_best, state.bad_evals = f1, 0
+            else:
+                state.bad_evals += 1
+            state.phase, state.epoch = p, epoch + 1
+            stop = state.bad_evals >= phase.patience
+            if stop or epoch + 1 == phase.max_epochs:
+                state.phase, state.epoch, state.phase_best, state.bad_evals = p + 1, 0, -1.0, 0
+            _save_checkpoint(out / CHECKPOINT, model, state)
+            if stop:
+                break
+        state.epoch = 0
+        if state.best_state is not None:
+            model.load_state_dict(state.best_state)
+
+
+def _train_epoch(model: CorefScorers, optimizer: torch.optim.Optimizer, phase: PhaseConfig,
+                 data: TrainingData, cfg: TrainConfig, device: torch.device,
+                 rng: np.random.Generator, progress: bool, desc: str) -> float:
+    model.train()
+    loss_fn = LOSSES[phase.loss]
+    total, count = 0.0, 0
+    batches = make_batches(data.n_candidates, cfg.pair_budget, data.doc_ids, rng)
+    for anaphors in tqdm(batches, desc=desc, unit="batch", disable=not progress, leave=False):
+        t = to_tensors(data.batch(anaphors), device)
+        scores = option_scores(model, t)
+        mask = torch.cat([torch.ones_like(t["single_gold"])[:, None], t["mask"]], dim=1)
+        gold = torch.cat([t["single_gold"][:, None], t["pair_gold"]], dim=1)
+        loss = loss_fn(scores, mask, gold)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        total += loss.item() * len(anaphors)
+        count += len(anaphors)
+    return total / max(count, 1)
+
+
+def _save_checkpoint(path: Path, model: CorefScorers, state: RunState) -> None:
+    tmp = path.with_suffix(".tmp")
+    torch.save({"model": model.state_dict(), "state": vars(state)}, tmp)
+    tmp.replace(path)
+
+
+def _load_checkpoint(path: Path, model: CorefScorers, device: torch.device) -> RunState:
+    if not path.is_file():
+        raise NeuralcorefError(Errors.E209.format(path=path))
+    data = torch.load(path, map_location=device, weights_only=False)
+    model.load_state_dict(data["model"])
+    return RunState(**data["state"])
+
+
+def _plot(log: List[dict], path: Path) -> None:
+    """Loss and dev F1 per epoch, as a PNG (skipped without matplotlib)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        logger.warning("matplotlib not installed: no training curves plotted")
+        return
+    if not log:
+        return
+    x = np.arange(1, len(log) + 1)
+    fig, (ax_loss, ax_f1) = plt.subplots(1, 2, figsize=(10, 4))
+    for phase in dict.fromkeys(e["phase"] for e in log):
+        idx = [i for i, e in enumerate(log) if e["phase"] == phase]
+        ax_loss.plot(x[idx], [log[i]["loss"] for i in idx], marker="o", label=phase)
+    for key, label in (("dev_muc", "MUC"), ("dev_bcub", "B-cubed"), ("dev_ceafe", "CEAF-e"),
+                       ("dev_conll_f1", "CoNLL F1")):
+        ax_f1.plot(x, [e[key] for e in log], marker="o", label=label)
+    ax_loss.set(title="training loss", xlabel="epoch")
+    ax_f1.set(title="dev F1", xlabel="epoch")
+    ax_loss.legend()
+    ax_f1.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
