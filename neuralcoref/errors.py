@@ -36,6 +36,14 @@ class ModelLoadError(NeuralcorefError):
     """A model folder is missing, corrupted or does not match this version."""
 
 
+class Warnings(metaclass=ErrorsWithCodes):
+    W050 = ("No mention-extraction rules for language '{lang}' (languages with "
+            "rules: {available}): using the generic Universal Dependencies rules "
+            "(neuralcoref.lang.ud), which need a pipeline with UD dependency labels "
+            "and UD parts of speech. Ask for them with get_rules('ud') to silence "
+            "this warning, or write rules for the language.")
+
+
 class Errors(metaclass=ErrorsWithCodes):
     # CoNLL files and scoring
     E001 = ("Token line outside a document: add a '#begin document (ID); part NNN' "
@@ -74,8 +82,10 @@ class Errors(metaclass=ErrorsWithCodes):
 
     # Mention extraction and language rules
     E050 = ("No mention-extraction rules for language '{lang}' (languages with "
-            "rules: {available}): write a LanguageRules for it in neuralcoref/lang/ "
-            "and register it in neuralcoref.lang.LANGUAGES, or pass rules explicitly.")
+            "rules: {available}), and the generic Universal Dependencies rules do not "
+            "fit its parser, whose labels ({labels}) are not UD labels: write a "
+            "LanguageRules for it in neuralcoref/lang/ and register it in "
+            "neuralcoref.lang.LANGUAGES, or pass rules explicitly.")
     E051 = ("The Doc has no dependency parse: add a 'parser' to the pipeline before "
             "'neuralcoref' (mentions are built from dependency subtrees).")
     E052 = ("The Doc has no part-of-speech tags (Token.pos): add a 'tagger' and an "

@@ -9,9 +9,12 @@ Candidates, per :class:`~neuralcoref.lang.base.LanguageRules`:
   a prepositional phrase, relative clause, apposition or conjunct, so that "the
   man" is proposed besides "the man in the car" and "X" besides "X and Y";
 - the same phrases without leading adverbs and interjections ("almost [all of
-  them]");
+  them]"), and only without them past a subject or copula (UD predicates: "she
+  is [a doctor]");
 - coordinated lists ("X and Y") as one mention of type "list", their members
   being phrases of their own;
+- verbs whose subject is left out where the rules say it can be ("et
+  [partit]" in French), as pronominal mentions of the omitted subject;
 - named entities of referential types.
 
 Every span is trimmed of edge punctuation, conjunctions and dangling prepositions
@@ -21,9 +24,12 @@ and type. Types (MENTION_TYPES): "list" for a span holding its head's conjunct,
 else by the head: pronouns "pronominal", proper nouns and common nouns inside a
 referential entity "proper", other heads "nominal"; entities are "proper".
 
-The work is one ``doc.to_array`` call and the Cython kernels of
-:mod:`neuralcoref._mentions`; the ``*_reference`` functions here are pure
-numpy/Python versions of those kernels, which the parity tests hold equal.
+The work is one ``doc.to_array`` call (two when the rules read morphology) and
+the Cython kernels of :mod:`neuralcoref._mentions`; the ``*_reference`` functions
+here are pure numpy/Python versions of those kernels, which the parity tests hold
+equal. Classes that rules draw from words or morphology instead of fine-grained
+tags (pipelines without such tags, as UD ones) are folded into the tag and
+dependency bits in numpy before the kernels run, so the kernels stay the same.
 """
 from __future__ import annotations
 
@@ -32,7 +38,7 @@ from functools import lru_cache
 from typing import Dict, List, NamedTuple, Tuple
 
 import numpy as np
-from spacy.attrs import DEP, ENT_IOB, ENT_TYPE, HEAD, LOWER, POS, TAG
+from spacy.attrs import DEP, ENT_IOB, ENT_TYPE, HEAD, LOWER, MORPH, POS, TAG
 from spacy.strings import get_string_id
 from spacy.tokens import Doc
 
@@ -46,11 +52,15 @@ PRONOMINAL, NOMINAL, PROPER, LIST = range(len(MENTION_TYPES))
 # Class bits of each token attribute; keep equal to the enums of _mentions.pyx.
 TAG_PRONOUN, TAG_POSSESSIVE, TAG_NON_REFERENTIAL = 1 << 0, 1 << 1, 1 << 2
 TAG_PUNCT, TAG_OPEN, TAG_CLOSE = 1 << 3, 1 << 4, 1 << 5
-POS_NOUN, POS_PROPER, POS_PRONOUN, POS_NUMBER, POS_MODIFIER = (1 << k for k in range(5))
+POS_NOUN, POS_PROPER, POS_PRONOUN, POS_NUMBER, POS_MODIFIER, POS_VERB = (
+    1 << k for k in range(6))
 DEP_ARGUMENT, DEP_NUMBER_HEAD, DEP_DETERMINER, DEP_PREPOSITION = (1 << k for k in range(4))
 DEP_CONJ, DEP_NO_LIST, DEP_CASE, DEP_PUNCT = (1 << k for k in range(4, 8))
 DEP_TRIM, DEP_RIGHT_CUT, DEP_LEFT_CUT = 1 << 8, 1 << 9, 1 << 10
+DEP_ZERO_SUBJECT, DEP_SUBJECT, DEP_LEFT_DROP = 1 << 11, 1 << 12, 1 << 13
 WORD_PRONOUN, WORD_PARTITIVE = 1 << 0, 1 << 1
+# Word classes that token_arrays folds into tag bits; the kernels never read them.
+WORD_ANY_POS_PRONOUN, WORD_NON_REFERENTIAL, WORD_CLITIC = 1 << 2, 1 << 3, 1 << 4
 ENT_REFERENTIAL = 1 << 0
 IOB_IN, IOB_BEGIN = 1, 3
 
@@ -70,6 +80,7 @@ _BITS = {
         "pronoun_pos": POS_PRONOUN,
         "number_pos": POS_NUMBER,
         "modifier_head_pos": POS_MODIFIER,
+        "verb_pos": POS_VERB,
     },
     "dep": {
         "argument_deps": DEP_ARGUMENT,
@@ -83,8 +94,17 @@ _BITS = {
         "trim_deps": DEP_TRIM,
         "right_cut_deps": DEP_RIGHT_CUT,
         "left_cut_deps": DEP_LEFT_CUT,
+        "zero_subject_deps": DEP_ZERO_SUBJECT,
+        "subject_deps": DEP_SUBJECT,
+        "left_drop_deps": DEP_LEFT_DROP,
     },
-    "word": {"pronoun_words": WORD_PRONOUN, "partitive_words": WORD_PARTITIVE},
+    "word": {
+        "pronoun_words": WORD_PRONOUN,
+        "partitive_words": WORD_PARTITIVE,
+        "any_pos_pronoun_words": WORD_ANY_POS_PRONOUN,
+        "non_referential_pronoun_words": WORD_NON_REFERENTIAL,
+        "clitic_words": WORD_CLITIC,
+    },
     "ent": {"entity_labels": ENT_REFERENTIAL},
 }
 
@@ -201,7 +221,9 @@ class TokenArrays(NamedTuple):
 
     heads (int32): absolute head index, a root being its own head.
     tag, pos, dep, word, ent (uint32): class bits of the token's fine tag, part of
-        speech, dependency label, lowercase form and entity type.
+        speech, dependency label, lowercase form and entity type; ``tag`` also
+        holds the TAG_PRONOUN and TAG_NON_REFERENTIAL bits of the rules' word
+        and morphology classes, ``dep`` the DEP_CASE bit of ``untrimmed_morphs``.
     iob (uint64): ENT_IOB code (3 begin, 1 inside, 2 outside, 0 unset).
     """
 
@@ -226,7 +248,56 @@ def token_arrays(doc: Doc, rules: LanguageRules, reference: bool = False) -> Tok
     tables = rule_tables(rules)
     classes = token_classes_reference if reference else _token_classes
     heads, masks = classes(array, tables)
+    if rules.uses_morph or rules.uses_word_classes:
+        _fold_classes(doc, rules, heads, masks)
     return TokenArrays(heads, *masks, iob=np.ascontiguousarray(array[:, _IOB_COLUMN]))
+
+
+def _fold_classes(doc: Doc, rules: LanguageRules, heads: np.ndarray,
+                  masks: np.ndarray) -> None:
+    # Classes the kernels read as tag or dependency bits but that these rules
+    # draw from words or morphology (pipelines whose tags are parts of speech).
+    tag, pos, dep, word = (masks[TABLE_ATTRS.index(a)] for a in ("tag", "pos", "dep", "word"))
+    if rules.uses_morph:
+        morph_tag, morph_dep = morph_classes(doc, rules)
+        tag |= morph_tag
+        dep |= morph_dep
+    if rules.uses_word_classes:
+        tag |= np.where(word & WORD_ANY_POS_PRONOUN, TAG_PRONOUN, 0).astype(np.uint32)
+        tag |= np.where(word & WORD_NON_REFERENTIAL, TAG_NON_REFERENTIAL, 0).astype(np.uint32)
+        # An article attached to a verb, or after a pronoun, is an object
+        # clitic the tagger took for an article: "Pauline [la] comprit".
+        pronoun = ((pos & POS_PRONOUN) | (tag & TAG_PRONOUN)) != 0
+        after_pronoun = np.concatenate([[False], pronoun[:-1]])
+        clitic = ((word & WORD_CLITIC) != 0) & ((dep & DEP_DETERMINER) != 0) & (
+            ((pos[heads] & POS_VERB) != 0) | after_pronoun)
+        tag |= np.where(clitic, TAG_PRONOUN, 0).astype(np.uint32)
+
+
+def morph_classes(doc: Doc, rules: LanguageRules) -> Tuple[np.ndarray, np.ndarray]:
+    """Class bits from the rules' morphological features.
+
+    doc (Doc): a non-empty Doc; without morphology every token gets 0.
+    rules (LanguageRules): the language's rules.
+    RETURNS (Tuple[ndarray, ndarray]): tag bits (TAG_PRONOUN for
+        ``pronoun_morphs``, TAG_NON_REFERENTIAL for
+        ``non_referential_pronoun_morphs``) and dependency bits (DEP_CASE, never
+        trimmed, for ``untrimmed_morphs``), each (n_tokens,) uint32.
+    """
+    # A Doc has few distinct analyses: classify each once.
+    keys, inverse = np.unique(doc.to_array([MORPH]).reshape(-1), return_inverse=True)
+    bits = np.array([_morph_bits(rules, doc.vocab.strings[int(k)] if k else "")
+                     for k in keys.tolist()], dtype=np.uint32).reshape(-1, 2)
+    inverse = inverse.reshape(-1)
+    return bits[inverse, 0], bits[inverse, 1]
+
+
+@lru_cache(maxsize=4096)
+def _morph_bits(rules: LanguageRules, morph: str) -> Tuple[int, int]:
+    feats = set(morph.split("|"))
+    tag = ((TAG_PRONOUN if feats & rules.pronoun_morphs else 0)
+           | (TAG_NON_REFERENTIAL if feats & rules.non_referential_pronoun_morphs else 0))
+    return tag, DEP_CASE if feats & rules.untrimmed_morphs else 0
 
 
 def _token_classes(array: np.ndarray, tables: RuleTables) -> Tuple[np.ndarray, np.ndarray]:
@@ -385,8 +456,14 @@ def extract_candidates_reference(heads, left, right, tag, pos, dep, word, ent, i
             for cut in cuts:
                 emit(begin, cut, i, LIST if 0 <= first_conj < cut else htype)
 
+    def zero_subject(i: int) -> bool:
+        return bool(pos[i] & POS_VERB and dep[i] & DEP_ZERO_SUBJECT) and not any(
+            dep[c] & DEP_SUBJECT for c in children[i])
+
     for i in range(n):
         if tag[i] & TAG_PRONOUN or (pos[i] & POS_PRONOUN and word[i] & WORD_PRONOUN):
+            emit(i, i + 1, i, PRONOMINAL)
+        if zero_subject(i):
             emit(i, i + 1, i, PRONOMINAL)
         htype = head_type(i)
         if htype >= 0:
@@ -415,13 +492,18 @@ def extract_candidates_reference(heads, left, right, tag, pos, dep, word, ent, i
 def _phrase_starts(i: int, start: int, children: List[int], dep: np.ndarray,
                    right: np.ndarray) -> List[int]:
     # The phrase's own start, and a later one past leading left-cut dependents
-    # (punctuation among them too, once one was dropped).
+    # (punctuation among them too, once one was dropped); only the later one
+    # past a left-drop dependent (the subject or copula of a predicate).
     late = start
+    drop = False
     for c in children:
         if c > i:
             break
-        if dep[c] & DEP_LEFT_CUT or (dep[c] & DEP_PUNCT and late > start):
+        if dep[c] & (DEP_LEFT_CUT | DEP_LEFT_DROP) or (dep[c] & DEP_PUNCT and late > start):
             late = int(right[c]) + 1
+            drop = drop or bool(dep[c] & DEP_LEFT_DROP)
         else:
             break
-    return [start] if late == start or late > i else [start, late]
+    if late == start or late > i:
+        return [start]
+    return [late] if drop else [start, late]

@@ -2,40 +2,100 @@
 
 Each module ``neuralcoref/lang/<code>.py`` defines ``RULES``, a
 :class:`~neuralcoref.lang.base.LanguageRules`. Modules are imported on first use.
+
+Languages without rules of their own get the generic Universal Dependencies rules
+of :mod:`neuralcoref.lang.ud` (with a warning), which fit any spaCy pipeline whose
+parser writes UD labels ("nsubj", "obj", "obl", "case"...) and whose tagger or
+morphologizer writes UD parts of speech, as spaCy's pipelines trained on UD
+treebanks do. Not every pipeline does: English ones write ClearNLP labels ("dobj",
+"pobj"), German ones TIGER labels ("sb", "oa"). So the labels are checked when
+they are known: :func:`get_pipeline_rules` (which the component uses) passes the
+parser's labels to :func:`get_rules`, and labels that are not UD labels are a
+coded error (E050) rather than silently poor mentions.
 """
 from __future__ import annotations
 
 import importlib
-from typing import Dict, Tuple
+import warnings
+from typing import Dict, Iterable, Optional, Tuple
 
-from ..errors import Errors, NeuralcorefError
+from ..errors import Errors, NeuralcorefError, Warnings
 from .base import LanguageRules
 
 #: Language codes with rules, mapped to their module.
 LANGUAGES: Dict[str, str] = {
     "en": "neuralcoref.lang.en",
+    "fr": "neuralcoref.lang.fr",
 }
+#: Codes that ask for the generic UD rules ("xx" is spaCy's multi-language code).
+GENERIC: Dict[str, str] = {"ud": "neuralcoref.lang.ud", "xx": "neuralcoref.lang.ud"}
+#: Labels only UD parsers write (ClearNLP writes "dobj", "pobj"; TIGER "oa", "nk").
+UD_MARKERS = frozenset({"obj", "obl", "obl:arg", "obl:mod", "nsubj:pass", "flat",
+                        "flat:name", "fixed", "iobj", "nmod"})
+#: How many UD_MARKERS a parser's labels must hold to count as UD labels.
+MIN_UD_MARKERS = 2
 
 
 def available_languages() -> Tuple[str, ...]:
-    """The language codes that have rules, sorted.
+    """The language codes that have rules of their own, sorted.
 
-    RETURNS (Tuple[str, ...]): e.g. ("en",).
+    RETURNS (Tuple[str, ...]): e.g. ("en", "fr").
     """
     return tuple(sorted(LANGUAGES))
 
 
-def get_rules(lang: str) -> LanguageRules:
+def uses_ud_labels(parser_labels: Iterable[str]) -> bool:
+    """Whether a parser's dependency labels look like Universal Dependencies ones.
+
+    parser_labels (Iterable[str]): e.g. ``nlp.get_pipe("parser").labels``.
+    RETURNS (bool): True when at least MIN_UD_MARKERS of UD_MARKERS occur, labels
+        that English (ClearNLP) and German (TIGER) parsers do not write together.
+    """
+    return len(UD_MARKERS.intersection(parser_labels)) >= MIN_UD_MARKERS
+
+
+def get_rules(lang: str, parser_labels: Optional[Iterable[str]] = None) -> LanguageRules:
     """The mention-extraction rules of a language.
 
-    lang (str): a spaCy language code, e.g. ``nlp.lang`` ("en").
-    RETURNS (LanguageRules): the language's rules.
+    A language without rules of its own gets the generic UD rules and a warning;
+    "ud" (or "xx") asks for them without one.
+
+    lang (str): a spaCy language code, e.g. ``nlp.lang`` ("en"), or "ud".
+    parser_labels (Iterable[str] | None): the dependency labels of the pipeline's
+        parser. When given, a language without rules of its own must have UD
+        labels (see :func:`uses_ud_labels`), else a coded error (E050).
+    RETURNS (LanguageRules): the language's rules, or the generic UD rules.
     """
-    module = LANGUAGES.get(lang)
-    if module is None:
-        raise NeuralcorefError(Errors.E050.format(
-            lang=lang, available=", ".join(available_languages())))
-    return importlib.import_module(module).RULES
+    module = LANGUAGES.get(lang) or GENERIC.get(lang)
+    if module is not None:
+        return importlib.import_module(module).RULES
+    if parser_labels is not None:
+        parser_labels = sorted(parser_labels)
+        if not uses_ud_labels(parser_labels):
+            raise NeuralcorefError(Errors.E050.format(
+                lang=lang, available=", ".join(available_languages()),
+                labels=", ".join(parser_labels[:8]) + (", ..." if len(parser_labels) > 8 else "")
+                or "none"))
+    warnings.warn(Warnings.W050.format(lang=lang, available=", ".join(available_languages())),
+                  stacklevel=2)
+    return importlib.import_module(GENERIC["ud"]).RULES
 
 
-__all__ = ["LanguageRules", "LANGUAGES", "available_languages", "get_rules"]
+def get_pipeline_rules(nlp) -> LanguageRules:
+    """The rules for a spaCy pipeline: its language's, or the generic UD rules
+    after checking that its parser writes UD labels.
+
+    nlp (Language): the pipeline; its dependency parser's labels are checked
+        when its language has no rules of its own.
+    RETURNS (LanguageRules): see :func:`get_rules`.
+    """
+    from spacy.pipeline import DependencyParser
+
+    parsers = [pipe for _, pipe in nlp.pipeline if isinstance(pipe, DependencyParser)]
+    # Without a parser there is nothing to check; extraction fails with E051.
+    labels = {label for pipe in parsers for label in pipe.labels} if parsers else None
+    return get_rules(nlp.lang, labels)
+
+
+__all__ = ["LanguageRules", "LANGUAGES", "GENERIC", "available_languages", "get_rules",
+           "get_pipeline_rules", "uses_ud_labels"]
