@@ -119,6 +119,18 @@ cdef inline int16_t _agreement(int32_t x, int32_t y) noexcept nogil:
     return 1 if x == y else 2
 
 
+cdef inline int16_t _speaker_relation(int32_t spk_a, int32_t spk_m, int32_t per_a,
+                                     int32_t per_m) noexcept nogil:
+    # First/second-person pronouns with known speakers: 1 same speaker and person,
+    # 2 same speaker, other person, 3 other speaker, same person, 4 other speaker
+    # and person; 0 otherwise. ("I" is the speaker, "you" the addressee.)
+    if spk_a < 0 or spk_m < 0 or per_a < 1 or per_a > 2 or per_m < 1 or per_m > 2:
+        return 0
+    if spk_a == spk_m:
+        return 1 if per_a == per_m else 2
+    return 3 if per_a == per_m else 4
+
+
 def pair_codes(const int32_t[:, ::1] codes, const uint64_t[:, ::1] hashes,
                const int64_t[::1] ptr, const int32_t[::1] ante,
                const int32_t[::1] code_cols, const int32_t[::1] hash_cols,
@@ -131,13 +143,13 @@ def pair_codes(const int32_t[:, ::1] codes, const uint64_t[:, ::1] hashes,
     code_cols (int32 (9,)): columns of codes: start, end, sent, speaker, type,
         number, gender, person, index.
     hash_cols (int32 (4,)): columns of hashes: head, exact, relaxed, speaker name.
-    RETURNS (ndarray): (n_pairs, 13) int16 with, in order: sentence distance,
+    RETURNS (ndarray): (n_pairs, 14) int16 with, in order: sentence distance,
         mention distance, same speaker, antecedent is anaphor's speaker, anaphor
         is antecedent's speaker, head match, exact match, relaxed match, overlap,
-        number, gender and person agreement, type pair.
+        number, gender and person agreement, type pair, speaker relation.
     """
     cdef Py_ssize_t n = ptr.shape[0] - 1, n_pairs = ante.shape[0], m, k, a
-    out_arr = np.zeros((n_pairs, 13), dtype=np.int16)
+    out_arr = np.zeros((n_pairs, 14), dtype=np.int16)
     cdef int16_t[:, ::1] out = out_arr
     cdef int32_t c_start = code_cols[0], c_end = code_cols[1], c_sent = code_cols[2]
     cdef int32_t c_spk = code_cols[3], c_type = code_cols[4], c_num = code_cols[5]
@@ -165,4 +177,6 @@ def pair_codes(const int32_t[:, ::1] codes, const uint64_t[:, ::1] hashes,
                 out[k, 10] = _agreement(codes[a, c_gen], codes[m, c_gen])
                 out[k, 11] = _agreement(codes[a, c_per], codes[m, c_per])
                 out[k, 12] = <int16_t>(codes[a, c_type] * n_types + codes[m, c_type])
+                out[k, 13] = _speaker_relation(codes[a, c_spk], codes[m, c_spk],
+                                               codes[a, c_per], codes[m, c_per])
     return out_arr

@@ -218,9 +218,8 @@ class NeuralCoref(Pipe):
         return self
 
     def _files(self) -> Dict[str, bytes]:
-        self.resolver  # the coded load error, if no model was loaded
-        if not self._model_files:
-            raise ModelLoadError(Errors.E151)
+        if self._resolver is None or not self._model_files:
+            raise self._load_error or ModelLoadError(Errors.E151)
         files = dict(self._model_files)
         files["cfg.json"] = json.dumps(self.cfg).encode("utf8")
         return files

@@ -48,6 +48,9 @@ NUMBER = ("unknown", "sing", "plur")
 GENDER = ("unknown", "masc", "fem", "neut")
 PERSON = ("unknown", "1", "2", "3")
 AGREEMENT = ("unknown", "agree", "disagree")
+#: First/second-person pronoun pairs by speaker: "I" is the speaker, "you" the addressee.
+SPEAKER_RELATIONS = ("none", "same_speaker_same_person", "same_speaker_other_person",
+                     "other_speaker_same_person", "other_speaker_other_person")
 
 #: Word slots looked up in the model's trainable embedding table.
 WORD_SLOTS = ("head", "first", "last", "prev1", "prev2", "next1", "next2", "head_head")
@@ -66,7 +69,7 @@ MENTION_HASHES = ("head", "exact", "relaxed", "speaker_name")
 #: Columns of the compact pair codes (int16), as the pair kernel writes them.
 PAIR_CODES = ("sent_dist", "mention_dist", "same_speaker", "ante_is_speaker",
               "ana_is_speaker", "head_match", "exact_match", "relaxed_match",
-              "overlap", "number", "gender", "person", "type_pair")
+              "overlap", "number", "gender", "person", "type_pair", "speaker_relation")
 
 _FLAGS = ("nested", "contains", "reflexive", "expletive")
 
@@ -132,6 +135,7 @@ PAIR_LAYOUT = Layout((
     Block("gender", len(AGREEMENT)),
     Block("person", len(AGREEMENT)),
     Block("type_pair", len(MENTION_TYPES) ** 2),
+    Block("speaker_relation", len(SPEAKER_RELATIONS)),
 ))
 
 
@@ -146,7 +150,8 @@ def _schema() -> dict:
         "word_slots": WORD_SLOTS,
         "span_vectors": SPAN_VECTORS,
         "bins": [DISTANCE_BINS, LENGTH_BINS, COUNT_BINS, DISTANCE_CAP, CONTEXT_WINDOW],
-        "classes": [ENTITY_CLASSES, DEP_CLASSES, DEFINITENESS, NUMBER, GENDER, PERSON],
+        "classes": [ENTITY_CLASSES, DEP_CLASSES, DEFINITENESS, NUMBER, GENDER, PERSON,
+                    AGREEMENT, SPEAKER_RELATIONS],
     }
 
 
@@ -530,8 +535,16 @@ def pair_codes_reference(features: MentionFeatures, ptr: np.ndarray, ante: np.nd
         "gender": agreement("gender"),
         "person": agreement("person"),
         "type_pair": a[:, C["type"]] * len(MENTION_TYPES) + m[:, C["type"]],
+        "speaker_relation": _speaker_relation_reference(a, m),
     }
     return np.stack([columns[name].astype(np.int64) for name in PAIR_CODES], axis=1).astype(np.int16)
+
+
+def _speaker_relation_reference(a: np.ndarray, m: np.ndarray) -> np.ndarray:
+    spk_a, spk_m, per_a, per_m = a[:, C["speaker"]], m[:, C["speaker"]], a[:, C["person"]], m[:, C["person"]]
+    known = (spk_a >= 0) & (spk_m >= 0) & np.isin(per_a, (1, 2)) & np.isin(per_m, (1, 2))
+    relation = np.where(spk_a == spk_m, np.where(per_a == per_m, 1, 2), np.where(per_a == per_m, 3, 4))
+    return np.where(known, relation, 0)
 
 
 def _bins(values: np.ndarray, bounds: Sequence[int]) -> np.ndarray:
@@ -585,7 +598,7 @@ def expand_pair_codes(codes: np.ndarray) -> np.ndarray:
     out[:, L.slice("speaker")] = codes[:, [P["same_speaker"], P["ante_is_speaker"], P["ana_is_speaker"]]]
     out[:, L.slice("string_match")] = codes[:, [P["head_match"], P["exact_match"], P["relaxed_match"]]]
     out[:, L.offset("overlap")] = codes[:, P["overlap"]]
-    for block in ("number", "gender", "person", "type_pair"):
+    for block in ("number", "gender", "person", "type_pair", "speaker_relation"):
         _one_hot(out, L, block, codes[:, P[block]])
     return out
 

@@ -129,7 +129,8 @@ class Resolver:
         if sum(sizes) == 0:
             return ([np.zeros(0, np.float32) for _ in items], [np.zeros(0, np.float32) for _ in items])
         offsets = np.concatenate([[0], np.cumsum(sizes)])
-        features = MentionFeatures.concat([it.features for it in items])
+        # Docs without mentions are left out: their vector width may differ (no doc.tensor).
+        features = MentionFeatures.concat([it.features for it in items if len(it.features)])
         single, a_part, m_part = self.scorers.mention_parts(features, self.vocab.rows(features.words))
         ante = np.concatenate([it.ante.astype(np.int64) + off for it, off in zip(items, offsets)])
         ana = np.concatenate([anaphor_index(it.ptr).astype(np.int64) + off

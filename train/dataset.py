@@ -13,7 +13,7 @@ from typing import Dict
 import numpy as np
 
 from neuralcoref.embeddings import WordVocab
-from neuralcoref.features import expand_mention_codes, expand_pair_codes, pair_codes
+from neuralcoref.features import PAIR_CODES, expand_mention_codes, expand_pair_codes, pair_codes
 from neuralcoref.pairs import candidate_antecedents
 
 from .storage import FeaturizedCorpus
@@ -71,7 +71,7 @@ class TrainingData:
             n_pairs += len(ante)
         self.ptr = np.concatenate(ptrs).astype(np.int64)
         self.ante = np.concatenate(antes) if antes else np.zeros(0, np.int64)
-        self.pair_codes = np.concatenate(codes) if codes else np.zeros((0, 13), np.int16)
+        self.pair_codes = np.concatenate(codes) if codes else np.zeros((0, len(PAIR_CODES)), np.int16)
         ana = np.repeat(np.arange(len(self.labels)), np.diff(self.ptr))
         gold_a, gold_m = self.labels[self.ante], self.labels[ana]
         self.pair_gold = (gold_m >= 0) & (gold_a == gold_m)

@@ -1,0 +1,73 @@
+"""The Coref convenience API, with the hand-made model."""
+import pytest
+
+from conftest import EN_PIPELINE
+from handmade import SINGLE_SCORE
+from neuralcoref.api import Coref, CorefResult, add_neuralcoref, load_spacy
+from neuralcoref.errors import NeuralcorefError
+
+ANNA = "Anna said she likes Paris."
+COMPANY = "The company said its profits rose. The company is happy."
+
+
+@pytest.fixture(scope="module")
+def coref(handmade_model) -> Coref:
+    return Coref(model=str(handmade_model), spacy_model=EN_PIPELINE)
+
+
+def test_api_predict_clusters_as_strings_and_offsets(coref):
+    results = coref.predict([ANNA, COMPANY, ""])
+    assert len(results) == 3 and all(isinstance(r, CorefResult) for r in results)
+    assert results[0].get_clusters() == [["Anna", "she"]]
+    assert results[0].get_clusters(as_strings=False) == [[(0, 4), (10, 13)]]
+    assert results[1].get_clusters() == [["The company", "its", "The company"]]
+    assert results[2].get_clusters() == [] and results[2].resolved == ""
+    for result, text in zip(results, [ANNA, COMPANY]):
+        strings = result.get_clusters(as_strings=True)
+        offsets = result.get_clusters(as_strings=False)
+        assert [[text[s:e] for s, e in c] for c in offsets] == strings
+
+
+def test_api_predict_one_text(coref):
+    (result,) = coref.predict(ANNA)
+    assert result.text == ANNA and result.resolved == "Anna said Anna likes Paris."
+    assert repr(result) == "CorefResult(clusters=[['Anna', 'she']])"
+
+
+def test_api_get_logits(coref):
+    (result,) = coref.predict(ANNA)
+    anna, she, paris = (0, 4), (10, 13), (20, 25)
+    link = result.get_logits(anna, she)
+    assert link > SINGLE_SCORE  # it made the link
+    assert result.get_logits(she, anna) == link  # either order
+    assert result.get_logits(she, she) == pytest.approx(SINGLE_SCORE)
+    assert result.get_logits(she, paris) == result.doc._.coref_scores[result.doc[4:5]][result.doc[2:3]]
+
+
+def test_api_get_logits_errors(coref):
+    (result,) = coref.predict(ANNA)
+    with pytest.raises(NeuralcorefError, match=r"\[E154\].*token boundaries"):
+        result.get_logits((1, 4), (10, 13))
+    with pytest.raises(NeuralcorefError, match=r"\[E153\].*candidate mentions"):
+        result.get_logits((5, 9), (10, 13))  # "said" is no mention
+
+
+def test_api_settings_pass_through(handmade_model):
+    coref = Coref(model=str(handmade_model), spacy_model=EN_PIPELINE, greedyness=0.0, store_scores=False)
+    (result,) = coref.predict(ANNA)
+    assert result.get_clusters() == [] and result.doc._.coref_scores is None
+
+
+def test_api_load_spacy_errors():
+    with pytest.raises(NeuralcorefError, match=r"\[E152\].*no_such_pipeline"):
+        load_spacy("no_such_pipeline")
+    with pytest.raises(NeuralcorefError, match=r"\[E152\].*none known for 'qq'"):
+        load_spacy(lang="qq")
+
+
+def test_api_add_neuralcoref_replaces_the_component(handmade_model):
+    nlp = load_spacy(EN_PIPELINE)
+    add_neuralcoref(nlp, model=str(handmade_model))
+    add_neuralcoref(nlp, model=str(handmade_model), greedyness=0.0)
+    assert nlp.pipe_names.count("neuralcoref") == 1
+    assert nlp.get_pipe("neuralcoref").cfg["greedyness"] == 0.0

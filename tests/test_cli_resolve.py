@@ -1,0 +1,75 @@
+"""The ``neuralcoref resolve`` command."""
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from conftest import EN_PIPELINE
+from neuralcoref.cli import app
+
+ANNA = "Anna said she likes Paris."
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def options(handmade_model):
+    return ["--model", str(handmade_model), "--spacy-model", EN_PIPELINE]
+
+
+def resolve(*args: str):
+    return runner.invoke(app, ["resolve", *map(str, args)])
+
+
+def test_cli_resolve_text(options):
+    result = resolve(ANNA, *options)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Anna: ['Anna', 'she']"
+    assert lines[-1] == "Anna said Anna likes Paris."
+
+
+def test_cli_resolve_json(options):
+    result = resolve(ANNA, "--json", *options)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["resolved"] == "Anna said Anna likes Paris."
+    (cluster,) = data["clusters"]
+    assert cluster["main"] == {"start": 0, "end": 4, "text": "Anna"}
+    mentions = [(m["start"], m["end"], m["text"]) for m in cluster["mentions"]]
+    assert mentions == [(0, 4, "Anna"), (10, 13, "she")]
+    for mention in cluster["mentions"]:
+        assert ANNA[mention["start"]:mention["end"]] == mention["text"]
+
+
+def test_cli_resolve_file(tmp_path, options):
+    path = tmp_path / "text.txt"
+    path.write_text("Anna said she was late.\nAnna agreed.\n", encoding="utf8")
+    result = resolve("--file", path, "--json", *options)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert [m["text"] for m in data["clusters"][0]["mentions"]] == ["Anna", "she", "Anna"]
+    assert data["resolved"] == "Anna said Anna was late.\nAnna agreed.\n"
+
+
+def test_cli_resolve_greedyness(options):
+    result = resolve(ANNA, "--greedyness", "0", *options)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip() == ANNA  # no cluster, the text unchanged
+
+
+@pytest.mark.parametrize("args", [[], [ANNA, "--file", "x.txt"]], ids=["neither", "both"])
+def test_cli_resolve_text_or_file(options, args):
+    result = resolve(*args, *options)
+    assert result.exit_code == 1
+    assert "give either TEXT or --file" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_cli_resolve_clean_errors(tmp_path, options):
+    result = resolve("--file", tmp_path / "missing.txt", *options)
+    assert result.exit_code == 1 and "missing.txt" in result.output and result.exception is not None
+    with pytest.warns(UserWarning):
+        result = resolve(ANNA, "--model", tmp_path / "no_model", "--spacy-model", EN_PIPELINE)
+    assert result.exit_code == 1 and "[E102]" in result.output
+    result = resolve(ANNA, "--model", tmp_path, "--spacy-model", "no_such_pipeline")
+    assert result.exit_code == 1 and "[E152]" in result.output

@@ -1,0 +1,134 @@
+"""From scores to clusters: best antecedents, greedyness, union, main mentions."""
+import math
+from typing import List
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from neuralcoref.clustering import (best_antecedents, clusters_from_links, greedyness_offset,
+                                    main_mention, spans_of)
+from neuralcoref.mentions import MENTION_TYPES
+
+PRON, NOM, PROPER, LIST = (MENTION_TYPES.index(t) for t in ("pronominal", "nominal", "proper", "list"))
+
+
+def csr(rows: List[List[int]]):
+    ptr = np.zeros(len(rows) + 1, dtype=np.int64)
+    ptr[1:] = np.cumsum([len(r) for r in rows])
+    return ptr, np.array([a for r in rows for a in r], dtype=np.int32)
+
+
+def decide(single, pair_rows, greedyness=0.5):
+    """pair_rows: per mention, [(antecedent, score)...] nearest first."""
+    ptr, ante = csr([[a for a, _ in row] for row in pair_rows])
+    pair = np.array([s for row in pair_rows for _, s in row], dtype=np.float32)
+    return best_antecedents(np.array(single, np.float32), pair, ptr, ante, greedyness).tolist()
+
+
+@pytest.mark.parametrize("greedyness,expected", [
+    (0.5, 0.0), (0.25, math.log(3)), (0.75, -math.log(3)), (0.0, math.inf), (1.0, -math.inf)],
+    ids=["as-trained", "cautious", "greedy", "never", "always"])
+def test_clustering_greedyness_offset(greedyness, expected):
+    assert greedyness_offset(greedyness) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("greedyness", [-0.1, 1.5, float("nan")], ids=["negative", "above-one", "nan"])
+def test_clustering_greedyness_out_of_range(greedyness):
+    with pytest.raises(ValueError, match="greedyness"):
+        greedyness_offset(greedyness)
+
+
+def test_clustering_best_antecedent_beats_single_score():
+    single = [0.0, 0.0, 1.0, 5.0]
+    rows = [[], [(0, 2.0)], [(1, 0.5), (0, 3.0)], [(2, 1.0), (1, 4.0), (0, 2.0)]]
+    # 1 -> 0 (2 > 0); 2 -> 0 (3 > 1); 3: best 4 < 5, no link
+    assert decide(single, rows) == [-1, 0, 0, -1]
+
+
+def test_clustering_ties_go_to_the_nearest():
+    rows = [[], [(0, 1.0)], [(1, 2.0), (0, 2.0)], [(2, 1.0), (1, 3.0), (0, 3.0)]]
+    assert decide([0.0] * 4, rows) == [-1, 0, 1, 1]
+
+
+def test_clustering_link_needs_strictly_higher_score_at_half():
+    assert decide([0.0, 1.0], [[], [(0, 1.0)]]) == [-1, -1]
+    assert decide([0.0, 1.0], [[], [(0, 1.0 + 1e-3)]]) == [-1, 0]
+
+
+@pytest.mark.parametrize("greedyness,expected", [
+    (0.0, [-1, -1, -1]), (0.5, [-1, 0, -1]), (0.9, [-1, 0, 1]), (1.0, [-1, 0, 1])],
+    ids=["0", "0.5", "0.9", "1"])
+def test_clustering_greedyness_links_more_when_higher(greedyness, expected):
+    # margins: mention 1 +1.0, mention 2 -1.0 (log(0.1/0.9) = -2.2 lets it link at 0.9)
+    rows = [[], [(0, 1.0)], [(1, -1.0), (0, -3.0)]]
+    assert decide([0.0, 0.0, 0.0], rows, greedyness) == expected
+
+
+def test_clustering_greedyness_one_links_even_hopeless_pairs():
+    assert decide([0.0, 1e30], [[], [(0, -1e30)]], 1.0) == [-1, 0]
+
+
+def test_clustering_no_candidates():
+    assert decide([1.0, 2.0, 3.0], [[], [], []]) == [-1, -1, -1]
+    assert decide([], []) == []
+    # a mention without candidates between two that have some
+    assert decide([0.0, 0.0, 0.0, 0.0], [[], [(0, 1.0)], [], [(2, 1.0), (1, -1.0)]]) == [-1, 0, -1, 2]
+
+
+@given(st.lists(st.lists(st.integers(-3, 3), max_size=6), max_size=12), st.sampled_from([0.2, 0.5, 0.8]))
+@settings(max_examples=100, deadline=None)
+def test_clustering_best_antecedents_match_a_loop(score_rows, greedyness):
+    pair_rows, single = [], []
+    for m, scores in enumerate(score_rows):
+        pair_rows.append([(m - 1 - k, float(s)) for k, s in enumerate(scores[:m])])
+        single.append(0.5)
+    expected = []
+    for m, row in enumerate(pair_rows):
+        best = max(row, key=lambda r: r[1], default=None)  # max() keeps the first (nearest)
+        link = best is not None and best[1] - single[m] > greedyness_offset(greedyness)
+        expected.append(best[0] if link else -1)
+    assert decide(single, pair_rows, greedyness) == expected
+
+
+def test_clustering_union_in_order_of_first_mention():
+    links = np.array([-1, -1, 0, 1, -1, 2, 4, -1])
+    assert clusters_from_links(links) == [[0, 2, 5], [1, 3], [4, 6]]
+    # a later mention joining two chains merges them
+    assert clusters_from_links(np.array([-1, -1, 0, 1, 3])) == [[0, 2], [1, 3, 4]]
+
+
+def test_clustering_singletons_dropped():
+    assert clusters_from_links(np.array([-1, -1, -1])) == []
+    assert clusters_from_links(np.array([], dtype=np.int32)) == []
+
+
+@given(st.lists(st.integers(-1, 30), max_size=30))
+@settings(max_examples=100, deadline=None)
+def test_clustering_union_is_a_partition_along_links(raw):
+    links = np.array([a if 0 <= a < m else -1 for m, a in enumerate(raw)], dtype=np.int32)
+    clusters = clusters_from_links(links)
+    members = [i for c in clusters for i in c]
+    assert len(members) == len(set(members))
+    assert all(c == sorted(c) and len(c) >= 2 for c in clusters)
+    assert [c[0] for c in clusters] == sorted(c[0] for c in clusters)
+    where = {i: k for k, c in enumerate(clusters) for i in c}
+    for m, a in enumerate(links.tolist()):
+        if a >= 0:
+            assert where[m] == where[a]
+
+
+@pytest.mark.parametrize("types,expected", [
+    ([PRON, PROPER, NOM], 1), ([NOM, PROPER], 0), ([PRON, PRON], 0), ([PRON, LIST], 1)],
+    ids=["skip-pronoun", "first-non-pronoun", "all-pronouns", "list"])
+def test_clustering_main_mention_never_a_pronoun_when_another_exists(types, expected):
+    cluster = [3, 5, 8][:len(types)]
+    all_types = np.full(10, PRON, dtype=np.int8)
+    all_types[cluster] = types
+    assert main_mention(cluster, all_types) == cluster[expected]
+
+
+def test_clustering_spans_of():
+    starts, ends = np.array([0, 2, 5]), np.array([1, 4, 6])
+    assert spans_of([[0, 2], [1]], starts, ends) == [[(0, 1), (5, 6)], [(2, 4)]]

@@ -1,0 +1,114 @@
+"""Candidate antecedents: the Cython kernel against the Python reference, and the window rules."""
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from neuralcoref import _features
+from neuralcoref.features import MentionFeatures
+from neuralcoref.pairs import (DEFAULT_MAX_DIST, DEFAULT_MAX_DIST_MATCH, anaphor_index,
+                               candidate_antecedents, candidate_antecedents_reference)
+
+
+def features(is_pronoun, head_hash) -> MentionFeatures:
+    """Mention features with only the columns candidate_antecedents reads set."""
+    from neuralcoref.features import C, H, MENTION_CODES, MENTION_HASHES, WORD_SLOTS
+    n = len(is_pronoun)
+    codes = np.zeros((n, len(MENTION_CODES)), dtype=np.int32)
+    codes[:, C["type"]] = np.where(np.asarray(is_pronoun, dtype=bool), 0, 1)
+    hashes = np.zeros((n, len(MENTION_HASHES)), dtype=np.uint64)
+    hashes[:, H["head"]] = head_hash
+    return MentionFeatures(codes, hashes, np.zeros((n, len(WORD_SLOTS)), np.uint64),
+                           np.zeros((n, 0), np.float32))
+
+
+def rows(ptr, ante):
+    return [ante[ptr[m]:ptr[m + 1]].tolist() for m in range(len(ptr) - 1)]
+
+
+@given(is_pronoun=st.lists(st.booleans(), max_size=60),
+       heads=st.data(), max_dist=st.integers(0, 12), max_dist_match=st.integers(0, 40))
+@settings(max_examples=150, deadline=None)
+def test_pairs_kernel_matches_reference(is_pronoun, heads, max_dist, max_dist_match):
+    n = len(is_pronoun)
+    head_hash = np.array(heads.draw(st.lists(st.sampled_from([0, 7, 9, 2**64 - 1]),
+                                             min_size=n, max_size=n)), dtype=np.uint64)
+    is_pronoun = np.array(is_pronoun, dtype=np.int8)
+    got = _features.candidate_antecedents(is_pronoun, head_hash, max_dist,
+                                          max(max_dist_match, max_dist))
+    expected = candidate_antecedents_reference(is_pronoun, head_hash, max_dist, max_dist_match)
+    assert got[0].dtype == np.int64 and got[1].dtype == np.int32
+    assert np.array_equal(got[0], expected[0]) and np.array_equal(got[1], expected[1])
+    wrapped = candidate_antecedents(features(is_pronoun, head_hash), max_dist, max_dist_match)
+    assert np.array_equal(wrapped[1], expected[1])
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_pairs_kernel_accepts_read_only_arrays(array_kind, seed):
+    rng = np.random.default_rng(seed)
+    is_pronoun = rng.integers(0, 2, 200).astype(np.int8)
+    head_hash = rng.choice(np.array([0, 3, 5, 2**63 + 1], dtype=np.uint64), 200)
+    expected = candidate_antecedents_reference(is_pronoun, head_hash, 5, 60)
+    ptr, ante = _features.candidate_antecedents(array_kind(is_pronoun), array_kind(head_hash), 5, 60)
+    assert np.array_equal(ptr, expected[0]) and np.array_equal(ante, expected[1])
+
+
+def test_pairs_nearest_first_within_max_dist():
+    ptr, ante = candidate_antecedents(features([0] * 5, [1, 2, 3, 4, 5]), max_dist=2)
+    assert rows(ptr, ante) == [[], [0], [1, 0], [2, 1], [3, 2]]
+    assert ptr.tolist() == [0, 0, 1, 3, 5, 7]
+
+
+def test_pairs_head_match_reaches_further_back():
+    # mention 5 shares its head with 0 (a noun) and 1 (a pronoun): only 0 qualifies
+    heads = [9, 9, 1, 2, 3, 9]
+    pronoun = [0, 1, 0, 0, 0, 0]
+    ptr, ante = candidate_antecedents(features(pronoun, heads), max_dist=2, max_dist_match=10)
+    assert rows(ptr, ante)[5] == [4, 3, 0]
+    ptr, ante = candidate_antecedents(features(pronoun, heads), max_dist=2, max_dist_match=4)
+    assert rows(ptr, ante)[5] == [4, 3]  # 0 is 5 mentions back
+
+
+def test_pairs_pronouns_and_empty_heads_get_no_far_candidates():
+    ptr, ante = candidate_antecedents(features([0, 0, 0, 1], [7, 1, 2, 7]), max_dist=1,
+                                      max_dist_match=10)
+    assert rows(ptr, ante)[3] == [2]  # a pronoun anaphor: the near window only
+    ptr, ante = candidate_antecedents(features([0, 0, 0, 0], [0, 1, 2, 0]), max_dist=1,
+                                      max_dist_match=10)
+    assert rows(ptr, ante)[3] == [2]  # head hash 0 means no head word: never matches
+
+
+def test_pairs_max_dist_zero_and_match_below_max_dist():
+    ptr, ante = candidate_antecedents(features([0] * 4, [5] * 4), max_dist=0, max_dist_match=0)
+    assert len(ante) == 0 and ptr.tolist() == [0] * 5
+    # max_dist_match below max_dist acts as max_dist
+    a = candidate_antecedents(features([0] * 6, [5] * 6), max_dist=3, max_dist_match=1)
+    b = candidate_antecedents(features([0] * 6, [5] * 6), max_dist=3, max_dist_match=3)
+    assert np.array_equal(a[1], b[1])
+
+
+@pytest.mark.parametrize("max_dist,max_dist_match", [(-1, 10), (5, -1)], ids=["max_dist", "max_dist_match"])
+def test_pairs_negative_windows_rejected(max_dist, max_dist_match):
+    with pytest.raises(ValueError, match=">= 0"):
+        candidate_antecedents(features([0, 0], [1, 1]), max_dist, max_dist_match)
+
+
+def test_pairs_defaults():
+    assert (DEFAULT_MAX_DIST, DEFAULT_MAX_DIST_MATCH) == (50, 500)
+
+
+def test_pairs_anaphor_index():
+    ptr = np.array([0, 0, 1, 3, 3, 5])
+    assert anaphor_index(ptr).tolist() == [1, 2, 2, 4, 4]
+    assert anaphor_index(ptr).dtype == np.int32
+    assert anaphor_index(np.array([0])).tolist() == []
+
+
+def test_pairs_linear_in_mentions():
+    n = 50_000
+    rng = np.random.default_rng(0)
+    feats = features(rng.integers(0, 2, n), rng.integers(1, 1000, n).astype(np.uint64))
+    ptr, ante = candidate_antecedents(feats, 50, 500)
+    # near window plus at most (500 - 50) head matches, which are rare here
+    assert len(ante) <= n * 50 + n * 450 // 100
+    assert ptr[-1] == len(ante) and np.all(np.diff(ptr) >= 0)

@@ -1,0 +1,108 @@
+"""doc._.coref_resolved on hand-built Docs with hand-set clusters."""
+import pytest
+from spacy.tokens import Doc
+
+from neuralcoref.extensions import set_clusters
+from neuralcoref.resolved import coref_resolved
+
+POSS = "Gender=Masc|Number=Sing|Person=3|Poss=Yes|PronType=Prs"
+HE = "Case=Nom|Gender=Masc|Number=Sing|Person=3|PronType=Prs"
+
+# "John said his car is red." / "Chris lost his keys."
+JOHN_CAR = [("John", 1, "nsubj", "PROPN"), ("said", 1, "ROOT", "VERB"),
+            ("his", 3, "poss", "PRON", "PRP$", POSS), ("car", 5, "nsubj", "NOUN"),
+            ("is", 5, "cop", "AUX"), ("red", 1, "ccomp", "ADJ"), (".", 1, "punct", "PUNCT")]
+JOHN_CAR_SPACES = [True, True, True, True, True, False, False]
+
+
+def resolved(doc: Doc, clusters, mains=None) -> str:
+    set_clusters(doc, clusters, mains or [c[0] for c in clusters])
+    return coref_resolved(doc)
+
+
+@pytest.mark.parametrize("name,expected", [
+    ("John", "John said John's car is red."),
+    ("Chris", "Chris said Chris' car is red."),
+    ("John's", "John's said John's car is red."),
+], ids=["plain", "ends-in-s", "already-possessive"])
+def test_resolved_possessive_stays_possessive(make_doc, name, expected):
+    rows = [(name,) + JOHN_CAR[0][1:]] + JOHN_CAR[1:]
+    doc = make_doc(rows, spaces=JOHN_CAR_SPACES)
+    assert resolved(doc, [[(0, 1), (2, 3)]]) == expected
+
+
+def test_resolved_possessive_by_tag_alone(make_doc):
+    rows = [r if r[0] != "his" else ("his", 3, "poss", "PRON", "PRP$", "") for r in JOHN_CAR]
+    doc = make_doc(rows, spaces=JOHN_CAR_SPACES)
+    assert resolved(doc, [[(0, 1), (2, 3)]]) == "John said John's car is red."
+
+
+def test_resolved_pronoun_replaced_and_main_kept(make_doc):
+    # "The old man smiled . He left ."
+    doc = make_doc([("The", 2, "det", "DET"), ("old", 2, "amod", "ADJ"), ("man", 3, "nsubj", "NOUN"),
+                    ("smiled", 3, "ROOT", "VERB"), (".", 3, "punct", "PUNCT"),
+                    ("He", 6, "nsubj", "PRON", "PRP", HE), ("left", 6, "ROOT", "VERB"),
+                    (".", 6, "punct", "PUNCT")],
+                   spaces=[True, True, True, False, True, True, False, False])
+    assert resolved(doc, [[(0, 3), (5, 6)]]) == "The old man smiled. The old man left."
+
+
+def _john_and_the_man(make_doc) -> Doc:
+    # "John came . The man sat . He slept ."
+    return make_doc([("John", 1, "nsubj", "PROPN"), ("came", 1, "ROOT", "VERB"), (".", 1, "punct", "PUNCT"),
+                     ("The", 4, "det", "DET"), ("man", 5, "nsubj", "NOUN"), ("sat", 5, "ROOT", "VERB"),
+                     (".", 5, "punct", "PUNCT"), ("He", 8, "nsubj", "PRON", "PRP", HE),
+                     ("slept", 8, "ROOT", "VERB"), (".", 8, "punct", "PUNCT")])
+
+
+def test_resolved_name_never_replaced_by_a_nominal(make_doc):
+    doc = _john_and_the_man(make_doc)
+    got = resolved(doc, [[(0, 1), (3, 5), (7, 8)]], mains=[(3, 5)])
+    assert got == "John came . The man sat . The man slept . "
+
+
+def test_resolved_nothing_replaced_by_a_pronoun(make_doc):
+    doc = _john_and_the_man(make_doc)
+    got = resolved(doc, [[(0, 1), (3, 5), (7, 8)]], mains=[(7, 8)])
+    assert got == doc.text
+
+
+def test_resolved_nominal_replaced_by_a_name(make_doc):
+    doc = _john_and_the_man(make_doc)
+    got = resolved(doc, [[(0, 1), (3, 5), (7, 8)]])
+    assert got == "John came . John sat . John slept . "
+
+
+def test_resolved_nested_mentions_not_replaced_twice(make_doc):
+    # "John owns a red car . His car is fast ."
+    doc = make_doc([("John", 1, "nsubj", "PROPN"), ("owns", 1, "ROOT", "VERB"), ("a", 4, "det", "DET"),
+                    ("red", 4, "amod", "ADJ"), ("car", 1, "dobj", "NOUN"), (".", 1, "punct", "PUNCT"),
+                    ("His", 7, "poss", "PRON", "PRP$", POSS), ("car", 9, "nsubj", "NOUN"),
+                    ("is", 9, "cop", "AUX"), ("fast", 9, "ROOT", "ADJ"), (".", 9, "punct", "PUNCT")])
+    clusters = [[(0, 1), (6, 7)], [(2, 5), (6, 8)]]
+    got = resolved(doc, clusters)
+    assert got == "John owns a red car . a red car is fast . "
+    assert "John's" not in got
+
+
+def test_resolved_mention_inside_a_main_mention_kept(make_doc):
+    # "John 's sister came . She saw him ." with "John" inside the main mention "John 's sister"
+    doc = make_doc([("John", 2, "poss", "PROPN"), ("'s", 0, "case", "PART"), ("sister", 3, "nsubj", "NOUN"),
+                    ("came", 3, "ROOT", "VERB"), (".", 3, "punct", "PUNCT"), ("She", 6, "nsubj", "PRON"),
+                    ("saw", 6, "ROOT", "VERB"), ("him", 6, "dobj", "PRON"), (".", 6, "punct", "PUNCT")],
+                   spaces=[False, True, True, False, True, True, True, False, False])
+    got = resolved(doc, [[(0, 3), (5, 6)], [(0, 1), (7, 8)]])
+    assert got == "John's sister came. John's sister saw John."
+
+
+def test_resolved_keeps_whitespace_and_unicode(make_doc):
+    doc = make_doc([("Zoë", 1, "nsubj", "PROPN"), ("smiled", 1, "ROOT", "VERB"), ("\n", 1, "dep", "SPACE"),
+                    ("She", 4, "nsubj", "PRON"), ("waved", 4, "ROOT", "VERB"), ("…", 4, "punct", "PUNCT")],
+                   spaces=[True, False, False, True, False, False])
+    assert resolved(doc, [[(0, 1), (3, 4)]]) == "Zoë smiled\nZoë waved…"
+
+
+def test_resolved_without_clusters_is_the_text(make_doc, en_vocab):
+    doc = make_doc(JOHN_CAR, spaces=JOHN_CAR_SPACES)
+    assert coref_resolved(doc) == doc.text
+    assert coref_resolved(Doc(en_vocab, words=[])) == ""

@@ -1,0 +1,185 @@
+"""The numpy scorers: weight shapes from the config, and the factorised, chunked
+forward passes against a naive forward."""
+from typing import Dict
+
+import numpy as np
+import pytest
+
+from neuralcoref import scoring
+from neuralcoref.features import (C, COUNT_BINS, DEFINITENESS, DEP_CLASSES, ENTITY_CLASSES,
+                                  GENDER, MENTION_CODES, MENTION_HASHES, MENTION_LAYOUT,
+                                  NUMBER, PAIR_CODES, PAIR_LAYOUT, PERSON, SPAN_VECTORS, WORD_SLOTS,
+                                  MentionFeatures, expand_mention_codes, expand_pair_codes,
+                                  pair_codes)
+from neuralcoref.mentions import MENTION_TYPES
+from neuralcoref.pairs import anaphor_index, candidate_antecedents
+from neuralcoref.scoring import ScorerConfig, Scorers, weight_shapes
+
+CONFIGS = {
+    "vectors-and-embeddings": ScorerConfig(vector_dim=5, vocab_size=9, embedding_dim=3,
+                                           single_hidden=[7, 4], pair_hidden=[6, 5, 3]),
+    "codes-only": ScorerConfig(vector_dim=0, vocab_size=2, embedding_dim=0,
+                               single_hidden=[4], pair_hidden=[3]),
+    "no-single-hidden": ScorerConfig(vector_dim=2, vocab_size=4, embedding_dim=2,
+                                     single_hidden=[], pair_hidden=[8, 2]),
+}
+
+
+def random_weights(config: ScorerConfig, rng: np.random.Generator) -> Dict[str, np.ndarray]:
+    return {name: rng.normal(0, 0.5, shape).astype(np.float32)
+            for name, shape in weight_shapes(config).items()}
+
+
+def random_mentions(config: ScorerConfig, n: int, rng: np.random.Generator) -> MentionFeatures:
+    """Mentions with every code within its class range (so one-hot blocks are valid)."""
+    codes = np.zeros((n, len(MENTION_CODES)), dtype=np.int32)
+    ranges = {"type": len(MENTION_TYPES), "entity": len(ENTITY_CLASSES), "dep": len(DEP_CLASSES),
+              "definiteness": len(DEFINITENESS), "number": len(NUMBER), "gender": len(GENDER),
+              "person": len(PERSON), "nested": 2, "contains": 2, "reflexive": 2, "expletive": 2,
+              "head_count": 20, "string_count": 20, "speaker": 3}
+    for name, high in ranges.items():
+        codes[:, C[name]] = rng.integers(0, high, n)
+    starts = np.sort(rng.integers(0, 4 * n + 1, n))
+    codes[:, C["start"]], codes[:, C["end"]] = starts, starts + rng.integers(1, 30, n)
+    codes[:, C["length"]] = codes[:, C["end"]] - codes[:, C["start"]]
+    codes[:, C["sent"]] = np.sort(rng.integers(0, max(n // 3, 1), n))
+    codes[:, C["index"]], codes[:, C["n_mentions"]] = np.arange(n), n
+    codes[:, C["n_sents"]] = codes[:, C["sent"]].max(initial=0) + 1
+    hashes = rng.choice(np.array([0, 3, 8, 2**63 + 7], np.uint64), (n, len(MENTION_HASHES)))
+    words = rng.integers(0, config.vocab_size, (n, len(WORD_SLOTS)))
+    vectors = rng.normal(size=(n, len(SPAN_VECTORS) * config.vector_dim)).astype(np.float32)
+    return MentionFeatures(codes, hashes, words.astype(np.uint64), vectors)
+
+
+def naive_mention_inputs(config, weights, feats, word_rows) -> np.ndarray:
+    parts = [feats.vectors, expand_mention_codes(feats.codes)]
+    if config.embedding_dim:
+        parts += [weights["embeddings"][word_rows[:, k]] for k in range(len(WORD_SLOTS))]
+    return np.concatenate(parts, axis=1).astype(np.float64)
+
+
+def naive_mlp(x, layers) -> float:
+    for W, b in layers[:-1]:
+        x = np.maximum(W @ x + b, 0)
+    W, b = layers[-1]
+    return float((W @ x + b)[0])
+
+
+def naive_single(config, weights, x) -> np.ndarray:
+    layers = [(weights[f"single.{i}.W"], weights[f"single.{i}.b"]) for i in range(len(config.single_hidden))]
+    layers.append((weights["single.out.W"], weights["single.out.b"]))
+    return np.array([naive_mlp(row, layers) for row in x])
+
+
+def naive_pairs(config, weights, x, ante, ana, pair_feats) -> np.ndarray:
+    """Each pair through the unfactorised first layer: W_first @ [x_ante; x_ana; pair] + b."""
+    W_first = np.concatenate([weights["pair.0.W_ante"], weights["pair.0.W_ana"],
+                              weights["pair.0.W_pair"]], axis=1)
+    layers = [(W_first, weights["pair.0.b"])]
+    layers += [(weights[f"pair.{i}.W"], weights[f"pair.{i}.b"]) for i in range(1, len(config.pair_hidden))]
+    layers.append((weights["pair.out.W"], weights["pair.out.b"]))
+    return np.array([naive_mlp(np.concatenate([x[a], x[m], p]), layers)
+                     for a, m, p in zip(ante, ana, pair_feats)])
+
+
+@pytest.mark.parametrize("config", CONFIGS.values(), ids=CONFIGS.keys())
+def test_scoring_weight_shapes_follow_the_config(config):
+    shapes = weight_shapes(config)
+    d_m = config.mention_width
+    assert d_m == (len(SPAN_VECTORS) * config.vector_dim + MENTION_LAYOUT.width
+                   + len(WORD_SLOTS) * config.embedding_dim)
+    assert config.pair_width == PAIR_LAYOUT.width
+    assert ("embeddings" in shapes) == bool(config.embedding_dim)
+    if config.embedding_dim:
+        assert shapes["embeddings"] == (config.vocab_size, config.embedding_dim)
+    # single: a chain from d_m to 1
+    n_in = d_m
+    for i, n_out in enumerate(config.single_hidden):
+        assert shapes[f"single.{i}.W"] == (n_out, n_in) and shapes[f"single.{i}.b"] == (n_out,)
+        n_in = n_out
+    assert shapes["single.out.W"] == (1, n_in) and shapes["single.out.b"] == (1,)
+    # pair: the first layer split in three, then a chain to 1
+    first = config.pair_hidden[0]
+    assert shapes["pair.0.W_ante"] == shapes["pair.0.W_ana"] == (first, d_m)
+    assert shapes["pair.0.W_pair"] == (first, PAIR_LAYOUT.width) and shapes["pair.0.b"] == (first,)
+    n_in = first
+    for i, n_out in enumerate(config.pair_hidden[1:], start=1):
+        assert shapes[f"pair.{i}.W"] == (n_out, n_in)
+        n_in = n_out
+    assert shapes["pair.out.W"] == (1, n_in)
+    expected_names = 2 * len(config.single_hidden) + 2 + 4 + 2 * (len(config.pair_hidden) - 1) + 2
+    assert len(shapes) == expected_names + bool(config.embedding_dim)
+
+
+def test_scoring_pair_scorer_needs_a_hidden_layer():
+    with pytest.raises(ValueError, match="at least one hidden layer"):
+        weight_shapes(ScorerConfig(pair_hidden=[]))
+
+
+def test_scoring_config_round_trip():
+    config = CONFIGS["vectors-and-embeddings"]
+    assert ScorerConfig.from_dict(config.to_dict()) == config
+    assert ScorerConfig.from_dict({**config.to_dict(), "unknown": 1}) == config
+    assert ScorerConfig.from_dict({}) == ScorerConfig()
+
+
+@pytest.mark.parametrize("config", CONFIGS.values(), ids=CONFIGS.keys())
+@pytest.mark.parametrize("chunks", [(scoring.MENTION_CHUNK, scoring.PAIR_CHUNK), (4, 7), (1, 1)],
+                         ids=["one-chunk", "small-chunks", "chunks-of-one"])
+def test_scoring_factorised_pairs_equal_naive_forward(monkeypatch, config, chunks):
+    monkeypatch.setattr(scoring, "MENTION_CHUNK", chunks[0])
+    monkeypatch.setattr(scoring, "PAIR_CHUNK", chunks[1])
+    rng = np.random.default_rng(len(config.pair_hidden))
+    weights = random_weights(config, rng)
+    scorers = Scorers(config, weights)
+    feats = random_mentions(config, 23, rng)
+    word_rows = feats.words.astype(np.int64)
+    ptr, ante = candidate_antecedents(feats, 6, 20)
+    ana = anaphor_index(ptr)
+    codes = pair_codes(feats, ptr, ante)
+
+    single, a_part, m_part = scorers.mention_parts(feats, word_rows)
+    pair = scorers.pair_scores(a_part, m_part, ante, ana, codes)
+    assert single.dtype == pair.dtype == np.float32
+    assert single.shape == (23,) and pair.shape == (len(ante),)
+
+    x = naive_mention_inputs(config, weights, feats, word_rows)
+    np.testing.assert_allclose(single, naive_single(config, weights, x), rtol=1e-4, atol=1e-4)
+    expected = naive_pairs(config, weights, x, ante, ana, expand_pair_codes(codes))
+    np.testing.assert_allclose(pair, expected, rtol=1e-4, atol=1e-4)
+
+
+def test_scoring_mention_inputs_layout():
+    config = CONFIGS["vectors-and-embeddings"]
+    rng = np.random.default_rng(1)
+    weights = random_weights(config, rng)
+    feats = random_mentions(config, 4, rng)
+    word_rows = feats.words.astype(np.int64)
+    x = Scorers(config, weights).mention_inputs(feats, word_rows)
+    assert x.shape == (4, config.mention_width) and x.dtype == np.float32
+    n_vec = len(SPAN_VECTORS) * config.vector_dim
+    assert np.array_equal(x[:, :n_vec], feats.vectors)
+    assert np.array_equal(x[:, n_vec:n_vec + MENTION_LAYOUT.width], expand_mention_codes(feats.codes))
+    emb = x[:, n_vec + MENTION_LAYOUT.width:].reshape(4, len(WORD_SLOTS), config.embedding_dim)
+    assert np.array_equal(emb, weights["embeddings"][word_rows])
+
+
+def test_scoring_no_mentions_no_pairs():
+    config = CONFIGS["codes-only"]
+    rng = np.random.default_rng(2)
+    scorers = Scorers(config, random_weights(config, rng))
+    feats = random_mentions(config, 0, rng)
+    single, a_part, m_part = scorers.mention_parts(feats, np.zeros((0, len(WORD_SLOTS)), np.int64))
+    assert single.shape == (0,) and a_part.shape == m_part.shape == (0, config.pair_hidden[0])
+    empty = np.zeros(0, np.int64)
+    pair = scorers.pair_scores(a_part, m_part, empty, empty, np.zeros((0, len(PAIR_CODES)), np.int16))
+    assert pair.shape == (0,) and pair.dtype == np.float32
+
+
+def test_scoring_weights_are_float32_and_not_shared():
+    config = CONFIGS["codes-only"]
+    weights = {k: v.astype(np.float64) for k, v in random_weights(config, np.random.default_rng(3)).items()}
+    scorers = Scorers(config, weights)
+    assert all(w.dtype == np.float32 for w in scorers.w.values())
+    weights["single.0.b"][:] = 100.0  # the caller's arrays are copies, not views
+    assert not np.any(scorers.w["single.0.b"] == 100.0)
