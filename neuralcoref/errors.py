@@ -37,6 +37,10 @@ class ModelLoadError(NeuralcorefError):
 
 
 class Warnings(metaclass=ErrorsWithCodes):
+    W100 = ("The model was trained with the '{model_rules}' mention rules on a "
+            "'{model_lang}' pipeline ({pipeline}), but this pipeline uses the "
+            "'{rules}' rules (language '{lang}'): mentions will differ from training "
+            "and accuracy will suffer. Use a model trained for this pipeline.")
     W050 = ("No mention-extraction rules for language '{lang}' (languages with "
             "rules: {available}): using the generic Universal Dependencies rules "
             "(neuralcoref.lang.ud), which need a pipeline with UD dependency labels "

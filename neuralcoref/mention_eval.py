@@ -220,10 +220,10 @@ def evaluate_conll_file(path: str, spacy_model: str, max_misses: int = 0,
 
     from .conll import conll_files, read_conll_path
     from .gold import parse_conll_docs
-    from .lang import get_rules
+    from .lang import get_pipeline_rules
 
     conll_files(path)  # a missing file fails before the slow pipeline load
     nlp = spacy.load(spacy_model)
-    rules = rules or get_rules(nlp.lang)
+    rules = rules or get_pipeline_rules(nlp)
     pairs = parse_conll_docs(nlp, read_conll_path(path))
     return evaluate_mentions(pairs, rules, max_misses=max_misses)

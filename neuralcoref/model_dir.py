@@ -35,6 +35,8 @@ class ModelConfig:
 
     lang (str): language code of the spaCy pipeline it was trained with.
     scorer (ScorerConfig): input and layer sizes.
+    rules (str): the mention rules it was trained with (``LanguageRules.lang``:
+        "en", "fr", or "xx" for the generic UD rules).
     spacy_pipeline (str): name and version of that pipeline.
     defaults (Dict[str, Any]): decoding defaults (greedyness, max_dist...).
     schema_hash (str): the feature schema the model was trained with.
@@ -43,12 +45,14 @@ class ModelConfig:
     lang: str
     scorer: ScorerConfig
     spacy_pipeline: str = ""
+    rules: str = ""
     defaults: Dict[str, Any] = field(default_factory=dict)
     schema_hash: str = SCHEMA_HASH
     version: str = __version__
 
     def to_dict(self) -> dict:
-        return {"lang": self.lang, "spacy_pipeline": self.spacy_pipeline,
+        return {"lang": self.lang, "rules": self.rules or self.lang,
+                "spacy_pipeline": self.spacy_pipeline,
                 "schema_hash": self.schema_hash, "neuralcoref_version": self.version,
                 "defaults": dict(self.defaults), "scorer": self.scorer.to_dict()}
 
@@ -56,6 +60,7 @@ class ModelConfig:
     def from_dict(cls, data: Mapping) -> "ModelConfig":
         return cls(lang=data["lang"], scorer=ScorerConfig.from_dict(data["scorer"]),
                    spacy_pipeline=data.get("spacy_pipeline", ""),
+                   rules=data.get("rules", data["lang"]),
                    defaults=dict(data.get("defaults", {})),
                    schema_hash=data.get("schema_hash", ""),
                    version=data.get("neuralcoref_version", ""))

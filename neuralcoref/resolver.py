@@ -7,6 +7,7 @@ training code can reuse the decoding on its stored features.
 """
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from typing import Iterable, List, Mapping, Optional, Sequence, Tuple
 
@@ -14,7 +15,7 @@ import numpy as np
 from spacy.tokens import Doc
 
 from .clustering import best_antecedents, clusters_from_links, main_mention
-from .errors import Errors, NeuralcorefError
+from .errors import Errors, NeuralcorefError, Warnings
 from .features import FeatureTables, MentionFeatures, featurize, pair_codes
 from .lang import get_rules
 from .lang.base import LanguageRules
@@ -76,7 +77,11 @@ class Resolver:
                  blacklist: Iterable[str] = (),
                  conv_dict: Optional[Mapping[str, Sequence[str]]] = None):
         self.model = model
-        self.rules = rules or get_rules(model.config.lang)
+        self.rules = rules or get_rules(model.config.rules or model.config.lang)
+        if model.config.rules and self.rules.lang != model.config.rules:
+            warnings.warn(Warnings.W100.format(
+                model_rules=model.config.rules, model_lang=model.config.lang,
+                pipeline=model.config.spacy_pipeline, rules=self.rules.lang, lang=self.rules.lang))
         self.tables = FeatureTables(self.rules)
         self.greedyness = greedyness
         self.max_dist, self.max_dist_match = max_dist, max_dist_match

@@ -299,7 +299,16 @@ def test_component_rules_of_the_pipeline_language(handmade_model):
             pytest.skip("no generic rules")
     # the model was trained on English, but mentions follow the pipeline's labels
     assert pipe.resolver.rules == get_rules("xx") != get_rules("en")
-    assert pickle.loads(pickle.dumps(pipe)).resolver.rules == pipe.rules
+    with pytest.warns(UserWarning, match="W100"):
+        assert pickle.loads(pickle.dumps(pipe)).resolver.rules == pipe.rules
+
+
+def test_component_warns_when_model_rules_differ(handmade_model):
+    nlp = spacy.blank("xx")
+    with pytest.warns(UserWarning, match=r"W100.*'en' mention rules.*'xx' rules"):
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message=".*W050.*")
+            nlp.add_pipe("neuralcoref", config={"model": str(handmade_model)})
 
 
 def test_component_blacklist(make_nlp):

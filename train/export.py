@@ -14,7 +14,7 @@ from .model import CorefScorers
 
 
 def export_model(path: Path, model: CorefScorers, cfg: TrainConfig, vocab: WordVocab, lang: str,
-                 spacy_pipeline: str, dev_scores: CorefScores, link_offset: float,
+                 rules: str, spacy_pipeline: str, dev_scores: CorefScores, link_offset: float,
                  summary: Dict) -> Path:
     """Write the runtime folder and check that it loads.
 
@@ -24,7 +24,7 @@ def export_model(path: Path, model: CorefScorers, cfg: TrainConfig, vocab: WordV
     """
     weights = model.export_weights()
     weights["single.out.b"] = weights["single.out.b"] + link_offset
-    config = ModelConfig(lang=lang, scorer=model.config, spacy_pipeline=spacy_pipeline,
+    config = ModelConfig(lang=lang, scorer=model.config, spacy_pipeline=spacy_pipeline, rules=rules,
                          defaults={"greedyness": 0.5, "max_dist": cfg.max_dist,
                                    "max_dist_match": cfg.max_dist_match})
     card = model_card(config, cfg, dev_scores, summary)

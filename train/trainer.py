@@ -21,7 +21,7 @@ from tqdm import tqdm
 
 from neuralcoref.embeddings import WordVocab, build_vocab
 from neuralcoref.errors import Errors, NeuralcorefError
-from neuralcoref.lang import get_rules
+from neuralcoref.lang import get_pipeline_rules
 from neuralcoref.scoring import FIRST_WORD_ROW, ScorerConfig
 
 from .batching import make_batches
@@ -81,7 +81,7 @@ def train(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_model:
     rng = np.random.default_rng(cfg.seed)
 
     nlp = load_pipeline(spacy_model)
-    rules = get_rules(nlp.lang)
+    rules = get_pipeline_rules(nlp)
     cache = Path(cache_dir) if cache_dir else out / "cache"
     t0 = time.time()
     train_corpus = featurize_corpus(train_path, nlp, rules, cache, progress=progress)
@@ -120,8 +120,8 @@ def train(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_model:
                     "total": round(time.time() - started, 1)},
         "log": state.log,
     }
-    return export_model(out / "model", model, cfg, vocab, nlp.lang, pipeline_id(nlp), final,
-                        offset, summary)
+    return export_model(out / "model", model, cfg, vocab, nlp.lang, rules.lang, pipeline_id(nlp),
+                        final, offset, summary)
 
 
 def _training_data(corpus, vocab, cfg: TrainConfig, vector_dim: int) -> TrainingData:
