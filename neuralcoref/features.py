@@ -580,26 +580,51 @@ def expand_mention_codes(codes: np.ndarray) -> np.ndarray:
     return out
 
 
+def sparse_pair_inputs(codes: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """Pair codes as the active columns of PAIR_LAYOUT and their values.
+
+    Every pair has the same number of entries (one per binned, scalar or one-hot
+    block and one per flag, whose value may be 0), so the pair scorer's first
+    layer is a sum of a few weight rows per pair (see ``_features.first_pair_layer``).
+    codes (int16 (n_pairs, len(PAIR_CODES))): from :func:`pair_codes`.
+    RETURNS (Tuple[ndarray, ndarray]): columns (n_pairs, k) int32 and values
+        (n_pairs, k) float32.
+    """
+    L, P = PAIR_LAYOUT, {name: i for i, name in enumerate(PAIR_CODES)}
+    n = codes.shape[0]
+    cols, vals = [], []
+    ones = np.ones(n, dtype=np.float32)
+
+    def add(column: np.ndarray, value: np.ndarray) -> None:
+        cols.append(np.broadcast_to(column, (n,)))
+        vals.append(np.broadcast_to(value, (n,)))
+
+    for dist in ("sent_dist", "mention_dist"):
+        values = codes[:, P[dist]]
+        add(L.offset(dist) + _bins(values, DISTANCE_BINS), ones)
+        add(np.full(n, L.offset(dist + "_scalar")), np.minimum(values, DISTANCE_CAP) / DISTANCE_CAP)
+    for block, flags in (("speaker", ("same_speaker", "ante_is_speaker", "ana_is_speaker")),
+                         ("string_match", ("head_match", "exact_match", "relaxed_match")),
+                         ("overlap", ("overlap",))):
+        for j, flag in enumerate(flags):
+            add(np.full(n, L.offset(block) + j), codes[:, P[flag]])
+    for block in ("number", "gender", "person", "type_pair", "speaker_relation"):
+        add(L.offset(block) + codes[:, P[block]].astype(np.int64), ones)
+    return (np.stack(cols, axis=1).astype(np.int32) if n else np.zeros((0, len(cols)), np.int32),
+            np.stack(vals, axis=1).astype(np.float32) if n else np.zeros((0, len(vals)), np.float32))
+
+
 def expand_pair_codes(codes: np.ndarray) -> np.ndarray:
-    """Pair codes to the pair scorer's float inputs (PAIR_LAYOUT).
+    """Pair codes to the pair scorer's dense float inputs (PAIR_LAYOUT).
 
     codes (int16 (n_pairs, len(PAIR_CODES))): from :func:`pair_codes`.
     RETURNS (ndarray): (n_pairs, PAIR_LAYOUT.width) float32.
     """
-    n = codes.shape[0]
-    out = np.zeros((n, PAIR_LAYOUT.width), dtype=np.float32)
-    if n == 0:
-        return out
-    L, P = PAIR_LAYOUT, {name: i for i, name in enumerate(PAIR_CODES)}
-    for dist in ("sent_dist", "mention_dist"):
-        values = codes[:, P[dist]]
-        _one_hot(out, L, dist, _bins(values, DISTANCE_BINS))
-        out[:, L.offset(dist + "_scalar")] = np.minimum(values, DISTANCE_CAP) / DISTANCE_CAP
-    out[:, L.slice("speaker")] = codes[:, [P["same_speaker"], P["ante_is_speaker"], P["ana_is_speaker"]]]
-    out[:, L.slice("string_match")] = codes[:, [P["head_match"], P["exact_match"], P["relaxed_match"]]]
-    out[:, L.offset("overlap")] = codes[:, P["overlap"]]
-    for block in ("number", "gender", "person", "type_pair", "speaker_relation"):
-        _one_hot(out, L, block, codes[:, P[block]])
+    cols, vals = sparse_pair_inputs(codes)
+    out = np.zeros((codes.shape[0], PAIR_LAYOUT.width), dtype=np.float32)
+    # The columns of one pair are distinct (each block has its own), so plain
+    # assignment is exact.
+    out[np.arange(codes.shape[0])[:, None], cols] = vals
     return out
 
 

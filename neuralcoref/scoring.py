@@ -16,13 +16,15 @@ from typing import Dict, List, Mapping, Tuple
 
 import numpy as np
 
+from . import _features
 from .features import (MENTION_LAYOUT, PAIR_LAYOUT, SPAN_VECTORS, WORD_SLOTS,
-                       MentionFeatures, expand_mention_codes, expand_pair_codes)
+                       MentionFeatures, expand_mention_codes, sparse_pair_inputs)
 
 #: Rows of the embedding table reserved before the vocabulary's words.
 NONE_ROW, OOV_ROW, FIRST_WORD_ROW = 0, 1, 2
-#: Pairs scored per chunk: bounds the memory of the hidden activations.
-PAIR_CHUNK = 65536
+#: Pairs scored per chunk: bounds the memory of the hidden activations and
+#: keeps them in cache.
+PAIR_CHUNK = 8192
 #: Mentions whose input vectors are built at once.
 MENTION_CHUNK = 4096
 
@@ -166,12 +168,13 @@ class Scorers:
         RETURNS (ndarray): (n_pairs,) float32.
         """
         out = np.empty(len(ante), dtype=np.float32)
+        ante = np.ascontiguousarray(ante, dtype=np.int64)
+        ana = np.ascontiguousarray(ana, dtype=np.int64)
         for lo in range(0, len(ante), PAIR_CHUNK):
             hi = min(lo + PAIR_CHUNK, len(ante))
-            h = expand_pair_codes(pair_codes[lo:hi]) @ self._w_pair
-            h += a_part[ante[lo:hi]]
-            h += m_part[ana[lo:hi]]
-            h = _relu(h)
+            cols, vals = sparse_pair_inputs(pair_codes[lo:hi])
+            h = _features.first_pair_layer(a_part, m_part, ante[lo:hi], ana[lo:hi],
+                                           cols, vals, self._w_pair)
             for W, b in self._pair[:-1]:
                 h = _relu(h @ W + b)
             W, b = self._pair[-1]

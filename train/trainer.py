@@ -102,6 +102,8 @@ def train(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_model:
     state = RunState()
     if resume:
         state = _load_checkpoint(out / CHECKPOINT, model, dev)
+    else:
+        (out / LOG_FILE).unlink(missing_ok=True)
     t0 = time.time()
     _run_phases(model, cfg, state, train_data, dev_data, dev, rng, out, progress)
     train_seconds = time.time() - t0

@@ -1,0 +1,66 @@
+"""The exported numpy runtime scores exactly what the PyTorch scorers score."""
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from neuralcoref.embeddings import build_vocab  # noqa: E402
+from neuralcoref.features import MentionFeatures  # noqa: E402
+from neuralcoref.lang import get_rules  # noqa: E402
+from neuralcoref.model_dir import ModelConfig, load_model, save_model  # noqa: E402
+from neuralcoref.scoring import ScorerConfig, weight_shapes  # noqa: E402
+from neuralcoref.train.dataset import TrainingData  # noqa: E402
+from neuralcoref.train.evaluation import option_scores, to_tensors  # noqa: E402
+from neuralcoref.train.featurize import featurize_corpus  # noqa: E402
+from neuralcoref.train.model import CorefScorers  # noqa: E402
+
+SAMPLE = Path(__file__).resolve().parents[2] / "conll_data" / "sample.english.v4_gold_conll"
+
+
+@pytest.fixture(scope="module")
+def data(nlp_en, tmp_path_factory):
+    corpus = featurize_corpus(SAMPLE, nlp_en, get_rules("en"), tmp_path_factory.mktemp("c"),
+                              progress=False)
+    vocab = build_vocab(corpus.word_counts, min_count=1)
+    return TrainingData(corpus, vocab, max_dist=50, max_dist_match=500), vocab
+
+
+def test_torch_parameters_are_the_runtime_weights(data):
+    _, vocab = data
+    config = ScorerConfig(vector_dim=96, vocab_size=len(vocab), embedding_dim=8,
+                          single_hidden=[32, 16], pair_hidden=[24, 12, 6])
+    weights = CorefScorers(config).export_weights()
+    assert {k: v.shape for k, v in weights.items()} == weight_shapes(config)
+    assert all(v.dtype == np.float32 for v in weights.values())
+
+
+@pytest.mark.parametrize("single_hidden,pair_hidden,embedding_dim",
+                         [([32], [16], 8), ([32, 16], [24, 12, 6], 0)], ids=["small", "deep-no-emb"])
+def test_runtime_scores_equal_torch_scores(data, tmp_path, single_hidden, pair_hidden, embedding_dim):
+    data, vocab = data
+    torch.manual_seed(1)
+    config = ScorerConfig(vector_dim=96, vocab_size=len(vocab) if embedding_dim else 2,
+                          embedding_dim=embedding_dim, single_hidden=single_hidden,
+                          pair_hidden=pair_hidden)
+    model = CorefScorers(config, dropout=0.5).eval()
+    words = vocab.words if embedding_dim else []
+    path = save_model(tmp_path / "m", ModelConfig(lang="en", scorer=config), model.export_weights(), words)
+    runtime = load_model(path)
+
+    anaphors = np.arange(len(data))
+    batch = data.batch(anaphors)
+    with torch.no_grad():
+        expected = option_scores(model, to_tensors(batch, torch.device("cpu"))).numpy()
+
+    features = data.corpus.features
+    all_features = MentionFeatures(*(np.asarray(getattr(features, f))
+                                     for f in ("codes", "hashes", "words", "vectors")))
+    single, a_part, m_part = runtime.scorers.mention_parts(all_features,
+                                                           runtime.vocab.rows(all_features.words))
+    ana = np.repeat(np.arange(len(data)), data.n_candidates)
+    pair = runtime.scorers.pair_scores(a_part, m_part, data.ante, ana, data.pair_codes)
+    np.testing.assert_allclose(single, expected[:, 0], atol=1e-5)
+    rows, cols = np.nonzero(batch.mask)
+    np.testing.assert_allclose(pair[data.ptr[anaphors][rows] + cols], expected[rows, cols + 1], atol=1e-5)

