@@ -151,6 +151,29 @@ def mentions_command(
     for miss in stats.misses if not as_json else []:
         typer.echo(f"missed {miss.kind:<8} {miss.doc}: {miss.context}")
 
+@app.command("benchmark")
+def benchmark_command(
+    conll: Path = typer.Argument(..., help="CoNLL file whose documents make the texts."),
+    spacy_model: Optional[str] = typer.Option(None, help="spaCy pipeline (default: en_core_web_sm)."),
+    model: Optional[str] = typer.Option(None, help="Shipped model name or model folder."),
+    repeats: int = typer.Option(1, help="Passes over the texts per stage."),
+    as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
+) -> None:
+    """Time spaCy, the coref step and the whole pipeline (tokens/s, docs/s, peak RSS)."""
+    import json
+
+    from .api import load_spacy
+    from .benchmark import run_benchmark
+    from .errors import NeuralcorefError
+
+    try:
+        nlp = load_spacy(spacy_model)
+        report = run_benchmark(nlp, str(conll), model=model, repeats=repeats)
+    except (NeuralcorefError, OSError) as err:
+        _fail(err)
+    typer.echo(json.dumps(report.to_dict(), indent=2) if as_json else report.format())
+
+
 def main() -> None:
     """Entry point of the console script and of ``python -m neuralcoref``."""
     app()

@@ -136,12 +136,13 @@ class Resolver:
         offsets = np.concatenate([[0], np.cumsum(sizes)])
         # Docs without mentions are left out: their vector width may differ (no doc.tensor).
         features = MentionFeatures.concat([it.features for it in items if len(it.features)])
-        single, a_part, m_part = self.scorers.mention_parts(features, self.vocab.rows(features.words))
+        parts = self.scorers.mention_parts(features, self.vocab.rows(features.words))
         ante = np.concatenate([it.ante.astype(np.int64) + off for it, off in zip(items, offsets)])
         ana = np.concatenate([anaphor_index(it.ptr).astype(np.int64) + off
                               for it, off in zip(items, offsets)])
         codes = np.concatenate([it.codes for it in items])
-        pair = self.scorers.pair_scores(a_part, m_part, ante, ana, codes)
+        pair = self.scorers.pair_scores(parts, ante, ana, codes)
+        single = parts.single
         pair_sizes = np.cumsum([len(it.ante) for it in items])[:-1]
         return np.split(single, offsets[1:-1]), np.split(pair, pair_sizes)
 

@@ -12,7 +12,7 @@ small pair part per pair.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Dict, List, Mapping, Tuple
+from typing import Dict, List, Mapping, NamedTuple, Tuple
 
 import numpy as np
 
@@ -38,6 +38,8 @@ class ScorerConfig:
     embedding_dim (int): width of a word-slot embedding; 0 for none.
     single_hidden (List[int]): hidden layer sizes of the single scorer.
     pair_hidden (List[int]): hidden layer sizes of the pair scorer.
+    similarity_rank (int): rank of the bilinear mention-similarity term added to
+        pair scores, (U x_ante) . (V x_ana); 0 for none.
     """
 
     vector_dim: int = 96
@@ -45,6 +47,7 @@ class ScorerConfig:
     embedding_dim: int = 32
     single_hidden: List[int] = field(default_factory=lambda: [256, 128])
     pair_hidden: List[int] = field(default_factory=lambda: [256, 128])
+    similarity_rank: int = 0
 
     @property
     def mention_width(self) -> int:
@@ -88,7 +91,26 @@ def weight_shapes(config: ScorerConfig) -> Dict[str, Tuple[int, ...]]:
         shapes[f"pair.{i}.W"], shapes[f"pair.{i}.b"] = (n_out, n_in), (n_out,)
         n_in = n_out
     shapes["pair.out.W"], shapes["pair.out.b"] = (1, n_in), (1,)
+    if config.similarity_rank:
+        shapes["pair.sim.U"] = (config.similarity_rank, d_m)
+        shapes["pair.sim.V"] = (config.similarity_rank, d_m)
     return shapes
+
+
+class MentionParts(NamedTuple):
+    """What the scorers compute once per mention (n mentions, float32).
+
+    single (n,): no-antecedent scores.
+    ante (n, pair_hidden[0]), ana (n, pair_hidden[0]): the pair net's first-layer
+        antecedent and anaphor parts (the bias is in ``ana``).
+    sim_ante (n, r), sim_ana (n, r): the similarity projections (r may be 0).
+    """
+
+    single: np.ndarray
+    ante: np.ndarray
+    ana: np.ndarray
+    sim_ante: np.ndarray
+    sim_ana: np.ndarray
 
 
 def _relu(x: np.ndarray) -> np.ndarray:
@@ -110,6 +132,9 @@ class Scorers:
         self._w_ante = self.w["pair.0.W_ante"].T.copy()
         self._w_ana = self.w["pair.0.W_ana"].T.copy()
         self._w_pair = self.w["pair.0.W_pair"].T.copy()
+        rank = config.similarity_rank
+        self._sim_u = self.w["pair.sim.U"].T.copy() if rank else np.zeros((config.mention_width, 0), np.float32)
+        self._sim_v = self.w["pair.sim.V"].T.copy() if rank else np.zeros((config.mention_width, 0), np.float32)
 
     def _layers(self, prefix: str, n_hidden: int, first: int = 0) -> List[Tuple[np.ndarray, np.ndarray]]:
         # Transposed once so that forward passes are x @ W.T without copies.
@@ -138,31 +163,27 @@ class Scorers:
         W, b = self._single[-1]
         return (h @ W + b)[:, 0]
 
-    def mention_parts(self, features: MentionFeatures, word_rows: np.ndarray
-                      ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Everything computed once per mention, in chunks to bound memory.
-
-        RETURNS (Tuple[ndarray, ndarray, ndarray]): single scores (n,) float32 and
-            the pair net's first-layer antecedent and anaphor parts, each
-            (n, pair_hidden[0]) float32 (the bias is in the anaphor part).
-        """
-        n, first = len(features), self.config.pair_hidden[0]
-        single = np.empty(n, dtype=np.float32)
-        a_part = np.empty((n, first), dtype=np.float32)
-        m_part = np.empty((n, first), dtype=np.float32)
+    def mention_parts(self, features: MentionFeatures, word_rows: np.ndarray) -> MentionParts:
+        """Everything computed once per mention, in chunks to bound memory."""
+        n, first, rank = len(features), self.config.pair_hidden[0], self.config.similarity_rank
+        parts = MentionParts(np.empty(n, np.float32), np.empty((n, first), np.float32),
+                             np.empty((n, first), np.float32), np.empty((n, rank), np.float32),
+                             np.empty((n, rank), np.float32))
         for lo in range(0, n, MENTION_CHUNK):
             hi = min(lo + MENTION_CHUNK, n)
             x = self.mention_inputs(features[lo:hi], word_rows[lo:hi])
-            single[lo:hi] = self.single_scores(x)
-            a_part[lo:hi] = x @ self._w_ante
-            m_part[lo:hi] = x @ self._w_ana + self.w["pair.0.b"]
-        return single, a_part, m_part
+            parts.single[lo:hi] = self.single_scores(x)
+            parts.ante[lo:hi] = x @ self._w_ante
+            parts.ana[lo:hi] = x @ self._w_ana + self.w["pair.0.b"]
+            parts.sim_ante[lo:hi] = x @ self._sim_u
+            parts.sim_ana[lo:hi] = x @ self._sim_v
+        return parts
 
-    def pair_scores(self, a_part: np.ndarray, m_part: np.ndarray, ante: np.ndarray,
-                    ana: np.ndarray, pair_codes: np.ndarray) -> np.ndarray:
+    def pair_scores(self, parts: MentionParts, ante: np.ndarray, ana: np.ndarray,
+                    pair_codes: np.ndarray) -> np.ndarray:
         """Scores of (antecedent, anaphor) pairs.
 
-        a_part, m_part (float32 (n, pair_hidden[0])): from :meth:`mention_parts`.
+        parts (MentionParts): from :meth:`mention_parts`.
         ante, ana (int (n_pairs,)): mention indices of each pair.
         pair_codes (int16 (n_pairs, len(PAIR_CODES))): compact pair codes.
         RETURNS (ndarray): (n_pairs,) float32.
@@ -173,10 +194,13 @@ class Scorers:
         for lo in range(0, len(ante), PAIR_CHUNK):
             hi = min(lo + PAIR_CHUNK, len(ante))
             cols, vals = sparse_pair_inputs(pair_codes[lo:hi])
-            h = _features.first_pair_layer(a_part, m_part, ante[lo:hi], ana[lo:hi],
+            h = _features.first_pair_layer(parts.ante, parts.ana, ante[lo:hi], ana[lo:hi],
                                            cols, vals, self._w_pair)
             for W, b in self._pair[:-1]:
                 h = _relu(h @ W + b)
             W, b = self._pair[-1]
             out[lo:hi] = (h @ W + b)[:, 0]
+            if self.config.similarity_rank:
+                out[lo:hi] += np.einsum("ij,ij->i", parts.sim_ante[ante[lo:hi]],
+                                        parts.sim_ana[ana[lo:hi]])
         return out

@@ -138,8 +138,9 @@ def test_scoring_factorised_pairs_equal_naive_forward(monkeypatch, config, chunk
     ana = anaphor_index(ptr)
     codes = pair_codes(feats, ptr, ante)
 
-    single, a_part, m_part = scorers.mention_parts(feats, word_rows)
-    pair = scorers.pair_scores(a_part, m_part, ante, ana, codes)
+    parts = scorers.mention_parts(feats, word_rows)
+    single = parts.single
+    pair = scorers.pair_scores(parts, ante, ana, codes)
     assert single.dtype == pair.dtype == np.float32
     assert single.shape == (23,) and pair.shape == (len(ante),)
 
@@ -169,10 +170,11 @@ def test_scoring_no_mentions_no_pairs():
     rng = np.random.default_rng(2)
     scorers = Scorers(config, random_weights(config, rng))
     feats = random_mentions(config, 0, rng)
-    single, a_part, m_part = scorers.mention_parts(feats, np.zeros((0, len(WORD_SLOTS)), np.int64))
-    assert single.shape == (0,) and a_part.shape == m_part.shape == (0, config.pair_hidden[0])
+    parts = scorers.mention_parts(feats, np.zeros((0, len(WORD_SLOTS)), np.int64))
+    single = parts.single
+    assert single.shape == (0,) and parts.ante.shape == parts.ana.shape == (0, config.pair_hidden[0])
     empty = np.zeros(0, np.int64)
-    pair = scorers.pair_scores(a_part, m_part, empty, empty, np.zeros((0, len(PAIR_CODES)), np.int16))
+    pair = scorers.pair_scores(parts, empty, empty, np.zeros((0, len(PAIR_CODES)), np.int16))
     assert pair.shape == (0,) and pair.dtype == np.float32
 
 

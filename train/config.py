@@ -39,8 +39,11 @@ class TrainConfig:
     embedding_dim (int): width of the trainable word-slot embeddings (0: none).
     vocab_min_count, vocab_max_size: which training words get an embedding.
     single_hidden, pair_hidden (List[int]): hidden layer sizes.
+    similarity_rank (int): rank of the bilinear mention-similarity pair term (0: none).
     dropout (float): dropout on inputs and hidden layers while training.
     weight_decay (float): L2 penalty (Adam's weight_decay).
+    ema_decay (float): evaluate and keep an exponential moving average of the
+        weights with this decay per batch (0: the raw weights).
     pair_budget (int): candidate pairs per batch (rows x padded length).
     max_dist, max_dist_match (int): candidate antecedents, as at inference.
     phases (List[PhaseConfig]): the training phases, in order.
@@ -55,8 +58,10 @@ class TrainConfig:
     vocab_max_size: int = 20000
     single_hidden: List[int] = field(default_factory=lambda: [256, 128])
     pair_hidden: List[int] = field(default_factory=lambda: [256, 128])
+    similarity_rank: int = 0
     dropout: float = 0.3
     weight_decay: float = 1e-6
+    ema_decay: float = 0.0
     pair_budget: int = 20000
     max_dist: int = 50
     max_dist_match: int = 500

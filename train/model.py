@@ -40,6 +40,8 @@ class CorefScorers(nn.Module):
         for name, param in self.params.items():
             if name == "embeddings":
                 nn.init.normal_(param, std=0.1)
+            elif name.startswith("pair__sim"):
+                nn.init.normal_(param, std=0.01)  # starts near 0: no similarity yet
             elif name.endswith("__b"):
                 nn.init.zeros_(param)
             else:
@@ -81,7 +83,12 @@ class CorefScorers(nn.Module):
         m_part = F.linear(x_ana, self.p("pair.0.W_ana"), self.p("pair.0.b"))
         h = F.linear(pair_feats, self.p("pair.0.W_pair")) + a_part[ante_pos] + m_part[:, None, :]
         h = F.dropout(F.relu(h), self.dropout, self.training)
-        return self._mlp(h, "pair", 1, len(self.config.pair_hidden))
+        scores = self._mlp(h, "pair", 1, len(self.config.pair_hidden))
+        if self.config.similarity_rank:
+            u = F.linear(x_ante, self.p("pair.sim.U"))[ante_pos]
+            v = F.linear(x_ana, self.p("pair.sim.V"))
+            scores = scores + (u * v[:, None, :]).sum(-1)
+        return scores
 
     def export_weights(self) -> Dict[str, np.ndarray]:
         """The weights under the runtime's names, float32 numpy arrays."""

@@ -11,6 +11,7 @@ import copy
 import json
 import logging
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Union
@@ -93,7 +94,8 @@ def train(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_model:
     vector_dim = train_corpus.manifest["vector_dim"] if cfg.use_vectors else 0
     scorer_cfg = ScorerConfig(vector_dim=vector_dim, vocab_size=len(vocab),
                               embedding_dim=cfg.embedding_dim,
-                              single_hidden=list(cfg.single_hidden), pair_hidden=list(cfg.pair_hidden))
+                              single_hidden=list(cfg.single_hidden), pair_hidden=list(cfg.pair_hidden),
+                              similarity_rank=cfg.similarity_rank)
     train_data = _training_data(train_corpus, vocab, cfg, vector_dim)
     dev_data = _training_data(dev_corpus, vocab, cfg, vector_dim)
     logger.info("Train: %s; dev: %s", train_data.stats(), dev_data.stats())
@@ -139,11 +141,14 @@ def _run_phases(model: CorefScorers, cfg: TrainConfig, state: RunState, train_da
     for p in range(state.phase, len(cfg.phases)):
         phase = cfg.phases[p]
         optimizer = torch.optim.Adam(model.parameters(), lr=phase.lr, weight_decay=cfg.weight_decay)
+        average = WeightAverage(model, cfg.ema_decay)
         for epoch in range(state.epoch, phase.max_epochs):
             t0 = time.time()
             loss = _train_epoch(model, optimizer, phase, train_data, cfg, device, rng, progress,
-                                f"{phase.loss} {epoch + 1}/{phase.max_epochs}")
-            scores = evaluate(model, dev_data, device, cfg.pair_budget)
+                                f"{phase.loss} {epoch + 1}/{phase.max_epochs}", average)
+            with average.applied(model):
+                scores = evaluate(model, dev_data, device, cfg.pair_budget)
+                evaluated_state = copy.deepcopy(model.state_dict())
             f1 = scores.conll_f1
             entry = {"phase": phase.loss, "epoch": epoch + 1, "loss": loss,
                      "dev_muc": scores.muc.f1 * 100, "dev_bcub": scores.bcub.f1 * 100,
@@ -156,7 +161,7 @@ def _run_phases(model: CorefScorers, cfg: TrainConfig, state: RunState, train_da
             logger.info("%s", entry)
             if f1 > state.best_f1:
                 state.best_f1 = f1
-                state.best_state = copy.deepcopy(model.state_dict())
+                state.best_state = evaluated_state
             if f1 > state.phase_best:
                 state.phase_best, state.bad_evals = f1, 0
             else:
@@ -173,9 +178,38 @@ def _run_phases(model: CorefScorers, cfg: TrainConfig, state: RunState, train_da
             model.load_state_dict(state.best_state)
 
 
+class WeightAverage:
+    """Exponential moving average of the weights, evaluated instead of the raw
+    weights when ``decay`` > 0: it smooths the epoch-to-epoch noise of dev scores."""
+
+    def __init__(self, model: CorefScorers, decay: float):
+        self.decay = decay
+        self.shadow = {k: v.detach().clone() for k, v in model.state_dict().items()} if decay else {}
+
+    @torch.no_grad()
+    def update(self, model: CorefScorers) -> None:
+        for name, value in model.state_dict().items():
+            if name in self.shadow:
+                self.shadow[name].mul_(self.decay).add_(value, alpha=1.0 - self.decay)
+
+    @contextmanager
+    def applied(self, model: CorefScorers):
+        """Within the block the model holds the averaged weights."""
+        if not self.decay:
+            yield
+            return
+        current = copy.deepcopy(model.state_dict())
+        model.load_state_dict(self.shadow)
+        try:
+            yield
+        finally:
+            model.load_state_dict(current)
+
+
 def _train_epoch(model: CorefScorers, optimizer: torch.optim.Optimizer, phase: PhaseConfig,
                  data: TrainingData, cfg: TrainConfig, device: torch.device,
-                 rng: np.random.Generator, progress: bool, desc: str) -> float:
+                 rng: np.random.Generator, progress: bool, desc: str,
+                 average: WeightAverage) -> float:
     model.train()
     loss_fn = LOSSES[phase.loss]
     total, count = 0.0, 0
@@ -189,6 +223,7 @@ def _train_epoch(model: CorefScorers, optimizer: torch.optim.Optimizer, phase: P
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
+        average.update(model)
         total += loss.item() * len(anaphors)
         count += len(anaphors)
     return total / max(count, 1)

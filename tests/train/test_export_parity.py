@@ -36,15 +36,21 @@ def test_torch_parameters_are_the_runtime_weights(data):
     assert all(v.dtype == np.float32 for v in weights.values())
 
 
-@pytest.mark.parametrize("single_hidden,pair_hidden,embedding_dim",
-                         [([32], [16], 8), ([32, 16], [24, 12, 6], 0)], ids=["small", "deep-no-emb"])
-def test_runtime_scores_equal_torch_scores(data, tmp_path, single_hidden, pair_hidden, embedding_dim):
+@pytest.mark.parametrize("single_hidden,pair_hidden,embedding_dim,rank",
+                         [([32], [16], 8, 0), ([32, 16], [24, 12, 6], 0, 0), ([32], [16], 8, 4)],
+                         ids=["small", "deep-no-emb", "similarity"])
+def test_runtime_scores_equal_torch_scores(data, tmp_path, single_hidden, pair_hidden, embedding_dim,
+                                           rank):
     data, vocab = data
     torch.manual_seed(1)
     config = ScorerConfig(vector_dim=96, vocab_size=len(vocab) if embedding_dim else 2,
                           embedding_dim=embedding_dim, single_hidden=single_hidden,
-                          pair_hidden=pair_hidden)
+                          pair_hidden=pair_hidden, similarity_rank=rank)
     model = CorefScorers(config, dropout=0.5).eval()
+    with torch.no_grad():
+        for name, param in model.params.items():
+            if name.startswith("pair__sim"):
+                param.normal_(0, 0.05)  # make the similarity term matter
     words = vocab.words if embedding_dim else []
     path = save_model(tmp_path / "m", ModelConfig(lang="en", scorer=config), model.export_weights(), words)
     runtime = load_model(path)
@@ -57,10 +63,10 @@ def test_runtime_scores_equal_torch_scores(data, tmp_path, single_hidden, pair_h
     features = data.corpus.features
     all_features = MentionFeatures(*(np.asarray(getattr(features, f))
                                      for f in ("codes", "hashes", "words", "vectors")))
-    single, a_part, m_part = runtime.scorers.mention_parts(all_features,
-                                                           runtime.vocab.rows(all_features.words))
+    parts = runtime.scorers.mention_parts(all_features, runtime.vocab.rows(all_features.words))
+    single = parts.single
     ana = np.repeat(np.arange(len(data)), data.n_candidates)
-    pair = runtime.scorers.pair_scores(a_part, m_part, data.ante, ana, data.pair_codes)
+    pair = runtime.scorers.pair_scores(parts, data.ante, ana, data.pair_codes)
     np.testing.assert_allclose(single, expected[:, 0], atol=1e-5)
     rows, cols = np.nonzero(batch.mask)
     np.testing.assert_allclose(pair[data.ptr[anaphors][rows] + cols], expected[rows, cols + 1], atol=1e-5)
