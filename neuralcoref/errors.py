@@ -122,6 +122,8 @@ class Errors(metaclass=ErrorsWithCodes):
     E109 = ("The pipeline's token vectors (doc.tensor) have {found} dimensions but the "
             "model was trained with {expected}: use the spaCy pipeline the model was "
             "trained with (see its config.json, 'spacy_pipeline').")
+    E110 = ("The config.json of the model in {path} has invalid values ({problems}): "
+            "the folder is corrupted or was edited by hand; copy it again or retrain.")
 
     # The spaCy component and the convenience API
     E150 = "Setting '{name}' of neuralcoref is {value!r}: expected {expected}."

@@ -63,7 +63,7 @@ CONTEXT_WINDOW = 5
 MENTION_CODES = ("start", "end", "head", "sent", "speaker", "index", "n_mentions",
                  "n_sents", "type", "length", "entity", "dep", "definiteness",
                  "number", "gender", "person", "nested", "contains", "reflexive",
-                 "expletive", "head_count", "string_count")
+                 "expletive", "head_count", "string_count", "head_before", "string_before")
 #: Columns of the mention hashes (uint64; 0 means none).
 MENTION_HASHES = ("head", "exact", "relaxed", "speaker_name")
 #: Columns of the compact pair codes (int16), as the pair kernel writes them.
@@ -121,6 +121,8 @@ MENTION_LAYOUT = Layout((
     Block("position", 2),
     Block("head_count", len(COUNT_BINS)),
     Block("string_count", len(COUNT_BINS)),
+    Block("head_before", len(COUNT_BINS)),
+    Block("string_before", len(COUNT_BINS)),
 ))
 
 PAIR_LAYOUT = Layout((
@@ -321,6 +323,9 @@ def featurize(doc: Doc, mentions: Mentions, tables: FeatureTables,
     hashes[:, H["relaxed"]] = _features.hash_spans(lower, content, starts, ends)
     codes[:, C["head_count"]] = _same_value_counts(np.where(pronoun, 0, hashes[:, H["head"]]))
     codes[:, C["string_count"]] = _same_value_counts(np.where(pronoun, 0, hashes[:, H["exact"]]))
+    # Earlier occurrences tell a repeated name's first mention from its later ones.
+    codes[:, C["head_before"]] = _earlier_value_counts(np.where(pronoun, 0, hashes[:, H["head"]]))
+    codes[:, C["string_before"]] = _earlier_value_counts(np.where(pronoun, 0, hashes[:, H["exact"]]))
     _set_speakers(codes, hashes, doc, heads)
 
     words = _word_slots(lower, token_heads, sent_ids, starts, ends, heads)
@@ -384,6 +389,24 @@ def _same_value_counts(values: np.ndarray) -> np.ndarray:
     out = counts[inverse.reshape(-1)] - 1
     out[values == 0] = 0
     return out.astype(np.int32)
+
+
+def _earlier_value_counts(values: np.ndarray) -> np.ndarray:
+    """How many earlier mentions share each mention's value (0 never matches).
+
+    RETURNS (ndarray): (n,) int32.
+    """
+    n = values.size
+    if n == 0:
+        return np.zeros(0, dtype=np.int32)
+    order = np.argsort(values, kind="stable")  # equal values keep document order
+    ordered = values[order]
+    group_start = np.flatnonzero(np.concatenate([[True], ordered[1:] != ordered[:-1]]))
+    starts = np.repeat(group_start, np.diff(np.concatenate([group_start, [n]])))
+    out = np.empty(n, dtype=np.int32)
+    out[order] = np.arange(n) - starts
+    out[values == 0] = 0
+    return out
 
 
 def _set_speakers(codes: np.ndarray, hashes: np.ndarray, doc: Doc, heads: np.ndarray) -> None:
@@ -573,6 +596,8 @@ def expand_mention_codes(codes: np.ndarray) -> np.ndarray:
     _one_hot(out, L, "length", _bins(codes[:, C["length"]], LENGTH_BINS))
     _one_hot(out, L, "head_count", _bins(codes[:, C["head_count"]], COUNT_BINS))
     _one_hot(out, L, "string_count", _bins(codes[:, C["string_count"]], COUNT_BINS))
+    _one_hot(out, L, "head_before", _bins(codes[:, C["head_before"]], COUNT_BINS))
+    _one_hot(out, L, "string_before", _bins(codes[:, C["string_before"]], COUNT_BINS))
     out[:, L.slice("flags")] = codes[:, [C[f] for f in _FLAGS]]
     position = L.offset("position")
     out[:, position] = codes[:, C["index"]] / np.maximum(codes[:, C["n_mentions"]], 1)

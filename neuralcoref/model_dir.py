@@ -123,20 +123,53 @@ def load_model(path: Union[str, Path]) -> CorefModel:
     if missing:
         raise ModelLoadError(Errors.E103.format(path=path, files=", ".join(missing)))
     try:
-        config = ModelConfig.from_dict(json.loads((path / CONFIG_FILE).read_text(encoding="utf8")))
+        data = json.loads((path / CONFIG_FILE).read_text(encoding="utf8"))
         words = json.loads((path / VOCAB_FILE).read_text(encoding="utf8"))
+        config = ModelConfig.from_dict(data)
     except (ValueError, KeyError, TypeError) as err:
         raise ModelLoadError(Errors.E104.format(path=path, error=err)) from err
     if config.schema_hash != SCHEMA_HASH:
         raise ModelLoadError(Errors.E101.format(where=f"The model in {path}",
                                                 found=config.schema_hash, expected=SCHEMA_HASH))
+    _check_config(config, path)
     weights = _read_weights(path / WEIGHTS_FILE)
     _check_weights(config, weights, path)
     if not isinstance(words, list) or len(words) + FIRST_WORD_ROW != config.scorer.vocab_size:
         found = len(words) if isinstance(words, list) else "no list of"
         raise ModelLoadError(Errors.E105.format(path=path, found=found,
                                                 expected=config.scorer.vocab_size - FIRST_WORD_ROW))
-    return CorefModel(config, Scorers(config.scorer, weights), WordVocab(words), path)
+    try:
+        if not all(isinstance(w, str) for w in words):
+            raise TypeError("the vocabulary holds values that are not strings")
+        vocab = WordVocab(words)
+    except (TypeError, UnicodeError) as err:  # UnicodeError: JSON can hold lone surrogates
+        raise ModelLoadError(Errors.E104.format(path=path, error=err)) from err
+    return CorefModel(config, Scorers(config.scorer, weights), vocab, path)
+
+
+def _check_config(config: ModelConfig, path: Path) -> None:
+    # Values of the wrong type would fail later with a bare TypeError (or, worse,
+    # when the first Doc is scored): check them all at load time.
+    def is_size(value: Any, least: int = 0) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and value >= least
+
+    scorer = config.scorer
+    problems = [f"scorer.{name} is {getattr(scorer, name)!r}, not an integer >= 0"
+                for name in ("vector_dim", "vocab_size", "embedding_dim", "similarity_rank")
+                if not is_size(getattr(scorer, name))]
+    for name, least_layers in (("single_hidden", 0), ("pair_hidden", 1)):
+        layers = getattr(scorer, name)
+        if not (isinstance(layers, list) and len(layers) >= least_layers
+                and all(is_size(n, 1) for n in layers)):
+            problems.append(f"scorer.{name} is {layers!r}, not a list of "
+                            f"{'at least one ' if least_layers else ''}integer(s) >= 1")
+    problems += [f"{name} is {getattr(config, name)!r}, not a string"
+                 for name in ("lang", "rules", "spacy_pipeline")
+                 if not isinstance(getattr(config, name), str)]
+    if not isinstance(config.defaults, dict):
+        problems.append(f"defaults is {config.defaults!r}, not an object")
+    if problems:
+        raise ModelLoadError(Errors.E110.format(path=path, problems="; ".join(problems[:5])))
 
 
 def _read_weights(file: Path) -> Dict[str, np.ndarray]:

@@ -591,3 +591,11 @@ def test_features_schema_lists_every_code_column():
     raw = _features.pair_codes(feats.codes, feats.hashes, ptr, ante, F._PAIR_CODE_COLS,
                                F._PAIR_HASH_COLS, len(MENTION_TYPES))
     assert raw.shape == (3, len(PAIR_CODES))  # the kernel writes every column
+
+
+def test_features_earlier_value_counts_count_only_preceding_equal_values():
+    from neuralcoref.features import _earlier_value_counts
+
+    values = np.array([5, 0, 5, 3, 5, 3, 0], dtype=np.uint64)
+    assert _earlier_value_counts(values).tolist() == [0, 0, 1, 0, 2, 1, 0]
+    assert _earlier_value_counts(np.zeros(0, dtype=np.uint64)).tolist() == []
