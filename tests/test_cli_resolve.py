@@ -73,3 +73,16 @@ def test_cli_resolve_clean_errors(tmp_path, options):
     assert result.exit_code == 1 and "[E102]" in result.output
     result = resolve(ANNA, "--model", tmp_path, "--spacy-model", "no_such_pipeline")
     assert result.exit_code == 1 and "[E152]" in result.output
+
+
+def test_cli_resolve_html(tmp_path, options):
+    page = tmp_path / "out.html"
+    result = resolve(ANNA, "--json", "--html", page, *options)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["resolved"] == "Anna said Anna likes Paris."  # stdout stays JSON
+    html = page.read_text(encoding="utf8")
+    assert html.startswith("<!DOCTYPE html>")
+    assert html.count('class="nc-mention nc-main" data-cluster="0"') == 1
+    assert html.count('data-cluster="0" data-mention=') == 2
+    result = resolve(ANNA, "--html", tmp_path / "no_dir" / "out.html", *options)
+    assert result.exit_code == 1 and "no_dir" in result.output

@@ -1,0 +1,415 @@
+"""Coreference over JSON Lines, on one machine or on a Dask cluster.
+
+    neuralcoref batch --input in.jsonl --output out.jsonl
+
+Each input line is a JSON object with the text in a field (``text`` by default);
+each output line is that object with a ``coref`` field added: the clusters as
+character offsets and strings, and the resolved text (see
+:mod:`neuralcoref.records`). Output line i belongs to input line i (blank input
+lines are skipped: they are not records).
+
+Resumable: the output is appended to, and a run skips the input records that
+already have an output line, so re-running after a crash (or Ctrl-C) finishes the
+job without losing or repeating a line. Lines are written and flushed a batch at a
+time; a partial last line left by a crash is removed before resuming.
+
+Bad input lines (not JSON, not an object, no string in the text field) do not stop
+the run: their output line is an error record, ``{"coref": null, "coref_error":
+"[E310] ..."}`` (the input object's fields kept when there is an object; otherwise
+``input_line`` and ``input``, the line as read). ``strict=True`` (``--strict``)
+stops at the first bad line instead, with that coded error, after writing every
+line before it.
+
+On Dask, ``resolve_bag`` maps a bag of JSON lines (or dicts) to output records and
+``resolve_jsonl_dask`` runs ``resolve_jsonl`` on many files at once, one task per
+file; either way each worker process loads the spaCy pipeline once
+(``get_pipeline``). They need ``pip install 'neuralcoref[dask]'``.
+"""
+from __future__ import annotations
+
+import contextlib
+import glob
+import json
+import os
+import re
+import threading
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+from typing import (TYPE_CHECKING, Any, ContextManager, Deque, Dict, Iterable, Iterator, List,
+                    Optional, Tuple, Union)
+
+from .errors import Errors, NeuralcorefError
+
+if TYPE_CHECKING:
+    from spacy.language import Language
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+#: Pipelines loaded by this process, by settings (see get_pipeline), each with the
+#: lock its users hold while running it: threads of one Dask worker share it, and
+#: spaCy pipelines are not thread-safe.
+_PIPELINES: Dict[str, Tuple["Language", threading.Lock]] = {}
+_PIPELINES_LOCK = threading.Lock()
+_LOADS = 0
+
+
+@dataclass
+class BatchStats:
+    """What a batch run did.
+
+    total (int): records (non-blank lines) in the input.
+    skipped (int): records that already had an output line (resumed runs).
+    written (int): output lines written by this run.
+    errors (int): error records among them.
+    """
+
+    total: int = 0
+    skipped: int = 0
+    written: int = 0
+    errors: int = 0
+
+
+def get_pipeline(model: Optional[str] = None, spacy_model: Optional[str] = None,
+                 settings: Optional[Dict[str, Any]] = None) -> "Language":
+    """The spaCy pipeline with neuralcoref for these settings, loaded once per
+    process and then reused: on a Dask worker, by every task that asks for it.
+
+    model (str | None): shipped model name or model folder.
+    spacy_model (str | None): the spaCy pipeline (default: an installed English one).
+    settings (Dict[str, Any] | None): other component settings (greedyness...).
+    RETURNS (Language): the pipeline (shared: don't change it).
+    """
+    return _cached_pipeline(model, spacy_model, settings)[0]
+
+
+def _cached_pipeline(model: Optional[str], spacy_model: Optional[str],
+                     settings: Optional[Dict[str, Any]]) -> Tuple["Language", threading.Lock]:
+    global _LOADS
+    key = json.dumps({"model": model, "spacy_model": spacy_model, "settings": settings or {}},
+                     sort_keys=True, default=str)
+    with _PIPELINES_LOCK:
+        if key not in _PIPELINES:
+            from .api import add_neuralcoref, load_spacy
+
+            nlp = add_neuralcoref(load_spacy(spacy_model), model=model, **(settings or {}))
+            _PIPELINES[key] = (nlp, threading.Lock())
+            _LOADS += 1
+        return _PIPELINES[key]
+
+
+def pipeline_loads() -> int:
+    """How many pipelines this process has loaded through get_pipeline."""
+    return _LOADS
+
+
+def _check_setting(name: str, value: Any) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise NeuralcorefError(Errors.E315.format(name=name, value=value, expected="an integer >= 1"))
+
+
+def _describe(value: Any) -> str:
+    names = {dict: "a JSON object", list: "a JSON array", str: "a string", bool: "a boolean",
+             int: "a number", float: "a number", type(None): "null"}
+    return names.get(type(value), type(value).__name__)
+
+
+def _parse(item: Union[str, bytes, dict], line: int, path: str,
+           text_field: str) -> Tuple[Optional[dict], Optional[str], Optional[Dict[str, Any]]]:
+    """(object, text, None) for a good record, (None, None, error record) for a bad one."""
+    if isinstance(item, dict):
+        obj: Any = item
+        raw = None
+    else:
+        raw = item
+        try:
+            obj = json.loads(raw)
+        except ValueError as err:  # JSONDecodeError, UnicodeDecodeError
+            return None, None, _error_record(raw, line, Errors.E310.format(line=line, path=path, error=err))
+    if not isinstance(obj, dict):
+        message = Errors.E311.format(line=line, path=path, field=text_field,
+                                     found=f"the line is {_describe(obj)}, not an object")
+        return None, None, _error_record(raw if raw is not None else obj, line, message)
+    text = obj.get(text_field)
+    if not isinstance(text, str):
+        found = "no such field" if text_field not in obj else f"it is {_describe(text)}"
+        message = Errors.E311.format(line=line, path=path, field=text_field, found=found)
+        return None, None, {**obj, "coref": None, "coref_error": message}
+    surrogate = _SURROGATE.search(text)
+    if surrogate is not None:
+        message = Errors.E317.format(where=f" of line {line} of {path}", offset=surrogate.start(),
+                                     char=f"U+{ord(surrogate.group()):04X}")
+        return None, None, {**obj, "coref": None, "coref_error": message}
+    return obj, text, None
+
+
+def _error_record(raw: Any, line: int, message: str) -> Dict[str, Any]:
+    if isinstance(raw, bytes):
+        raw = raw.decode("utf8", errors="replace")
+    if isinstance(raw, str):
+        raw = raw.rstrip("\r\n")
+    return {"input_line": line, "input": raw, "coref": None, "coref_error": message}
+
+
+def resolve_records(items: Iterable[Tuple[int, Union[str, bytes, dict]]], nlp: "Language", *,
+                    text_field: str = "text", batch_size: int = 64, n_process: int = 1,
+                    strict: bool = False, path: str = "<input>") -> Iterator[Dict[str, Any]]:
+    """Output records for input records, in order: one per item.
+
+    items (Iterable[Tuple[int, str | bytes | dict]]): (line number, JSON line or
+        object); blank lines must already be left out.
+    nlp (Language): a pipeline with the neuralcoref component.
+    text_field (str): the field holding the text.
+    batch_size (int): texts per ``nlp.pipe`` batch.
+    n_process (int): processes for ``nlp.pipe``.
+    strict (bool): raise the coded error of the first bad item (after yielding
+        every record before it) instead of yielding an error record.
+    path (str): where the items come from, for error messages.
+    YIELDS (Dict[str, Any]): the input object with "coref" added, or an error record.
+    RAISES (NeuralcorefError): with ``strict``, E310, E311 or E317.
+    """
+    from .records import doc_record
+
+    # Records wait here, in input order, until the pipeline gives their Doc back
+    # (nlp.pipe reads ahead, and bad records have no Doc).
+    pending: Deque[Tuple[Optional[dict], Optional[Dict[str, Any]]]] = deque()
+
+    def texts() -> Iterator[str]:
+        for line, item in items:
+            obj, text, error = _parse(item, line, path, text_field)
+            pending.append((obj, error))
+            if error is not None and strict:
+                return
+            if error is None:
+                yield text
+
+    def flush_errors() -> Iterator[Dict[str, Any]]:
+        while pending and pending[0][1] is not None:
+            _, error = pending.popleft()
+            if strict:
+                raise NeuralcorefError(error["coref_error"])
+            yield error
+
+    for doc in nlp.pipe(texts(), batch_size=batch_size, n_process=n_process):
+        yield from flush_errors()
+        obj, _ = pending.popleft()
+        yield {**obj, "coref": doc_record(doc)}
+    yield from flush_errors()
+
+
+def _dumps(record: Dict[str, Any]) -> bytes:
+    text = json.dumps(record, ensure_ascii=False)
+    try:
+        return (text + "\n").encode("utf8")
+    except UnicodeEncodeError:  # a lone surrogate in some field: keep it as a \\u escape
+        return (json.dumps(record) + "\n").encode("utf8")
+
+
+def _write_batch(out, lines: List[bytes]) -> None:
+    """Append whole lines and push them to disk before going on."""
+    out.write(b"".join(lines))
+    out.flush()
+    os.fsync(out.fileno())
+
+
+def _count_records(path: Path) -> int:
+    with open(path, "rb") as f:
+        return sum(1 for line in f if line.strip())
+
+
+def _resume_point(output: Path) -> int:
+    """Complete lines already in ``output``; a partial last line is cut off."""
+    if not output.exists():
+        return 0
+    complete, end = 0, 0
+    with open(output, "rb+") as f:
+        for line in f:
+            if not line.endswith(b"\n"):
+                break  # a line cut by a crash: only ever the last one
+            stripped = line.strip()
+            if not (stripped.startswith(b"{") and stripped.endswith(b"}")):
+                raise NeuralcorefError(Errors.E313.format(
+                    line=complete + 1, output=output, error=repr(line[:60])))
+            complete += 1
+            end += len(line)
+        f.seek(0, os.SEEK_END)
+        if f.tell() != end:
+            f.truncate(end)
+    return complete
+
+
+def _input_lines(path: Path, skip: int) -> Iterator[Tuple[int, bytes]]:
+    """(line number, line) for the non-blank lines of ``path`` after the first ``skip``."""
+    seen = 0
+    with open(path, "rb") as f:
+        for number, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            seen += 1
+            if seen > skip:
+                yield number, line
+
+
+def resolve_jsonl(input_path: Union[str, Path], output_path: Union[str, Path], *,
+                  nlp: Optional["Language"] = None, text_field: str = "text",
+                  model: Optional[str] = None, spacy_model: Optional[str] = None,
+                  settings: Optional[Dict[str, Any]] = None, n_process: int = 1,
+                  batch_size: int = 64, strict: bool = False, progress: bool = False) -> BatchStats:
+    """Resolve coreference in every record of a JSONL file, appending to ``output_path``
+    and resuming where an earlier run stopped.
+
+    input_path (str | Path): JSON Lines, one object per line.
+    output_path (str | Path): JSON Lines written in input order (appended to).
+    nlp (Language | None): a pipeline with neuralcoref; by default one is loaded
+        (once per process, see get_pipeline) from ``model``, ``spacy_model`` and
+        ``settings``, and only if there is something to do.
+    text_field (str): the field holding the text.
+    n_process (int): processes for ``nlp.pipe``.
+    batch_size (int): lines per batch: texts per ``nlp.pipe`` batch, and lines
+        written and flushed together.
+    strict (bool): stop with the coded error of the first bad line instead of
+        writing an error record.
+    progress (bool): show a progress bar (on stderr).
+    RETURNS (BatchStats): records in all, skipped, written, error records.
+    RAISES (NeuralcorefError): E312 if the output has more lines than the input has
+        records, E313 if the output is damaged before its last line.
+    """
+    _check_setting("batch_size", batch_size)
+    _check_setting("n_process", n_process)
+    input_path, output_path = Path(input_path), Path(output_path)
+    total = _count_records(input_path)
+    done = _resume_point(output_path)
+    if done > total:
+        raise NeuralcorefError(Errors.E312.format(output=output_path, n_output=done,
+                                                  path=input_path, n_input=total))
+    stats = BatchStats(total=total, skipped=done)
+    if done == total:
+        return stats
+    lock: ContextManager = contextlib.nullcontext()
+    if nlp is None:
+        nlp, lock = _cached_pipeline(model, spacy_model, settings)
+    with lock:
+        return _resolve_into(input_path, output_path, nlp, stats, text_field=text_field,
+                             batch_size=batch_size, n_process=n_process, strict=strict,
+                             progress=progress)
+
+
+def _resolve_into(input_path: Path, output_path: Path, nlp: "Language", stats: BatchStats, *,
+                  text_field: str, batch_size: int, n_process: int, strict: bool,
+                  progress: bool) -> BatchStats:
+    """Append the output lines of the input records after ``stats.skipped``."""
+    from tqdm import tqdm
+
+    total, done = stats.total, stats.skipped
+    records = resolve_records(_input_lines(input_path, done), nlp, text_field=text_field,
+                              batch_size=batch_size, n_process=n_process, strict=strict,
+                              path=str(input_path))
+    with open(output_path, "ab") as out, tqdm(total=total, initial=done, unit="line",
+                                              disable=not progress, desc="neuralcoref") as bar:
+        lines: List[bytes] = []
+        writing = False
+
+        def write() -> None:
+            nonlocal lines, writing
+            writing = True
+            _write_batch(out, lines)
+            writing = False
+            stats.written += len(lines)
+            bar.update(len(lines))
+            lines = []
+
+        try:
+            for record in records:
+                lines.append(_dumps(record))
+                stats.errors += record["coref"] is None
+                if len(lines) >= batch_size:
+                    write()
+        finally:
+            # Whatever stops the run (a strict error, Ctrl-C), the lines read before
+            # it are complete: keep them. Not after a failed write, which may have
+            # left part of them (the next run cuts a partial line, then resumes).
+            if lines and not writing:
+                write()
+    return stats
+
+
+# Dask ------------------------------------------------------------------------
+
+def _require_dask():
+    try:
+        import dask.bag as db
+        import distributed  # noqa: F401  (the cluster scheduler the README describes)
+    except ImportError:
+        raise NeuralcorefError(Errors.E314) from None
+    return db
+
+
+def _resolve_partition(items: Iterable[Union[str, dict]], text_field: str, model: Optional[str],
+                       spacy_model: Optional[str], settings: Optional[Dict[str, Any]],
+                       batch_size: int, strict: bool) -> List[Dict[str, Any]]:
+    numbered = [(i, item) for i, item in enumerate(items, 1)
+                if isinstance(item, dict) or (item and item.strip())]
+    if not numbered:
+        return []
+    nlp, lock = _cached_pipeline(model, spacy_model, settings)
+    with lock:
+        return list(resolve_records(numbered, nlp, text_field=text_field, batch_size=batch_size,
+                                    strict=strict, path="a Dask partition"))
+
+
+def resolve_bag(bag, *, text_field: str = "text", model: Optional[str] = None,
+                spacy_model: Optional[str] = None, settings: Optional[Dict[str, Any]] = None,
+                batch_size: int = 64, strict: bool = False):
+    """Resolve coreference in a Dask bag of records, each worker loading the
+    pipeline once (``get_pipeline``).
+
+    bag (dask.bag.Bag): JSON lines (e.g. ``dask.bag.read_text("data/*.jsonl")``)
+        or dicts; blank lines are skipped.
+    text_field, model, spacy_model, settings, batch_size, strict: as for resolve_jsonl.
+    RETURNS (dask.bag.Bag): output records (dicts), lazily; e.g.
+        ``.map(json.dumps).to_textfiles("out/*.jsonl")`` or ``.compute()``.
+    """
+    _require_dask()
+    _check_setting("batch_size", batch_size)
+    return bag.map_partitions(_resolve_partition, text_field, model, spacy_model,
+                              settings, batch_size, strict)
+
+
+def _resolve_file(job: Tuple[str, str], text_field: str, model: Optional[str],
+                  spacy_model: Optional[str], settings: Optional[Dict[str, Any]],
+                  batch_size: int, strict: bool) -> BatchStats:
+    return resolve_jsonl(job[0], job[1], text_field=text_field, model=model,
+                         spacy_model=spacy_model, settings=settings, batch_size=batch_size,
+                         strict=strict)
+
+
+def resolve_jsonl_dask(input_glob: str, output_dir: Union[str, Path], *, text_field: str = "text",
+                       model: Optional[str] = None, spacy_model: Optional[str] = None,
+                       settings: Optional[Dict[str, Any]] = None, batch_size: int = 64,
+                       strict: bool = False) -> Dict[str, BatchStats]:
+    """Run resolve_jsonl on every file matching ``input_glob``, one Dask task per
+    file, writing ``output_dir/<file name>``; resumable like resolve_jsonl.
+
+    Runs on the current Dask scheduler: a ``distributed.Client`` when one is active
+    (workers need the same paths: a shared file system), else local processes.
+    input_glob (str): e.g. "data/*.jsonl".
+    output_dir (str | Path): created if needed.
+    RETURNS (Dict[str, BatchStats]): each input file's stats.
+    RAISES (NeuralcorefError): E316 if nothing matches, E315 if two inputs share a name.
+    """
+    db = _require_dask()
+    _check_setting("batch_size", batch_size)
+    paths = sorted(glob.glob(str(input_glob)))
+    if not paths:
+        raise NeuralcorefError(Errors.E316.format(pattern=input_glob))
+    names = [Path(p).name for p in paths]
+    if len(set(names)) != len(names):
+        raise NeuralcorefError(Errors.E315.format(
+            name="input_glob", value=input_glob, expected="files with distinct names"))
+    output_dir = Path(output_dir)
+    output_dir.mkdir(parents=True, exist_ok=True)
+    jobs = [(str(Path(p).resolve()), str((output_dir / name).resolve())) for p, name in zip(paths, names)]
+    bag = db.from_sequence(jobs, npartitions=len(jobs))
+    stats = bag.map(_resolve_file, text_field, model, spacy_model, settings, batch_size,
+                    strict).compute()
+    return dict(zip(paths, stats))

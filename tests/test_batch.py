@@ -1,0 +1,289 @@
+"""Batch processing of JSON Lines: output records, bad lines, resuming, the CLI, Dask."""
+import faulthandler
+import json
+import sys
+from pathlib import Path
+from typing import List
+
+import pytest
+from typer.testing import CliRunner
+
+import neuralcoref.batch as batch
+from conftest import EN_PIPELINE
+from neuralcoref.batch import BatchStats, resolve_jsonl, resolve_records
+from neuralcoref.cli import app
+from neuralcoref.errors import NeuralcorefError
+from neuralcoref.records import doc_record
+
+TEXTS = ["Anna said she likes Paris.", "The company said its profits rose. The company is happy.",
+         "", "Tom lent his bike to Anna. She rode it home.", "No coreference here.",
+         "My sister has a dog. She loves him."]
+
+
+def write_jsonl(path: Path, n: int) -> List[dict]:
+    objects = [{"id": i, "text": TEXTS[i % len(TEXTS)], "meta": {"n": i}} for i in range(n)]
+    path.write_text("".join(json.dumps(o) + "\n" for o in objects), encoding="utf8")
+    return objects
+
+
+def read_jsonl(path: Path) -> List[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf8").splitlines()]
+
+
+@pytest.fixture
+def data(tmp_path) -> Path:
+    write_jsonl(tmp_path / "in.jsonl", 23)
+    return tmp_path / "in.jsonl"
+
+
+@pytest.fixture(scope="module")
+def clean_output(nlp_coref, tmp_path_factory) -> bytes:
+    """The output of one uninterrupted run over the ``data`` input."""
+    folder = tmp_path_factory.mktemp("clean")
+    write_jsonl(folder / "in.jsonl", 23)
+    resolve_jsonl(folder / "in.jsonl", folder / "out.jsonl", nlp=nlp_coref, batch_size=4)
+    return (folder / "out.jsonl").read_bytes()
+
+
+def test_batch_output_is_input_plus_coref(nlp_coref, data, clean_output):
+    out = data.parent / "out.jsonl"
+    stats = resolve_jsonl(data, out, nlp=nlp_coref, batch_size=4)
+    assert stats == BatchStats(total=23, skipped=0, written=23, errors=0)
+    assert out.read_bytes() == clean_output
+    for obj, record in zip(read_jsonl(data), read_jsonl(out), strict=True):
+        assert record == {**obj, "coref": doc_record(nlp_coref(obj["text"]))}
+    first = read_jsonl(out)[0]["coref"]
+    assert first["resolved"] == "Anna said Anna likes Paris."
+    assert [[m["text"] for m in c["mentions"]] for c in first["clusters"]] == [["Anna", "she"]]
+
+
+BAD_LINES = {
+    "invalid-json": (b'{"text": "Anna said', "E310"),
+    "invalid-utf8": (b'{"text": "\xff\xfe"}', "E310"),
+    "not-an-object": (b'["Anna said she left."]', "E311"),
+    "missing-field": (b'{"body": "Anna said she left."}', "E311"),
+    "not-a-string": (b'{"text": 42}', "E311"),
+    "lone-surrogate": (b'{"text": "Anna \\ud800 left."}', "E317"),
+}
+
+
+@pytest.mark.parametrize("name", list(BAD_LINES), ids=list(BAD_LINES))
+def test_batch_bad_line_becomes_error_record(nlp_coref, tmp_path, name):
+    line, code = BAD_LINES[name]
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(b'{"text": "Anna said she left."}\n' + line + b'\n{"text": "Tom ate."}\n')
+    stats = resolve_jsonl(path, tmp_path / "out.jsonl", nlp=nlp_coref)
+    assert (stats.total, stats.written, stats.errors) == (3, 3, 1)
+    first, error, last = read_jsonl(tmp_path / "out.jsonl")
+    assert first["coref"]["resolved"] == "Anna said Anna left." and last["coref"] is not None
+    assert error["coref"] is None and error["coref_error"].startswith(f"[{code}] ")
+    assert "line 2 of " in error["coref_error"].lower()
+    if code == "E310" or name == "not-an-object":
+        assert error["input_line"] == 2 and isinstance(error["input"], str)
+    else:
+        assert {k: v for k, v in error.items() if not k.startswith("coref")} == json.loads(line)
+
+
+def test_batch_strict_stops_at_the_first_bad_line(nlp_coref, tmp_path):
+    path, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    path.write_text('{"text": "Anna left."}\n{"text": "Tom left."}\nnot json\n{"text": "Bo ate."}\n')
+    with pytest.raises(NeuralcorefError, match=r"\[E310\] Line 3 of "):
+        resolve_jsonl(path, out, nlp=nlp_coref, strict=True, batch_size=1)
+    assert [r["text"] for r in read_jsonl(out)] == ["Anna left.", "Tom left."]
+    stats = resolve_jsonl(path, out, nlp=nlp_coref)  # fixed by hand, or accepted: resume
+    assert (stats.skipped, stats.written, stats.errors) == (2, 2, 1)
+    assert [r.get("text") for r in read_jsonl(out)] == ["Anna left.", "Tom left.", None, "Bo ate."]
+
+
+class Crash(Exception):
+    pass
+
+
+@pytest.mark.parametrize("mid_write", [False, True], ids=["before-write", "mid-write"])
+def test_batch_resume_after_crash_equals_clean_run(nlp_coref, data, clean_output, monkeypatch,
+                                                   mid_write):
+    out = data.parent / "out.jsonl"
+    real_write = batch._write_batch
+    calls = []
+
+    def crashing_write(f, lines):
+        calls.append(len(lines))
+        if len(calls) == 3:  # the third batch: two are on disk
+            if mid_write:  # half a batch, the last line cut in the middle
+                f.write(b"".join(lines[:2]) + lines[2][:10])
+                f.flush()
+            raise Crash()
+        real_write(f, lines)
+
+    monkeypatch.setattr(batch, "_write_batch", crashing_write)
+    with pytest.raises(Crash):
+        resolve_jsonl(data, out, nlp=nlp_coref, batch_size=4)
+    written = out.read_bytes()
+    assert written.count(b"\n") == (10 if mid_write else 8)
+    assert written.endswith(b"\n") != mid_write
+    monkeypatch.setattr(batch, "_write_batch", real_write)
+    stats = resolve_jsonl(data, out, nlp=nlp_coref, batch_size=4)
+    assert (stats.skipped, stats.written) == ((10, 13) if mid_write else (8, 15))
+    assert out.read_bytes() == clean_output
+    again = resolve_jsonl(data, out, nlp=nlp_coref, batch_size=4)
+    assert (again.skipped, again.written) == (23, 0)
+    assert out.read_bytes() == clean_output
+
+
+def test_batch_resume_after_interrupt_in_pipeline(nlp_coref, data, clean_output, monkeypatch):
+    out = data.parent / "out.jsonl"
+    real_pipe, seen = nlp_coref.pipe, []
+
+    def interrupted_pipe(texts, **kwargs):
+        for doc in real_pipe(texts, **kwargs):
+            seen.append(doc)
+            if len(seen) == 14:
+                raise KeyboardInterrupt
+            yield doc
+
+    monkeypatch.setattr(nlp_coref, "pipe", interrupted_pipe)
+    with pytest.raises(KeyboardInterrupt):
+        resolve_jsonl(data, out, nlp=nlp_coref, batch_size=4)
+    monkeypatch.undo()
+    assert out.read_bytes().count(b"\n") == 13  # complete records are kept
+    stats = resolve_jsonl(data, out, nlp=nlp_coref, batch_size=4)
+    assert (stats.skipped, stats.written) == (13, 10)
+    assert out.read_bytes() == clean_output
+
+
+def test_batch_blank_lines_are_not_records(nlp_coref, tmp_path):
+    path, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    path.write_text('\n{"text": "Anna left."}\n  \n\n{"text": "Tom left."}\n\n')
+    assert resolve_jsonl(path, out, nlp=nlp_coref).total == 2
+    assert [r["text"] for r in read_jsonl(out)] == ["Anna left.", "Tom left."]
+
+
+def test_batch_output_from_another_input(nlp_coref, data, tmp_path):
+    out = tmp_path / "out.jsonl"
+    resolve_jsonl(data, out, nlp=nlp_coref)
+    shorter = tmp_path / "short.jsonl"
+    write_jsonl(shorter, 3)
+    with pytest.raises(NeuralcorefError, match=r"\[E312\].* 23 lines .* only 3"):
+        resolve_jsonl(shorter, out, nlp=nlp_coref)
+    damaged = tmp_path / "damaged.jsonl"
+    damaged.write_text('{"id": 0}\n{"id": 1\n{"id": 2}\n')
+    with pytest.raises(NeuralcorefError, match=r"\[E313\] Line 2 of the output"):
+        resolve_jsonl(data, damaged, nlp=nlp_coref)
+
+
+def test_batch_settings_are_checked(nlp_coref, data, tmp_path):
+    for name in ("batch_size", "n_process"):
+        with pytest.raises(NeuralcorefError, match=rf"\[E315\] Setting '{name}'"):
+            resolve_jsonl(data, tmp_path / "o.jsonl", nlp=nlp_coref, **{name: 0})
+
+
+def test_batch_resolve_records_keeps_order(nlp_coref):
+    items = [(1, {"text": "Anna said she ate."}), (2, "oops"), (3, '{"body": 1}'),
+             (4, '{"text": "Tom ate."}'), (5, "[]")]
+    records = list(resolve_records(items, nlp_coref, batch_size=2))
+    assert [r["coref"] is None for r in records] == [False, True, True, False, True]
+    assert records[0]["coref"]["resolved"] == "Anna said Anna ate."
+
+
+def test_batch_text_field(nlp_coref, tmp_path):
+    path, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    path.write_text('{"body": "Anna said she left.", "text": 1}\n')
+    resolve_jsonl(path, out, nlp=nlp_coref, text_field="body")
+    assert read_jsonl(out)[0]["coref"]["resolved"] == "Anna said Anna left."
+
+
+def test_batch_cli(handmade_model, data, clean_output, tmp_path):
+    out = tmp_path / "cli.jsonl"
+    args = ["batch", "--input", str(data), "--output", str(out), "--model", str(handmade_model),
+            "--spacy-model", EN_PIPELINE, "--batch-size", "4", "--no-progress"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "23 new lines (0 error records), 0 already done, 23 in all" in result.output
+    assert out.read_bytes() == clean_output
+    result = CliRunner().invoke(app, args + ["--strict"])
+    assert result.exit_code == 0 and "0 new lines" in result.output
+    result = CliRunner().invoke(app, ["batch", "--input", str(tmp_path / "missing.jsonl"),
+                                      "--output", str(out)])
+    assert result.exit_code == 1 and "missing.jsonl" in result.output
+
+
+def test_batch_n_process(handmade_model, data, clean_output, nlp_coref):
+    out = data.parent / "out.jsonl"
+    stats = resolve_jsonl(data, out, nlp=nlp_coref, n_process=2, batch_size=4)
+    assert stats.written == 23 and out.read_bytes() == clean_output
+
+
+# Dask -------------------------------------------------------------------------
+
+def test_batch_resolve_bag_local(handmade_model, data, clean_output):
+    db = pytest.importorskip("dask.bag")
+    pytest.importorskip("distributed")
+    from neuralcoref.batch import resolve_bag
+
+    bag = db.read_text(str(data), blocksize=None)
+    records = resolve_bag(bag, model=str(handmade_model), spacy_model=EN_PIPELINE)
+    out = [json.dumps(r, ensure_ascii=False) + "\n" for r in records.compute(scheduler="sync")]
+    assert "".join(out).encode("utf8") == clean_output
+
+
+def run_on_cluster(distributed, db, inputs: Path, out: Path, settings: dict):
+    """Both Dask entry points on a two-process LocalCluster; RETURNS (pipelines loaded
+    per worker, resolve_jsonl_dask's stats, resolve_bag's records)."""
+    from neuralcoref.batch import pipeline_loads, resolve_bag, resolve_jsonl_dask
+
+    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
+                                  dashboard_address=None, silence_logs=40) as cluster, \
+            distributed.Client(cluster, timeout=60) as client:
+        stats = resolve_jsonl_dask(str(inputs / "*.jsonl"), out, **settings)
+        bag = db.read_text(str(inputs / "*.jsonl"), blocksize=None)
+        records = resolve_bag(bag, **settings).compute()
+        loads = client.run(pipeline_loads)
+    return loads, stats, records
+
+
+def test_batch_dask_local_cluster(handmade_model, tmp_path, clean_output):
+    """Two worker processes, four files: each worker loads the pipeline once."""
+    pytest.importorskip("dask.bag")
+    distributed = pytest.importorskip("distributed")
+    import dask.bag as db
+
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    for k in range(4):
+        write_jsonl(inputs / f"part{k}.jsonl", 23)
+    (tmp_path / "out").mkdir()
+    done = clean_output[:clean_output.index(b"\n", 500) + 1]  # part1 was begun earlier
+    (tmp_path / "out" / "part1.jsonl").write_bytes(done)
+    settings = dict(model=str(handmade_model), spacy_model=EN_PIPELINE, batch_size=4)
+    faulthandler.dump_traceback_later(180, exit=True)  # a hung cluster must not hang the suite
+    try:
+        loads, stats, records = run_on_cluster(distributed, db, inputs, tmp_path / "out", settings)
+    finally:
+        faulthandler.cancel_dump_traceback_later()
+    # Eight tasks on two workers; a worker that ran any loaded the pipeline once.
+    assert len(loads) == 2 and set(loads.values()) <= {0, 1} and sum(loads.values()) >= 1
+    assert sorted(Path(p).name for p in stats) == [f"part{k}.jsonl" for k in range(4)]
+    assert [s.skipped for _, s in sorted(stats.items())] == [0, done.count(b"\n"), 0, 0]
+    for k in range(4):
+        assert (tmp_path / "out" / f"part{k}.jsonl").read_bytes() == clean_output
+    expected = 4 * clean_output.decode("utf8")
+    assert "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records) == expected
+
+
+def test_batch_dask_no_match(tmp_path):
+    pytest.importorskip("dask.bag")
+    pytest.importorskip("distributed")
+    from neuralcoref.batch import resolve_jsonl_dask
+
+    with pytest.raises(NeuralcorefError, match=r"\[E316\]"):
+        resolve_jsonl_dask(str(tmp_path / "*.jsonl"), tmp_path / "out")
+
+
+def test_batch_dask_missing_is_a_coded_error(monkeypatch, tmp_path):
+    from neuralcoref.batch import resolve_bag, resolve_jsonl_dask
+
+    monkeypatch.setitem(sys.modules, "dask.bag", None)
+    with pytest.raises(NeuralcorefError, match=r"\[E314\].*neuralcoref\[dask\]"):
+        resolve_jsonl_dask(str(tmp_path / "*.jsonl"), tmp_path)
+    with pytest.raises(NeuralcorefError, match=r"\[E314\]"):
+        resolve_bag(None)
