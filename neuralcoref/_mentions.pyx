@@ -69,13 +69,57 @@ def subtree_bounds(const cnp.int32_t[::1] heads):
     right_arr = np.arange(n, dtype=np.int32)
     cdef cnp.int32_t[::1] left = left_arr
     cdef cnp.int32_t[::1] right = right_arr
-    cdef Py_ssize_t i, h, steps
+    cdef Py_ssize_t i, h, steps, k, n_seen = 0, n_queued = 0
     for i in range(n):
         if heads[i] < 0 or heads[i] >= n:
             raise ValueError("heads must be token indices in [0, n_tokens)")
+    # Children in CSR form, then a breadth-first order from the roots: bounds are
+    # folded from children into heads in reverse order, O(n) however deep the
+    # tree ("very very ... good" chains a parser's tokens thousands deep).
+    first_arr = np.zeros(n + 1, dtype=np.int64)
+    children_arr = np.empty(n, dtype=np.int32)
+    order_arr = np.empty(n, dtype=np.int32)
+    cdef int64_t[::1] first = first_arr
+    cdef cnp.int32_t[::1] children = children_arr
+    cdef cnp.int32_t[::1] order = order_arr
     with nogil:
-        # Walk each token up to its root, widening every ancestor's bounds. The
-        # step limit guards against cycles in malformed head arrays.
+        for i in range(n):
+            if heads[i] != i:
+                first[heads[i] + 1] += 1
+        for i in range(n):
+            first[i + 1] += first[i]
+        for i in range(n):  # fill, using first[h] as the cursor of h's slots
+            if heads[i] != i:
+                h = heads[i]
+                children[first[h]] = <cnp.int32_t>i
+                first[h] += 1
+        for i in range(n - 1, -1, -1):  # each cursor stopped at the next start: shift back
+            first[i + 1] = first[i]
+        first[0] = 0
+        for i in range(n):
+            if heads[i] == i:
+                order[n_queued] = <cnp.int32_t>i
+                n_queued += 1
+        while n_seen < n_queued:
+            h = order[n_seen]
+            n_seen += 1
+            for k in range(first[h], first[h + 1]):
+                order[n_queued] = children[k]
+                n_queued += 1
+        if n_queued == n:
+            for k in range(n - 1, -1, -1):
+                i = order[k]
+                h = heads[i]
+                if h != i:
+                    if left[h] > left[i]:
+                        left[h] = left[i]
+                    if right[h] < right[i]:
+                        right[h] = right[i]
+    if n_queued == n:
+        return left_arr, right_arr
+    with nogil:
+        # Malformed heads with a cycle (not a forest): walk each token up to its
+        # root, widening every ancestor's bounds; the step limit stops the cycles.
         for i in range(n):
             h = i
             steps = 0

@@ -9,6 +9,7 @@
 """
 from __future__ import annotations
 
+import re
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 import spacy
@@ -24,6 +25,9 @@ DEFAULT_PIPELINES: Dict[str, Tuple[str, ...]] = {
 }
 
 CharSpan = Tuple[int, int]
+#: Lone surrogates (U+D800-U+DFFF) are not Unicode characters: they cannot be
+#: encoded as UTF-8, and spaCy's tokenizer fails on them with UnicodeEncodeError.
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def load_spacy(name: Optional[str] = None, lang: str = "en") -> Language:
@@ -109,4 +113,9 @@ class Coref:
         """Resolve coreference in one text or a list of texts."""
         if isinstance(texts, str):
             texts = [texts]
+        for i, text in enumerate(texts):
+            surrogate = _SURROGATE.search(text) if isinstance(text, str) else None
+            if surrogate is not None:
+                raise NeuralcorefError(Errors.E155.format(
+                    i=i, char=f"U+{ord(surrogate.group()):04X}", offset=surrogate.start()))
         return [CorefResult(doc) for doc in self.nlp.pipe(texts, batch_size=batch_size)]

@@ -8,7 +8,9 @@ those groups, registered when the component is created, never at import.
 """
 from __future__ import annotations
 
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+import threading
+import weakref
+from typing import Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from spacy.tokens import Doc, Span, Token
 
@@ -111,11 +113,60 @@ def _doc_scores(doc: Doc) -> Optional[Dict[Span, Dict[Span, float]]]:
             for (s, e), row in rows.items()}
 
 
+class _Index(NamedTuple):
+    """Where each mention and token is, for the span and token getters: without
+    it each call rebuilt every cluster, and ``[t._.in_coref for t in doc]`` took
+    minutes on a long Doc. Holds no Span (a Span keeps its Doc alive)."""
+
+    mains_group: object  # the coref_mains SpanGroup read, or None
+    n_groups: int  # len(doc.spans) then
+    clusters: List[List[Tuple[int, int]]]
+    mains: List[Tuple[int, int]]
+    by_span: Dict[Tuple[int, int], int]
+    by_token: Dict[int, List[int]]
+
+
+_INDEXES: "weakref.WeakKeyDictionary[Doc, _Index]" = weakref.WeakKeyDictionary()
+_INDEXES_LOCK = threading.Lock()
+_REGISTER_LOCK = threading.Lock()
+
+
+def _index(doc: Doc) -> _Index:
+    """The Doc's mention index. It is rebuilt when the clusters are set again
+    (set_clusters and clear_clusters replace the coref_mains group) or a span
+    group is added or deleted: checking every group on each call would cost as
+    much as the rebuild. Change clusters with set_clusters, not in place."""
+    mains_group = doc.spans[MAINS_KEY] if MAINS_KEY in doc.spans else None
+    with _INDEXES_LOCK:
+        index = _INDEXES.get(doc)
+    if index is not None and index.mains_group is mains_group and index.n_groups == len(doc.spans):
+        return index
+    found = get_clusters(doc)
+    clusters = [[(m.start, m.end) for m in c] for c in found]
+    mains = [(c.main.start, c.main.end) for c in found]
+    by_span: Dict[Tuple[int, int], int] = {}
+    by_token: Dict[int, List[int]] = {}
+    for i, spans in enumerate(clusters):
+        for start, end in spans:
+            by_span.setdefault((start, end), i)
+            for t in range(start, end):
+                if not by_token.get(t) or by_token[t][-1] != i:
+                    by_token.setdefault(t, []).append(i)
+    index = _Index(mains_group, len(doc.spans), clusters, mains, by_span, by_token)
+    with _INDEXES_LOCK:
+        _INDEXES[doc] = index
+    return index
+
+
+def _indexed_cluster(doc: Doc, index: _Index, i: int) -> Cluster:
+    s, e = index.mains[i]
+    return Cluster(i, doc[s:e], [doc[a:b] for a, b in index.clusters[i]])
+
+
 def _span_cluster(span: Span) -> Optional[Cluster]:
-    for cluster in get_clusters(span.doc):
-        if span in cluster:
-            return cluster
-    return None
+    index = _index(span.doc)
+    i = index.by_span.get((span.start, span.end))
+    return None if i is None else _indexed_cluster(span.doc, index, i)
 
 
 def _span_scores(span: Span) -> Optional[Dict[Span, float]]:
@@ -126,8 +177,8 @@ def _span_scores(span: Span) -> Optional[Dict[Span, float]]:
 
 
 def _token_clusters(token: Token) -> List[Cluster]:
-    return [c for c in get_clusters(token.doc)
-            if any(m.start <= token.i < m.end for m in c.mentions)]
+    index = _index(token.doc)
+    return [_indexed_cluster(token.doc, index, i) for i in index.by_token.get(token.i, ())]
 
 
 def register_extensions() -> None:
@@ -136,11 +187,14 @@ def register_extensions() -> None:
 
     doc_attrs = {"has_coref": _doc_has_coref, "coref_clusters": get_clusters,
                  "coref_resolved": coref_resolved, "coref_scores": _doc_scores}
-    span_attrs = {"is_coref": lambda span: _span_cluster(span) is not None,
+    span_attrs = {"is_coref": lambda span: (span.start, span.end) in _index(span.doc).by_span,
                   "coref_cluster": _span_cluster, "coref_scores": _span_scores}
-    token_attrs = {"in_coref": lambda token: bool(_token_clusters(token)),
+    token_attrs = {"in_coref": lambda token: token.i in _index(token.doc).by_token,
                    "coref_clusters": _token_clusters}
-    for cls, attrs in ((Doc, doc_attrs), (Span, span_attrs), (Token, token_attrs)):
-        for name, getter in attrs.items():
-            if not cls.has_extension(name):
-                cls.set_extension(name, getter=getter)
+    # Locked: components built in two threads at once would both find an attribute
+    # missing, and the second set_extension would fail (spaCy's E090).
+    with _REGISTER_LOCK:
+        for cls, attrs in ((Doc, doc_attrs), (Span, span_attrs), (Token, token_attrs)):
+            for name, getter in attrs.items():
+                if not cls.has_extension(name):
+                    cls.set_extension(name, getter=getter)

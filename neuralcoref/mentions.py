@@ -305,15 +305,22 @@ def _token_classes(array: np.ndarray, tables: RuleTables) -> Tuple[np.ndarray, n
                                    tables.masks, tables.bounds)
 
 
+def _only_whitespace(doc: Doc) -> bool:
+    # Empty and whitespace-only texts have no mentions, parsed or not: no error
+    # for a pipeline that leaves whitespace unparsed. Stops at the first word.
+    return all(token.is_space for token in doc)
+
+
 def extract_mentions(doc: Doc, rules: LanguageRules) -> Mentions:
     """The candidate mentions of a parsed Doc.
 
     doc (Doc): a Doc with part-of-speech tags and a dependency parse (and named
-        entities, if the pipeline has them).
+        entities, if the pipeline has them); an empty or whitespace-only Doc
+        needs neither and has no mentions.
     rules (LanguageRules): the language's rules, see ``neuralcoref.lang.get_rules``.
     RETURNS (Mentions): sorted by (start, end), no duplicate spans.
     """
-    if len(doc) == 0:
+    if _only_whitespace(doc):
         return Mentions.empty()
     check_annotations(doc, rules)
     t = token_arrays(doc, rules)
@@ -325,7 +332,7 @@ def extract_mentions(doc: Doc, rules: LanguageRules) -> Mentions:
 
 def extract_mentions_reference(doc: Doc, rules: LanguageRules) -> Mentions:
     """:func:`extract_mentions` through the pure-Python references of the kernels."""
-    if len(doc) == 0:
+    if _only_whitespace(doc):
         return Mentions.empty()
     check_annotations(doc, rules)
     t = token_arrays(doc, rules, reference=True)
