@@ -12,7 +12,7 @@ small pair part per pair.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Dict, List, Mapping, NamedTuple, Tuple
+from typing import Dict, List, Mapping, NamedTuple, Optional, Tuple
 
 import numpy as np
 
@@ -40,6 +40,9 @@ class ScorerConfig:
     pair_hidden (List[int]): hidden layer sizes of the pair scorer.
     similarity_rank (int): rank of the bilinear mention-similarity term added to
         pair scores, (U x_ante) . (V x_ana); 0 for none.
+    mention_hidden (List[int] | None): hidden sizes of the mention scorer, whose
+        score of both mentions is added to every pair score (how likely each is a
+        mention at all); None for no mention scorer.
     """
 
     vector_dim: int = 96
@@ -48,6 +51,7 @@ class ScorerConfig:
     single_hidden: List[int] = field(default_factory=lambda: [256, 128])
     pair_hidden: List[int] = field(default_factory=lambda: [256, 128])
     similarity_rank: int = 0
+    mention_hidden: Optional[List[int]] = None
 
     @property
     def mention_width(self) -> int:
@@ -94,6 +98,12 @@ def weight_shapes(config: ScorerConfig) -> Dict[str, Tuple[int, ...]]:
     if config.similarity_rank:
         shapes["pair.sim.U"] = (config.similarity_rank, d_m)
         shapes["pair.sim.V"] = (config.similarity_rank, d_m)
+    if config.mention_hidden is not None:
+        n_in = d_m
+        for i, n_out in enumerate(config.mention_hidden):
+            shapes[f"mention.{i}.W"], shapes[f"mention.{i}.b"] = (n_out, n_in), (n_out,)
+            n_in = n_out
+        shapes["mention.out.W"], shapes["mention.out.b"] = (1, n_in), (1,)
     return shapes
 
 
@@ -104,6 +114,8 @@ class MentionParts(NamedTuple):
     ante (n, pair_hidden[0]), ana (n, pair_hidden[0]): the pair net's first-layer
         antecedent and anaphor parts (the bias is in ``ana``).
     sim_ante (n, r), sim_ana (n, r): the similarity projections (r may be 0).
+    mention (n,): mention scores, added to the pair scores of both mentions (0
+        without a mention scorer).
     """
 
     single: np.ndarray
@@ -111,10 +123,19 @@ class MentionParts(NamedTuple):
     ana: np.ndarray
     sim_ante: np.ndarray
     sim_ana: np.ndarray
+    mention: np.ndarray
 
 
 def _relu(x: np.ndarray) -> np.ndarray:
     return np.maximum(x, 0, out=x)
+
+
+def _mlp(x: np.ndarray, layers: List[Tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+    h = x
+    for W, b in layers[:-1]:
+        h = _relu(h @ W + b)
+    W, b = layers[-1]
+    return (h @ W + b)[:, 0]
 
 
 class Scorers:
@@ -128,6 +149,8 @@ class Scorers:
         self.config = config
         self.w = {k: np.ascontiguousarray(v, dtype=np.float32) for k, v in weights.items()}
         self._single = self._layers("single", len(config.single_hidden))
+        self._mention = (self._layers("mention", len(config.mention_hidden))
+                         if config.mention_hidden is not None else None)
         self._pair = self._layers("pair", len(config.pair_hidden), first=1)
         self._w_ante = self.w["pair.0.W_ante"].T.copy()
         self._w_ana = self.w["pair.0.W_ana"].T.copy()
@@ -157,18 +180,18 @@ class Scorers:
 
     def single_scores(self, x: np.ndarray) -> np.ndarray:
         """No-antecedent scores. x (float32 (n, d_m)). RETURNS (n,) float32."""
-        h = x
-        for W, b in self._single[:-1]:
-            h = _relu(h @ W + b)
-        W, b = self._single[-1]
-        return (h @ W + b)[:, 0]
+        return _mlp(x, self._single)
+
+    def mention_scores(self, x: np.ndarray) -> np.ndarray:
+        """Mention scores (0 without a mention scorer). RETURNS (n,) float32."""
+        return _mlp(x, self._mention) if self._mention else np.zeros(len(x), np.float32)
 
     def mention_parts(self, features: MentionFeatures, word_rows: np.ndarray) -> MentionParts:
         """Everything computed once per mention, in chunks to bound memory."""
         n, first, rank = len(features), self.config.pair_hidden[0], self.config.similarity_rank
         parts = MentionParts(np.empty(n, np.float32), np.empty((n, first), np.float32),
                              np.empty((n, first), np.float32), np.empty((n, rank), np.float32),
-                             np.empty((n, rank), np.float32))
+                             np.empty((n, rank), np.float32), np.empty(n, np.float32))
         for lo in range(0, n, MENTION_CHUNK):
             hi = min(lo + MENTION_CHUNK, n)
             x = self.mention_inputs(features[lo:hi], word_rows[lo:hi])
@@ -177,6 +200,7 @@ class Scorers:
             parts.ana[lo:hi] = x @ self._w_ana + self.w["pair.0.b"]
             parts.sim_ante[lo:hi] = x @ self._sim_u
             parts.sim_ana[lo:hi] = x @ self._sim_v
+            parts.mention[lo:hi] = self.mention_scores(x)
         return parts
 
     def pair_scores(self, parts: MentionParts, ante: np.ndarray, ana: np.ndarray,
@@ -203,4 +227,6 @@ class Scorers:
             if self.config.similarity_rank:
                 out[lo:hi] += np.einsum("ij,ij->i", parts.sim_ante[ante[lo:hi]],
                                         parts.sim_ana[ana[lo:hi]])
+            if self._mention:
+                out[lo:hi] += parts.mention[ante[lo:hi]] + parts.mention[ana[lo:hi]]
         return out

@@ -40,6 +40,10 @@ class TrainConfig:
     vocab_min_count, vocab_max_size: which training words get an embedding.
     single_hidden, pair_hidden (List[int]): hidden layer sizes.
     similarity_rank (int): rank of the bilinear mention-similarity pair term (0: none).
+    mention_hidden (List[int] | None): hidden sizes of the mention scorer, whose
+        scores of both mentions are added to pair scores (None: no mention scorer).
+    mention_loss_weight (float): weight of the auxiliary mention-detection loss
+        (binary cross-entropy of the mention scores against gold mentions).
     dropout (float): dropout on inputs and hidden layers while training.
     weight_decay (float): L2 penalty (Adam's weight_decay).
     ema_decay (float): evaluate and keep an exponential moving average of the
@@ -59,6 +63,8 @@ class TrainConfig:
     single_hidden: List[int] = field(default_factory=lambda: [256, 128])
     pair_hidden: List[int] = field(default_factory=lambda: [256, 128])
     similarity_rank: int = 0
+    mention_hidden: Optional[List[int]] = None
+    mention_loss_weight: float = 1.0
     dropout: float = 0.3
     weight_decay: float = 1e-6
     ema_decay: float = 0.0

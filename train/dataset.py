@@ -32,6 +32,7 @@ class Batch:
     pair_feats (float32 (b, L, d_p)): expanded pair codes (0 on padding).
     pair_gold (bool (b, L)): coreferent candidates.
     single_gold (bool (b,)): anaphors with no coreferent candidate.
+    mention_gold (bool (u,)): which of ``mentions`` are gold mentions.
     """
 
     mentions: np.ndarray
@@ -44,6 +45,7 @@ class Batch:
     pair_feats: np.ndarray
     pair_gold: np.ndarray
     single_gold: np.ndarray
+    mention_gold: np.ndarray
 
 
 class TrainingData:
@@ -118,4 +120,5 @@ class TrainingData:
             pair_feats=pair_feats.astype(np.float32),
             pair_gold=pair_gold,
             single_gold=~self.anaphoric[anaphors],
+            mention_gold=self.labels[mentions] >= 0,
         )

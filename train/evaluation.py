@@ -22,11 +22,16 @@ def to_tensors(batch: Batch, device: torch.device) -> dict:
 
 def option_scores(model: CorefScorers, t: dict) -> torch.Tensor:
     """(b, 1 + L) scores: the no-antecedent score, then each candidate's."""
+    return batch_outputs(model, t)[0]
+
+
+def batch_outputs(model: CorefScorers, t: dict):
+    """(b, 1 + L) option scores, and the (u,) mention scores of the batch's mentions."""
     x = model.mention_inputs(t["vectors"], t["mention_feats"], t["word_rows"])
     x_ana = x[t["ana_pos"]]
     single = model.single_scores(x_ana)
     pair = model.pair_scores(x, x_ana, t["ante_pos"], t["pair_feats"])
-    return torch.cat([single[:, None], pair], dim=1)
+    return torch.cat([single[:, None], pair], dim=1), model.mention_scores(x)
 
 
 @torch.no_grad()

@@ -69,6 +69,12 @@ class CorefScorers(nn.Module):
         """(n,) no-antecedent scores of mention inputs x (n, d_m)."""
         return self._mlp(x, "single", 0, len(self.config.single_hidden))
 
+    def mention_scores(self, x: torch.Tensor) -> torch.Tensor:
+        """(n,) mention scores (zeros without a mention scorer)."""
+        if self.config.mention_hidden is None:
+            return x.new_zeros(x.shape[0])
+        return self._mlp(x, "mention", 0, len(self.config.mention_hidden))
+
     def pair_scores(self, x_ante: torch.Tensor, x_ana: torch.Tensor, ante_pos: torch.Tensor,
                     pair_feats: torch.Tensor) -> torch.Tensor:
         """Scores of padded candidate rows.
@@ -84,6 +90,8 @@ class CorefScorers(nn.Module):
         h = F.linear(pair_feats, self.p("pair.0.W_pair")) + a_part[ante_pos] + m_part[:, None, :]
         h = F.dropout(F.relu(h), self.dropout, self.training)
         scores = self._mlp(h, "pair", 1, len(self.config.pair_hidden))
+        if self.config.mention_hidden is not None:
+            scores = scores + self.mention_scores(x_ante)[ante_pos] + self.mention_scores(x_ana)[:, None]
         if self.config.similarity_rank:
             u = F.linear(x_ante, self.p("pair.sim.U"))[ante_pos]
             v = F.linear(x_ana, self.p("pair.sim.V"))

@@ -28,7 +28,7 @@ from neuralcoref.scoring import FIRST_WORD_ROW, ScorerConfig
 from .batching import make_batches
 from .config import PhaseConfig, TrainConfig, load_config
 from .dataset import TrainingData
-from .evaluation import evaluate, option_scores, to_tensors, tune_offset
+from .evaluation import batch_outputs, evaluate, to_tensors, tune_offset
 from .export import export_model
 from .featurize import featurize_corpus, load_pipeline, pipeline_id
 from .losses import LOSSES
@@ -95,7 +95,8 @@ def train(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_model:
     scorer_cfg = ScorerConfig(vector_dim=vector_dim, vocab_size=len(vocab),
                               embedding_dim=cfg.embedding_dim,
                               single_hidden=list(cfg.single_hidden), pair_hidden=list(cfg.pair_hidden),
-                              similarity_rank=cfg.similarity_rank)
+                              similarity_rank=cfg.similarity_rank,
+                              mention_hidden=None if cfg.mention_hidden is None else list(cfg.mention_hidden))
     train_data = _training_data(train_corpus, vocab, cfg, vector_dim)
     dev_data = _training_data(dev_corpus, vocab, cfg, vector_dim)
     logger.info("Train: %s; dev: %s", train_data.stats(), dev_data.stats())
@@ -216,10 +217,14 @@ def _train_epoch(model: CorefScorers, optimizer: torch.optim.Optimizer, phase: P
     batches = make_batches(data.n_candidates, cfg.pair_budget, data.doc_ids, rng)
     for anaphors in tqdm(batches, desc=desc, unit="batch", disable=not progress, leave=False):
         t = to_tensors(data.batch(anaphors), device)
-        scores = option_scores(model, t)
+        scores, mention_scores = batch_outputs(model, t)
         mask = torch.cat([torch.ones_like(t["single_gold"])[:, None], t["mask"]], dim=1)
         gold = torch.cat([t["single_gold"][:, None], t["pair_gold"]], dim=1)
         loss = loss_fn(scores, mask, gold)
+        if cfg.mention_hidden is not None and cfg.mention_loss_weight:
+            # Auxiliary mention detection: is each candidate a gold mention at all?
+            loss = loss + cfg.mention_loss_weight * torch.nn.functional.binary_cross_entropy_with_logits(
+                mention_scores, t["mention_gold"].float())
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()

@@ -36,16 +36,18 @@ def test_torch_parameters_are_the_runtime_weights(data):
     assert all(v.dtype == np.float32 for v in weights.values())
 
 
-@pytest.mark.parametrize("single_hidden,pair_hidden,embedding_dim,rank",
-                         [([32], [16], 8, 0), ([32, 16], [24, 12, 6], 0, 0), ([32], [16], 8, 4)],
-                         ids=["small", "deep-no-emb", "similarity"])
+@pytest.mark.parametrize("single_hidden,pair_hidden,embedding_dim,rank,mention_hidden",
+                         [([32], [16], 8, 0, None), ([32, 16], [24, 12, 6], 0, 0, None),
+                          ([32], [16], 8, 4, None), ([32], [16], 8, 0, [8])],
+                         ids=["small", "deep-no-emb", "similarity", "mention-scorer"])
 def test_runtime_scores_equal_torch_scores(data, tmp_path, single_hidden, pair_hidden, embedding_dim,
-                                           rank):
+                                           rank, mention_hidden):
     data, vocab = data
     torch.manual_seed(1)
     config = ScorerConfig(vector_dim=96, vocab_size=len(vocab) if embedding_dim else 2,
                           embedding_dim=embedding_dim, single_hidden=single_hidden,
-                          pair_hidden=pair_hidden, similarity_rank=rank)
+                          pair_hidden=pair_hidden, similarity_rank=rank,
+                          mention_hidden=mention_hidden)
     model = CorefScorers(config, dropout=0.5).eval()
     with torch.no_grad():
         for name, param in model.params.items():
