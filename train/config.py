@@ -50,6 +50,9 @@ class TrainConfig:
         weights with this decay per batch (0: the raw weights).
     pair_budget (int): candidate pairs per batch (rows x padded length).
     max_dist, max_dist_match (int): candidate antecedents, as at inference.
+    drop_singletons (bool): pick and report models by dev scores against gold
+        clusters without singletons (for data that annotates singletons, which the
+        model never predicts).
     phases (List[PhaseConfig]): the training phases, in order.
     tune_greedyness (bool): fold the dev-best link threshold into the exported
         single scorer, so that greedyness 0.5 is the tuned setting.
@@ -71,6 +74,7 @@ class TrainConfig:
     pair_budget: int = 20000
     max_dist: int = 50
     max_dist_match: int = 500
+    drop_singletons: bool = False
     phases: List[PhaseConfig] = field(default_factory=_default_phases)
     tune_greedyness: bool = True
     seed: int = 0

@@ -54,10 +54,13 @@ class TrainingData:
     corpus (FeaturizedCorpus): the featurized documents.
     vocab (WordVocab): the embedding vocabulary.
     max_dist, max_dist_match (int): candidate antecedents, as at inference.
+    keep_singletons (bool): score against gold clusters of one mention too.
     """
 
-    def __init__(self, corpus: FeaturizedCorpus, vocab: WordVocab, max_dist: int, max_dist_match: int):
+    def __init__(self, corpus: FeaturizedCorpus, vocab: WordVocab, max_dist: int, max_dist_match: int,
+                 keep_singletons: bool = True):
         self.corpus = corpus
+        self.keep_singletons = keep_singletons
         features = corpus.features
         self.vectors = features.vectors
         self.mention_feats = expand_mention_codes(np.asarray(features.codes))

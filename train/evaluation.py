@@ -7,7 +7,7 @@ import numpy as np
 import torch
 
 from neuralcoref.clustering import best_antecedents, clusters_from_links, spans_of
-from neuralcoref.coref_scorer import CorefScores, score_documents
+from neuralcoref.coref_scorer import CorefScores, remove_singletons, score_documents
 from neuralcoref.features import C
 
 from .batching import make_batches
@@ -69,9 +69,13 @@ def decode(data: TrainingData, single: np.ndarray, pair: np.ndarray,
 
 
 def score_predictions(data: TrainingData, predicted: List[List[List[Tuple[int, int]]]]) -> CorefScores:
-    """The project's CoNLL scores of predicted clusters against the gold clusters."""
+    """The project's CoNLL scores of predicted clusters against the gold clusters
+    (without the gold singletons when ``data.keep_singletons`` is False)."""
     corpus = data.corpus
-    return score_documents([(corpus.gold_clusters(d), predicted[d]) for d in range(corpus.n_docs)])
+    gold = [corpus.gold_clusters(d) for d in range(corpus.n_docs)]
+    if not data.keep_singletons:
+        gold = [remove_singletons(clusters) for clusters in gold]
+    return score_documents(list(zip(gold, predicted)))
 
 
 def evaluate(model: CorefScorers, data: TrainingData, device: torch.device, pair_budget: int,

@@ -53,6 +53,8 @@ def model_card(config: ModelConfig, cfg: TrainConfig, dev: CorefScores, summary:
         f"train {summary['seconds']['train']} s",
         f"- link offset folded into the single scorer: {summary['link_offset']:+.2f}", "",
         "## Dev scores", "",
+        f"Against the gold clusters {'without' if cfg.drop_singletons else 'with'} singletons "
+        "(the model predicts clusters of two or more mentions).", "",
         "| metric | recall | precision | F1 |", "| --- | ---: | ---: | ---: |",
     ]
     for name in ("muc", "bcub", "ceafe", "ceafm", "lea", "blanc", "mentions"):

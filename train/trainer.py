@@ -130,7 +130,8 @@ def train(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_model:
 
 
 def _training_data(corpus, vocab, cfg: TrainConfig, vector_dim: int) -> TrainingData:
-    data = TrainingData(corpus, vocab, cfg.max_dist, cfg.max_dist_match)
+    data = TrainingData(corpus, vocab, cfg.max_dist, cfg.max_dist_match,
+                        keep_singletons=not cfg.drop_singletons)
     if vector_dim == 0:
         data.vectors = np.zeros((len(data), 0), dtype=np.float32)
     return data
