@@ -31,6 +31,10 @@ def _default_phases() -> List[PhaseConfig]:
             PhaseConfig("ranking", max_epochs=8, patience=2, lr=2e-4)]
 
 
+#: Share of singleton clusters above which training data counts as annotating singletons.
+SINGLETON_SHARE = 0.1
+
+
 @dataclass
 class TrainConfig:
     """Everything that shapes a training run (saved in the model card).
@@ -50,9 +54,10 @@ class TrainConfig:
         weights with this decay per batch (0: the raw weights).
     pair_budget (int): candidate pairs per batch (rows x padded length).
     max_dist, max_dist_match (int): candidate antecedents, as at inference.
-    drop_singletons (bool): pick and report models by dev scores against gold
-        clusters without singletons (for data that annotates singletons, which the
-        model never predicts).
+    drop_singletons (bool | None): pick and report models by dev scores against
+        gold clusters without singletons (for data that annotates singletons, which
+        the model never predicts); None decides from the training data (more than
+        SINGLETON_SHARE of its clusters are singletons).
     phases (List[PhaseConfig]): the training phases, in order.
     tune_greedyness (bool): fold the dev-best link threshold into the exported
         single scorer, so that greedyness 0.5 is the tuned setting.
@@ -74,7 +79,7 @@ class TrainConfig:
     pair_budget: int = 20000
     max_dist: int = 50
     max_dist_match: int = 500
-    drop_singletons: bool = False
+    drop_singletons: Optional[bool] = None
     phases: List[PhaseConfig] = field(default_factory=_default_phases)
     tune_greedyness: bool = True
     seed: int = 0

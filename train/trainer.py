@@ -26,7 +26,7 @@ from neuralcoref.lang import get_pipeline_rules
 from neuralcoref.scoring import FIRST_WORD_ROW, ScorerConfig
 
 from .batching import make_batches
-from .config import PhaseConfig, TrainConfig, load_config
+from .config import SINGLETON_SHARE, PhaseConfig, TrainConfig, load_config
 from .dataset import TrainingData
 from .evaluation import batch_outputs, evaluate, to_tensors, tune_offset
 from .export import export_model
@@ -74,7 +74,7 @@ def train(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_model:
     RETURNS (Path): the exported model folder.
     """
     started = time.time()
-    cfg = config if isinstance(config, TrainConfig) else load_config(config)
+    cfg = copy.deepcopy(config) if isinstance(config, TrainConfig) else load_config(config)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     dev = resolve_device(device)
@@ -89,6 +89,11 @@ def train(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_model:
     dev_corpus = featurize_corpus(dev_path, nlp, rules, cache, progress=progress)
     featurize_seconds = time.time() - t0
 
+    if cfg.drop_singletons is None:
+        cfg.drop_singletons = annotates_singletons(train_corpus)
+        logger.info("Training data %s singletons: dev scores %s them",
+                    "annotates" if cfg.drop_singletons else "does not annotate",
+                    "without" if cfg.drop_singletons else "with")
     vocab = build_vocab(train_corpus.word_counts, cfg.vocab_min_count, cfg.vocab_max_size) \
         if cfg.embedding_dim else WordVocab([])
     vector_dim = train_corpus.manifest["vector_dim"] if cfg.use_vectors else 0
@@ -127,6 +132,12 @@ def train(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_model:
     }
     return export_model(out / "model", model, cfg, vocab, nlp.lang, rules.lang, pipeline_id(nlp),
                         final, offset, summary)
+
+
+def annotates_singletons(corpus) -> bool:
+    """Whether more than SINGLETON_SHARE of the corpus's gold clusters are singletons."""
+    sizes = [len(c) for doc in corpus.docs for c in doc["clusters"]]
+    return bool(sizes) and sum(s == 1 for s in sizes) > SINGLETON_SHARE * len(sizes)
 
 
 def _training_data(corpus, vocab, cfg: TrainConfig, vector_dim: int) -> TrainingData:
