@@ -16,13 +16,15 @@ class PhaseConfig:
     loss (str): "all_pairs", "top_pairs", "ranking" or "softmax".
     max_epochs (int): upper bound on epochs.
     patience (int): evaluations without dev improvement before moving on.
-    lr (float): Adam learning rate.
+    lr (float): Adam learning rate at the phase's start.
+    lr_decay (float): factor applied to the learning rate after each epoch.
     """
 
     loss: str
     max_epochs: int = 10
     patience: int = 2
     lr: float = 1e-3
+    lr_decay: float = 1.0
 
 
 def _default_phases() -> List[PhaseConfig]:

@@ -153,12 +153,15 @@ def _run_phases(model: CorefScorers, cfg: TrainConfig, state: RunState, train_da
                 out: Path, progress: bool) -> None:
     for p in range(state.phase, len(cfg.phases)):
         phase = cfg.phases[p]
-        optimizer = torch.optim.Adam(model.parameters(), lr=phase.lr, weight_decay=cfg.weight_decay)
+        optimizer = torch.optim.Adam(model.parameters(), lr=phase.lr * phase.lr_decay ** state.epoch,
+                                     weight_decay=cfg.weight_decay)
+        schedule = torch.optim.lr_scheduler.ExponentialLR(optimizer, gamma=phase.lr_decay)
         average = WeightAverage(model, cfg.ema_decay)
         for epoch in range(state.epoch, phase.max_epochs):
             t0 = time.time()
             loss = _train_epoch(model, optimizer, phase, train_data, cfg, device, rng, progress,
                                 f"{phase.loss} {epoch + 1}/{phase.max_epochs}", average)
+            schedule.step()
             with average.applied(model):
                 scores = evaluate(model, dev_data, device, cfg.pair_budget)
                 evaluated_state = copy.deepcopy(model.state_dict())
