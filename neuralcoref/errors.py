@@ -38,6 +38,9 @@ class ModelLoadError(NeuralcorefError):
 
 
 class Warnings(metaclass=ErrorsWithCodes):
+    W101 = ("The '{rules}' mention rules changed since the model was trained (their "
+            "fingerprint differs from the model's config.json): mentions and features "
+            "may differ from training. Retrain the model with this version.")
     W100 = ("The model was trained with the '{model_rules}' mention rules on a "
             "'{model_lang}' pipeline ({pipeline}), but this pipeline uses the "
             "'{rules}' rules (language '{lang}'): mentions will differ from training "

@@ -231,6 +231,8 @@ class FeatureTables:
                     for k, v in rules.class_map("dep_classes").items()}
         self.content_pos = {hash_string(p) for p in rules.content_pos}
         self.expletives = {hash_string(w.lower()) for w in rules.expletive_pronouns}
+        self.gender = {hash_string(w): GENDER.index(g)
+                       for w, g in rules.class_map("gender_words").items()}
         self._morph: Dict[int, Tuple[int, int, int, int, int]] = {}
 
     def morph(self, doc: Doc, key: int) -> Tuple[int, int, int, int, int]:
@@ -311,6 +313,7 @@ def featurize(doc: Doc, mentions: Mentions, tables: FeatureTables,
     codes[:, C["entity"]] = _lookup(ent[heads], tables.entity)
     codes[:, C["dep"]] = _lookup(dep[heads], tables.dep)
     _set_morph_codes(codes, doc, tables, morph, starts, heads, mentions.types)
+    _set_lexicon_gender(codes, tables, lower, starts, heads, mentions.types)
     codes[:, C["nested"]], codes[:, C["contains"]] = _nesting(starts, ends)
     codes[:, C["expletive"]] = _is_expletive(lower[heads], dep[heads], tables)
 
@@ -354,6 +357,19 @@ def _set_morph_codes(codes, doc, tables, morph, starts, heads, types) -> None:
     codes[:, C["definiteness"]] = first_codes[:, 3]
     # A coordinated list is plural whatever its members are.
     codes[types == MENTION_TYPES.index("list"), C["number"]] = NUMBER.index("plur")
+
+
+def _set_lexicon_gender(codes, tables, lower, starts, heads, types) -> None:
+    """Gender from the language's word list where the morphology gives none: a
+    proper name's first word ("Mary Smith"), else the head ("my sister")."""
+    if not tables.gender or len(heads) == 0:
+        return
+    by_head = _lookup(lower[heads], tables.gender)
+    by_first = _lookup(lower[starts], tables.gender)
+    proper = types == MENTION_TYPES.index("proper")
+    lexical = np.where(proper & (by_first > 0), by_first, by_head)
+    unknown = codes[:, C["gender"]] == 0
+    codes[unknown, C["gender"]] = lexical[unknown]
 
 
 def _nesting(starts: np.ndarray, ends: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:

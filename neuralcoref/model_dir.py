@@ -37,6 +37,7 @@ class ModelConfig:
     scorer (ScorerConfig): input and layer sizes.
     rules (str): the mention rules it was trained with (``LanguageRules.lang``:
         "en", "fr", or "xx" for the generic UD rules).
+    rules_hash (str): ``LanguageRules.fingerprint()`` of those rules.
     spacy_pipeline (str): name and version of that pipeline.
     defaults (Dict[str, Any]): decoding defaults (greedyness, max_dist...).
     schema_hash (str): the feature schema the model was trained with.
@@ -46,12 +47,13 @@ class ModelConfig:
     scorer: ScorerConfig
     spacy_pipeline: str = ""
     rules: str = ""
+    rules_hash: str = ""
     defaults: Dict[str, Any] = field(default_factory=dict)
     schema_hash: str = SCHEMA_HASH
     version: str = __version__
 
     def to_dict(self) -> dict:
-        return {"lang": self.lang, "rules": self.rules or self.lang,
+        return {"lang": self.lang, "rules": self.rules or self.lang, "rules_hash": self.rules_hash,
                 "spacy_pipeline": self.spacy_pipeline,
                 "schema_hash": self.schema_hash, "neuralcoref_version": self.version,
                 "defaults": dict(self.defaults), "scorer": self.scorer.to_dict()}
@@ -61,6 +63,7 @@ class ModelConfig:
         return cls(lang=data["lang"], scorer=ScorerConfig.from_dict(data["scorer"]),
                    spacy_pipeline=data.get("spacy_pipeline", ""),
                    rules=data.get("rules", data["lang"]),
+                   rules_hash=data.get("rules_hash", ""),
                    defaults=dict(data.get("defaults", {})),
                    schema_hash=data.get("schema_hash", ""),
                    version=data.get("neuralcoref_version", ""))

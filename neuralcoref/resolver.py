@@ -82,6 +82,8 @@ class Resolver:
             warnings.warn(Warnings.W100.format(
                 model_rules=model.config.rules, model_lang=model.config.lang,
                 pipeline=model.config.spacy_pipeline, rules=self.rules.lang, lang=self.rules.lang))
+        elif model.config.rules_hash and model.config.rules_hash != self.rules.fingerprint():
+            warnings.warn(Warnings.W101.format(rules=self.rules.lang))
         self.tables = FeatureTables(self.rules)
         self.greedyness = greedyness
         self.max_dist, self.max_dist_match = max_dist, max_dist_match

@@ -424,7 +424,8 @@ def test_features_unknown_speakers_never_match(make_doc):
 def test_features_string_and_agreement_pair_codes(make_doc):
     pairs = _pairs_by_text(make_doc(JOHN_DOG))
     john_he = pairs[("John", "He")]
-    assert (john_he["number"], john_he["gender"]) == (AGREEMENT.index("agree"), AGREEMENT.index("unknown"))
+    # "John" has no morphological gender: the English gender lexicon gives it.
+    assert (john_he["number"], john_he["gender"]) == (AGREEMENT.index("agree"), AGREEMENT.index("agree"))
     assert john_he["sent_dist"] == 1 and john_he["mention_dist"] == 3 and john_he["overlap"] == 0
     his_he = pairs[("his", "He")]
     assert his_he["gender"] == AGREEMENT.index("agree") and his_he["person"] == AGREEMENT.index("agree")
@@ -599,3 +600,14 @@ def test_features_earlier_value_counts_count_only_preceding_equal_values():
     values = np.array([5, 0, 5, 3, 5, 3, 0], dtype=np.uint64)
     assert _earlier_value_counts(values).tolist() == [0, 0, 1, 0, 2, 1, 0]
     assert _earlier_value_counts(np.zeros(0, dtype=np.uint64)).tolist() == []
+
+
+def test_features_gender_lexicon_fills_names_and_nouns(nlp_en):
+    from neuralcoref.features import GENDER
+
+    doc = nlp_en("Mary Smith met my brother and the doctor.")
+    mentions, feats = features_of(doc)
+    gender = {doc[s:e].text: GENDER[g] for (s, e), g in zip(mentions.spans(), feats.codes[:, C["gender"]])}
+    assert gender["Mary Smith"] == "fem"      # first name of a proper mention
+    assert gender["my brother"] == "masc"     # head noun
+    assert gender["the doctor"] == "unknown"  # not gendered

@@ -7,6 +7,7 @@ from typing import Dict
 
 from neuralcoref.coref_scorer import CorefScores
 from neuralcoref.embeddings import WordVocab
+from neuralcoref.lang.base import LanguageRules
 from neuralcoref.model_dir import ModelConfig, load_model, save_model
 
 from .config import TrainConfig
@@ -14,7 +15,7 @@ from .model import CorefScorers
 
 
 def export_model(path: Path, model: CorefScorers, cfg: TrainConfig, vocab: WordVocab, lang: str,
-                 rules: str, spacy_pipeline: str, dev_scores: CorefScores, link_offset: float,
+                 rules: LanguageRules, spacy_pipeline: str, dev_scores: CorefScores, link_offset: float,
                  summary: Dict) -> Path:
     """Write the runtime folder and check that it loads.
 
@@ -24,7 +25,8 @@ def export_model(path: Path, model: CorefScorers, cfg: TrainConfig, vocab: WordV
     """
     weights = model.export_weights()
     weights["single.out.b"] = weights["single.out.b"] + link_offset
-    config = ModelConfig(lang=lang, scorer=model.config, spacy_pipeline=spacy_pipeline, rules=rules,
+    config = ModelConfig(lang=lang, scorer=model.config, spacy_pipeline=spacy_pipeline, rules=rules.lang,
+                         rules_hash=rules.fingerprint(),
                          defaults={"greedyness": 0.5, "max_dist": cfg.max_dist,
                                    "max_dist_match": cfg.max_dist_match})
     card = model_card(config, cfg, dev_scores, summary)

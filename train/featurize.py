@@ -10,7 +10,6 @@ import hashlib
 import json
 import logging
 from collections import Counter
-from dataclasses import fields
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple, Union
 
@@ -61,16 +60,9 @@ def cache_key(path: Union[str, Path], nlp: Language, rules: LanguageRules) -> st
         with file.open("rb") as handle:
             for chunk in iter(lambda: handle.read(1 << 20), b""):
                 digest.update(chunk)
-    digest.update(json.dumps([pipeline_id(nlp), rules_fingerprint(rules), SCHEMA_HASH, __version__])
+    digest.update(json.dumps([pipeline_id(nlp), rules.fingerprint(), SCHEMA_HASH, __version__])
                   .encode("utf8"))
     return digest.hexdigest()[:16]
-
-
-def rules_fingerprint(rules: LanguageRules) -> dict:
-    """The rules as sorted plain data: stable across processes (a frozenset's repr
-    follows string hashing, which Python randomises per process)."""
-    return {f.name: sorted(map(str, v)) if isinstance(v, frozenset) else v
-            for f in fields(rules) for v in [getattr(rules, f.name)]}
 
 
 def featurize_corpus(path: Union[str, Path], nlp: Language, rules: LanguageRules,

@@ -130,7 +130,7 @@ def train(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_model:
                     "total": round(time.time() - started, 1)},
         "log": state.log,
     }
-    return export_model(out / "model", model, cfg, vocab, nlp.lang, rules.lang, pipeline_id(nlp),
+    return export_model(out / "model", model, cfg, vocab, nlp.lang, rules, pipeline_id(nlp),
                         final, offset, summary)
 
 

@@ -9,6 +9,8 @@ contract. The algorithms that use them live in :mod:`neuralcoref.mentions` and
 """
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass, fields
 from typing import Dict, FrozenSet, Iterable, Mapping, Tuple, Union
 
@@ -114,6 +116,8 @@ class LanguageRules:
     content_pos (Labels): parts of speech compared by the relaxed string match.
     expletive_pronouns (Labels): pronouns that can be pleonastic ("it").
     expletive_deps (Labels): positions where they can be ("expl", subjects).
+    gender_words (ClassMap): lowercase nouns and first names -> "masc"/"fem"/"neut",
+        for mentions whose morphology has no gender ("sister", "Mary").
     """
 
     lang: str
@@ -157,16 +161,24 @@ class LanguageRules:
     content_pos: Labels = labels()
     expletive_pronouns: Labels = labels()
     expletive_deps: Labels = labels()
+    gender_words: Union[ClassMap, Mapping[str, str]] = frozenset()
 
     def __post_init__(self) -> None:
         # Accept any iterable of strings (or a dict for class maps) but store
         # frozensets, so rules stay hashable (they key the cache of label tables).
         for f in fields(self):
             value = getattr(self, f.name)
-            if f.name.endswith("_classes") and isinstance(value, Mapping):
+            if f.name.endswith(("_classes", "_words")) and isinstance(value, Mapping):
                 object.__setattr__(self, f.name, frozenset(value.items()))
             elif f.name != "lang" and not isinstance(value, frozenset):
                 object.__setattr__(self, f.name, _to_labels(value, f.name))
+
+    def fingerprint(self) -> str:
+        """A hash of all the rules' data, stable across processes (a frozenset's
+        repr follows string hashing, which Python randomises per process)."""
+        data = {f.name: sorted(map(str, v)) if isinstance(v, frozenset) else v
+                for f in fields(self) for v in [getattr(self, f.name)]}
+        return hashlib.sha1(json.dumps(data, sort_keys=True).encode("utf8")).hexdigest()[:16]
 
     def class_map(self, name: str) -> Dict[str, str]:
         """A class map field as a dict, e.g. ``class_map("entity_classes")``."""

@@ -6,6 +6,7 @@ token on OntoGUM train and dev (see ``bench/mention_recall.py``); the comments s
 what each choice bought.
 """
 from .base import LanguageRules, labels
+from .en_gender import gender_words
 
 RULES = LanguageRules(
     lang="en",
@@ -62,4 +63,5 @@ RULES = LanguageRules(
     content_pos=labels("NOUN", "PROPN", "ADJ", "NUM"),
     expletive_pronouns=labels("it"),
     expletive_deps=labels("expl", "nsubj", "nsubjpass"),
+    gender_words=gender_words(),
 )
