@@ -21,7 +21,7 @@ from .lang import get_rules
 from .lang.base import LanguageRules
 from .mentions import Mentions, extract_mentions
 from .model_dir import CorefModel
-from .pairs import anaphor_index, candidate_antecedents
+from .pairs import candidate_antecedents
 
 
 @dataclass
@@ -140,10 +140,10 @@ class Resolver:
         features = MentionFeatures.concat([it.features for it in items if len(it.features)])
         parts = self.scorers.mention_parts(features, self.vocab.rows(features.words))
         ante = np.concatenate([it.ante.astype(np.int64) + off for it, off in zip(items, offsets)])
-        ana = np.concatenate([anaphor_index(it.ptr).astype(np.int64) + off
-                              for it, off in zip(items, offsets)])
+        counts = np.concatenate([np.diff(it.ptr) for it in items])
+        ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
         codes = np.concatenate([it.codes for it in items])
-        pair = self.scorers.pair_scores(parts, ante, ana, codes)
+        pair = self.scorers.all_pair_scores(parts, ptr, ante, codes)
         single = parts.single
         pair_sizes = np.cumsum([len(it.ante) for it in items])[:-1]
         return np.split(single, offsets[1:-1]), np.split(pair, pair_sizes)

@@ -17,6 +17,7 @@ from typing import Dict, List, Mapping, NamedTuple, Optional, Tuple
 import numpy as np
 
 from . import _features
+from .entities import refine, soft_clusters
 from .features import (MENTION_LAYOUT, PAIR_LAYOUT, SPAN_VECTORS, WORD_SLOTS,
                        MentionFeatures, expand_mention_codes, sparse_pair_inputs)
 
@@ -43,6 +44,8 @@ class ScorerConfig:
     mention_hidden (List[int] | None): hidden sizes of the mention scorer, whose
         score of both mentions is added to every pair score (how likely each is a
         mention at all); None for no mention scorer.
+    refine (bool): rescore pairs with antecedents represented by their soft
+        clusters (see :mod:`neuralcoref.entities`).
     """
 
     vector_dim: int = 96
@@ -52,6 +55,7 @@ class ScorerConfig:
     pair_hidden: List[int] = field(default_factory=lambda: [256, 128])
     similarity_rank: int = 0
     mention_hidden: Optional[List[int]] = None
+    refine: bool = False
 
     @property
     def mention_width(self) -> int:
@@ -202,6 +206,22 @@ class Scorers:
             parts.sim_ana[lo:hi] = x @ self._sim_v
             parts.mention[lo:hi] = self.mention_scores(x)
         return parts
+
+    def all_pair_scores(self, parts: MentionParts, ptr: np.ndarray, ante: np.ndarray,
+                        pair_codes: np.ndarray) -> np.ndarray:
+        """Scores of every candidate pair, with the entity-level second pass when
+        the config asks for it.
+
+        ptr (int64 (n + 1,)), ante (int (n_pairs,)): candidates in CSR form.
+        RETURNS (ndarray): (n_pairs,) float32.
+        """
+        ana = np.repeat(np.arange(len(ptr) - 1, dtype=np.int64), np.diff(ptr))
+        pair = self.pair_scores(parts, ante, ana, pair_codes)
+        if not self.config.refine:
+            return pair
+        members, weights = soft_clusters(parts.single, pair, ptr, ante)
+        refined = parts._replace(ante=refine(parts.ante, members, weights))
+        return self.pair_scores(refined, ante, ana, pair_codes)
 
     def pair_scores(self, parts: MentionParts, ante: np.ndarray, ana: np.ndarray,
                     pair_codes: np.ndarray) -> np.ndarray:

@@ -51,6 +51,8 @@ class TrainConfig:
     similarity_rank (int): rank of the bilinear mention-similarity pair term (0: none).
     mention_hidden (List[int] | None): hidden sizes of the mention scorer, whose
         scores of both mentions are added to pair scores (None: no mention scorer).
+    refine (bool): entity-level second pass (antecedents as soft clusters), in
+        training and at runtime.
     mention_loss_weight (float): weight of the auxiliary mention-detection loss
         (binary cross-entropy of the mention scores against gold mentions).
     dropout (float): dropout on inputs and hidden layers while training.
@@ -79,6 +81,7 @@ class TrainConfig:
     similarity_rank: int = 0
     mention_hidden: Optional[List[int]] = None
     mention_loss_weight: float = 1.0
+    refine: bool = False
     dropout: float = 0.3
     weight_decay: float = 1e-6
     ema_decay: float = 0.0

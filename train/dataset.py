@@ -8,7 +8,7 @@ applied document by document; expansions to float inputs use the runtime's
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict
+from typing import Dict, Optional
 
 import numpy as np
 
@@ -33,6 +33,9 @@ class Batch:
     pair_gold (bool (b, L)): coreferent candidates.
     single_gold (bool (b,)): anaphors with no coreferent candidate.
     mention_gold (bool (u,)): which of ``mentions`` are gold mentions.
+    support_pos (int64 (u, k) | None), support_w (float32 (u, k) | None): with soft
+        clusters set, each mention's cluster members (rows of ``mentions``) and
+        weights, for the entity-level second pass.
     """
 
     mentions: np.ndarray
@@ -46,6 +49,8 @@ class Batch:
     pair_gold: np.ndarray
     single_gold: np.ndarray
     mention_gold: np.ndarray
+    support_pos: Optional[np.ndarray] = None
+    support_w: Optional[np.ndarray] = None
 
 
 class TrainingData:
@@ -83,6 +88,13 @@ class TrainingData:
         self.anaphoric = np.zeros(len(self.labels), dtype=bool)
         self.anaphoric[ana[self.pair_gold]] = True
         self.doc_ids = np.repeat(np.arange(corpus.n_docs), np.diff(np.asarray(corpus.doc_offsets)))
+        self.members: Optional[np.ndarray] = None
+        self.weights: Optional[np.ndarray] = None
+
+    def set_soft_clusters(self, members: Optional[np.ndarray], weights: Optional[np.ndarray]) -> None:
+        """Soft clusters (from :func:`neuralcoref.entities.soft_clusters`) that batches
+        carry for the entity-level second pass; None for plain batches."""
+        self.members, self.weights = members, weights
 
     def __len__(self) -> int:
         return len(self.labels)
@@ -106,7 +118,10 @@ class TrainingData:
         mask = offsets[None, :] < counts[:, None]
         pair_idx = np.where(mask, self.ptr[anaphors][:, None] + offsets[None, :], 0)
         ante = np.where(mask, self.ante[pair_idx] if len(self.ante) else 0, anaphors[:, None])
-        mentions, inverse = np.unique(np.concatenate([anaphors, ante.reshape(-1)]), return_inverse=True)
+        used = np.unique(np.concatenate([anaphors, ante.reshape(-1)]))
+        support = self.members[used] if self.members is not None else np.zeros((0, 1), np.int64)
+        mentions = np.unique(np.concatenate([used, support.reshape(-1)]))
+        inverse = np.searchsorted(mentions, np.concatenate([anaphors, ante.reshape(-1)]))
         b = len(anaphors)
         codes = self.pair_codes[pair_idx.reshape(-1)] if len(self.ante) else \
             np.zeros((b * width, self.pair_codes.shape[1]), np.int16)
@@ -124,4 +139,17 @@ class TrainingData:
             pair_gold=pair_gold,
             single_gold=~self.anaphoric[anaphors],
             mention_gold=self.labels[mentions] >= 0,
+            **self._support(mentions, used, support),
         )
+
+    def _support(self, mentions: np.ndarray, used: np.ndarray, support: np.ndarray) -> dict:
+        if self.members is None:
+            return {}
+        k = support.shape[1]
+        support_pos = np.repeat(np.arange(len(mentions))[:, None], k, axis=1)
+        support_w = np.zeros((len(mentions), k), dtype=np.float32)
+        support_w[:, 0] = 1.0  # mentions only there as cluster members stand for themselves
+        rows = np.searchsorted(mentions, used)
+        support_pos[rows] = np.searchsorted(mentions, support)
+        support_w[rows] = self.weights[used]
+        return {"support_pos": support_pos, "support_w": support_w}

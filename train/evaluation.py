@@ -8,6 +8,7 @@ import torch
 
 from neuralcoref.clustering import best_antecedents, clusters_from_links, spans_of
 from neuralcoref.coref_scorer import CorefScores, remove_singletons, score_documents
+from neuralcoref.entities import soft_clusters
 from neuralcoref.features import C
 
 from .batching import make_batches
@@ -16,8 +17,9 @@ from .model import CorefScorers
 
 
 def to_tensors(batch: Batch, device: torch.device) -> dict:
-    """The batch's arrays as tensors on ``device``."""
-    return {name: torch.as_tensor(value, device=device) for name, value in vars(batch).items()}
+    """The batch's arrays as tensors on ``device`` (absent ones left out)."""
+    return {name: torch.as_tensor(value, device=device) for name, value in vars(batch).items()
+            if value is not None}
 
 
 def option_scores(model: CorefScorers, t: dict) -> torch.Tensor:
@@ -30,14 +32,31 @@ def batch_outputs(model: CorefScorers, t: dict):
     x = model.mention_inputs(t["vectors"], t["mention_feats"], t["word_rows"])
     x_ana = x[t["ana_pos"]]
     single = model.single_scores(x_ana)
-    pair = model.pair_scores(x, x_ana, t["ante_pos"], t["pair_feats"])
+    pair = model.pair_scores(x, x_ana, t["ante_pos"], t["pair_feats"], t.get("support_pos"),
+                             t.get("support_w"))
     return torch.cat([single[:, None], pair], dim=1), model.mention_scores(x)
 
 
-@torch.no_grad()
 def predict_scores(model: CorefScorers, data: TrainingData, device: torch.device,
                    pair_budget: int) -> Tuple[np.ndarray, np.ndarray]:
-    """Single (n,) and pair (n_pairs,) float32 scores of every mention and candidate."""
+    """Single (n,) and pair (n_pairs,) float32 scores of every mention and candidate,
+    with the entity-level second pass when the model has one (as at runtime)."""
+    if model.config.refine:
+        set_soft_clusters(model, data, device, pair_budget)
+    return _predict_scores(model, data, device, pair_budget)
+
+
+def set_soft_clusters(model: CorefScorers, data: TrainingData, device: torch.device,
+                      pair_budget: int) -> None:
+    """Soft clusters from first-pass scores, set on ``data`` for the second pass."""
+    data.set_soft_clusters(None, None)
+    single, pair = _predict_scores(model, data, device, pair_budget)
+    data.set_soft_clusters(*soft_clusters(single, pair, data.ptr, data.ante))
+
+
+@torch.no_grad()
+def _predict_scores(model: CorefScorers, data: TrainingData, device: torch.device,
+                    pair_budget: int) -> Tuple[np.ndarray, np.ndarray]:
     model.eval()
     single = np.zeros(len(data), dtype=np.float32)
     pair = np.zeros(len(data.ante), dtype=np.float32)

