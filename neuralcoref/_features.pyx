@@ -182,43 +182,79 @@ def pair_codes(const int32_t[:, ::1] codes, const uint64_t[:, ::1] hashes,
     return out_arr
 
 
-def first_pair_layer(const float[:, ::1] a_part, const float[:, ::1] m_part,
+cdef extern from *:
+    """
+    /* Loops over rows of the hidden layer, written so that the compiler vectorises
+       them (restrict: the rows never overlap). */
+    static inline void nc_add2(float* __restrict__ y, const float* __restrict__ a,
+                               const float* __restrict__ b, Py_ssize_t n) {
+        for (Py_ssize_t i = 0; i < n; i++) y[i] = a[i] + b[i];
+    }
+    static inline void nc_axpy(float* __restrict__ y, const float* __restrict__ x,
+                               float alpha, Py_ssize_t n) {
+        for (Py_ssize_t i = 0; i < n; i++) y[i] += alpha * x[i];
+    }
+    static inline void nc_add(float* __restrict__ y, const float* __restrict__ x, Py_ssize_t n) {
+        for (Py_ssize_t i = 0; i < n; i++) y[i] += x[i];
+    }
+    static inline void nc_relu(float* y, Py_ssize_t n) {
+        for (Py_ssize_t i = 0; i < n; i++) y[i] = y[i] > 0.0f ? y[i] : 0.0f;
+    }
+    """
+    void nc_add2(float* y, const float* a, const float* b, Py_ssize_t n) nogil
+    void nc_axpy(float* y, const float* x, float alpha, Py_ssize_t n) nogil
+    void nc_add(float* y, const float* x, Py_ssize_t n) nogil
+    void nc_relu(float* y, Py_ssize_t n) nogil
+
+# Kinds of pair inputs, as in features.PAIR_INPUTS.
+DEF BINNED = 0
+DEF SCALAR = 1
+DEF FLAG = 2
+DEF ONE_HOT = 3
+
+
+def pair_first_layer(const float[:, ::1] a_part, const float[:, ::1] m_part,
                      const int64_t[::1] ante, const int64_t[::1] ana,
-                     const int32_t[:, ::1] cols, const float[:, ::1] vals,
-                     const float[:, ::1] w_pair):
+                     const int16_t[:, ::1] codes, const int32_t[::1] spec_column,
+                     const int32_t[::1] spec_kind, const int32_t[::1] spec_offset,
+                     const int32_t[::1] distance_bins, const float[:, ::1] w_pair):
     """The pair scorer's first layer, fused: relu(a_part[ante] + m_part[ana] + x_pair W).
 
-    The sparse pair inputs (a few active columns per pair) are summed straight from
-    the weight rows, with no dense pair matrix and no gathered copies.
+    The pair inputs are read straight from the compact codes, as described by
+    ``features.pair_input_spec()``: each adds one weight row, scaled for scalars
+    and flags. No dense pair matrix and no gathered copies are made.
     a_part, m_part (float32 (n, h)): per-mention parts (m_part holds the bias).
     ante, ana (int64 (n_pairs,)): antecedent and anaphor of each pair.
-    cols, vals (int32 / float32 (n_pairs, k)): from ``features.sparse_pair_inputs``.
+    codes (int16 (n_pairs, n_codes)): pair codes.
+    spec_column, spec_kind, spec_offset (int32 (k,)): the inputs' code columns,
+        kinds and layout offsets; distance_bins (int32 (cap + 1,)): bin of each
+        distance up to the cap.
     w_pair (float32 (d_pair, h)): the first layer's pair weights, transposed.
     RETURNS (ndarray): (n_pairs, h) float32 hidden activations.
     """
-    cdef Py_ssize_t n_pairs = ante.shape[0], h = a_part.shape[1], k = cols.shape[1]
-    cdef Py_ssize_t p, j, c
-    cdef float v
+    cdef Py_ssize_t n_pairs = ante.shape[0], h = a_part.shape[1], k = spec_column.shape[0]
+    cdef Py_ssize_t cap = distance_bins.shape[0] - 1
+    cdef Py_ssize_t p, j, value
+    cdef int32_t kind
     out_arr = np.empty((n_pairs, h), dtype=np.float32)
     cdef float[:, ::1] out = out_arr
-    cdef const float* row_a
-    cdef const float* row_m
-    cdef const float* row_w
-    cdef float* row_o
+    cdef float* row
     with nogil:
         for p in range(n_pairs):
-            row_a = &a_part[ante[p], 0]
-            row_m = &m_part[ana[p], 0]
-            row_o = &out[p, 0]
-            for c in range(h):
-                row_o[c] = row_a[c] + row_m[c]
+            row = &out[p, 0]
+            nc_add2(row, &a_part[ante[p], 0], &m_part[ana[p], 0], h)
             for j in range(k):
-                v = vals[p, j]
-                if v != 0:
-                    row_w = &w_pair[cols[p, j], 0]
-                    for c in range(h):
-                        row_o[c] += v * row_w[c]
-            for c in range(h):
-                if row_o[c] < 0:
-                    row_o[c] = 0
+                value = codes[p, spec_column[j]]
+                kind = spec_kind[j]
+                if kind == ONE_HOT:
+                    nc_add(row, &w_pair[spec_offset[j] + value, 0], h)
+                elif kind == FLAG:
+                    if value != 0:
+                        nc_axpy(row, &w_pair[spec_offset[j], 0], <float>value, h)
+                elif kind == BINNED:
+                    nc_add(row, &w_pair[spec_offset[j] + distance_bins[value if value < cap else cap], 0], h)
+                else:
+                    nc_axpy(row, &w_pair[spec_offset[j], 0],
+                            <float>(value if value < cap else cap) / <float>cap, h)
+            nc_relu(row, h)
     return out_arr

@@ -141,6 +141,25 @@ PAIR_LAYOUT = Layout((
 ))
 
 
+#: How pair codes feed PAIR_LAYOUT, one entry per input of every pair: (code,
+#: kind, block, index in block). Kinds: "binned" (one-hot of DISTANCE_BINS),
+#: "scalar" (min(code, DISTANCE_CAP) / DISTANCE_CAP), "flag" (the code's value in
+#: one column), "one_hot" (the code picks a column of the block).
+PAIR_INPUTS = (
+    ("sent_dist", "binned", "sent_dist", 0), ("sent_dist", "scalar", "sent_dist_scalar", 0),
+    ("mention_dist", "binned", "mention_dist", 0),
+    ("mention_dist", "scalar", "mention_dist_scalar", 0),
+    ("same_speaker", "flag", "speaker", 0), ("ante_is_speaker", "flag", "speaker", 1),
+    ("ana_is_speaker", "flag", "speaker", 2),
+    ("head_match", "flag", "string_match", 0), ("exact_match", "flag", "string_match", 1),
+    ("relaxed_match", "flag", "string_match", 2), ("overlap", "flag", "overlap", 0),
+    ("number", "one_hot", "number", 0), ("gender", "one_hot", "gender", 0),
+    ("person", "one_hot", "person", 0), ("type_pair", "one_hot", "type_pair", 0),
+    ("speaker_relation", "one_hot", "speaker_relation", 0),
+)
+_KINDS = ("binned", "scalar", "flag", "one_hot")
+
+
 def _schema() -> dict:
     return {
         "version": SCHEMA_VERSION,
@@ -149,6 +168,7 @@ def _schema() -> dict:
         "pair_codes": PAIR_CODES,
         "mention_layout": MENTION_LAYOUT.to_list(),
         "pair_layout": PAIR_LAYOUT.to_list(),
+        "pair_inputs": PAIR_INPUTS,
         "word_slots": WORD_SLOTS,
         "span_vectors": SPAN_VECTORS,
         "bins": [DISTANCE_BINS, LENGTH_BINS, COUNT_BINS, DISTANCE_CAP, CONTEXT_WINDOW],
@@ -621,38 +641,44 @@ def expand_mention_codes(codes: np.ndarray) -> np.ndarray:
     return out
 
 
-def sparse_pair_inputs(codes: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-    """Pair codes as the active columns of PAIR_LAYOUT and their values.
 
-    Every pair has the same number of entries (one per binned, scalar or one-hot
-    block and one per flag, whose value may be 0), so the pair scorer's first
-    layer is a sum of a few weight rows per pair (see ``_features.first_pair_layer``).
+
+def pair_input_spec() -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """PAIR_INPUTS as arrays for the Cython kernel: code columns, kinds (index in
+    ("binned", "scalar", "flag", "one_hot")), layout offsets (int32 (k,) each), and
+    the bin of every distance 0..DISTANCE_CAP (int32 (DISTANCE_CAP + 1,))."""
+    P = {name: i for i, name in enumerate(PAIR_CODES)}
+    columns = np.array([P[code] for code, _, _, _ in PAIR_INPUTS], dtype=np.int32)
+    kinds = np.array([_KINDS.index(kind) for _, kind, _, _ in PAIR_INPUTS], dtype=np.int32)
+    offsets = np.array([PAIR_LAYOUT.offset(block) + i for _, _, block, i in PAIR_INPUTS], dtype=np.int32)
+    bins = _bins(np.arange(DISTANCE_CAP + 1), DISTANCE_BINS).astype(np.int32)
+    return columns, kinds, offsets, bins
+
+
+def sparse_pair_inputs(codes: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """Pair codes as the active columns of PAIR_LAYOUT and their values (numpy
+    reference of the kernel ``_features.pair_first_layer``).
+
+    Every pair has one entry per PAIR_INPUTS item (a flag's value may be 0).
     codes (int16 (n_pairs, len(PAIR_CODES))): from :func:`pair_codes`.
     RETURNS (Tuple[ndarray, ndarray]): columns (n_pairs, k) int32 and values
         (n_pairs, k) float32.
     """
-    L, P = PAIR_LAYOUT, {name: i for i, name in enumerate(PAIR_CODES)}
-    n = codes.shape[0]
-    cols, vals = [], []
-    ones = np.ones(n, dtype=np.float32)
-
-    def add(column: np.ndarray, value: np.ndarray) -> None:
-        cols.append(np.broadcast_to(column, (n,)))
-        vals.append(np.broadcast_to(value, (n,)))
-
-    for dist in ("sent_dist", "mention_dist"):
-        values = codes[:, P[dist]]
-        add(L.offset(dist) + _bins(values, DISTANCE_BINS), ones)
-        add(np.full(n, L.offset(dist + "_scalar")), np.minimum(values, DISTANCE_CAP) / DISTANCE_CAP)
-    for block, flags in (("speaker", ("same_speaker", "ante_is_speaker", "ana_is_speaker")),
-                         ("string_match", ("head_match", "exact_match", "relaxed_match")),
-                         ("overlap", ("overlap",))):
-        for j, flag in enumerate(flags):
-            add(np.full(n, L.offset(block) + j), codes[:, P[flag]])
-    for block in ("number", "gender", "person", "type_pair", "speaker_relation"):
-        add(L.offset(block) + codes[:, P[block]].astype(np.int64), ones)
-    return (np.stack(cols, axis=1).astype(np.int32) if n else np.zeros((0, len(cols)), np.int32),
-            np.stack(vals, axis=1).astype(np.float32) if n else np.zeros((0, len(vals)), np.float32))
+    n, P = codes.shape[0], {name: i for i, name in enumerate(PAIR_CODES)}
+    cols = np.zeros((n, len(PAIR_INPUTS)), dtype=np.int32)
+    vals = np.ones((n, len(PAIR_INPUTS)), dtype=np.float32)
+    for j, (code, kind, block, index) in enumerate(PAIR_INPUTS):
+        values = codes[:, P[code]].astype(np.int64)
+        offset = PAIR_LAYOUT.offset(block) + index
+        if kind == "binned":
+            cols[:, j] = offset + _bins(values, DISTANCE_BINS)
+        elif kind == "scalar":
+            cols[:, j], vals[:, j] = offset, np.minimum(values, DISTANCE_CAP) / DISTANCE_CAP
+        elif kind == "flag":
+            cols[:, j], vals[:, j] = offset, values
+        else:
+            cols[:, j] = offset + values
+    return cols, vals
 
 
 def expand_pair_codes(codes: np.ndarray) -> np.ndarray:

@@ -19,7 +19,7 @@ import numpy as np
 from . import _features
 from .entities import refine, soft_clusters
 from .features import (MENTION_LAYOUT, PAIR_LAYOUT, SPAN_VECTORS, WORD_SLOTS,
-                       MentionFeatures, expand_mention_codes, sparse_pair_inputs)
+                       MentionFeatures, expand_mention_codes, pair_input_spec)
 
 #: Rows of the embedding table reserved before the vocabulary's words.
 NONE_ROW, OOV_ROW, FIRST_WORD_ROW = 0, 1, 2
@@ -159,6 +159,7 @@ class Scorers:
         self._w_ante = self.w["pair.0.W_ante"].T.copy()
         self._w_ana = self.w["pair.0.W_ana"].T.copy()
         self._w_pair = self.w["pair.0.W_pair"].T.copy()
+        self._spec = pair_input_spec()
         rank = config.similarity_rank
         self._sim_u = self.w["pair.sim.U"].T.copy() if rank else np.zeros((config.mention_width, 0), np.float32)
         self._sim_v = self.w["pair.sim.V"].T.copy() if rank else np.zeros((config.mention_width, 0), np.float32)
@@ -237,9 +238,9 @@ class Scorers:
         ana = np.ascontiguousarray(ana, dtype=np.int64)
         for lo in range(0, len(ante), PAIR_CHUNK):
             hi = min(lo + PAIR_CHUNK, len(ante))
-            cols, vals = sparse_pair_inputs(pair_codes[lo:hi])
-            h = _features.first_pair_layer(parts.ante, parts.ana, ante[lo:hi], ana[lo:hi],
-                                           cols, vals, self._w_pair)
+            h = _features.pair_first_layer(parts.ante, parts.ana, ante[lo:hi], ana[lo:hi],
+                                           np.ascontiguousarray(pair_codes[lo:hi]),
+                                           *self._spec, self._w_pair)
             for W, b in self._pair[:-1]:
                 h = _relu(h @ W + b)
             W, b = self._pair[-1]
