@@ -140,20 +140,22 @@ def pair_codes(const int32_t[:, ::1] codes, const uint64_t[:, ::1] hashes,
     codes (int32 (n_mentions, n_mention_codes)): mention codes.
     hashes (uint64 (n_mentions, n_hashes)): mention hashes.
     ptr, ante: candidate antecedents from :func:`candidate_antecedents`.
-    code_cols (int32 (9,)): columns of codes: start, end, sent, speaker, type,
-        number, gender, person, index.
+    code_cols (int32 (11,)): columns of codes: start, end, sent, speaker, type,
+        number, gender, person, index, entity, animacy.
     hash_cols (int32 (4,)): columns of hashes: head, exact, relaxed, speaker name.
-    RETURNS (ndarray): (n_pairs, 14) int16 with, in order: sentence distance,
+    RETURNS (ndarray): (n_pairs, 16) int16 with, in order: sentence distance,
         mention distance, same speaker, antecedent is anaphor's speaker, anaphor
         is antecedent's speaker, head match, exact match, relaxed match, overlap,
-        number, gender and person agreement, type pair, speaker relation.
+        number, gender and person agreement, type pair, speaker relation, entity
+        class and animacy agreement.
     """
     cdef Py_ssize_t n = ptr.shape[0] - 1, n_pairs = ante.shape[0], m, k, a
-    out_arr = np.zeros((n_pairs, 14), dtype=np.int16)
+    out_arr = np.zeros((n_pairs, 16), dtype=np.int16)
     cdef int16_t[:, ::1] out = out_arr
     cdef int32_t c_start = code_cols[0], c_end = code_cols[1], c_sent = code_cols[2]
     cdef int32_t c_spk = code_cols[3], c_type = code_cols[4], c_num = code_cols[5]
     cdef int32_t c_gen = code_cols[6], c_per = code_cols[7], c_idx = code_cols[8]
+    cdef int32_t c_ent = code_cols[9], c_anim = code_cols[10]
     cdef int32_t h_head = hash_cols[0], h_exact = hash_cols[1]
     cdef int32_t h_relax = hash_cols[2], h_spk = hash_cols[3]
     cdef int32_t dist
@@ -179,6 +181,8 @@ def pair_codes(const int32_t[:, ::1] codes, const uint64_t[:, ::1] hashes,
                 out[k, 12] = <int16_t>(codes[a, c_type] * n_types + codes[m, c_type])
                 out[k, 13] = _speaker_relation(codes[a, c_spk], codes[m, c_spk],
                                                codes[a, c_per], codes[m, c_per])
+                out[k, 14] = _agreement(codes[a, c_ent], codes[m, c_ent])
+                out[k, 15] = _agreement(codes[a, c_anim], codes[m, c_anim])
     return out_arr
 
 

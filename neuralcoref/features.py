@@ -47,6 +47,7 @@ DEFINITENESS = ("none", "definite", "indefinite", "demonstrative", "possessive")
 NUMBER = ("unknown", "sing", "plur")
 GENDER = ("unknown", "masc", "fem", "neut")
 PERSON = ("unknown", "1", "2", "3")
+ANIMACY = ("unknown", "animate", "inanimate")
 AGREEMENT = ("unknown", "agree", "disagree")
 #: First/second-person pronoun pairs by speaker: "I" is the speaker, "you" the addressee.
 SPEAKER_RELATIONS = ("none", "same_speaker_same_person", "same_speaker_other_person",
@@ -63,13 +64,15 @@ CONTEXT_WINDOW = 5
 MENTION_CODES = ("start", "end", "head", "sent", "speaker", "index", "n_mentions",
                  "n_sents", "type", "length", "entity", "dep", "definiteness",
                  "number", "gender", "person", "nested", "contains", "reflexive",
-                 "expletive", "head_count", "string_count", "head_before", "string_before")
+                 "expletive", "head_count", "string_count", "head_before", "string_before",
+                 "animacy")
 #: Columns of the mention hashes (uint64; 0 means none).
 MENTION_HASHES = ("head", "exact", "relaxed", "speaker_name")
 #: Columns of the compact pair codes (int16), as the pair kernel writes them.
 PAIR_CODES = ("sent_dist", "mention_dist", "same_speaker", "ante_is_speaker",
               "ana_is_speaker", "head_match", "exact_match", "relaxed_match",
-              "overlap", "number", "gender", "person", "type_pair", "speaker_relation")
+              "overlap", "number", "gender", "person", "type_pair", "speaker_relation",
+              "entity", "animacy")
 
 _FLAGS = ("nested", "contains", "reflexive", "expletive")
 
@@ -123,6 +126,7 @@ MENTION_LAYOUT = Layout((
     Block("string_count", len(COUNT_BINS)),
     Block("head_before", len(COUNT_BINS)),
     Block("string_before", len(COUNT_BINS)),
+    Block("animacy", len(ANIMACY)),
 ))
 
 PAIR_LAYOUT = Layout((
@@ -138,6 +142,8 @@ PAIR_LAYOUT = Layout((
     Block("person", len(AGREEMENT)),
     Block("type_pair", len(MENTION_TYPES) ** 2),
     Block("speaker_relation", len(SPEAKER_RELATIONS)),
+    Block("entity", len(AGREEMENT)),
+    Block("animacy", len(AGREEMENT)),
 ))
 
 
@@ -156,6 +162,7 @@ PAIR_INPUTS = (
     ("number", "one_hot", "number", 0), ("gender", "one_hot", "gender", 0),
     ("person", "one_hot", "person", 0), ("type_pair", "one_hot", "type_pair", 0),
     ("speaker_relation", "one_hot", "speaker_relation", 0),
+    ("entity", "one_hot", "entity", 0), ("animacy", "one_hot", "animacy", 0),
 )
 _KINDS = ("binned", "scalar", "flag", "one_hot")
 
@@ -172,7 +179,7 @@ def _schema() -> dict:
         "word_slots": WORD_SLOTS,
         "span_vectors": SPAN_VECTORS,
         "bins": [DISTANCE_BINS, LENGTH_BINS, COUNT_BINS, DISTANCE_CAP, CONTEXT_WINDOW],
-        "classes": [ENTITY_CLASSES, DEP_CLASSES, DEFINITENESS, NUMBER, GENDER, PERSON,
+        "classes": [ENTITY_CLASSES, DEP_CLASSES, DEFINITENESS, NUMBER, GENDER, PERSON, ANIMACY,
                     AGREEMENT, SPEAKER_RELATIONS],
     }
 
@@ -191,7 +198,8 @@ SCHEMA_HASH = schema_hash()
 C = {name: i for i, name in enumerate(MENTION_CODES)}
 H = {name: i for i, name in enumerate(MENTION_HASHES)}
 _PAIR_CODE_COLS = np.array([C[c] for c in ("start", "end", "sent", "speaker", "type",
-                                           "number", "gender", "person", "index")],
+                                           "number", "gender", "person", "index", "entity",
+                                           "animacy")],
                            dtype=np.int32)
 _PAIR_HASH_COLS = np.array([H[h] for h in MENTION_HASHES], dtype=np.int32)
 
@@ -253,6 +261,11 @@ class FeatureTables:
         self.expletives = {hash_string(w.lower()) for w in rules.expletive_pronouns}
         self.gender = {hash_string(w): GENDER.index(g)
                        for w, g in rules.class_map("gender_words").items()}
+        self.gendered = np.array(sorted(self.gender), dtype=np.uint64)
+        self.animacy = {hash_string(w): ANIMACY.index("animate") for w in rules.animate_pronouns}
+        self.animacy.update({hash_string(w): ANIMACY.index("inanimate") for w in rules.inanimate_pronouns})
+        self.inanimate_entities = np.array([ENTITY_CLASSES.index(c) for c in
+                                            ("org", "place", "time", "number", "other")])
         self._morph: Dict[int, Tuple[int, int, int, int, int]] = {}
 
     def morph(self, doc: Doc, key: int) -> Tuple[int, int, int, int, int]:
@@ -334,6 +347,7 @@ def featurize(doc: Doc, mentions: Mentions, tables: FeatureTables,
     codes[:, C["dep"]] = _lookup(dep[heads], tables.dep)
     _set_morph_codes(codes, doc, tables, morph, starts, heads, mentions.types)
     _set_lexicon_gender(codes, tables, lower, starts, heads, mentions.types)
+    codes[:, C["animacy"]] = _animacy(codes, tables, lower[heads])
     codes[:, C["nested"]], codes[:, C["contains"]] = _nesting(starts, ends)
     codes[:, C["expletive"]] = _is_expletive(lower[heads], dep[heads], tables)
 
@@ -390,6 +404,18 @@ def _set_lexicon_gender(codes, tables, lower, starts, heads, types) -> None:
     lexical = np.where(proper & (by_first > 0), by_first, by_head)
     unknown = codes[:, C["gender"]] == 0
     codes[unknown, C["gender"]] = lexical[unknown]
+
+
+def _animacy(codes: np.ndarray, tables: "FeatureTables", head_lower: np.ndarray) -> np.ndarray:
+    """Animate or inanimate, from the head word (pronoun lists, gendered nouns and
+    names) or the entity class. RETURNS (n,) int32 codes of ANIMACY."""
+    out = _lookup(head_lower, tables.animacy)
+    entity = codes[:, C["entity"]]
+    by_entity = np.where(entity == ENTITY_CLASSES.index("person"), 1,
+                         np.where(np.isin(entity, tables.inanimate_entities), 2, 0))
+    out = np.where(out == 0, by_entity, out)
+    lexical_gender = np.isin(head_lower, tables.gendered)
+    return np.where((out == 0) & lexical_gender, 1, out).astype(np.int32)
 
 
 def _nesting(starts: np.ndarray, ends: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
@@ -593,6 +619,8 @@ def pair_codes_reference(features: MentionFeatures, ptr: np.ndarray, ante: np.nd
         "number": agreement("number"),
         "gender": agreement("gender"),
         "person": agreement("person"),
+        "entity": agreement("entity"),
+        "animacy": agreement("animacy"),
         "type_pair": a[:, C["type"]] * len(MENTION_TYPES) + m[:, C["type"]],
         "speaker_relation": _speaker_relation_reference(a, m),
     }

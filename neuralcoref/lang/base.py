@@ -117,7 +117,10 @@ class LanguageRules:
     expletive_pronouns (Labels): pronouns that can be pleonastic ("it").
     expletive_deps (Labels): positions where they can be ("expl", subjects).
     gender_words (ClassMap): lowercase nouns and first names -> "masc"/"fem"/"neut",
-        for mentions whose morphology has no gender ("sister", "Mary").
+        for mentions whose morphology has no gender ("sister", "Mary"); they also
+        count as animate.
+    animate_pronouns, inanimate_pronouns (Labels): pronouns that refer to people
+        ("he", "I") or to things ("it").
     """
 
     lang: str
@@ -162,6 +165,8 @@ class LanguageRules:
     expletive_pronouns: Labels = labels()
     expletive_deps: Labels = labels()
     gender_words: Union[ClassMap, Mapping[str, str]] = frozenset()
+    animate_pronouns: Labels = labels()
+    inanimate_pronouns: Labels = labels()
 
     def __post_init__(self) -> None:
         # Accept any iterable of strings (or a dict for class maps) but store

@@ -64,4 +64,11 @@ RULES = LanguageRules(
     expletive_pronouns=labels("it"),
     expletive_deps=labels("expl", "nsubj", "nsubjpass"),
     gender_words=gender_words(),
+    animate_pronouns=labels("i", "me", "my", "mine", "myself", "we", "us", "our", "ours",
+                            "ourselves", "you", "your", "yours", "yourself", "yourselves",
+                            "he", "him", "his", "himself", "she", "her", "hers", "herself",
+                            "who", "whom", "whose", "someone", "somebody", "anyone",
+                            "anybody", "everyone", "everybody", "nobody"),
+    inanimate_pronouns=labels("it", "its", "itself", "something", "anything", "everything",
+                              "nothing", "which"),
 )
