@@ -48,6 +48,7 @@ setup(
         "srsly>=2.4",
         "typer>=0.9",
         "tqdm>=4.60",
+        "threadpoolctl>=3.1",
     ],
     extras_require={
         # The English pipeline the shipped model was trained with.

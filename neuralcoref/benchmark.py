@@ -143,7 +143,7 @@ def _folder_mb(path: Optional[Path]) -> float:
 def run_benchmark(nlp: Language, conll_path: str, model: Optional[str] = None,
                   batch_sizes: Sequence[int] = (1, 16, 64), processes: Sequence[int] = (1, 2),
                   long_sizes: Sequence[int] = (1_000, 10_000, 100_000),
-                  repeats: int = 1) -> BenchmarkReport:
+                  repeats: int = 1, threads: Optional[int] = 1) -> BenchmarkReport:
     """Measure the spaCy pipeline, the coreference step and the whole pipeline.
 
     nlp (Language): a spaCy pipeline without the neuralcoref component.
@@ -152,8 +152,19 @@ def run_benchmark(nlp: Language, conll_path: str, model: Optional[str] = None,
     batch_sizes, processes: the nlp.pipe settings to time.
     long_sizes: approximate token counts of the long single documents.
     repeats (int): passes over the texts per stage (more gives steadier figures).
+    threads (int | None): BLAS threads (1: one core, as the targets are stated;
+        None: the library's default).
     RETURNS (BenchmarkReport): the measures.
     """
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=threads):
+        report = _run(nlp, conll_path, model, batch_sizes, processes, long_sizes, repeats)
+    report.machine += f", BLAS threads: {threads or 'default'}"
+    return report
+
+
+def _run(nlp, conll_path, model, batch_sizes, processes, long_sizes, repeats) -> BenchmarkReport:
     texts = [" ".join(d.words) for d in read_conll_path(conll_path)] * repeats
     report = BenchmarkReport(machine=_machine())
     results = report.measures
