@@ -22,9 +22,11 @@ def main() -> None:
     parser.add_argument("--spacy-model", default=None)
     parser.add_argument("--model", default=None)
     parser.add_argument("--repeats", type=int, default=1)
+    parser.add_argument("--threads", type=int, default=1, help="BLAS threads (0: default)")
     parser.add_argument("--json", dest="json_out", default=None, help="also write the figures here")
     args = parser.parse_args()
-    report = run_benchmark(load_spacy(args.spacy_model), args.conll, model=args.model, repeats=args.repeats)
+    report = run_benchmark(load_spacy(args.spacy_model), args.conll, model=args.model, repeats=args.repeats,
+                           threads=args.threads or None)
     print(report.format())
     if args.json_out:
         Path(args.json_out).write_text(json.dumps(report.to_dict(), indent=2))

@@ -164,6 +164,7 @@ def benchmark_command(
     spacy_model: Optional[str] = typer.Option(None, help="spaCy pipeline (default: en_core_web_sm)."),
     model: Optional[str] = typer.Option(None, help="Shipped model name or model folder."),
     repeats: int = typer.Option(1, help="Passes over the texts per stage."),
+    threads: int = typer.Option(1, help="BLAS threads (1: one core; 0: the library default)."),
     as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
 ) -> None:
     """Time spaCy, the coref step and the whole pipeline (tokens/s, docs/s, peak RSS)."""
@@ -175,7 +176,7 @@ def benchmark_command(
 
     try:
         nlp = load_spacy(spacy_model)
-        report = run_benchmark(nlp, str(conll), model=model, repeats=repeats)
+        report = run_benchmark(nlp, str(conll), model=model, repeats=repeats, threads=threads or None)
     except (NeuralcorefError, OSError) as err:
         _fail(err)
     typer.echo(json.dumps(report.to_dict(), indent=2) if as_json else report.format())
