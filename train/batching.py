@@ -14,7 +14,8 @@ import numpy as np
 
 
 def make_batches(n_candidates: np.ndarray, pair_budget: int, groups: Optional[np.ndarray] = None,
-                 rng: Optional[np.random.Generator] = None) -> List[np.ndarray]:
+                 rng: Optional[np.random.Generator] = None,
+                 subset: Optional[np.ndarray] = None) -> List[np.ndarray]:
     """Split mentions into length-sorted batches.
 
     n_candidates (int (n,)): candidate antecedents of each mention.
@@ -22,6 +23,7 @@ def make_batches(n_candidates: np.ndarray, pair_budget: int, groups: Optional[np
     groups (int (n,) | None): document of each mention; kept together per length.
     rng (Generator | None): when given, documents are visited in a random order
         and the batch order is shuffled (training); otherwise all is fixed.
+    subset (int array | None): only these mentions (default: all).
     RETURNS (List[ndarray]): int64 mention indices of each batch.
     """
     n = len(n_candidates)
@@ -29,6 +31,9 @@ def make_batches(n_candidates: np.ndarray, pair_budget: int, groups: Optional[np
     if rng is not None and n:
         groups = rng.permutation(int(groups.max()) + 1)[groups]
     order = np.lexsort((np.arange(n), groups, n_candidates))
+    if subset is not None:
+        order = order[np.isin(order, subset)]
+        n = len(order)
     batches, start = [], 0
     while start < n:
         end = start + 1

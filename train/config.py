@@ -60,6 +60,10 @@ class TrainConfig:
     ema_decay (float): evaluate and keep an exponential moving average of the
         weights with this decay per batch (0: the raw weights).
     pair_budget (int): candidate pairs per batch (rows x padded length).
+    extra_train (List[str]): more CoNLL files or folders annotated with another
+        scheme (e.g. LitBank: singletons, six entity types): only their gold
+        mentions are trained as anaphors, since their other candidates may be
+        unannotated mentions rather than non-mentions.
     max_dist, max_dist_match (int): candidate antecedents, as at inference.
     drop_singletons (bool | None): pick and report models by dev scores against
         gold clusters without singletons (for data that annotates singletons, which
@@ -86,6 +90,7 @@ class TrainConfig:
     weight_decay: float = 1e-6
     ema_decay: float = 0.0
     pair_budget: int = 20000
+    extra_train: List[str] = field(default_factory=list)
     max_dist: int = 50
     max_dist_match: int = 500
     drop_singletons: Optional[bool] = None

@@ -60,12 +60,16 @@ class TrainingData:
     vocab (WordVocab): the embedding vocabulary.
     max_dist, max_dist_match (int): candidate antecedents, as at inference.
     keep_singletons (bool): score against gold clusters of one mention too.
+    gold_anaphors_only (bool): train only on anaphors that are gold mentions (for
+        data annotated with another scheme, whose other candidates may be
+        unannotated mentions rather than non-mentions).
     """
 
     def __init__(self, corpus: FeaturizedCorpus, vocab: WordVocab, max_dist: int, max_dist_match: int,
-                 keep_singletons: bool = True):
+                 keep_singletons: bool = True, gold_anaphors_only: bool = False):
         self.corpus = corpus
         self.keep_singletons = keep_singletons
+        self.gold_anaphors_only = gold_anaphors_only
         features = corpus.features
         self.vectors = features.vectors
         self.mention_feats = expand_mention_codes(np.asarray(features.codes))
@@ -98,6 +102,11 @@ class TrainingData:
 
     def __len__(self) -> int:
         return len(self.labels)
+
+    @property
+    def train_anaphors(self) -> Optional[np.ndarray]:
+        """The mentions trained as anaphors (None: all)."""
+        return np.flatnonzero(self.labels >= 0) if self.gold_anaphors_only else None
 
     @property
     def n_candidates(self) -> np.ndarray:

@@ -51,6 +51,8 @@ def model_card(config: ModelConfig, cfg: TrainConfig, dev: CorefScores, summary:
         f"{100 * train['mention_recall']:.1f}%)",
         f"- tuned on: `{dev_data['path']}` ({dev_data['n_docs']} docs, {dev_data['n_tokens']} tokens, "
         f"extractor recall {100 * dev_data['mention_recall']:.1f}%)",
+        *[f"- also trained on (gold anaphors only): `{e['source']}` ({e['n_docs']} docs, "
+          f"{e['n_tokens']} tokens)" for e in summary.get("extra_train", [])],
         f"- device: {summary['device']}; time: featurize {summary['seconds']['featurize']} s, "
         f"train {summary['seconds']['train']} s",
         f"- link offset folded into the single scorer: {summary['link_offset']:+.2f}", "",

