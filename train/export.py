@@ -54,7 +54,7 @@ def model_card(config: ModelConfig, cfg: TrainConfig, dev: CorefScores, summary:
         *[f"- also trained on (gold anaphors only): `{e['source']}` ({e['n_docs']} docs, "
           f"{e['n_tokens']} tokens)" for e in summary.get("extra_train", [])],
         f"- device: {summary['device']}; time: featurize {summary['seconds']['featurize']} s, "
-        f"train {summary['seconds']['train']} s",
+        f"train {summary['seconds']['train']} s; peak RAM {summary.get('peak_rss_mb', 0):.0f} MB",
         f"- link offset folded into the single scorer: {summary['link_offset']:+.2f}", "",
         "## Dev scores", "",
         f"Against the gold clusters {'without' if cfg.drop_singletons else 'with'} singletons "

@@ -139,10 +139,20 @@ def train(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_model:
         "spacy_pipeline": pipeline_id(nlp), "device": str(dev), "link_offset": offset,
         "seconds": {"featurize": round(featurize_seconds, 1), "train": round(train_seconds, 1),
                     "total": round(time.time() - started, 1)},
+        "peak_rss_mb": round(_peak_rss_mb(), 1),
         "log": state.log,
     }
     return export_model(out / "model", model, cfg, vocab, nlp.lang, rules, pipeline_id(nlp),
                         final, offset, summary)
+
+
+def _peak_rss_mb() -> float:
+    """The process's peak resident set size so far (0 where unknown)."""
+    try:
+        import resource
+    except ImportError:  # not on Windows
+        return 0.0
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
 
 
 def _init_embeddings(model: CorefScorers, vocab: WordVocab, source: str) -> None:
