@@ -1,0 +1,63 @@
+"""Dev CoNLL F1 against coref-step speed for several model folders, in one process.
+
+    python bench/model_sizes.py MODEL_DIR [MODEL_DIR ...] [--dev CONLL] [--spacy-model NAME]
+
+The dev documents are parsed once (gold tokens and sentence breaks); then each
+model's component runs over the same parsed Docs on one BLAS thread, best of
+``--repeats`` timed passes, and its clusters are scored against the gold ones.
+Prints, per model: hidden sizes, weights MB, dev CoNLL F1, LEA F1, mention F1
+and coref tokens/s.
+"""
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from threadpoolctl import threadpool_limits
+
+from neuralcoref.api import load_spacy
+from neuralcoref.conll import read_conll_path
+from neuralcoref.coref_scorer import score_documents
+from neuralcoref.extensions import get_clusters
+from neuralcoref.gold import parse_conll_docs
+from neuralcoref.model_dir import load_model
+
+DEV = Path(__file__).resolve().parents[2] / "shared" / "data" / "ontogum" / "dev.english.v4_gold_conll"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("models", nargs="+")
+    parser.add_argument("--dev", default=str(DEV))
+    parser.add_argument("--spacy-model", default=None)
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+    nlp = load_spacy(args.spacy_model)
+    parsed = list(parse_conll_docs(nlp, read_conll_path(args.dev)))
+    n_tokens = sum(len(doc) for _, doc in parsed)
+    print(f"{len(parsed)} dev documents, {n_tokens} tokens")
+    print(f"{'model':32} {'single':>10} {'pair':>10} {'MB':>5} {'CoNLL':>6} {'LEA':>6} {'ment':>6} {'tok/s':>8}")
+    for i, path in enumerate(args.models):
+        config = load_model(path).config.scorer
+        coref = nlp.add_pipe("neuralcoref", name=f"coref_{i}", config={"model": str(path)})
+        best = float("inf")
+        with threadpool_limits(1):
+            coref(parsed[0][1].copy())  # warm up
+            for _ in range(args.repeats):
+                docs = [doc.copy() for _, doc in parsed]
+                start = time.perf_counter()
+                for doc in docs:
+                    coref(doc)
+                best = min(best, time.perf_counter() - start)
+        scores = score_documents((c.clusters, [[(m.start, m.end) for m in cl] for cl in get_clusters(d)])
+                                 for (c, _), d in zip(parsed, docs))
+        size = sum(f.stat().st_size for f in Path(path).iterdir() if f.is_file()) / 2 ** 20
+        print(f"{str(path)[-32:]:32} {str(config.single_hidden):>10} {str(config.pair_hidden):>10} "
+              f"{size:5.1f} {100 * scores.conll_f1:6.2f} {100 * scores.lea.f1:6.2f} "
+              f"{100 * scores.mentions.f1:6.2f} {n_tokens / best:8.0f}")
+        nlp.remove_pipe(f"coref_{i}")
+
+
+if __name__ == "__main__":
+    main()
