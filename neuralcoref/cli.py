@@ -8,7 +8,7 @@ import typer
 
 app = typer.Typer(
     name="neuralcoref",
-    help="Coreference resolution for spaCy: resolve, predict, evaluate, train, benchmark.",
+    help="Coreference resolution for spaCy: resolve, predict, evaluate, train, benchmark, serve, batch.",
     no_args_is_help=True,
     add_completion=False,
 )
