@@ -37,8 +37,8 @@ DEFAULT_BLACKLIST = ("i", "me", "my", "you", "your")
 
 DEFAULT_CONFIG = {
     "greedyness": 0.5,
-    "max_dist": 50,
-    "max_dist_match": 500,
+    "max_dist": None,
+    "max_dist_match": None,
     "blacklist": False,
     "store_scores": False,
     "conv_dict": None,
@@ -58,8 +58,8 @@ def make_neuralcoref(
     nlp: Language,
     name: str,
     greedyness: float,
-    max_dist: int,
-    max_dist_match: int,
+    max_dist: Optional[int],
+    max_dist_match: Optional[int],
     blacklist: Union[bool, List[str]],
     store_scores: bool,
     conv_dict: Optional[Dict[str, List[str]]],
@@ -79,8 +79,10 @@ class NeuralCoref(Pipe):
     name (str): the component's name in the pipeline.
     lang (str): the pipeline's language, which picks the shipped model and rules.
     greedyness (float): 0-1; 0.5 links as trained, higher links more.
-    max_dist (int): preceding mentions always considered as antecedents (50).
-    max_dist_match (int): how far back head-matching mentions are considered (500).
+    max_dist (int | None): preceding mentions always considered as antecedents;
+        None: the model's training setting (50 when it records none).
+    max_dist_match (int | None): how far back head-matching mentions are
+        considered; None: the model's training setting (500 when it records none).
     blacklist (bool | List[str]): leave these words unresolved; True means the
         predecessor's list (i, me, my, you, your).
     store_scores (bool): keep the scores in ``doc._.coref_scores``.
@@ -93,17 +95,17 @@ class NeuralCoref(Pipe):
     """
 
     def __init__(self, vocab: Vocab, name: str = "neuralcoref", *, lang: str = "en",
-                 greedyness: float = 0.5, max_dist: int = 50, max_dist_match: int = 500,
-                 blacklist: Union[bool, Sequence[str]] = False, store_scores: bool = False,
+                 greedyness: float = 0.5, max_dist: Optional[int] = None,
+                 max_dist_match: Optional[int] = None, blacklist: Union[bool, Sequence[str]] = False, store_scores: bool = False,
                  conv_dict: Optional[Dict[str, List[str]]] = None, model: Optional[str] = None,
                  rules: Optional[LanguageRules] = None):
         if not 0.0 <= greedyness <= 1.0:
             raise NeuralcorefError(Errors.E150.format(name="greedyness", value=greedyness,
                                                       expected="a number within [0, 1]"))
         for setting, value in (("max_dist", max_dist), ("max_dist_match", max_dist_match)):
-            if not isinstance(value, int) or value < 0:
+            if value is not None and (not isinstance(value, int) or value < 0):
                 raise NeuralcorefError(Errors.E150.format(name=setting, value=value,
-                                                          expected="an integer >= 0"))
+                                                          expected="an integer >= 0, or null for the model's setting"))
         # Mentions follow the pipeline's labels, so the rules are its language's.
         self.rules = rules if rules is not None else get_rules(lang)
         register_extensions()
@@ -134,10 +136,13 @@ class NeuralCoref(Pipe):
         # The files are kept in memory for to_disk / to_bytes / pickling: the folder
         # may be gone by then (from_bytes loads from a temporary one).
         self._model_files = _read_model_files(model.path) if model.path is not None else {}
-        cfg = self.cfg
+        cfg, trained = self.cfg, model.config.defaults
+        max_dist = cfg["max_dist"] if cfg["max_dist"] is not None else trained.get("max_dist", 50)
+        max_dist_match = (cfg["max_dist_match"] if cfg["max_dist_match"] is not None
+                          else trained.get("max_dist_match", 500))
         self._resolver = Resolver(model, rules=self.rules,
-                                  greedyness=cfg["greedyness"], max_dist=cfg["max_dist"],
-                                  max_dist_match=cfg["max_dist_match"],
+                                  greedyness=cfg["greedyness"], max_dist=max_dist,
+                                  max_dist_match=max_dist_match,
                                   blacklist=cfg["blacklist"], conv_dict=cfg["conv_dict"])
         self._load_error = None
 

@@ -89,6 +89,19 @@ def test_component_settings_in_cfg(make_nlp, handmade_model):
     assert nlp.config["components"]["neuralcoref"]["model"] == str(handmade_model)
 
 
+def test_component_candidate_window_defaults_to_the_models(make_nlp, handmade_model, tmp_path):
+    import shutil
+    model = tmp_path / "model"
+    shutil.copytree(handmade_model, model)
+    config = json.loads((model / "config.json").read_text())
+    config["defaults"] = {**config.get("defaults", {}), "max_dist": 7, "max_dist_match": 70}
+    (model / "config.json").write_text(json.dumps(config))
+    resolver = make_nlp(model=str(model)).get_pipe("neuralcoref").resolver
+    assert (resolver.max_dist, resolver.max_dist_match) == (7, 70)
+    resolver = make_nlp(model=str(model), max_dist=3).get_pipe("neuralcoref").resolver
+    assert (resolver.max_dist, resolver.max_dist_match) == (3, 70)
+
+
 @pytest.mark.parametrize("setting,value", [
     ("greedyness", -0.1), ("greedyness", 1.5), ("max_dist", -1), ("max_dist_match", -5)],
     ids=["greedyness-negative", "greedyness-above-one", "max-dist", "max-dist-match"])

@@ -345,7 +345,7 @@ def test_reliability_long_document_candidate_window(nlp_vec):
     doc = _long_doc(nlp_vec, 10_000)
     pipe = nlp_vec.get_pipe("neuralcoref")
     item = pipe.resolver.featurize_doc(doc)
-    window = max(pipe.cfg["max_dist"], pipe.cfg["max_dist_match"])
+    window = max(pipe.resolver.max_dist, pipe.resolver.max_dist_match)
     assert np.diff(item.ptr).max() <= window
     pipe(doc)
     assert len(doc._.coref_clusters) > 100
