@@ -266,17 +266,25 @@ class FeatureTables:
         self.animacy.update({hash_string(w): ANIMACY.index("inanimate") for w in rules.inanimate_pronouns})
         self.inanimate_entities = np.array([ENTITY_CLASSES.index(c) for c in
                                             ("org", "place", "time", "number", "other")])
-        self._morph: Dict[int, Tuple[int, int, int, int, int]] = {}
+        self.word_morphs = {hash_string(w): m for w, m in rules.class_map("word_morphs").items()}
+        self._morph: Dict[Tuple[int, int], Tuple[int, int, int, int, int]] = {}
 
-    def morph(self, doc: Doc, key: int) -> Tuple[int, int, int, int, int]:
-        """(number, gender, person, definiteness, reflexive) codes of a MORPH hash."""
-        if key not in self._morph:
-            self._morph[key] = _morph_codes(doc.vocab.strings[key] if key else "")
-        return self._morph[key]
+    def morph(self, doc: Doc, key: int, word: int = 0) -> Tuple[int, int, int, int, int]:
+        """(number, gender, person, definiteness, reflexive) codes of a MORPH hash,
+        overridden by the rules' ``word_morphs`` for the word's LOWER hash."""
+        extra = self.word_morphs.get(word, "")
+        cache_key = (key, word if extra else 0)
+        if cache_key not in self._morph:
+            own = doc.vocab.strings[key] if key else ""
+            self._morph[cache_key] = _morph_codes({**_feats(own), **_feats(extra)})
+        return self._morph[cache_key]
 
 
-def _morph_codes(morph: str) -> Tuple[int, int, int, int, int]:
-    feats = dict(f.split("=", 1) for f in morph.split("|") if "=" in f)
+def _feats(morph: str) -> Dict[str, str]:
+    return dict(f.split("=", 1) for f in morph.split("|") if "=" in f)
+
+
+def _morph_codes(feats: Mapping[str, str]) -> Tuple[int, int, int, int, int]:
     number = {"Sing": 1, "Plur": 2}.get(feats.get("Number", ""), 0)
     gender = {"Masc": 1, "Fem": 2, "Neut": 3}.get(feats.get("Gender", ""), 0)
     person = {"1": 1, "2": 2, "3": 3}.get(feats.get("Person", ""), 0)
@@ -345,7 +353,7 @@ def featurize(doc: Doc, mentions: Mentions, tables: FeatureTables,
     codes[:, C["length"]] = ends - starts
     codes[:, C["entity"]] = _lookup(ent[heads], tables.entity)
     codes[:, C["dep"]] = _lookup(dep[heads], tables.dep)
-    _set_morph_codes(codes, doc, tables, morph, starts, heads, mentions.types)
+    _set_morph_codes(codes, doc, tables, morph, lower, starts, heads, mentions.types)
     _set_lexicon_gender(codes, tables, lower, starts, heads, mentions.types)
     codes[:, C["animacy"]] = _animacy(codes, tables, lower[heads])
     codes[:, C["nested"]], codes[:, C["contains"]] = _nesting(starts, ends)
@@ -379,9 +387,11 @@ def _sentence_ids(sent_start: np.ndarray) -> np.ndarray:
     return np.cumsum(starts, dtype=np.int32) - 1
 
 
-def _set_morph_codes(codes, doc, tables, morph, starts, heads, types) -> None:
-    head_codes = np.array([tables.morph(doc, int(k)) for k in morph[heads]], dtype=np.int32)
-    first_codes = np.array([tables.morph(doc, int(k)) for k in morph[starts]], dtype=np.int32)
+def _set_morph_codes(codes, doc, tables, morph, lower, starts, heads, types) -> None:
+    head_codes = np.array([tables.morph(doc, k, w) for k, w in
+                           zip(morph[heads].tolist(), lower[heads].tolist())], dtype=np.int32)
+    first_codes = np.array([tables.morph(doc, k, w) for k, w in
+                            zip(morph[starts].tolist(), lower[starts].tolist())], dtype=np.int32)
     if len(heads) == 0:
         return
     codes[:, C["number"]] = head_codes[:, 0]

@@ -38,7 +38,7 @@ from functools import lru_cache
 from typing import Dict, List, NamedTuple, Tuple
 
 import numpy as np
-from spacy.attrs import DEP, ENT_IOB, ENT_TYPE, HEAD, LOWER, MORPH, POS, TAG
+from spacy.attrs import DEP, ENT_IOB, ENT_TYPE, HEAD, IS_PUNCT, LOWER, MORPH, POS, TAG
 from spacy.strings import get_string_id
 from spacy.tokens import Doc
 
@@ -327,7 +327,21 @@ def extract_mentions(doc: Doc, rules: LanguageRules) -> Mentions:
     left, right = _mentions.subtree_bounds(t.heads)
     candidates = _mentions.extract_candidates(
         t.heads, left, right, t.tag, t.pos, t.dep, t.word, t.ent, t.iob)
-    return Mentions(*_mentions.sort_unique(len(doc), *candidates))
+    return _without_punctuation(doc, Mentions(*_mentions.sort_unique(len(doc), *candidates)))
+
+
+def _without_punctuation(doc: Doc, mentions: Mentions) -> Mentions:
+    # A span of punctuation alone is never a mention, whatever its tag says
+    # (French pipelines tag "«" and "…" as nouns now and then).
+    punct = doc.to_array([IS_PUNCT]).reshape(-1).astype(bool)
+    if not punct.any():
+        return mentions
+    words = np.concatenate([[0], np.cumsum(~punct)])
+    keep = words[mentions.ends] > words[mentions.starts]
+    if keep.all():
+        return mentions
+    return Mentions(mentions.starts[keep], mentions.ends[keep], mentions.heads[keep],
+                    mentions.types[keep])
 
 
 def extract_mentions_reference(doc: Doc, rules: LanguageRules) -> Mentions:
@@ -339,7 +353,7 @@ def extract_mentions_reference(doc: Doc, rules: LanguageRules) -> Mentions:
     left, right = subtree_bounds_reference(t.heads)
     candidates = extract_candidates_reference(
         t.heads, left, right, t.tag, t.pos, t.dep, t.word, t.ent, t.iob)
-    return Mentions(*sort_unique_reference(len(doc), *candidates))
+    return _without_punctuation(doc, Mentions(*sort_unique_reference(len(doc), *candidates)))
 
 
 def token_classes_reference(array: np.ndarray,

@@ -281,3 +281,30 @@ def test_lang_rules_french_dev_recall(shared_data, code, min_recall, max_cpt):
     stats = evaluate_mentions(parse_conll_docs(nlp, docs), get_rules(code))
     assert stats.recall >= min_recall, stats.format()
     assert stats.candidates_per_token <= max_cpt, stats.format()
+
+
+def test_lang_rules_punctuation_alone_is_never_a_mention():
+    # "« Marie part . »" with the quotes mistagged as nouns, as fr_core_news_sm does
+    rows = [("«", 2, "nsubj", "NOUN"), ("Marie", 2, "nsubj", "PROPN"), ("part", 2, "ROOT", "VERB"),
+            (".", 2, "punct", "PUNCT"), ("…", 2, "obj", "NOUN")]
+    for rules in (fr.RULES, ud.RULES):
+        doc = make_doc("fr", rows)
+        assert texts(doc, rules) == ["Marie"]
+        reference = extract_mentions_reference(doc, rules)
+        assert [doc[s:e].text for s, e in zip(reference.starts, reference.ends)] == ["Marie"]
+
+
+def test_lang_rules_fr_word_morphs_give_the_referents_features():
+    from neuralcoref.features import GENDER, MENTION_CODES, FeatureTables, featurize
+    # "Sa mère sourit , dit -elle ." : "sa" feminine by agreement with "mère"
+    rows = [("Sa", 1, "det", "DET", "Gender=Fem|Number=Sing|Poss=Yes"), ("mère", 2, "nsubj", "NOUN",
+            "Gender=Fem|Number=Sing"), ("sourit", 2, "ROOT", "VERB"), (",", 2, "punct", "PUNCT"),
+            ("dit", 2, "parataxis", "VERB"), ("-elle", 4, "nsubj", "PRON")]
+    doc = make_doc("fr", rows)
+    features = featurize(doc, extract_mentions(doc, fr.RULES), FeatureTables(fr.RULES), use_vectors=False)
+    C = {c: i for i, c in enumerate(MENTION_CODES)}
+    by_text = {doc[s:e].text: row for s, e, row in
+               zip(features.codes[:, C["start"]], features.codes[:, C["end"]], features.codes)}
+    assert by_text["Sa"][C["person"]] == 3 and by_text["Sa"][C["gender"]] == 0  # possessor unknown
+    assert by_text["Sa mère"][C["gender"]] == GENDER.index("fem")
+    assert by_text["-elle"][C["gender"]] == GENDER.index("fem") and by_text["-elle"][C["person"]] == 3

