@@ -14,7 +14,7 @@ from typing import Iterable, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 from spacy.tokens import Doc
 
-from .clustering import best_antecedents, clusters_from_links, main_mention
+from .clustering import best_antecedents, clusters_from_links, main_mention, without_forbidden_links
 from .errors import Errors, NeuralcorefError, Warnings
 from .features import FeatureTables, MentionFeatures, featurize, pair_codes
 from .lang import get_rules
@@ -127,7 +127,8 @@ class Resolver:
         single, pair = self.score(items)
         results = []
         for item, s, p in zip(items, single, pair):
-            results.append(self.decide(item.mentions, s, p, item.ptr, item.ante, store_scores))
+            results.append(self.decide(item.mentions, s, p, item.ptr, item.ante, store_scores,
+                                       item.codes))
         return results
 
     def score(self, items: Sequence[_Featurized]) -> Tuple[List[np.ndarray], List[np.ndarray]]:
@@ -149,9 +150,12 @@ class Resolver:
         return np.split(single, offsets[1:-1]), np.split(pair, pair_sizes)
 
     def decide(self, mentions: Mentions, single: np.ndarray, pair: np.ndarray,
-               ptr: np.ndarray, ante: np.ndarray, store_scores: bool = False) -> DocCoref:
-        """Links, clusters and main mentions from scores."""
-        links = best_antecedents(single, pair, ptr, ante, self.greedyness)
+               ptr: np.ndarray, ante: np.ndarray, store_scores: bool = False,
+               pair_codes: Optional[np.ndarray] = None) -> DocCoref:
+        """Links, clusters and main mentions from scores (stored scores stay the
+        model's; ``pair_codes`` rule out the links decoding never makes)."""
+        allowed = pair if pair_codes is None else without_forbidden_links(pair, pair_codes)
+        links = best_antecedents(single, allowed, ptr, ante, self.greedyness)
         clusters = clusters_from_links(links)
         mains = [main_mention(c, mentions.types) for c in clusters]
         if not store_scores:

@@ -132,3 +132,20 @@ def test_clustering_main_mention_never_a_pronoun_when_another_exists(types, expe
 def test_clustering_spans_of():
     starts, ends = np.array([0, 2, 5]), np.array([1, 4, 6])
     assert spans_of([[0, 2], [1]], starts, ends) == [[(0, 1), (5, 6)], [(2, 4)]]
+
+
+def test_clustering_gender_disagreement_is_never_linked():
+    from neuralcoref.clustering import without_forbidden_links
+    from neuralcoref.features import AGREEMENT, PAIR_CODES
+    # mention 2 ("him") has candidates 0 ("my sister", gender disagrees) and 1 ("a dog", unknown)
+    ptr, ante = np.array([0, 0, 1, 3]), np.array([0, 1, 0], dtype=np.int32)
+    pair = np.array([-1.0, 0.5, 3.0], dtype=np.float32)
+    codes = np.zeros((3, len(PAIR_CODES)), dtype=np.int16)
+    codes[2, PAIR_CODES.index("gender")] = AGREEMENT.index("disagree")
+    single = np.zeros(3, dtype=np.float32)
+    assert best_antecedents(single, pair, ptr, ante)[2] == 0
+    allowed = without_forbidden_links(pair, codes)
+    assert best_antecedents(single, allowed, ptr, ante)[2] == 1
+    assert pair[2] == 3.0  # the scores themselves are left alone
+    codes[2, PAIR_CODES.index("gender")] = AGREEMENT.index("agree")
+    assert without_forbidden_links(pair, codes) is pair
