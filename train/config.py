@@ -28,9 +28,11 @@ class PhaseConfig:
 
 
 def _default_phases() -> List[PhaseConfig]:
-    return [PhaseConfig("all_pairs", max_epochs=8, patience=2, lr=1e-3),
-            PhaseConfig("top_pairs", max_epochs=6, patience=2, lr=5e-4),
-            PhaseConfig("ranking", max_epochs=8, patience=2, lr=2e-4)]
+    # The shipped English model's recipe: a softmax (marginal likelihood) phase,
+    # then slack-rescaled ranking. The predecessor's three phases (all_pairs ->
+    # top_pairs -> ranking) are a config file away; the model card compares them.
+    return [PhaseConfig("softmax", max_epochs=8, patience=3, lr=1e-3),
+            PhaseConfig("ranking", max_epochs=6, patience=2, lr=2e-4)]
 
 
 #: Share of singleton clusters above which training data counts as annotating singletons.
@@ -80,18 +82,18 @@ class TrainConfig:
     vocab_min_count: int = 2
     vocab_max_size: int = 20000
     init_vectors: Optional[str] = None
-    single_hidden: List[int] = field(default_factory=lambda: [256, 128])
-    pair_hidden: List[int] = field(default_factory=lambda: [256, 128])
+    single_hidden: List[int] = field(default_factory=lambda: [128, 64])
+    pair_hidden: List[int] = field(default_factory=lambda: [128, 64])
     similarity_rank: int = 0
     mention_hidden: Optional[List[int]] = None
     mention_loss_weight: float = 1.0
     refine: bool = False
     dropout: float = 0.3
     weight_decay: float = 1e-6
-    ema_decay: float = 0.0
+    ema_decay: float = 0.995
     pair_budget: int = 20000
     extra_train: List[str] = field(default_factory=list)
-    max_dist: int = 50
+    max_dist: int = 100
     max_dist_match: int = 500
     drop_singletons: Optional[bool] = None
     phases: List[PhaseConfig] = field(default_factory=_default_phases)
