@@ -54,7 +54,8 @@ def main() -> None:
     nlp = load_spacy(args.spacy_model)
     model = load_model(resolve_model_path(args.model, nlp.lang))
     corpus = featurize_corpus(args.dev, nlp, get_pipeline_rules(nlp), args.cache_dir)
-    data = TrainingData(corpus, model.vocab, 50, 500)
+    defaults = model.config.defaults
+    data = TrainingData(corpus, model.vocab, defaults.get("max_dist", 50), defaults.get("max_dist_match", 500))
     features = MentionFeatures(*(np.asarray(getattr(corpus.features, k))
                                  for k in ("codes", "hashes", "words", "vectors")))
     parts = model.scorers.mention_parts(features, model.vocab.rows(features.words))
