@@ -140,10 +140,13 @@ class Resolver:
         # Docs without mentions are left out: their vector width may differ (no doc.tensor).
         features = MentionFeatures.concat([it.features for it in items if len(it.features)])
         parts = self.scorers.mention_parts(features, self.vocab.rows(features.words))
-        ante = np.concatenate([it.ante.astype(np.int64) + off for it, off in zip(items, offsets)])
-        counts = np.concatenate([np.diff(it.ptr) for it in items])
-        ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-        codes = np.concatenate([it.codes for it in items])
+        if len(items) == 1:  # one long Doc: no copies of its (large) pair arrays
+            ante, ptr, codes = items[0].ante, items[0].ptr.astype(np.int64), items[0].codes
+        else:
+            ante = np.concatenate([it.ante.astype(np.int64) + off for it, off in zip(items, offsets)])
+            counts = np.concatenate([np.diff(it.ptr) for it in items])
+            ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+            codes = np.concatenate([it.codes for it in items])
         pair = self.scorers.all_pair_scores(parts, ptr, ante, codes)
         single = parts.single
         pair_sizes = np.cumsum([len(it.ante) for it in items])[:-1]
