@@ -1,7 +1,7 @@
 """Shared fixtures and the --slow flag.
 
 Runtime tests use hand-made model folders (:mod:`handmade`, written under the
-session's temporary folder) until a trained model ships, and hand-built Docs
+session's temporary folder), whose links a test can predict, and hand-built Docs
 (``make_doc``) wherever a trained pipeline is not the point of the test.
 """
 from pathlib import Path
