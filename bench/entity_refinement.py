@@ -58,6 +58,9 @@ def main() -> None:
     data = TrainingData(corpus, model.vocab, defaults.get("max_dist", 50), defaults.get("max_dist_match", 500))
     features = MentionFeatures(*(np.asarray(getattr(corpus.features, k))
                                  for k in ("codes", "hashes", "words", "vectors")))
+    if not model.config.scorer.vector_dim:  # the cache keeps vectors a model may not use
+        features = MentionFeatures(features.codes, features.hashes, features.words,
+                                   features.vectors[:, :0])
     parts = model.scorers.mention_parts(features, model.vocab.rows(features.words))
     ana = np.repeat(np.arange(len(data)), data.n_candidates)
     start = time.perf_counter()

@@ -14,11 +14,11 @@ from neuralcoref.model_dir import load_model, shipped_model_path
 #: Challenge cases the shipped English model passes; the others are expected
 #: failures, reported by bench/challenge.py. Update when a new model ships.
 PASSING = {
-    "gender_john_mary", "gender_king_queen", "gender_father_daughter", "gender_actress",
-    "number_cats", "number_parents", "it_referential", "it_weather", "it_object",
-    "dialogue_we", "dialogue_my", "dialogue_same_speaker",
+    "gender_john_mary", "gender_king_queen", "gender_father_daughter",
+    "number_company_workers", "number_cats", "number_parents", "it_referential", "it_object",
+    "dialogue_i_you", "dialogue_we", "dialogue_my", "dialogue_same_speaker",
     "possessive_their", "possessive_s", "possessive_its",
-    "appositive_ceo", "appositive_author", "title_president", "title_ms",
+    "appositive_ceo", "appositive_author", "title_ms",
 }
 SHIPPED = [lang for lang in ("en", "fr") if (shipped_model_path(lang) / "config.json").exists()]
 

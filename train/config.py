@@ -77,7 +77,7 @@ class TrainConfig:
     seed (int): random seed.
     """
 
-    use_vectors: bool = True
+    use_vectors: bool = False
     embedding_dim: int = 32
     vocab_min_count: int = 2
     vocab_max_size: int = 20000
