@@ -338,7 +338,7 @@ def test_reliability_very_long_document_memory(nlp_vec):
     assert peaks[1] < 10 * 1.5 * peaks[0], [p / 2**20 for p in peaks]
     # the candidate window bounds the pairs: at most max(max_dist, max_dist_match) per mention
     item = pipe.resolver.featurize_doc(large)
-    assert len(item.ante) <= len(item.features) * max(pipe.cfg["max_dist"], pipe.cfg["max_dist_match"])
+    assert len(item.ante) <= len(item.features) * max(pipe.resolver.max_dist, pipe.resolver.max_dist_match)
 
 
 def test_reliability_long_document_candidate_window(nlp_vec):
