@@ -14,10 +14,9 @@ import time
 from pathlib import Path
 from typing import Callable, List
 
+from devset import DEV as DEFAULT
 from neuralcoref.conll import read_conll_path
 from neuralcoref.coref_scorer import score_documents, score_files
-
-DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "data" / "ontogum" / "dev.english.v4_gold_conll"
 
 
 def best_time(function: Callable[[], object], repeat: int) -> float:

@@ -10,10 +10,10 @@ import argparse
 import json
 from pathlib import Path
 
+from devset import DEV
 from neuralcoref.api import load_spacy
 from neuralcoref.benchmark import run_benchmark
 
-DEV = Path(__file__).resolve().parents[2] / "shared" / "data" / "ontogum" / "dev.english.v4_gold_conll"
 
 
 def main() -> None:

@@ -9,15 +9,10 @@ in training). Prints, per value: CoNLL F1, LEA F1 and mention recall/precision.
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
+from devset import DEV, parse_dev, score_against_gold
 from neuralcoref.api import load_spacy
-from neuralcoref.conll import read_conll_path
-from neuralcoref.coref_scorer import score_documents
-from neuralcoref.extensions import get_clusters
-from neuralcoref.gold import parse_conll_docs
 
-DEV = Path(__file__).resolve().parents[2] / "shared" / "data" / "ontogum" / "dev.english.v4_gold_conll"
 VALUES = (0.3, 0.4, 0.45, 0.5, 0.55, 0.6, 0.7)
 
 
@@ -28,15 +23,14 @@ def main() -> None:
     parser.add_argument("--spacy-model", default=None)
     args = parser.parse_args()
     nlp = load_spacy(args.spacy_model)
-    parsed = list(parse_conll_docs(nlp, read_conll_path(args.dev)))
+    parsed = parse_dev(nlp, args.dev)
     print(f"| greedyness | CoNLL F1 | LEA F1 | mention recall | mention precision |")
     print("| ---: | ---: | ---: | ---: | ---: |")
     for g in VALUES:
         config = {"greedyness": g, **({"model": args.model} if args.model else {})}
         coref = nlp.add_pipe("neuralcoref", name="coref_g", config=config)
         docs = [coref(doc.copy()) for _, doc in parsed]
-        s = score_documents((c.clusters, [[(m.start, m.end) for m in cl] for cl in get_clusters(d)])
-                            for (c, _), d in zip(parsed, docs))
+        s = score_against_gold(parsed, docs)
         print(f"| {g} | {100 * s.conll_f1:.2f} | {100 * s.lea.f1:.2f} | "
               f"{100 * s.mentions.recall:.1f} | {100 * s.mentions.precision:.1f} |")
         nlp.remove_pipe("coref_g")

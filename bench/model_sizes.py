@@ -16,14 +16,9 @@ from pathlib import Path
 
 from threadpoolctl import threadpool_limits
 
+from devset import DEV, parse_dev, score_against_gold
 from neuralcoref.api import load_spacy
-from neuralcoref.conll import read_conll_path
-from neuralcoref.coref_scorer import score_documents
-from neuralcoref.extensions import get_clusters
-from neuralcoref.gold import parse_conll_docs
-from neuralcoref.model_dir import load_model
 
-DEV = Path(__file__).resolve().parents[2] / "shared" / "data" / "ontogum" / "dev.english.v4_gold_conll"
 
 
 def main() -> None:
@@ -34,13 +29,13 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
     nlp = load_spacy(args.spacy_model)
-    parsed = list(parse_conll_docs(nlp, read_conll_path(args.dev)))
+    parsed = parse_dev(nlp, args.dev)
     n_tokens = sum(len(doc) for _, doc in parsed)
     print(f"{len(parsed)} dev documents, {n_tokens} tokens")
     print(f"{'model':32} {'single':>10} {'pair':>10} {'MB':>5} {'CoNLL':>6} {'LEA':>6} {'ment':>6} {'tok/s':>8}")
     for i, path in enumerate(args.models):
-        config = load_model(path).config.scorer
         coref = nlp.add_pipe("neuralcoref", name=f"coref_{i}", config={"model": str(path)})
+        config = coref.resolver.model.config.scorer
         best = float("inf")
         with threadpool_limits(1):
             coref(parsed[0][1].copy())  # warm up
@@ -50,8 +45,7 @@ def main() -> None:
                 for doc in docs:
                     coref(doc)
                 best = min(best, time.perf_counter() - start)
-        scores = score_documents((c.clusters, [[(m.start, m.end) for m in cl] for cl in get_clusters(d)])
-                                 for (c, _), d in zip(parsed, docs))
+        scores = score_against_gold(parsed, docs)
         size = sum(f.stat().st_size for f in Path(path).iterdir() if f.is_file()) / 2 ** 20
         print(f"{str(path)[-32:]:32} {str(config.single_hidden):>10} {str(config.pair_hidden):>10} "
               f"{size:5.1f} {100 * scores.conll_f1:6.2f} {100 * scores.lea.f1:6.2f} "

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import math
-from typing import List, Tuple
+from typing import List, Optional, Tuple
 
 import numpy as np
 
@@ -45,16 +45,21 @@ def greedyness_offset(greedyness: float) -> float:
 
 
 def best_antecedents(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray,
-                     ante: np.ndarray, greedyness: float = 0.5) -> np.ndarray:
+                     ante: np.ndarray, greedyness: float = 0.5,
+                     pair_codes: Optional[np.ndarray] = None) -> np.ndarray:
     """Each mention's chosen antecedent, or -1 for none.
 
     single (float32 (n,)): no-antecedent scores.
     pair (float32 (n_pairs,)): pair scores, in the order of ``ante``.
     ptr (int64 (n + 1,)), ante (int32 (n_pairs,)): candidate antecedents (CSR).
     greedyness (float): 0-1, see :func:`greedyness_offset`.
+    pair_codes (int16 (n_pairs, len(PAIR_CODES)) | None): when given, the links
+        decoding never makes are ruled out (:func:`without_forbidden_links`).
     RETURNS (ndarray): (n,) int32; a link is made when the best pair score beats
         the single score by the greedyness offset (ties go to the nearest).
     """
+    if pair_codes is not None:
+        pair = without_forbidden_links(pair, pair_codes)
     n = len(single)
     best = np.full(n, -1, dtype=np.int32)
     counts = np.diff(ptr)

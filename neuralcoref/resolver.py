@@ -14,7 +14,7 @@ from typing import Iterable, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 from spacy.tokens import Doc
 
-from .clustering import best_antecedents, clusters_from_links, main_mention, without_forbidden_links
+from .clustering import best_antecedents, clusters_from_links, main_mention
 from .errors import Errors, NeuralcorefError, Warnings
 from .features import FeatureTables, MentionFeatures, featurize, pair_codes
 from .lang import get_rules
@@ -157,8 +157,7 @@ class Resolver:
                pair_codes: Optional[np.ndarray] = None) -> DocCoref:
         """Links, clusters and main mentions from scores (stored scores stay the
         model's; ``pair_codes`` rule out the links decoding never makes)."""
-        allowed = pair if pair_codes is None else without_forbidden_links(pair, pair_codes)
-        links = best_antecedents(single, allowed, ptr, ante, self.greedyness)
+        links = best_antecedents(single, pair, ptr, ante, self.greedyness, pair_codes)
         clusters = clusters_from_links(links)
         mains = [main_mention(c, mentions.types) for c in clusters]
         if not store_scores:

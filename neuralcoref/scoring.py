@@ -241,10 +241,7 @@ class Scorers:
             h = _features.pair_first_layer(parts.ante, parts.ana, ante[lo:hi], ana[lo:hi],
                                            np.ascontiguousarray(pair_codes[lo:hi]),
                                            *self._spec, self._w_pair)
-            for W, b in self._pair[:-1]:
-                h = _relu(h @ W + b)
-            W, b = self._pair[-1]
-            out[lo:hi] = (h @ W + b)[:, 0]
+            out[lo:hi] = _mlp(h, self._pair)
             if self.config.similarity_rank:
                 out[lo:hi] += np.einsum("ij,ij->i", parts.sim_ante[ante[lo:hi]],
                                         parts.sim_ana[ana[lo:hi]])
