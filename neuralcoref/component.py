@@ -30,6 +30,7 @@ from .lang import get_pipeline_rules, get_rules
 from .lang.base import LanguageRules
 from .model_dir import (CARD_FILE, CONFIG_FILE, VOCAB_FILE, WEIGHTS_FILE, CorefModel,
                         load_model, resolve_model_path)
+from .pairs import DEFAULT_MAX_DIST, DEFAULT_MAX_DIST_MATCH
 from .resolver import DocCoref, Resolver
 
 #: The predecessor's blacklist: first- and second-person pronouns left unresolved.
@@ -96,7 +97,8 @@ class NeuralCoref(Pipe):
 
     def __init__(self, vocab: Vocab, name: str = "neuralcoref", *, lang: str = "en",
                  greedyness: float = 0.5, max_dist: Optional[int] = None,
-                 max_dist_match: Optional[int] = None, blacklist: Union[bool, Sequence[str]] = False, store_scores: bool = False,
+                 max_dist_match: Optional[int] = None,
+                 blacklist: Union[bool, Sequence[str]] = False, store_scores: bool = False,
                  conv_dict: Optional[Dict[str, List[str]]] = None, model: Optional[str] = None,
                  rules: Optional[LanguageRules] = None):
         if not 0.0 <= greedyness <= 1.0:
@@ -105,7 +107,8 @@ class NeuralCoref(Pipe):
         for setting, value in (("max_dist", max_dist), ("max_dist_match", max_dist_match)):
             if value is not None and (not isinstance(value, int) or value < 0):
                 raise NeuralcorefError(Errors.E150.format(name=setting, value=value,
-                                                          expected="an integer >= 0, or null for the model's setting"))
+                                                          expected="an integer >= 0, or null for "
+                                                                   "the model's setting"))
         # Mentions follow the pipeline's labels, so the rules are its language's.
         self.rules = rules if rules is not None else get_rules(lang)
         register_extensions()
@@ -137,9 +140,10 @@ class NeuralCoref(Pipe):
         # may be gone by then (from_bytes loads from a temporary one).
         self._model_files = _read_model_files(model.path) if model.path is not None else {}
         cfg, trained = self.cfg, model.config.defaults
-        max_dist = cfg["max_dist"] if cfg["max_dist"] is not None else trained.get("max_dist", 50)
-        max_dist_match = (cfg["max_dist_match"] if cfg["max_dist_match"] is not None
-                          else trained.get("max_dist_match", 500))
+        # An unset candidate window is the one the model was trained with.
+        max_dist, max_dist_match = (
+            cfg[key] if cfg[key] is not None else trained.get(key, default)
+            for key, default in (("max_dist", DEFAULT_MAX_DIST), ("max_dist_match", DEFAULT_MAX_DIST_MATCH)))
         self._resolver = Resolver(model, rules=self.rules,
                                   greedyness=cfg["greedyness"], max_dist=max_dist,
                                   max_dist_match=max_dist_match,
