@@ -8,7 +8,7 @@ import typer
 
 app = typer.Typer(
     name="neuralcoref",
-    help="Coreference resolution for spaCy: resolve, predict, evaluate, train, benchmark, serve, batch.",
+    help="Coreference resolution for spaCy: resolve, predict, evaluate, train, ensemble, benchmark, serve, batch.",
     no_args_is_help=True,
     add_completion=False,
 )
@@ -157,6 +157,24 @@ def mentions_command(
     typer.echo(stats.to_json() if as_json else stats.format())
     for miss in stats.misses if not as_json else []:
         typer.echo(f"missed {miss.kind:<8} {miss.doc}: {miss.context}")
+
+@app.command("ensemble")
+def ensemble_command(
+    models: list[Path] = typer.Argument(..., help="Two or more model folders to merge."),
+    out: Path = typer.Option(..., "--out", help="Folder of the merged model."),
+    greedyness: float = typer.Option(
+        0.5, min=0.0, max=1.0, help="Link threshold folded into the merged model (0.5: the members' mean as is)."),
+) -> None:
+    """Merge trained models into one model folder that scores their mean."""
+    from .ensemble import save_ensemble
+    from .errors import NeuralcorefError
+
+    try:
+        path = save_ensemble(models, out, greedyness)
+    except (NeuralcorefError, OSError) as err:
+        _fail(err)
+    typer.echo(f"Ensemble of {len(models)} models written to {path}")
+
 
 @app.command("benchmark")
 def benchmark_command(

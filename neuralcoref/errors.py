@@ -41,6 +41,9 @@ class Warnings(metaclass=ErrorsWithCodes):
     W101 = ("The '{rules}' mention rules changed since the model was trained (their "
             "fingerprint differs from the model's config.json): mentions and features "
             "may differ from training. Retrain the model with this version.")
+    W102 = ("The members of the ensemble were trained with different versions of the "
+            "'{rules}' mention rules (fingerprints {hashes}); the merged model records "
+            "the first one's.")
     W100 = ("The model was trained with the '{model_rules}' mention rules on a "
             "'{model_lang}' pipeline ({pipeline}), but this pipeline uses the "
             "'{rules}' rules (language '{lang}'): mentions will differ from training "
@@ -128,6 +131,8 @@ class Errors(metaclass=ErrorsWithCodes):
             "trained with (see its config.json, 'spacy_pipeline').")
     E110 = ("The config.json of the model in {path} has invalid values ({problems}): "
             "the folder is corrupted or was edited by hand; copy it again or retrain.")
+    E111 = ("Cannot merge these models into an ensemble: {problem}. Merge models "
+            "trained on the same language, rules and spaCy pipeline.")
 
     # The spaCy component and the convenience API
     E150 = "Setting '{name}' of neuralcoref is {value!r}: expected {expected}."

@@ -147,7 +147,11 @@ def load_model(path: Union[str, Path]) -> CorefModel:
         vocab = WordVocab(words)
     except (TypeError, UnicodeError) as err:  # UnicodeError: JSON can hold lone surrogates
         raise ModelLoadError(Errors.E104.format(path=path, error=err)) from err
-    return CorefModel(config, Scorers(config.scorer, weights), vocab, path)
+    try:
+        scorers = Scorers(config.scorer, weights)
+    except ValueError as err:  # blocks declared in config.json that the weights break
+        raise ModelLoadError(Errors.E108.format(path=path, problems=err)) from err
+    return CorefModel(config, scorers, vocab, path)
 
 
 def _check_config(config: ModelConfig, path: Path) -> None:
@@ -166,6 +170,9 @@ def _check_config(config: ModelConfig, path: Path) -> None:
                 and all(is_size(n, 1) for n in layers)):
             problems.append(f"scorer.{name} is {layers!r}, not a list of "
                             f"{'at least one ' if least_layers else ''}integer(s) >= 1")
+        elif not _valid_blocks(getattr(scorer, name.replace("hidden", "blocks")), layers, is_size):
+            problems.append(f"scorer.{name.replace('hidden', 'blocks')} does not split {name} "
+                            "into the same number of blocks per layer")
     problems += [f"{name} is {getattr(config, name)!r}, not a string"
                  for name in ("lang", "rules", "spacy_pipeline")
                  if not isinstance(getattr(config, name), str)]
@@ -173,6 +180,14 @@ def _check_config(config: ModelConfig, path: Path) -> None:
         problems.append(f"defaults is {config.defaults!r}, not an object")
     if problems:
         raise ModelLoadError(Errors.E110.format(path=path, problems="; ".join(problems[:5])))
+
+
+def _valid_blocks(blocks: Any, layers: List[int], is_size) -> bool:
+    if blocks is None:
+        return True
+    return (isinstance(blocks, list) and len(blocks) == len(layers)
+            and all(isinstance(b, list) and len(b) == len(blocks[0]) and all(is_size(n, 1) for n in b)
+                    and sum(b) == n for b, n in zip(blocks, layers)))
 
 
 def _read_weights(file: Path) -> Dict[str, np.ndarray]:

@@ -46,6 +46,12 @@ class ScorerConfig:
         mention at all); None for no mention scorer.
     refine (bool): rescore pairs with antecedents represented by their soft
         clusters (see :mod:`neuralcoref.entities`).
+    single_blocks, pair_blocks (List[List[int]] | None): per hidden layer, the
+        sizes of its independent blocks of units; set by
+        :mod:`neuralcoref.ensemble`, whose merged members each own one block per
+        layer. Block k of a layer reads only block k of the layer before (the
+        weights between blocks are zero), so each is computed on its own; the
+        first layer reads the whole input. None: one block.
     """
 
     vector_dim: int = 96
@@ -56,6 +62,8 @@ class ScorerConfig:
     similarity_rank: int = 0
     mention_hidden: Optional[List[int]] = None
     refine: bool = False
+    single_blocks: Optional[List[List[int]]] = None
+    pair_blocks: Optional[List[List[int]]] = None
 
     @property
     def mention_width(self) -> int:
@@ -134,12 +142,39 @@ def _relu(x: np.ndarray) -> np.ndarray:
     return np.maximum(x, 0, out=x)
 
 
-def _mlp(x: np.ndarray, layers: List[Tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+#: A hidden layer as independent blocks: (input columns, W.T, b) per block, its
+#: outputs side by side. A dense layer is one block reading every column.
+Layer = List[Tuple[slice, np.ndarray, np.ndarray]]
+
+
+def _mlp(x: np.ndarray, layers: List[Layer]) -> np.ndarray:
     h = x
-    for W, b in layers[:-1]:
-        h = _relu(h @ W + b)
-    W, b = layers[-1]
+    for blocks in layers[:-1]:
+        if len(blocks) == 1:
+            _, W, b = blocks[0]
+            h = _relu(h @ W + b)
+        else:
+            h = np.concatenate([_relu(h[:, cols] @ W + b) for cols, W, b in blocks], axis=1)
+    _, W, b = layers[-1][0]
     return (h @ W + b)[:, 0]
+
+
+def _split_blocks(W: np.ndarray, b: np.ndarray, sizes_in: Optional[List[int]],
+                  sizes_out: Optional[List[int]]) -> Layer:
+    """Layer ``x @ W + b`` (W shaped (nI, nO)) as its diagonal blocks; raises
+    ValueError if a weight outside them is not zero."""
+    if sizes_out is None or sizes_in is None:
+        return [(slice(None), W, b)]
+    edges_in, edges_out = np.cumsum([0] + sizes_in), np.cumsum([0] + sizes_out)
+    mask = np.ones(W.shape, dtype=bool)
+    blocks = []
+    for k in range(len(sizes_out)):
+        rows, cols = slice(edges_in[k], edges_in[k + 1]), slice(edges_out[k], edges_out[k + 1])
+        mask[rows, cols] = False
+        blocks.append((rows, np.ascontiguousarray(W[rows, cols]), b[cols]))
+    if np.any(W[mask]):
+        raise ValueError("weights outside the declared blocks are not zero")
+    return blocks
 
 
 class Scorers:
@@ -152,10 +187,10 @@ class Scorers:
     def __init__(self, config: ScorerConfig, weights: Mapping[str, np.ndarray]):
         self.config = config
         self.w = {k: np.ascontiguousarray(v, dtype=np.float32) for k, v in weights.items()}
-        self._single = self._layers("single", len(config.single_hidden))
+        self._single = self._layers("single", len(config.single_hidden), config.single_blocks)
         self._mention = (self._layers("mention", len(config.mention_hidden))
                          if config.mention_hidden is not None else None)
-        self._pair = self._layers("pair", len(config.pair_hidden), first=1)
+        self._pair = self._layers("pair", len(config.pair_hidden), config.pair_blocks, first=1)
         self._w_ante = self.w["pair.0.W_ante"].T.copy()
         self._w_ana = self.w["pair.0.W_ana"].T.copy()
         self._w_pair = self.w["pair.0.W_pair"].T.copy()
@@ -164,11 +199,14 @@ class Scorers:
         self._sim_u = self.w["pair.sim.U"].T.copy() if rank else np.zeros((config.mention_width, 0), np.float32)
         self._sim_v = self.w["pair.sim.V"].T.copy() if rank else np.zeros((config.mention_width, 0), np.float32)
 
-    def _layers(self, prefix: str, n_hidden: int, first: int = 0) -> List[Tuple[np.ndarray, np.ndarray]]:
-        # Transposed once so that forward passes are x @ W.T without copies.
-        layers = [(self.w[f"{prefix}.{i}.W"].T.copy(), self.w[f"{prefix}.{i}.b"])
+    def _layers(self, prefix: str, n_hidden: int, blocks: Optional[List[List[int]]] = None,
+                first: int = 0) -> List[Layer]:
+        # Transposed once so that forward passes are x @ W.T without copies. The
+        # first layer reads the whole input; later ones may split into blocks.
+        layers = [_split_blocks(self.w[f"{prefix}.{i}.W"].T.copy(), self.w[f"{prefix}.{i}.b"],
+                                *((blocks[i - 1], blocks[i]) if blocks and i > 0 else (None, None)))
                   for i in range(first, n_hidden)]
-        return layers + [(self.w[f"{prefix}.out.W"].T.copy(), self.w[f"{prefix}.out.b"])]
+        return layers + [[(slice(None), self.w[f"{prefix}.out.W"].T.copy(), self.w[f"{prefix}.out.b"])]]
 
     def mention_inputs(self, features: MentionFeatures, word_rows: np.ndarray) -> np.ndarray:
         """Input vectors of mentions.

@@ -1,0 +1,227 @@
+"""Ensembles as ordinary model folders: several trained models merged into one.
+
+The mean of K feed-forward scorers is itself a feed-forward scorer: stack the
+members' first layers (each reading its own input columns), put the deeper
+layers on a block diagonal, and average the output layers. The merged model
+scores exactly the mean of its members' scores, so the runtime, the model
+folder format and the component need nothing new; it costs one wider network.
+
+Members may differ in hidden sizes, depth (a shallower member is padded with
+identity layers: ReLU leaves its non-negative activations unchanged), word
+embedding width and vocabulary (the merged table covers the union; a word a
+member lacks gets that member's out-of-vocabulary row, as it would at
+runtime), and in using ``doc.tensor`` or not (its columns get zero weights in
+members without it). They must share the feature schema, language, mention
+rules and spaCy pipeline, and not use the entity-level second pass.
+"""
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+from typing import Dict, List, Sequence, Tuple, Union
+
+import numpy as np
+
+from .clustering import greedyness_offset
+from .errors import Errors, NeuralcorefError, Warnings
+from .features import MENTION_LAYOUT, SPAN_VECTORS, WORD_SLOTS
+from .model_dir import CorefModel, ModelConfig, load_model, save_model
+from .scoring import FIRST_WORD_ROW, OOV_ROW, ScorerConfig
+
+Layers = List[Tuple[np.ndarray, np.ndarray]]
+
+
+def merge_models(models: Sequence[CorefModel], greedyness: float = 0.5
+                 ) -> Tuple[ModelConfig, Dict[str, np.ndarray], List[str]]:
+    """The config, weights and vocabulary of the mean of ``models``.
+
+    models (Sequence[CorefModel]): two or more loaded members.
+    greedyness (float): folded into the merged single scorer, so that the merged
+        model at greedyness 0.5 links like the members' mean at this value.
+    RETURNS (tuple): (ModelConfig, weights, vocabulary words) for ``save_model``.
+    """
+    _check_members(models)
+    words = _union_words(models)
+    vector_dim = max(m.config.scorer.vector_dim for m in models)
+    emb_dims = [m.config.scorer.embedding_dim for m in models]
+    columns = [_input_columns(m.config.scorer, vector_dim, emb_dims, k) for k, m in enumerate(models)]
+    width = _input_width(vector_dim, sum(emb_dims))
+    k = len(models)
+
+    weights: Dict[str, np.ndarray] = {}
+    if sum(emb_dims):
+        weights["embeddings"] = np.concatenate(
+            [_member_table(m, words) for m in models if m.config.scorer.embedding_dim], axis=1)
+    single, single_blocks = _merge_mlp(
+        [_layers(m, "single", len(m.config.scorer.single_hidden)) for m in models], columns, width, k)
+    # A link needs pair > single + offset(g): fold the offset into the single bias.
+    single[-1][1][0] += greedyness_offset(greedyness)
+    _put(weights, "single", single)
+    pair, pair_blocks = _merge_pair(models, columns, width, k)
+    _put(weights, "pair", pair[1:], first=1)
+    weights["pair.0.W_ante"], weights["pair.0.W_ana"], weights["pair.0.W_pair"], weights["pair.0.b"] = pair[0]
+
+    first = models[0].config
+    scorer = ScorerConfig(vector_dim=vector_dim, vocab_size=FIRST_WORD_ROW + len(words),
+                          embedding_dim=sum(emb_dims),
+                          single_hidden=[w.shape[0] for w, _ in single[:-1]],
+                          pair_hidden=[pair[0][3].shape[0]] + [w.shape[0] for w, _ in pair[1:-1]],
+                          single_blocks=single_blocks, pair_blocks=pair_blocks)
+    defaults = dict(first.defaults)
+    defaults.pop("greedyness", None)
+    config = ModelConfig(lang=first.lang, scorer=scorer, spacy_pipeline=first.spacy_pipeline,
+                         rules=first.rules, rules_hash=first.rules_hash, defaults=defaults)
+    return config, weights, words
+
+
+def save_ensemble(paths: Sequence[Union[str, Path]], out: Union[str, Path],
+                  greedyness: float = 0.5) -> Path:
+    """Merge the model folders ``paths`` into the model folder ``out``.
+
+    RETURNS (Path): ``out``.
+    """
+    models = [load_model(p) for p in paths]
+    config, weights, words = merge_models(models, greedyness)
+    card = _card(paths, models, greedyness)
+    return save_model(out, config, weights, words, card)
+
+
+def _check_members(models: Sequence[CorefModel]) -> None:
+    if len(models) < 2:
+        raise NeuralcorefError(Errors.E111.format(problem=f"{len(models)} model(s) given, need 2 or more"))
+    first = models[0].config
+    for m in models:
+        c = m.config
+        problem = ""
+        if (c.lang, c.rules) != (first.lang, first.rules):
+            problem = f"language or mention rules differ ({c.lang}/{c.rules} vs {first.lang}/{first.rules})"
+        elif c.spacy_pipeline != first.spacy_pipeline:
+            problem = f"spaCy pipelines differ ({c.spacy_pipeline} vs {first.spacy_pipeline})"
+        elif c.scorer.vector_dim not in (0, max(x.config.scorer.vector_dim for x in models)):
+            problem = "members use token vectors of different widths"
+        elif c.scorer.refine or c.scorer.similarity_rank or c.scorer.mention_hidden is not None:
+            problem = "members with refine, similarity_rank or a mention scorer cannot be merged"
+        elif c.defaults.get("max_dist") != first.defaults.get("max_dist"):
+            problem = "members were trained with different candidate windows (max_dist)"
+        if problem:
+            raise NeuralcorefError(Errors.E111.format(problem=f"{m.path}: {problem}"))
+    hashes = sorted({m.config.rules_hash for m in models})
+    if len(hashes) > 1:
+        warnings.warn(Warnings.W102.format(rules=first.rules, hashes=", ".join(hashes)))
+
+
+def _union_words(models: Sequence[CorefModel]) -> List[str]:
+    words = list(models[0].vocab.words)
+    seen = set(words)
+    for m in models[1:]:
+        words += [w for w in m.vocab.words if w not in seen]
+        seen.update(m.vocab.words)
+    return words
+
+
+def _member_table(model: CorefModel, words: List[str]) -> np.ndarray:
+    table = model.scorers.w["embeddings"]
+    index = {w: FIRST_WORD_ROW + i for i, w in enumerate(model.vocab.words)}
+    rows = np.array(list(range(FIRST_WORD_ROW)) + [index.get(w, OOV_ROW) for w in words])
+    return table[rows]
+
+
+def _input_width(vector_dim: int, emb_dim: int) -> int:
+    return len(SPAN_VECTORS) * vector_dim + MENTION_LAYOUT.width + len(WORD_SLOTS) * emb_dim
+
+
+def _input_columns(scorer: ScorerConfig, vector_dim: int, emb_dims: List[int], k: int) -> np.ndarray:
+    """Where each of member k's input columns sits in the merged input vector."""
+    n_vec = len(SPAN_VECTORS) * vector_dim
+    cols = list(range(n_vec)) if scorer.vector_dim else []
+    cols += range(n_vec, n_vec + MENTION_LAYOUT.width)
+    emb_start, total, before = n_vec + MENTION_LAYOUT.width, sum(emb_dims), sum(emb_dims[:k])
+    for slot in range(len(WORD_SLOTS)):  # the table's rows are [member 0 | member 1 | ...] per slot
+        base = emb_start + slot * total + before
+        cols += range(base, base + emb_dims[k])
+    return np.array(cols, dtype=np.int64)
+
+
+def _layers(model: CorefModel, prefix: str, n_hidden: int, first: int = 0) -> Layers:
+    w = model.scorers.w
+    names = [str(i) for i in range(first, n_hidden)] + ["out"]
+    layers = [(w[f"{prefix}.{n}.W"], w[f"{prefix}.{n}.b"]) for n in names]
+    if len(layers) > 1 or first:
+        return layers
+    # A linear scorer z = Wx + b becomes relu(z) - relu(-z): one exact hidden layer.
+    W, b = layers[0]
+    return [(np.concatenate([W, -W]), np.concatenate([b, -b])),
+            (np.array([[1.0, -1.0]], np.float32), np.zeros(1, np.float32))]
+
+
+def _widen_first(W: np.ndarray, cols: np.ndarray, width: int) -> np.ndarray:
+    out = np.zeros((W.shape[0], width), np.float32)
+    out[:, cols] = W
+    return out
+
+
+def _stack_deeper(members: List[Layers], k: int) -> Tuple[Layers, List[List[int]]]:
+    """The layers after the members' first ones: hidden layers on a block
+    diagonal (members padded to the same depth), output layers averaged."""
+    depth = max(len(m) for m in members)
+    hidden = []
+    for layers in members:
+        own = list(layers[:-1])
+        n = layers[-1][0].shape[1]
+        # Identity layers after a ReLU change nothing: activations are >= 0.
+        own += [(np.eye(n, dtype=np.float32), np.zeros(n, np.float32))] * (depth - len(layers))
+        hidden.append(own)
+    merged = [(_block_diag([m[i][0] for m in hidden]), np.concatenate([m[i][1] for m in hidden]))
+              for i in range(depth - 1)]
+    W_out = np.concatenate([m[-1][0] for m in members], axis=1) / k
+    b_out = np.array([sum(float(m[-1][1][0]) for m in members) / k], np.float32)
+    blocks = [[m[i][0].shape[0] for m in hidden] for i in range(depth - 1)]
+    return merged + [(W_out.astype(np.float32), b_out)], blocks
+
+
+def _block_diag(mats: List[np.ndarray]) -> np.ndarray:
+    out = np.zeros((sum(m.shape[0] for m in mats), sum(m.shape[1] for m in mats)), np.float32)
+    r = c = 0
+    for m in mats:
+        out[r:r + m.shape[0], c:c + m.shape[1]] = m
+        r, c = r + m.shape[0], c + m.shape[1]
+    return out
+
+
+def _merge_mlp(members: List[Layers], columns: List[np.ndarray], width: int, k: int
+               ) -> Tuple[Layers, List[List[int]]]:
+    """The merged layers and the block sizes of each hidden layer."""
+    W = np.concatenate([_widen_first(m[0][0], cols, width) for m, cols in zip(members, columns)])
+    b = np.concatenate([m[0][1] for m in members])
+    deeper, blocks = _stack_deeper([m[1:] for m in members], k)
+    return [(W, b)] + deeper, [[m[0][0].shape[0] for m in members]] + blocks
+
+
+def _merge_pair(models: Sequence[CorefModel], columns: List[np.ndarray], width: int, k: int):
+    """The pair net: stacked first layer (antecedent, anaphor and pair parts),
+    then the deeper layers as for any MLP."""
+    w = [m.scorers.w for m in models]
+    first = (np.concatenate([_widen_first(x["pair.0.W_ante"], c, width) for x, c in zip(w, columns)]),
+             np.concatenate([_widen_first(x["pair.0.W_ana"], c, width) for x, c in zip(w, columns)]),
+             np.concatenate([x["pair.0.W_pair"] for x in w]),
+             np.concatenate([x["pair.0.b"] for x in w]))
+    deeper, blocks = _stack_deeper([_layers(m, "pair", len(m.config.scorer.pair_hidden), first=1)
+                                    for m in models], k)
+    return [first] + deeper, [[x["pair.0.b"].shape[0] for x in w]] + blocks
+
+
+def _put(weights: Dict[str, np.ndarray], prefix: str, layers: Layers, first: int = 0) -> None:
+    names = [str(i) for i in range(first, first + len(layers) - 1)] + ["out"]
+    for name, (W, b) in zip(names, layers):
+        weights[f"{prefix}.{name}.W"], weights[f"{prefix}.{name}.b"] = W.astype(np.float32), b.astype(np.float32)
+
+
+def _card(paths: Sequence[Union[str, Path]], models: Sequence[CorefModel], greedyness: float) -> str:
+    lines = [f"# neuralcoref ensemble ({models[0].config.lang})", "",
+             f"The mean of {len(models)} models' scores, merged into one network by "
+             f"`neuralcoref ensemble` (greedyness {greedyness} folded in). Members:", ""]
+    for p, m in zip(paths, models):
+        s = m.config.scorer
+        lines.append(f"- `{Path(p).name}`: single {s.single_hidden}, pair {s.pair_hidden}, "
+                     f"embeddings {s.embedding_dim}, token vectors {s.vector_dim}")
+    return "\n".join(lines) + "\n"

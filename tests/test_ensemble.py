@@ -1,0 +1,127 @@
+"""Ensembles merged into one model folder score exactly the mean of their members."""
+import json
+from pathlib import Path
+from typing import List
+
+import numpy as np
+import pytest
+from spacy.strings import get_string_id as hash_string
+from typer.testing import CliRunner
+
+from neuralcoref.cli import app
+from neuralcoref.clustering import greedyness_offset
+from neuralcoref.ensemble import save_ensemble
+from neuralcoref.errors import ModelLoadError, NeuralcorefError
+from neuralcoref.features import MentionFeatures, pair_codes
+from neuralcoref.model_dir import CorefModel, ModelConfig, load_model, save_model
+from neuralcoref.pairs import candidate_antecedents
+from neuralcoref.scoring import ScorerConfig
+
+from test_scoring import random_mentions, random_weights
+
+VOCABS = (["the", "dog", "she"], ["dog", "cat"], [])
+#: Different widths, depths, embeddings and vocabularies; one member reads token
+#: vectors and one has a linear single scorer.
+MEMBERS = (
+    ScorerConfig(vector_dim=5, vocab_size=2 + 3, embedding_dim=3, single_hidden=[7, 4], pair_hidden=[6, 5, 3]),
+    ScorerConfig(vector_dim=0, vocab_size=2 + 2, embedding_dim=2, single_hidden=[], pair_hidden=[4]),
+    ScorerConfig(vector_dim=0, vocab_size=2, embedding_dim=0, single_hidden=[3], pair_hidden=[2, 2]),
+)
+
+
+def write_member(folder: Path, config: ScorerConfig, words: List[str], seed: int, **settings) -> Path:
+    weights = random_weights(config, np.random.default_rng(seed))
+    model = ModelConfig(lang="en", scorer=config, spacy_pipeline="test", rules="en",
+                        defaults={"max_dist": 6, "max_dist_match": 20}, **settings)
+    return save_model(folder, model, weights, words)
+
+
+@pytest.fixture(scope="module")
+def members(tmp_path_factory) -> List[Path]:
+    root = tmp_path_factory.mktemp("members")
+    return [write_member(root / f"m{i}", c, list(v), seed=i)
+            for i, (c, v) in enumerate(zip(MEMBERS, VOCABS))]
+
+
+def scores(model: CorefModel, feats: MentionFeatures, ptr, ante, codes):
+    if not model.config.scorer.vector_dim:  # the cache keeps vectors a model does not read
+        feats = MentionFeatures(feats.codes, feats.hashes, feats.words, feats.vectors[:, :0])
+    parts = model.scorers.mention_parts(feats, model.vocab.rows(feats.words))
+    return parts.single, model.scorers.all_pair_scores(parts, ptr, ante, codes)
+
+
+def mentions_with_words(n: int, seed: int) -> MentionFeatures:
+    rng = np.random.default_rng(seed)
+    feats = random_mentions(MEMBERS[0], n, rng)
+    words = ["the", "dog", "she", "cat", "unknown"]
+    hashes = np.array([hash_string(w) for w in words] + [0], np.uint64)
+    feats.words[:] = rng.choice(hashes, feats.words.shape)  # shared, one-member and unknown words
+    return feats
+
+
+@pytest.mark.parametrize("greedyness", [0.5, 0.3, 0.8])
+def test_ensemble_scores_the_members_mean(members, tmp_path, greedyness):
+    merged = load_model(save_ensemble(members, tmp_path / "merged", greedyness))
+    loaded = [load_model(p) for p in members]
+    feats = mentions_with_words(40, seed=3)
+    ptr, ante = candidate_antecedents(feats, 6, 20)
+    codes = pair_codes(feats, ptr, ante)
+    single, pair = scores(merged, feats, ptr, ante, codes)
+    each = [scores(m, feats, ptr, ante, codes) for m in loaded]
+    mean_single = np.mean([s for s, _ in each], axis=0) + greedyness_offset(greedyness)
+    np.testing.assert_allclose(single, mean_single, rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(pair, np.mean([p for _, p in each], axis=0), rtol=1e-4, atol=1e-4)
+    assert len(pair) > 100 and np.std(pair) > 0.1  # real pairs with varied scores
+
+
+def test_ensemble_config_declares_blocks_and_keeps_defaults(members, tmp_path):
+    config = json.loads((save_ensemble(members, tmp_path / "m") / "config.json").read_text())
+    scorer = config["scorer"]
+    assert scorer["pair_hidden"] == [6 + 4 + 2, 5 + 4 + 2, 3 + 4 + 2]
+    assert scorer["pair_blocks"] == [[6, 4, 2], [5, 4, 2], [3, 4, 2]]
+    # The linear single scorer becomes two units; the shallower member is padded.
+    assert scorer["single_blocks"] == [[7, 2, 3], [4, 2, 3]]
+    assert scorer["embedding_dim"] == 3 + 2 and scorer["vector_dim"] == 5
+    assert scorer["vocab_size"] == 2 + 4  # the, dog, she, cat
+    assert config["defaults"] == {"max_dist": 6, "max_dist_match": 20}
+
+
+def test_ensemble_broken_blocks_fail_at_load(members, tmp_path):
+    path = save_ensemble(members, tmp_path / "m")
+    with np.load(path / "weights.npz") as data:
+        weights = {k: data[k] for k in data.files}
+    weights["pair.1.W"][0, -1] = 1.0  # a weight between two members' blocks
+    np.savez(path / "weights.npz", **weights)
+    with pytest.raises(ModelLoadError, match="E108.*outside the declared blocks"):
+        load_model(path)
+    config = json.loads((path / "config.json").read_text())
+    config["scorer"]["pair_blocks"] = [[6, 4, 2], [5, 4], [3, 4, 2]]
+    (path / "config.json").write_text(json.dumps(config))
+    with pytest.raises(ModelLoadError, match="E110.*pair_blocks"):
+        load_model(path)
+
+
+def test_ensemble_refuses_mismatched_members(members, tmp_path):
+    with pytest.raises(NeuralcorefError, match="E111.*need 2 or more"):
+        save_ensemble(members[:1], tmp_path / "one")
+    french = write_member(tmp_path / "fr", MEMBERS[2], [], seed=5)
+    config = json.loads((french / "config.json").read_text())
+    config["lang"] = config["rules"] = "fr"
+    (french / "config.json").write_text(json.dumps(config))
+    with pytest.raises(NeuralcorefError, match="E111.*language or mention rules differ"):
+        save_ensemble([members[0], french], tmp_path / "mixed")
+    assert not (tmp_path / "mixed").exists()
+
+
+def test_ensemble_cli_of_one_model_twice_resolves_like_the_model(handmade_model, tmp_path, make_nlp):
+    out = tmp_path / "twice"
+    result = CliRunner().invoke(app, ["ensemble", str(handmade_model), str(handmade_model),
+                                      "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "Ensemble of 2 models" in result.output
+    text = "Anna met her brother Tom. She gave Tom a book because he likes books."
+    alone, merged = make_nlp()(text), make_nlp(model=str(out))(text)
+    clusters = [[m.text for m in c.mentions] for c in alone._.coref_clusters]
+    assert clusters and clusters == [[m.text for m in c.mentions] for c in merged._.coref_clusters]
+    bad = CliRunner().invoke(app, ["ensemble", str(handmade_model), "--out", str(tmp_path / "f")])
+    assert bad.exit_code == 1 and "E111" in bad.output
