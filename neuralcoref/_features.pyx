@@ -16,10 +16,8 @@ cnp.import_array()
 cdef uint64_t HASH_SEED = 14695981039346656037ULL
 cdef uint64_t HASH_MULT = 1099511628211ULL
 
-
 cdef inline uint64_t _mix(uint64_t h, uint64_t w) noexcept nogil:
     return (h ^ w) * HASH_MULT
-
 
 def bin_values(const int64_t[::1] values, const int64_t[::1] lower_bounds):
     """Index of the bin each value falls in, given the bins' sorted lower bounds.
@@ -37,7 +35,6 @@ def bin_values(const int64_t[::1] values, const int64_t[::1] lower_bounds):
                 b -= 1
             out[i] = <int8_t>b
     return out_arr
-
 
 def hash_spans(const uint64_t[::1] words, const uint8_t[::1] keep,
                const int32_t[::1] starts, const int32_t[::1] ends):
@@ -62,7 +59,6 @@ def hash_spans(const uint64_t[::1] words, const uint8_t[::1] keep,
                     any_kept = True
             out[i] = h if any_kept else 0
     return out_arr
-
 
 def candidate_antecedents(const int8_t[::1] is_pronoun, const uint64_t[::1] head_hash,
                           int max_dist, int max_dist_match):
@@ -111,13 +107,11 @@ def candidate_antecedents(const int8_t[::1] is_pronoun, const uint64_t[::1] head
                     a -= 1
     return ptr_arr, ante_arr
 
-
 cdef inline int16_t _agreement(int32_t x, int32_t y) noexcept nogil:
     # 0: unknown on either side, 1: same value, 2: different values
     if x == 0 or y == 0:
         return 0
     return 1 if x == y else 2
-
 
 cdef inline int16_t _speaker_relation(int32_t spk_a, int32_t spk_m, int32_t per_a,
                                      int32_t per_m) noexcept nogil:
@@ -129,7 +123,6 @@ cdef inline int16_t _speaker_relation(int32_t spk_a, int32_t spk_m, int32_t per_
     if spk_a == spk_m:
         return 1 if per_a == per_m else 2
     return 3 if per_a == per_m else 4
-
 
 def pair_codes(const int32_t[:, ::1] codes, const uint64_t[:, ::1] hashes,
                const int64_t[::1] ptr, const int32_t[::1] ante,
@@ -185,7 +178,6 @@ def pair_codes(const int32_t[:, ::1] codes, const uint64_t[:, ::1] hashes,
                 out[k, 15] = _agreement(codes[a, c_anim], codes[m, c_anim])
     return out_arr
 
-
 cdef extern from *:
     """
     /* Loops over rows of the hidden layer, written so that the compiler vectorises
@@ -193,10 +185,6 @@ cdef extern from *:
     static inline void nc_add2(float* __restrict__ y, const float* __restrict__ a,
                                const float* __restrict__ b, Py_ssize_t n) {
         for (Py_ssize_t i = 0; i < n; i++) y[i] = a[i] + b[i];
-    }
-    static inline void nc_axpy(float* __restrict__ y, const float* __restrict__ x,
-                               float alpha, Py_ssize_t n) {
-        for (Py_ssize_t i = 0; i < n; i++) y[i] += alpha * x[i];
     }
     static inline void nc_add(float* __restrict__ y, const float* __restrict__ x, Py_ssize_t n) {
         for (Py_ssize_t i = 0; i < n; i++) y[i] += x[i];
@@ -206,40 +194,28 @@ cdef extern from *:
     }
     """
     void nc_add2(float* y, const float* a, const float* b, Py_ssize_t n) nogil
-    void nc_axpy(float* y, const float* x, float alpha, Py_ssize_t n) nogil
     void nc_add(float* y, const float* x, Py_ssize_t n) nogil
     void nc_relu(float* y, Py_ssize_t n) nogil
 
-# Kinds of pair inputs, as in features.PAIR_INPUTS.
-DEF BINNED = 0
-DEF SCALAR = 1
-DEF FLAG = 2
-DEF ONE_HOT = 3
-
-
 def pair_first_layer(const float[:, ::1] a_part, const float[:, ::1] m_part,
                      const int64_t[::1] ante, const int64_t[::1] ana,
-                     const int16_t[:, ::1] codes, const int32_t[::1] spec_column,
-                     const int32_t[::1] spec_kind, const int32_t[::1] spec_offset,
-                     const int32_t[::1] distance_bins, const float[:, ::1] w_pair):
+                     const int16_t[:, ::1] codes, const int32_t[::1] columns,
+                     const int32_t[::1] caps, const int32_t[::1] strides,
+                     const int32_t[::1] starts, const float[:, ::1] tables):
     """The pair scorer's first layer, fused: relu(a_part[ante] + m_part[ana] + x_pair W).
 
-    The pair inputs are read straight from the compact codes, as described by
-    ``features.pair_input_spec()``: each adds one weight row, scaled for scalars
-    and flags. No dense pair matrix and no gathered copies are made.
+    The pair inputs' part comes from ``features.PairTables``: the codes of each
+    group index one precomputed row (the sum of their weight rows), so a pair
+    costs a few row additions. No dense pair matrix and no gathered copies are made.
     a_part, m_part (float32 (n, h)): per-mention parts (m_part holds the bias).
     ante, ana (int64 (n_pairs,)): antecedent and anaphor of each pair.
     codes (int16 (n_pairs, n_codes)): pair codes.
-    spec_column, spec_kind, spec_offset (int32 (k,)): the inputs' code columns,
-        kinds and layout offsets; distance_bins (int32 (cap + 1,)): bin of each
-        distance up to the cap.
-    w_pair (float32 (d_pair, h)): the first layer's pair weights, transposed.
+    columns, caps, strides, starts (int32 (k,)), tables (float32 (rows, h)): the
+        fields of ``PairTables``.
     RETURNS (ndarray): (n_pairs, h) float32 hidden activations.
     """
-    cdef Py_ssize_t n_pairs = ante.shape[0], h = a_part.shape[1], k = spec_column.shape[0]
-    cdef Py_ssize_t cap = distance_bins.shape[0] - 1
-    cdef Py_ssize_t p, j, value
-    cdef int32_t kind
+    cdef Py_ssize_t n_pairs = ante.shape[0], h = a_part.shape[1], k = columns.shape[0]
+    cdef Py_ssize_t p, j, value, idx
     out_arr = np.empty((n_pairs, h), dtype=np.float32)
     cdef float[:, ::1] out = out_arr
     cdef float* row
@@ -247,18 +223,19 @@ def pair_first_layer(const float[:, ::1] a_part, const float[:, ::1] m_part,
         for p in range(n_pairs):
             row = &out[p, 0]
             nc_add2(row, &a_part[ante[p], 0], &m_part[ana[p], 0], h)
+            idx = -1
             for j in range(k):
-                value = codes[p, spec_column[j]]
-                kind = spec_kind[j]
-                if kind == ONE_HOT:
-                    nc_add(row, &w_pair[spec_offset[j] + value, 0], h)
-                elif kind == FLAG:
-                    if value != 0:
-                        nc_axpy(row, &w_pair[spec_offset[j], 0], <float>value, h)
-                elif kind == BINNED:
-                    nc_add(row, &w_pair[spec_offset[j] + distance_bins[value if value < cap else cap], 0], h)
-                else:
-                    nc_axpy(row, &w_pair[spec_offset[j], 0],
-                            <float>(value if value < cap else cap) / <float>cap, h)
+                if starts[j] >= 0:  # a new group: add the previous group's row
+                    if idx >= 0:
+                        nc_add(row, &tables[idx, 0], h)
+                    idx = starts[j]
+                value = codes[p, columns[j]]
+                if value < 0:
+                    value = 0
+                elif value > caps[j]:
+                    value = caps[j]
+                idx += value * strides[j]
+            if idx >= 0:
+                nc_add(row, &tables[idx, 0], h)
             nc_relu(row, h)
     return out_arr

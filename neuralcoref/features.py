@@ -681,16 +681,82 @@ def expand_mention_codes(codes: np.ndarray) -> np.ndarray:
 
 
 
-def pair_input_spec() -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """PAIR_INPUTS as arrays for the Cython kernel: code columns, kinds (index in
-    ("binned", "scalar", "flag", "one_hot")), layout offsets (int32 (k,) each), and
-    the bin of every distance 0..DISTANCE_CAP (int32 (DISTANCE_CAP + 1,))."""
+#: Most rows of one lookup table of :class:`PairTables` (keeps each in cache).
+PAIR_TABLE_ROWS = 512
+
+
+@dataclass(frozen=True)
+class PairTables:
+    """The pair inputs' first-layer contributions, precomputed per combination of
+    code values: the pair kernel adds one table row per group of codes instead of
+    one weight row per input (see ``_features.pair_first_layer``).
+
+    tables (float32 (rows, h)): every group's rows, one after the other.
+    columns (int32 (k,)): the pair-code column of each code in a group, grouped.
+    caps (int32 (k,)): the largest value of each code (larger ones are capped).
+    strides (int32 (k,)): the code's stride in its group's row index.
+    starts (int32 (k,)): the group's first table row for a group's first code, else -1.
+    """
+
+    tables: np.ndarray
+    columns: np.ndarray
+    caps: np.ndarray
+    strides: np.ndarray
+    starts: np.ndarray
+
+
+def _code_contributions(w_pair: np.ndarray) -> Dict[str, np.ndarray]:
+    """Per pair code, its first-layer contribution for each value 0..cap:
+    (cap + 1, h) float32, from w_pair (PAIR_LAYOUT.width, h)."""
+    out: Dict[str, np.ndarray] = {}
+    for code, kind, block, index in PAIR_INPUTS:
+        offset = PAIR_LAYOUT.offset(block) + index
+        if kind in ("binned", "scalar"):
+            values = np.arange(DISTANCE_CAP + 1)
+            rows = (w_pair[offset + _bins(values, DISTANCE_BINS)] if kind == "binned"
+                    else (values / DISTANCE_CAP)[:, None] * w_pair[offset])
+        elif kind == "flag":  # the pair kernel writes flags as 0 or 1
+            rows = np.stack([np.zeros_like(w_pair[offset]), w_pair[offset]])
+        else:
+            width = dict(PAIR_LAYOUT.to_list())[block]
+            rows = w_pair[offset:offset + width]
+        out[code] = out[code] + rows if code in out else rows.astype(np.float64)
+    return out
+
+
+def pair_tables(w_pair: np.ndarray, max_rows: int = PAIR_TABLE_ROWS) -> PairTables:
+    """Group the pair codes (first fit, largest first, at most ``max_rows``
+    combinations per group) and tabulate each group's summed contributions.
+
+    w_pair (float32 (PAIR_LAYOUT.width, h)): the pair first layer's pair weights, transposed.
+    RETURNS (PairTables): what ``_features.pair_first_layer`` reads.
+    """
+    contrib = _code_contributions(w_pair)
+    groups: List[List[str]] = []
+    for code in sorted(contrib, key=lambda c: -len(contrib[c])):
+        for group in groups:
+            if np.prod([len(contrib[c]) for c in group]) * len(contrib[code]) <= max_rows:
+                group.append(code)
+                break
+        else:
+            groups.append([code])
     P = {name: i for i, name in enumerate(PAIR_CODES)}
-    columns = np.array([P[code] for code, _, _, _ in PAIR_INPUTS], dtype=np.int32)
-    kinds = np.array([_KINDS.index(kind) for _, kind, _, _ in PAIR_INPUTS], dtype=np.int32)
-    offsets = np.array([PAIR_LAYOUT.offset(block) + i for _, _, block, i in PAIR_INPUTS], dtype=np.int32)
-    bins = _bins(np.arange(DISTANCE_CAP + 1), DISTANCE_BINS).astype(np.int32)
-    return columns, kinds, offsets, bins
+    tables, columns, caps, strides, starts, row = [], [], [], [], [], 0
+    for group in groups:
+        table = np.zeros((1, w_pair.shape[1]))
+        for code in group:  # C order: the group's first code varies slowest
+            table = (table[:, None, :] + contrib[code][None, :, :]).reshape(-1, w_pair.shape[1])
+        sizes = [len(contrib[c]) for c in group]
+        for i, code in enumerate(group):
+            columns.append(P[code])
+            caps.append(sizes[i] - 1)
+            strides.append(int(np.prod(sizes[i + 1:])))
+            starts.append(row if i == 0 else -1)
+        tables.append(table)
+        row += len(table)
+    as32 = lambda x: np.array(x, dtype=np.int32)  # noqa: E731
+    return PairTables(np.ascontiguousarray(np.concatenate(tables), dtype=np.float32),
+                      as32(columns), as32(caps), as32(strides), as32(starts))
 
 
 def sparse_pair_inputs(codes: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:

@@ -19,7 +19,7 @@ import numpy as np
 from . import _features
 from .entities import refine, soft_clusters
 from .features import (MENTION_LAYOUT, PAIR_LAYOUT, SPAN_VECTORS, WORD_SLOTS,
-                       MentionFeatures, expand_mention_codes, pair_input_spec)
+                       MentionFeatures, expand_mention_codes, pair_tables)
 
 #: Rows of the embedding table reserved before the vocabulary's words.
 NONE_ROW, OOV_ROW, FIRST_WORD_ROW = 0, 1, 2
@@ -194,7 +194,7 @@ class Scorers:
         self._w_ante = self.w["pair.0.W_ante"].T.copy()
         self._w_ana = self.w["pair.0.W_ana"].T.copy()
         self._w_pair = self.w["pair.0.W_pair"].T.copy()
-        self._spec = pair_input_spec()
+        self._tables = pair_tables(self._w_pair)
         rank = config.similarity_rank
         self._sim_u = self.w["pair.sim.U"].T.copy() if rank else np.zeros((config.mention_width, 0), np.float32)
         self._sim_v = self.w["pair.sim.V"].T.copy() if rank else np.zeros((config.mention_width, 0), np.float32)
@@ -278,7 +278,9 @@ class Scorers:
             hi = min(lo + PAIR_CHUNK, len(ante))
             h = _features.pair_first_layer(parts.ante, parts.ana, ante[lo:hi], ana[lo:hi],
                                            np.ascontiguousarray(pair_codes[lo:hi]),
-                                           *self._spec, self._w_pair)
+                                           self._tables.columns, self._tables.caps,
+                                           self._tables.strides, self._tables.starts,
+                                           self._tables.tables)
             out[lo:hi] = _mlp(h, self._pair)
             if self.config.similarity_rank:
                 out[lo:hi] += np.einsum("ij,ij->i", parts.sim_ante[ante[lo:hi]],

@@ -20,7 +20,7 @@ from neuralcoref.features import (
     MENTION_LAYOUT, NUMBER, PAIR_CODES, PAIR_LAYOUT, PERSON, SCHEMA_HASH, SPAN_VECTORS,
     WORD_SLOTS, Block, FeatureTables, Layout, MentionFeatures, bin_values_reference,
     expand_mention_codes, expand_pair_codes, featurize, hash_spans_reference, hash_words,
-    pair_codes, pair_codes_reference, schema_hash,
+    pair_codes, pair_codes_reference, pair_tables, schema_hash,
 )
 from neuralcoref.gold import set_speakers
 from neuralcoref.lang.en import RULES
@@ -572,6 +572,27 @@ def test_features_expand_pair_codes_blocks(seed):
                           codes[:, [P["head_match"], P["exact_match"], P["relaxed_match"]]])
     assert np.array_equal(x[:, PAIR_LAYOUT.offset("overlap")], codes[:, P["overlap"]])
     assert expand_pair_codes(codes[:0]).shape == (0, PAIR_LAYOUT.width)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_features_pair_tables_sum_the_weight_rows_of_every_input(seed):
+    """A pair's table rows add up to its expanded inputs times the weights, for
+    distances within and beyond the cap; every group stays within its row budget."""
+    rng = np.random.default_rng(seed)
+    w_pair = rng.normal(size=(PAIR_LAYOUT.width, 6)).astype(np.float32)
+    tables = pair_tables(w_pair, max_rows=200)
+    feats = random_features(rng, 40)
+    ptr, ante = candidate_antecedents(feats, 10, 30)
+    codes = pair_codes(feats, ptr, ante)
+    codes[:5, PAIR_CODES.index("sent_dist")] = [0, 63, 64, 65, 32000]
+    starts = list(np.flatnonzero(tables.starts >= 0)) + [len(tables.starts)]
+    rows_per_group = np.diff([tables.starts[i] for i in starts[:-1]] + [len(tables.tables)])
+    assert len(starts) > 2 and np.all(rows_per_group <= 200)
+    summed = np.zeros((len(codes), 6))
+    for lo, hi in zip(starts[:-1], starts[1:]):
+        values = np.minimum(codes[:, tables.columns[lo:hi]], tables.caps[lo:hi])
+        summed += tables.tables[tables.starts[lo] + values @ tables.strides[lo:hi]]
+    np.testing.assert_allclose(summed, expand_pair_codes(codes) @ w_pair, rtol=1e-5, atol=1e-5)
 
 
 def test_features_tables_cache_morph_codes(make_doc):
