@@ -201,7 +201,8 @@ def pair_first_layer(const float[:, ::1] a_part, const float[:, ::1] m_part,
                      const int64_t[::1] ante, const int64_t[::1] ana,
                      const int16_t[:, ::1] codes, const int32_t[::1] columns,
                      const int32_t[::1] caps, const int32_t[::1] strides,
-                     const int32_t[::1] starts, const float[:, ::1] tables):
+                     const int32_t[::1] starts, const float[:, ::1] tables,
+                     const int64_t[::1] edges):
     """The pair scorer's first layer, fused: relu(a_part[ante] + m_part[ana] + x_pair W).
 
     The pair inputs' part comes from ``features.PairTables``: the codes of each
@@ -212,30 +213,39 @@ def pair_first_layer(const float[:, ::1] a_part, const float[:, ::1] m_part,
     codes (int16 (n_pairs, n_codes)): pair codes.
     columns, caps, strides, starts (int32 (k,)), tables (float32 (rows, h)): the
         fields of ``PairTables``.
-    RETURNS (ndarray): (n_pairs, h) float32 hidden activations.
+    edges (int64 (n_blocks + 1,)): unit boundaries of the layer's blocks, from 0 to h.
+    RETURNS (ndarray): (n_pairs * h,) float32 activations, block by block: block b
+        is an (n_pairs, edges[b + 1] - edges[b]) C-ordered array starting at
+        n_pairs * edges[b], so that the next layer reads each block contiguously.
     """
     cdef Py_ssize_t n_pairs = ante.shape[0], h = a_part.shape[1], k = columns.shape[0]
-    cdef Py_ssize_t p, j, value, idx
-    out_arr = np.empty((n_pairs, h), dtype=np.float32)
-    cdef float[:, ::1] out = out_arr
+    cdef Py_ssize_t n_blocks = edges.shape[0] - 1, p, j, g, n_groups = 0, value, blk, lo, width
+    cdef Py_ssize_t rows[64]  # table rows of a pair's groups (PairTables makes a handful)
+    for j in range(k):
+        n_groups += starts[j] >= 0
+    if n_groups > 64 or (k and starts[0] < 0):
+        raise ValueError("pair-code groups must start at the first code and be at most 64")
+    out_arr = np.empty(n_pairs * h, dtype=np.float32)
+    cdef float[::1] out = out_arr
     cdef float* row
     with nogil:
         for p in range(n_pairs):
-            row = &out[p, 0]
-            nc_add2(row, &a_part[ante[p], 0], &m_part[ana[p], 0], h)
-            idx = -1
+            g = -1
             for j in range(k):
-                if starts[j] >= 0:  # a new group: add the previous group's row
-                    if idx >= 0:
-                        nc_add(row, &tables[idx, 0], h)
-                    idx = starts[j]
+                if starts[j] >= 0:
+                    g += 1
+                    rows[g] = starts[j]
                 value = codes[p, columns[j]]
                 if value < 0:
                     value = 0
                 elif value > caps[j]:
                     value = caps[j]
-                idx += value * strides[j]
-            if idx >= 0:
-                nc_add(row, &tables[idx, 0], h)
-            nc_relu(row, h)
+                rows[g] += value * strides[j]
+            for blk in range(n_blocks):
+                lo, width = edges[blk], edges[blk + 1] - edges[blk]
+                row = &out[n_pairs * lo + p * width]
+                nc_add2(row, &a_part[ante[p], lo], &m_part[ana[p], lo], width)
+                for j in range(g + 1):
+                    nc_add(row, &tables[rows[j], lo], width)
+                nc_relu(row, width)
     return out_arr

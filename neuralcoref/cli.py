@@ -122,6 +122,8 @@ def train_command(
     config: Optional[Path] = typer.Option(None, help="JSON file of training settings."),
     resume: bool = typer.Option(False, "--resume", help="Continue from OUT/checkpoint.pt."),
     cache_dir: Optional[Path] = typer.Option(None, help="Featurized data cache (default OUT/cache)."),
+    seed: Optional[int] = typer.Option(
+        None, help="Random seed, overriding the config's (train members of an ensemble with different seeds)."),
 ) -> None:
     """Train a model on CoNLL-2012 data and export it to OUT/model."""
     import logging
@@ -130,9 +132,12 @@ def train_command(
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     try:
-        from .train import train as run_training
+        from .train import load_config, train as run_training
 
-        path = run_training(train, dev, spacy_model, out, device=device, config=config,
+        settings = load_config(config)
+        if seed is not None:
+            settings.seed = seed
+        path = run_training(train, dev, spacy_model, out, device=device, config=settings,
                             resume=resume, cache_dir=cache_dir)
     except (NeuralcorefError, OSError) as err:
         _fail(err)

