@@ -89,8 +89,10 @@ class NeuralCoref(Pipe):
     store_scores (bool): keep the scores in ``doc._.coref_scores``.
     conv_dict (Dict[str, List[str]] | None): rare words represented by the mean
         embedding of common ones, e.g. {"Angela": ["woman", "girl"]}.
-    model (str | None): a shipped model's name ("en") or a model folder; None picks
-        the shipped model of the pipeline's language.
+    model (str | None): a shipped model's name ("en", "fr", or "en_fast": one of the
+        two models the "en" ensemble averages, about twice as fast and slightly less
+        accurate) or a model folder; None picks the shipped model of the
+        pipeline's language.
     rules (LanguageRules | None): the mention rules; by default those of ``lang``
         (the factory picks them for the pipeline, see ``get_pipeline_rules``).
     """

@@ -25,7 +25,7 @@ import numpy as np
 from .clustering import greedyness_offset
 from .errors import Errors, NeuralcorefError, Warnings
 from .features import MENTION_LAYOUT, SPAN_VECTORS, WORD_SLOTS
-from .model_dir import CorefModel, ModelConfig, load_model, save_model
+from .model_dir import CARD_FILE, CorefModel, ModelConfig, load_model, save_model
 from .scoring import FIRST_WORD_ROW, OOV_ROW, ScorerConfig
 
 Layers = List[Tuple[np.ndarray, np.ndarray]]
@@ -216,12 +216,24 @@ def _put(weights: Dict[str, np.ndarray], prefix: str, layers: Layers, first: int
         weights[f"{prefix}.{name}.W"], weights[f"{prefix}.{name}.b"] = W.astype(np.float32), b.astype(np.float32)
 
 
+def _member_name(path: Union[str, Path]) -> str:
+    path = Path(path).resolve()  # a training run's model is RUN/model: name it by RUN
+    return path.parent.name if path.name == "model" else path.name
+
+
 def _card(paths: Sequence[Union[str, Path]], models: Sequence[CorefModel], greedyness: float) -> str:
+    """The ensemble's model card: its members, then each member's own card."""
     lines = [f"# neuralcoref ensemble ({models[0].config.lang})", "",
              f"The mean of {len(models)} models' scores, merged into one network by "
              f"`neuralcoref ensemble` (greedyness {greedyness} folded in). Members:", ""]
-    for p, m in zip(paths, models):
+    names = [_member_name(p) for p in paths]
+    for name, m in zip(names, models):
         s = m.config.scorer
-        lines.append(f"- `{Path(p).name}`: single {s.single_hidden}, pair {s.pair_hidden}, "
+        lines.append(f"- `{name}`: single {s.single_hidden}, pair {s.pair_hidden}, "
                      f"embeddings {s.embedding_dim}, token vectors {s.vector_dim}")
+    for i, (name, m) in enumerate(zip(names, models), 1):
+        card = (Path(m.path) / CARD_FILE).read_text(encoding="utf8") if m.path else ""
+        lines += ["", f"## Member {i}: `{name}`", ""]
+        lines += [("#" + line if line.startswith("#") else line)
+                  for line in card.splitlines() if not line.startswith("# ")]
     return "\n".join(lines) + "\n"

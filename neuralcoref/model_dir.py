@@ -27,6 +27,8 @@ CONFIG_FILE, WEIGHTS_FILE, VOCAB_FILE, CARD_FILE = (
     "config.json", "weights.npz", "vocab.json", "model_card.md")
 #: Shipped models, by language code: folders under ``neuralcoref/models/``.
 SHIPPED_MODELS = {"en": "en", "fr": "fr"}
+#: Other shipped models, by name: never picked by default, only when named.
+SHIPPED_VARIANTS = {"en_fast": "en_fast"}
 
 
 @dataclass
@@ -94,8 +96,9 @@ def resolve_model_path(model: Union[str, Path, None], lang: str) -> Path:
         if lang not in SHIPPED_MODELS:
             raise ModelLoadError(Errors.E106.format(lang=lang, shipped=", ".join(SHIPPED_MODELS)))
         return shipped_model_path(SHIPPED_MODELS[lang])
-    if str(model) in SHIPPED_MODELS:
-        return shipped_model_path(SHIPPED_MODELS[str(model)])
+    named = {**SHIPPED_MODELS, **SHIPPED_VARIANTS}
+    if str(model) in named:
+        return shipped_model_path(named[str(model)])
     return Path(model)
 
 
