@@ -1,5 +1,6 @@
 # cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Cython kernels of the featurizer: span hashing, candidate antecedents, pair codes.
+"""Cython kernels of the runtime: span hashing, candidate antecedents, pair codes,
+the pair scorer's first layer and decoding.
 
 Private: use :mod:`neuralcoref.features` and :mod:`neuralcoref.pairs`, which own
 the feature layout, validate inputs and keep pure-numpy references of these
@@ -9,7 +10,7 @@ kernels for the parity tests. All inputs are ``const`` memoryviews, so read-only
 import numpy as np
 
 cimport numpy as cnp
-from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
 cnp.import_array()
 
@@ -249,3 +250,58 @@ def pair_first_layer(const float[:, ::1] a_part, const float[:, ::1] m_part,
                     nc_add(row, &tables[rows[j], lo], width)
                 nc_relu(row, width)
     return out_arr
+
+
+cdef inline Py_ssize_t _root(int64_t[::1] parent, Py_ssize_t i) noexcept nogil:
+    while parent[i] != i:
+        parent[i] = parent[parent[i]]
+        i = parent[i]
+    return i
+
+
+def consistent_antecedents(const float[::1] single, const float[::1] pair,
+                           const int64_t[::1] ptr, const int32_t[::1] ante, double offset,
+                           const int32_t[::1] gender, const int32_t[::1] number):
+    """Each mention's antecedent, decided left to right with the clusters so far.
+
+    A mention takes its best-scoring candidate (the first of equal ones) among
+    those whose cluster holds no mention of a known gender or number other than
+    the mention's own, and links to it if that score beats its single score by
+    more than ``offset``; its attributes then join the cluster's.
+    single (float32 (n,)), pair (float32 (n_pairs,)): scores.
+    ptr (int64 (n + 1,)), ante (int32 (n_pairs,)): candidates (CSR).
+    gender, number (int32 (n,)): class codes, 0 for unknown.
+    RETURNS (ndarray): (n,) int32 antecedent index or -1.
+    """
+    cdef Py_ssize_t n = single.shape[0], m, k, best, r
+    links_arr = np.full(n, -1, dtype=np.int32)
+    parent_arr = np.arange(n, dtype=np.int64)
+    masks_arr = np.zeros((n, 2), dtype=np.uint32)  # bits of the genders and numbers present
+    cdef int32_t[::1] links = links_arr
+    cdef int64_t[::1] parent = parent_arr
+    cdef uint32_t[:, ::1] masks = masks_arr
+    cdef uint32_t own_g, own_n
+    cdef float best_score
+    with nogil:
+        for m in range(n):
+            masks[m, 0] = (1u << gender[m]) if 0 < gender[m] < 32 else 0
+            masks[m, 1] = (1u << number[m]) if 0 < number[m] < 32 else 0
+        for m in range(n):
+            own_g, own_n = masks[m, 0], masks[m, 1]
+            best, best_score = -1, 0.0
+            for k in range(ptr[m], ptr[m + 1]):
+                if best >= 0 and pair[k] <= best_score:
+                    continue
+                r = _root(parent, ante[k])
+                if (own_g and masks[r, 0] & ~own_g) or (own_n and masks[r, 1] & ~own_n):
+                    continue
+                best, best_score = k, pair[k]
+            if best >= 0 and best_score - single[m] > offset:
+                links[m] = ante[best]
+                r = _root(parent, ante[best])
+                k = _root(parent, m)
+                if k != r:
+                    parent[k] = r
+                    masks[r, 0] |= masks[k, 0]
+                    masks[r, 1] |= masks[k, 1]
+    return links_arr

@@ -2,32 +2,15 @@
 from __future__ import annotations
 
 import math
-from typing import List, Optional, Tuple
+from typing import Iterable, List, Optional, Tuple
 
 import numpy as np
 
-from .features import AGREEMENT, PAIR_CODES
+from . import _features
+from .features import C
 from .mentions import MENTION_TYPES
 
 _PRONOMINAL = MENTION_TYPES.index("pronominal")
-_GENDER = PAIR_CODES.index("gender")
-_DISAGREE = AGREEMENT.index("disagree")
-
-
-def without_forbidden_links(pair: np.ndarray, pair_codes: np.ndarray) -> np.ndarray:
-    """Pair scores with the links decoding never makes set to -inf: mentions
-    whose genders are both known and differ ("my sister" ... "him"). Gold
-    coreference almost never has them (43 of 13,785 gender-known coreferent pairs
-    of OntoGUM train), while a model trained on a few hundred documents does not
-    always learn to avoid them.
-
-    pair (float32 (n_pairs,)), pair_codes (int16 (n_pairs, len(PAIR_CODES))).
-    RETURNS (ndarray): a masked copy of ``pair`` (``pair`` itself if nothing is masked).
-    """
-    forbidden = np.asarray(pair_codes)[:, _GENDER] == _DISAGREE
-    if not forbidden.any():
-        return pair
-    return np.where(forbidden, -np.inf, pair).astype(pair.dtype, copy=False)
 
 
 def greedyness_offset(greedyness: float) -> float:
@@ -44,38 +27,48 @@ def greedyness_offset(greedyness: float) -> float:
     return math.log((1.0 - greedyness) / greedyness)
 
 
+def agreement_codes(codes: np.ndarray, attributes: Iterable[str] = ("gender", "number")) -> np.ndarray:
+    """The gender and number codes of mentions, for :func:`best_antecedents`.
+
+    codes (int (n, len(MENTION_CODES))): mention codes.
+    attributes (Iterable[str]): those that constrain decoding (the language
+        rules' ``decoding_agreement``); the others are given as unknown (0).
+    RETURNS (ndarray): (n, 2) int32 gender and number codes.
+    """
+    wanted = set(attributes)
+    out = np.zeros((len(codes), 2), dtype=np.int32)
+    for i, name in enumerate(("gender", "number")):
+        if name in wanted:
+            out[:, i] = np.asarray(codes)[:, C[name]]
+    return out
+
+
 def best_antecedents(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray,
                      ante: np.ndarray, greedyness: float = 0.5,
-                     pair_codes: Optional[np.ndarray] = None) -> np.ndarray:
-    """Each mention's chosen antecedent, or -1 for none.
+                     agreement: Optional[np.ndarray] = None) -> np.ndarray:
+    """Each mention's chosen antecedent, or -1 for none, decided left to right.
 
     single (float32 (n,)): no-antecedent scores.
     pair (float32 (n_pairs,)): pair scores, in the order of ``ante``.
     ptr (int64 (n + 1,)), ante (int32 (n_pairs,)): candidate antecedents (CSR).
     greedyness (float): 0-1, see :func:`greedyness_offset`.
-    pair_codes (int16 (n_pairs, len(PAIR_CODES)) | None): when given, the links
-        decoding never makes are ruled out (:func:`without_forbidden_links`).
-    RETURNS (ndarray): (n,) int32; a link is made when the best pair score beats
-        the single score by the greedyness offset (ties go to the nearest).
+    agreement (int (n, 2) | None): from :func:`agreement_codes`; when given, a
+        mention never joins a cluster that holds a mention of another known
+        gender or number ("my sister ... him", "the students ... she"). Gold
+        coreference seldom mixes them, while a model trained on a few hundred
+        documents does not always learn to avoid it.
+    RETURNS (ndarray): (n,) int32; a mention links to its best allowed candidate
+        (the first of equal ones) when that score beats its single score by the
+        greedyness offset.
     """
-    if pair_codes is not None:
-        pair = without_forbidden_links(pair, pair_codes)
     n = len(single)
-    best = np.full(n, -1, dtype=np.int32)
-    counts = np.diff(ptr)
-    has = np.flatnonzero(counts > 0)
-    if has.size == 0:
-        return best
-    best_score = np.maximum.reduceat(pair, ptr[:-1][has])
-    ana = np.repeat(np.arange(n), counts)
-    max_of_pair = np.full(n, -np.inf, dtype=np.float64)
-    max_of_pair[has] = best_score
-    is_max = np.flatnonzero(pair >= max_of_pair[ana])
-    first_ana, first_idx = np.unique(ana[is_max], return_index=True)
-    chosen = ante[is_max[first_idx]]
-    link = best_score - single[has] > greedyness_offset(greedyness)
-    best[first_ana[link]] = chosen[link]
-    return best
+    if agreement is None:
+        agreement = np.zeros((n, 2), dtype=np.int32)
+    return _features.consistent_antecedents(
+        np.ascontiguousarray(single, dtype=np.float32), np.ascontiguousarray(pair, dtype=np.float32),
+        np.ascontiguousarray(ptr, dtype=np.int64), np.ascontiguousarray(ante, dtype=np.int32),
+        greedyness_offset(greedyness), np.ascontiguousarray(agreement[:, 0], dtype=np.int32),
+        np.ascontiguousarray(agreement[:, 1], dtype=np.int32))
 
 
 def clusters_from_links(links: np.ndarray) -> List[List[int]]:

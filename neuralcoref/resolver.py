@@ -14,7 +14,7 @@ from typing import Iterable, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 from spacy.tokens import Doc
 
-from .clustering import best_antecedents, clusters_from_links, main_mention
+from .clustering import agreement_codes, best_antecedents, clusters_from_links, main_mention
 from .errors import Errors, NeuralcorefError, Warnings
 from .features import FeatureTables, MentionFeatures, featurize, pair_codes
 from .lang import get_rules
@@ -128,7 +128,8 @@ class Resolver:
         results = []
         for item, s, p in zip(items, single, pair):
             results.append(self.decide(item.mentions, s, p, item.ptr, item.ante, store_scores,
-                                       item.codes))
+                                       agreement_codes(item.features.codes,
+                                                       self.rules.decoding_agreement)))
         return results
 
     def score(self, items: Sequence[_Featurized]) -> Tuple[List[np.ndarray], List[np.ndarray]]:
@@ -154,10 +155,10 @@ class Resolver:
 
     def decide(self, mentions: Mentions, single: np.ndarray, pair: np.ndarray,
                ptr: np.ndarray, ante: np.ndarray, store_scores: bool = False,
-               pair_codes: Optional[np.ndarray] = None) -> DocCoref:
-        """Links, clusters and main mentions from scores (stored scores stay the
-        model's; ``pair_codes`` rule out the links decoding never makes)."""
-        links = best_antecedents(single, pair, ptr, ante, self.greedyness, pair_codes)
+               agreement: Optional[np.ndarray] = None) -> DocCoref:
+        """Links, clusters and main mentions from scores (``agreement``: see
+        :func:`best_antecedents`)."""
+        links = best_antecedents(single, pair, ptr, ante, self.greedyness, agreement)
         clusters = clusters_from_links(links)
         mains = [main_mention(c, mentions.types) for c in clusters]
         if not store_scores:

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from neuralcoref.clustering import (best_antecedents, clusters_from_links, greedyness_offset,
                                     main_mention, spans_of)
+from neuralcoref.features import GENDER, NUMBER
 from neuralcoref.mentions import MENTION_TYPES
 
 PRON, NOM, PROPER, LIST = (MENTION_TYPES.index(t) for t in ("pronominal", "nominal", "proper", "list"))
@@ -134,18 +135,56 @@ def test_clustering_spans_of():
     assert spans_of([[0, 2], [1]], starts, ends) == [[(0, 1), (5, 6)], [(2, 4)]]
 
 
-def test_clustering_gender_disagreement_is_never_linked():
-    from neuralcoref.clustering import without_forbidden_links
-    from neuralcoref.features import AGREEMENT, PAIR_CODES
-    # mention 2 ("him") has candidates 0 ("my sister", gender disagrees) and 1 ("a dog", unknown)
-    ptr, ante = np.array([0, 0, 1, 3]), np.array([0, 1, 0], dtype=np.int32)
-    pair = np.array([-1.0, 0.5, 3.0], dtype=np.float32)
-    codes = np.zeros((3, len(PAIR_CODES)), dtype=np.int16)
-    codes[2, PAIR_CODES.index("gender")] = AGREEMENT.index("disagree")
-    single = np.zeros(3, dtype=np.float32)
-    assert best_antecedents(single, pair, ptr, ante)[2] == 0
-    allowed = without_forbidden_links(pair, codes)
-    assert best_antecedents(single, allowed, ptr, ante)[2] == 1
-    assert pair[2] == 3.0  # the scores themselves are left alone
-    codes[2, PAIR_CODES.index("gender")] = AGREEMENT.index("agree")
-    assert without_forbidden_links(pair, codes) is pair
+MASC, FEM, NEUT = (GENDER.index(g) for g in ("masc", "fem", "neut"))
+SING, PLUR = (NUMBER.index(n) for n in ("sing", "plur"))
+
+
+def decide_agreeing(single, pair_rows, gender, number, greedyness=0.5):
+    ptr, ante = csr([[a for a, _ in row] for row in pair_rows])
+    pair = np.array([s for row in pair_rows for _, s in row], dtype=np.float32)
+    agreement = np.array([gender, number], dtype=np.int32).T.reshape(len(single), 2)
+    return best_antecedents(np.array(single, np.float32), pair, ptr, ante, greedyness,
+                            agreement).tolist()
+
+
+def test_clustering_no_link_to_another_known_gender():
+    # "my sister"(0, fem) "a dog"(1, unknown) "him"(2, masc): "him" prefers "my sister"
+    rows = [[], [(0, -1.0)], [(1, 0.5), (0, 3.0)]]
+    assert decide([0, 0, 0], rows) == [-1, -1, 0]
+    assert decide_agreeing([0, 0, 0], rows, [FEM, 0, MASC], [SING, SING, SING]) == [-1, -1, 1]
+
+
+def test_clustering_no_link_into_a_cluster_of_another_gender_or_number():
+    # "Anna"(0, fem) "the doctor"(1, unknown, links to 0) "the nurse"(2, unknown) "he"(3,
+    # masc): "he" prefers "the doctor", which agrees alone but is in Anna's cluster.
+    rows = [[], [(0, 2.0)], [(1, -1.0), (0, -1.0)], [(2, 0.5), (1, 1.0), (0, -2.0)]]
+    sing = [SING] * 4
+    assert decide_agreeing([0] * 4, rows, [FEM, 0, 0, MASC], sing) == [-1, 0, -1, 2]
+    assert decide_agreeing([0] * 4, rows, [0] * 4, [0] * 4) == [-1, 0, -1, 1]  # unknown never blocks
+    assert decide_agreeing([0] * 4, rows, [0] * 4, [SING, 0, 0, PLUR]) == [-1, 0, -1, 2]
+    # the threshold applies to the best allowed candidate, not the best one
+    assert decide_agreeing([0, 0, 0, 0.7], rows, [0] * 4, [0] * 4) == [-1, 0, -1, 1]
+    assert decide_agreeing([0, 0, 0, 0.7], rows, [FEM, 0, 0, MASC], sing) == [-1, 0, -1, -1]
+
+
+@given(st.lists(st.tuples(st.lists(st.integers(-3, 3), max_size=5), st.integers(0, 3),
+                          st.integers(0, 2)), max_size=10))
+@settings(max_examples=150, deadline=None)
+def test_clustering_agreeing_decoding_matches_a_loop(rows):
+    pair_rows = [[(m - 1 - k, float(s)) for k, s in enumerate(scores[:m])]
+                 for m, (scores, _, _) in enumerate(rows)]
+    gender, number = [g for _, g, _ in rows], [n for _, _, n in rows]
+    cluster = list(range(len(rows)))
+    expected = []
+    for m, row in enumerate(pair_rows):
+        def allowed(a):
+            members = [i for i in range(m) if cluster[i] == cluster[a]]
+            return all(not (gender[m] and gender[i] and gender[i] != gender[m]) and
+                       not (number[m] and number[i] and number[i] != number[m]) for i in members)
+        best = max([r for r in row if allowed(r[0])], key=lambda r: r[1], default=None)
+        link = best is not None and best[1] - 0.5 > 0
+        expected.append(best[0] if link else -1)
+        if link:
+            old, new = cluster[m], cluster[best[0]]
+            cluster = [new if c == old else c for c in cluster]
+    assert decide_agreeing([0.5] * len(rows), pair_rows, gender, number) == expected

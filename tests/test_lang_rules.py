@@ -19,6 +19,7 @@ from neuralcoref.lang import (
     get_rules,
     uses_ud_labels,
 )
+from neuralcoref.lang.base import labels
 from neuralcoref.lang import fr, ud
 from neuralcoref.mentions import MENTION_TYPES, extract_mentions, extract_mentions_reference
 
@@ -308,3 +309,15 @@ def test_lang_rules_fr_word_morphs_give_the_referents_features():
     assert by_text["Sa"][C["person"]] == 3 and by_text["Sa"][C["gender"]] == 0  # possessor unknown
     assert by_text["Sa mère"][C["gender"]] == GENDER.index("fem")
     assert by_text["-elle"][C["gender"]] == GENDER.index("fem") and by_text["-elle"][C["person"]] == 3
+
+
+def test_rules_decoding_agreement_by_language_and_outside_the_fingerprint():
+    from dataclasses import replace
+
+    en, fr = get_rules("en"), get_rules("fr")
+    assert en.decoding_agreement == {"gender", "number"}
+    assert fr.decoding_agreement == {"number"}  # French nouns carry grammatical gender
+    # a decoding setting: mentions and features, hence the fingerprint, do not change
+    assert replace(en, decoding_agreement=labels()).fingerprint() == en.fingerprint()
+    with pytest.raises(ValueError, match="decoding_agreement"):
+        replace(en, decoding_agreement=labels("person"))

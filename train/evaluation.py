@@ -6,7 +6,7 @@ from typing import List, Tuple
 import numpy as np
 import torch
 
-from neuralcoref.clustering import best_antecedents, clusters_from_links, spans_of
+from neuralcoref.clustering import agreement_codes, best_antecedents, clusters_from_links, spans_of
 from neuralcoref.coref_scorer import CorefScores, remove_singletons, score_documents
 from neuralcoref.entities import soft_clusters
 from neuralcoref.features import C
@@ -81,9 +81,9 @@ def decode(data: TrainingData, single: np.ndarray, pair: np.ndarray,
         lo, hi = int(data.ptr[rows.start]), int(data.ptr[rows.stop])
         ptr = data.ptr[rows.start:rows.stop + 1] - lo
         ante = data.ante[lo:hi] - rows.start
-        links = best_antecedents(single[rows] + offset, pair[lo:hi], ptr, ante,
-                                 pair_codes=data.pair_codes[lo:hi])
         codes = np.asarray(corpus.features.codes[rows])
+        links = best_antecedents(single[rows] + offset, pair[lo:hi], ptr, ante,
+                                 agreement=agreement_codes(codes, data.decoding_agreement))
         out.append(spans_of(clusters_from_links(links), codes[:, C["start"]], codes[:, C["end"]]))
     return out
 

@@ -23,6 +23,7 @@ from tqdm import tqdm
 from neuralcoref.embeddings import WordVocab, build_vocab
 from neuralcoref.errors import Errors, NeuralcorefError
 from neuralcoref.lang import get_pipeline_rules
+from neuralcoref.lang.base import LanguageRules
 from neuralcoref.scoring import FIRST_WORD_ROW, ScorerConfig
 
 from .batching import make_batches
@@ -106,10 +107,10 @@ def train(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_model:
                               similarity_rank=cfg.similarity_rank,
                               mention_hidden=None if cfg.mention_hidden is None else list(cfg.mention_hidden),
                               refine=cfg.refine)
-    train_data = _training_data(train_corpus, vocab, cfg, vector_dim)
-    extra_data = [_training_data(c, vocab, cfg, vector_dim, gold_anaphors_only=True)
+    train_data = _training_data(train_corpus, vocab, cfg, vector_dim, rules)
+    extra_data = [_training_data(c, vocab, cfg, vector_dim, rules, gold_anaphors_only=True)
                   for c in extra_corpora]
-    dev_data = _training_data(dev_corpus, vocab, cfg, vector_dim)
+    dev_data = _training_data(dev_corpus, vocab, cfg, vector_dim, rules)
     logger.info("Train: %s; extra: %s; dev: %s", train_data.stats(),
                 [d.stats() for d in extra_data], dev_data.stats())
 
@@ -185,11 +186,12 @@ def _merged_counts(corpora) -> Dict[str, int]:
     return counts
 
 
-def _training_data(corpus, vocab, cfg: TrainConfig, vector_dim: int,
+def _training_data(corpus, vocab, cfg: TrainConfig, vector_dim: int, rules: LanguageRules,
                    gold_anaphors_only: bool = False) -> TrainingData:
     data = TrainingData(corpus, vocab, cfg.max_dist, cfg.max_dist_match,
                         keep_singletons=not cfg.drop_singletons,
-                        gold_anaphors_only=gold_anaphors_only)
+                        gold_anaphors_only=gold_anaphors_only,
+                        decoding_agreement=rules.decoding_agreement)
     if vector_dim == 0:
         data.vectors = np.zeros((len(data), 0), dtype=np.float32)
     return data

@@ -126,6 +126,13 @@ class LanguageRules:
         possessives carry no person, inverted "-elle" no gender) or what does not
         describe the referent ("Gender=_": a French possessive agrees with the
         possessed noun, not with the possessor).
+
+    Decoding (not part of :meth:`fingerprint`: mentions and features do not
+    depend on it):
+    decoding_agreement (Labels): mention attributes ("gender", "number") that a
+        cluster never mixes: a mention does not join a cluster holding another
+        known value. Leave "gender" out where nouns carry grammatical gender
+        ("la personne" ... "il"), as in French.
     """
 
     lang: str
@@ -173,6 +180,7 @@ class LanguageRules:
     animate_pronouns: Labels = labels()
     inanimate_pronouns: Labels = labels()
     word_morphs: Union[ClassMap, Mapping[str, str]] = frozenset()
+    decoding_agreement: Labels = labels("number")
 
     def __post_init__(self) -> None:
         # Accept any iterable of strings (or a dict for class maps) but store
@@ -183,12 +191,18 @@ class LanguageRules:
                 object.__setattr__(self, f.name, frozenset(value.items()))
             elif f.name != "lang" and not isinstance(value, frozenset):
                 object.__setattr__(self, f.name, _to_labels(value, f.name))
+        unknown = self.decoding_agreement - set(AGREEMENT_ATTRIBUTES)
+        if unknown:
+            raise ValueError(f"LanguageRules.decoding_agreement: unknown attributes {sorted(unknown)}, "
+                             f"use {AGREEMENT_ATTRIBUTES}")
 
     def fingerprint(self) -> str:
-        """A hash of all the rules' data, stable across processes (a frozenset's
-        repr follows string hashing, which Python randomises per process)."""
+        """A hash of the rules' data that mentions and features depend on, stable
+        across processes (a frozenset's repr follows string hashing, which Python
+        randomises per process)."""
         data = {f.name: sorted(map(str, v)) if isinstance(v, frozenset) else v
-                for f in fields(self) for v in [getattr(self, f.name)]}
+                for f in fields(self) if f.name not in _DECODING_FIELDS
+                for v in [getattr(self, f.name)]}
         return hashlib.sha1(json.dumps(data, sort_keys=True).encode("utf8")).hexdigest()[:16]
 
     def class_map(self, name: str) -> Dict[str, str]:
@@ -216,6 +230,11 @@ class LanguageRules:
         """Whether words give tag classes (``any_pos_pronoun_words``...)."""
         return bool(self.any_pos_pronoun_words or self.non_referential_pronoun_words
                     or self.clitic_words)
+
+
+#: Fields that only steer decoding, left out of the fingerprint.
+_DECODING_FIELDS = ("decoding_agreement",)
+AGREEMENT_ATTRIBUTES = ("gender", "number")
 
 
 def _to_labels(value: Iterable[str], name: str) -> Labels:

@@ -10,6 +10,7 @@ from .en_gender import gender_words
 
 RULES = LanguageRules(
     lang="en",
+    decoding_agreement=labels("gender", "number"),
     noun_pos=labels("NOUN"),
     proper_pos=labels("PROPN"),
     pronoun_pos=labels("PRON"),
