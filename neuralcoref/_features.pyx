@@ -62,23 +62,25 @@ def hash_spans(const uint64_t[::1] words, const uint8_t[::1] keep,
     return out_arr
 
 def candidate_antecedents(const int8_t[::1] is_pronoun, const uint64_t[::1] head_hash,
-                          int max_dist, int max_dist_match):
+                          int max_dist, int max_dist_match, int max_dist_nominal):
     """Candidate antecedents of each mention, in compressed-row form.
 
-    Mention m's candidates are the previous ``max_dist`` mentions, then, back to
+    Mention m's candidates are the previous ``max_dist`` mentions if m is a
+    pronoun, else the previous ``max_dist_nominal`` ones, then, back to
     ``max_dist_match`` mentions, the non-pronominal ones with m's head word (only
     when m itself is not a pronoun).
     RETURNS (Tuple[ndarray, ndarray]): ``ptr`` (n + 1,) int64 and ``ante``
         (n_pairs,) int32; m's candidates are ``ante[ptr[m]:ptr[m + 1]]``, nearest
         first.
     """
-    cdef Py_ssize_t n = is_pronoun.shape[0], m, a, lo_near, lo_far, count = 0
+    cdef Py_ssize_t n = is_pronoun.shape[0], m, a, near, lo_near, lo_far, count = 0
     ptr_arr = np.zeros(n + 1, dtype=np.int64)
     cdef int64_t[::1] ptr = ptr_arr
     # First pass counts, second fills: no Python object per pair.
     with nogil:
         for m in range(n):
-            lo_near = m - max_dist if m > max_dist else 0
+            near = max_dist if is_pronoun[m] else max_dist_nominal
+            lo_near = m - near if m > near else 0
             count += m - lo_near
             if not is_pronoun[m] and head_hash[m] != 0:
                 lo_far = m - max_dist_match if m > max_dist_match else 0
@@ -92,7 +94,8 @@ def candidate_antecedents(const int8_t[::1] is_pronoun, const uint64_t[::1] head
     with nogil:
         for m in range(n):
             k = ptr[m]
-            lo_near = m - max_dist if m > max_dist else 0
+            near = max_dist if is_pronoun[m] else max_dist_nominal
+            lo_near = m - near if m > near else 0
             a = m - 1
             while a >= lo_near:
                 ante[k] = <int32_t>a

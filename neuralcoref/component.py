@@ -40,6 +40,7 @@ DEFAULT_CONFIG = {
     "greedyness": 0.5,
     "max_dist": None,
     "max_dist_match": None,
+    "max_dist_nominal": None,
     "blacklist": False,
     "store_scores": False,
     "conv_dict": None,
@@ -61,6 +62,7 @@ def make_neuralcoref(
     greedyness: float,
     max_dist: Optional[int],
     max_dist_match: Optional[int],
+    max_dist_nominal: Optional[int],
     blacklist: Union[bool, List[str]],
     store_scores: bool,
     conv_dict: Optional[Dict[str, List[str]]],
@@ -68,7 +70,8 @@ def make_neuralcoref(
 ) -> "NeuralCoref":
     """Create the coreference component (see NeuralCoref for the settings)."""
     return NeuralCoref(nlp.vocab, name=name, lang=nlp.lang, greedyness=greedyness,
-                       max_dist=max_dist, max_dist_match=max_dist_match, blacklist=blacklist,
+                       max_dist=max_dist, max_dist_match=max_dist_match,
+                       max_dist_nominal=max_dist_nominal, blacklist=blacklist,
                        store_scores=store_scores, conv_dict=conv_dict, model=model,
                        rules=get_pipeline_rules(nlp))
 
@@ -80,10 +83,13 @@ class NeuralCoref(Pipe):
     name (str): the component's name in the pipeline.
     lang (str): the pipeline's language, which picks the shipped model and rules.
     greedyness (float): 0-1; 0.5 links as trained, higher links more.
-    max_dist (int | None): preceding mentions always considered as antecedents;
-        None: the model's training setting (50 when it records none).
+    max_dist (int | None): preceding mentions considered as antecedents of a
+        pronoun; None: the model's setting (50 when it records none).
     max_dist_match (int | None): how far back head-matching mentions are
-        considered; None: the model's training setting (500 when it records none).
+        considered; None: the model's setting (500 when it records none).
+    max_dist_nominal (int | None): preceding mentions considered as antecedents
+        of other mentions (names, nominals, lists), besides the head-matching
+        ones; None: the model's setting (``max_dist`` when it records none).
     blacklist (bool | List[str]): leave these words unresolved; True means the
         predecessor's list (i, me, my, you, your).
     store_scores (bool): keep the scores in ``doc._.coref_scores``.
@@ -99,14 +105,15 @@ class NeuralCoref(Pipe):
 
     def __init__(self, vocab: Vocab, name: str = "neuralcoref", *, lang: str = "en",
                  greedyness: float = 0.5, max_dist: Optional[int] = None,
-                 max_dist_match: Optional[int] = None,
+                 max_dist_match: Optional[int] = None, max_dist_nominal: Optional[int] = None,
                  blacklist: Union[bool, Sequence[str]] = False, store_scores: bool = False,
                  conv_dict: Optional[Dict[str, List[str]]] = None, model: Optional[str] = None,
                  rules: Optional[LanguageRules] = None):
         if not 0.0 <= greedyness <= 1.0:
             raise NeuralcorefError(Errors.E150.format(name="greedyness", value=greedyness,
                                                       expected="a number within [0, 1]"))
-        for setting, value in (("max_dist", max_dist), ("max_dist_match", max_dist_match)):
+        for setting, value in (("max_dist", max_dist), ("max_dist_match", max_dist_match),
+                               ("max_dist_nominal", max_dist_nominal)):
             if value is not None and (not isinstance(value, int) or value < 0):
                 raise NeuralcorefError(Errors.E150.format(name=setting, value=value,
                                                           expected="an integer >= 0, or null for "
@@ -118,7 +125,8 @@ class NeuralCoref(Pipe):
         self.name = name
         self.lang = lang
         self.cfg = {"greedyness": greedyness, "max_dist": max_dist,
-                    "max_dist_match": max_dist_match, "store_scores": store_scores,
+                    "max_dist_match": max_dist_match, "max_dist_nominal": max_dist_nominal,
+                    "store_scores": store_scores,
                     "blacklist": list(DEFAULT_BLACKLIST) if blacklist is True
                     else list(blacklist or []),
                     "conv_dict": dict(conv_dict or {})}
@@ -143,12 +151,13 @@ class NeuralCoref(Pipe):
         self._model_files = _read_model_files(model.path) if model.path is not None else {}
         cfg, trained = self.cfg, model.config.defaults
         # An unset candidate window is the one the model was trained with.
-        max_dist, max_dist_match = (
+        max_dist, max_dist_match, max_dist_nominal = (
             cfg[key] if cfg[key] is not None else trained.get(key, default)
-            for key, default in (("max_dist", DEFAULT_MAX_DIST), ("max_dist_match", DEFAULT_MAX_DIST_MATCH)))
+            for key, default in (("max_dist", DEFAULT_MAX_DIST), ("max_dist_match", DEFAULT_MAX_DIST_MATCH),
+                                 ("max_dist_nominal", None)))
         self._resolver = Resolver(model, rules=self.rules,
                                   greedyness=cfg["greedyness"], max_dist=max_dist,
-                                  max_dist_match=max_dist_match,
+                                  max_dist_match=max_dist_match, max_dist_nominal=max_dist_nominal,
                                   blacklist=cfg["blacklist"], conv_dict=cfg["conv_dict"])
         self._load_error = None
 

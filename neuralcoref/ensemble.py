@@ -101,13 +101,18 @@ def _check_members(models: Sequence[CorefModel]) -> None:
             problem = "members use token vectors of different widths"
         elif c.scorer.refine or c.scorer.similarity_rank or c.scorer.mention_hidden is not None:
             problem = "members with refine, similarity_rank or a mention scorer cannot be merged"
-        elif c.defaults.get("max_dist") != first.defaults.get("max_dist"):
+        elif _window(c) != _window(first):
             problem = "members were trained with different candidate windows (max_dist)"
         if problem:
             raise NeuralcorefError(Errors.E111.format(problem=f"{m.path}: {problem}"))
     hashes = sorted({m.config.rules_hash for m in models})
     if len(hashes) > 1:
         warnings.warn(Warnings.W102.format(rules=first.rules, hashes=", ".join(hashes)))
+
+
+def _window(config: ModelConfig) -> tuple:
+    d = config.defaults
+    return d.get("max_dist"), d.get("max_dist_nominal") or d.get("max_dist")
 
 
 def _union_words(models: Sequence[CorefModel]) -> List[str]:

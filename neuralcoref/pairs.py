@@ -1,13 +1,15 @@
 """Candidate antecedents of each mention, in compressed-row (CSR) form.
 
-Mention m's candidates are the previous ``max_dist`` mentions and, further back up
-to ``max_dist_match`` mentions, the non-pronominal ones sharing m's head word.
+Mention m's candidates are the previous ``max_dist`` mentions (``max_dist_nominal``
+when m is not a pronoun: names and nominals rarely corefer far back unless their
+head words match) and, further back up to ``max_dist_match`` mentions, the
+non-pronominal ones sharing m's head word.
 The cost is linear in the number of mentions, which bounds memory on long
 documents.
 """
 from __future__ import annotations
 
-from typing import Tuple
+from typing import Optional, Tuple
 
 import numpy as np
 
@@ -22,32 +24,38 @@ def candidate_antecedents(
     features: MentionFeatures,
     max_dist: int = DEFAULT_MAX_DIST,
     max_dist_match: int = DEFAULT_MAX_DIST_MATCH,
+    max_dist_nominal: Optional[int] = None,
 ) -> Tuple[np.ndarray, np.ndarray]:
     """Candidate antecedents of every mention of one document.
 
     features (MentionFeatures): the document's mentions, in document order.
-    max_dist (int): how many preceding mentions are always candidates.
+    max_dist (int): how many preceding mentions are candidates of a pronoun.
     max_dist_match (int): how far back head-matching mentions are candidates.
+    max_dist_nominal (int | None): how many preceding mentions are candidates of
+        any other mention; None: ``max_dist``.
     RETURNS (Tuple[ndarray, ndarray]): ``ptr`` (n + 1,) int64 and ``ante``
         (n_pairs,) int32; mention m's candidates are ``ante[ptr[m]:ptr[m + 1]]``,
         nearest first.
     """
-    if max_dist < 0 or max_dist_match < 0:
-        raise ValueError("max_dist and max_dist_match must be >= 0")
+    nominal = max_dist if max_dist_nominal is None else max_dist_nominal
+    if max_dist < 0 or max_dist_match < 0 or nominal < 0:
+        raise ValueError("max_dist, max_dist_match and max_dist_nominal must be >= 0")
     return _features.candidate_antecedents(
         np.ascontiguousarray(features.is_pronoun), features.head_hash,
-        int(max_dist), int(max(max_dist_match, max_dist)),
+        int(max_dist), int(max(max_dist_match, max_dist, nominal)), int(nominal),
     )
 
 
 def candidate_antecedents_reference(
-    is_pronoun: np.ndarray, head_hash: np.ndarray, max_dist: int, max_dist_match: int
+    is_pronoun: np.ndarray, head_hash: np.ndarray, max_dist: int, max_dist_match: int,
+    max_dist_nominal: Optional[int] = None,
 ) -> Tuple[np.ndarray, np.ndarray]:
     """Pure-Python reference of the Cython kernel, for the parity tests."""
-    max_dist_match = max(max_dist_match, max_dist)
+    nominal = max_dist if max_dist_nominal is None else max_dist_nominal
+    max_dist_match = max(max_dist_match, max_dist, nominal)
     rows = []
     for m in range(len(is_pronoun)):
-        lo_near = max(m - max_dist, 0)
+        lo_near = max(m - (max_dist if is_pronoun[m] else nominal), 0)
         row = list(range(m - 1, lo_near - 1, -1))
         if not is_pronoun[m] and head_hash[m] != 0:
             row += [a for a in range(lo_near - 1, max(m - max_dist_match, 0) - 1, -1)

@@ -65,8 +65,10 @@ class Resolver:
     model (CorefModel): the scorers and vocabulary.
     rules (LanguageRules | None): mention rules; by default the model's language's.
     greedyness (float): 0-1; 0.5 links as trained, higher links more.
-    max_dist (int): preceding mentions always considered as antecedents.
+    max_dist (int): preceding mentions considered as antecedents of a pronoun.
     max_dist_match (int): how far back head-matching mentions are considered.
+    max_dist_nominal (int | None): preceding mentions considered as antecedents
+        of other mentions (names, nominals); None: ``max_dist``.
     blacklist (Iterable[str]): lowercased words never resolved (e.g. "i", "you").
     conv_dict (Mapping[str, Sequence[str]] | None): rare words represented by the
         mean embedding of common ones.
@@ -74,6 +76,7 @@ class Resolver:
 
     def __init__(self, model: CorefModel, rules: Optional[LanguageRules] = None,
                  greedyness: float = 0.5, max_dist: int = 50, max_dist_match: int = 500,
+                 max_dist_nominal: Optional[int] = None,
                  blacklist: Iterable[str] = (),
                  conv_dict: Optional[Mapping[str, Sequence[str]]] = None):
         self.model = model
@@ -87,6 +90,7 @@ class Resolver:
         self.tables = FeatureTables(self.rules)
         self.greedyness = greedyness
         self.max_dist, self.max_dist_match = max_dist, max_dist_match
+        self.max_dist_nominal = max_dist if max_dist_nominal is None else max_dist_nominal
         self.blacklist = {w.lower() for w in blacklist}
         self.vocab = model.vocab
         self.scorers = model.scorers
@@ -99,7 +103,8 @@ class Resolver:
         use_vectors = self.model.config.scorer.vector_dim > 0
         features = featurize(doc, mentions, self.tables, use_vectors=use_vectors)
         self._check_vectors(doc, features)
-        ptr, ante = candidate_antecedents(features, self.max_dist, self.max_dist_match)
+        ptr, ante = candidate_antecedents(features, self.max_dist, self.max_dist_match,
+                                          self.max_dist_nominal)
         return _Featurized(mentions, features, ptr, ante, pair_codes(features, ptr, ante))
 
     def _mentions(self, doc: Doc) -> Mentions:

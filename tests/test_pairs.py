@@ -27,19 +27,21 @@ def rows(ptr, ante):
 
 
 @given(is_pronoun=st.lists(st.booleans(), max_size=60),
-       heads=st.data(), max_dist=st.integers(0, 12), max_dist_match=st.integers(0, 40))
+       heads=st.data(), max_dist=st.integers(0, 12), max_dist_match=st.integers(0, 40),
+       nominal=st.one_of(st.none(), st.integers(0, 12)))
 @settings(max_examples=150, deadline=None)
-def test_pairs_kernel_matches_reference(is_pronoun, heads, max_dist, max_dist_match):
+def test_pairs_kernel_matches_reference(is_pronoun, heads, max_dist, max_dist_match, nominal):
     n = len(is_pronoun)
     head_hash = np.array(heads.draw(st.lists(st.sampled_from([0, 7, 9, 2**64 - 1]),
                                              min_size=n, max_size=n)), dtype=np.uint64)
     is_pronoun = np.array(is_pronoun, dtype=np.int8)
+    near = max_dist if nominal is None else nominal
     got = _features.candidate_antecedents(is_pronoun, head_hash, max_dist,
-                                          max(max_dist_match, max_dist))
-    expected = candidate_antecedents_reference(is_pronoun, head_hash, max_dist, max_dist_match)
+                                          max(max_dist_match, max_dist, near), near)
+    expected = candidate_antecedents_reference(is_pronoun, head_hash, max_dist, max_dist_match, nominal)
     assert got[0].dtype == np.int64 and got[1].dtype == np.int32
     assert np.array_equal(got[0], expected[0]) and np.array_equal(got[1], expected[1])
-    wrapped = candidate_antecedents(features(is_pronoun, head_hash), max_dist, max_dist_match)
+    wrapped = candidate_antecedents(features(is_pronoun, head_hash), max_dist, max_dist_match, nominal)
     assert np.array_equal(wrapped[1], expected[1])
 
 
@@ -49,8 +51,21 @@ def test_pairs_kernel_accepts_read_only_arrays(array_kind, seed):
     is_pronoun = rng.integers(0, 2, 200).astype(np.int8)
     head_hash = rng.choice(np.array([0, 3, 5, 2**63 + 1], dtype=np.uint64), 200)
     expected = candidate_antecedents_reference(is_pronoun, head_hash, 5, 60)
-    ptr, ante = _features.candidate_antecedents(array_kind(is_pronoun), array_kind(head_hash), 5, 60)
+    ptr, ante = _features.candidate_antecedents(array_kind(is_pronoun), array_kind(head_hash), 5, 60, 5)
     assert np.array_equal(ptr, expected[0]) and np.array_equal(ante, expected[1])
+
+
+def test_pairs_shorter_window_for_non_pronouns_keeps_head_matches():
+    # mentions 0-4 nominal with heads 1, 2, 1, 3, 1; mention 5 a pronoun
+    feats = features([0, 0, 0, 0, 0, 1], [1, 2, 1, 3, 1, 9])
+    ptr, ante = candidate_antecedents(feats, max_dist=4, max_dist_match=10, max_dist_nominal=1)
+    got = rows(ptr, ante)
+    assert got[4] == [3, 2, 0]  # the nearest one, then the head matches further back
+    assert got[3] == [2]
+    assert got[5] == [4, 3, 2, 1]  # a pronoun keeps max_dist
+    assert rows(*candidate_antecedents(feats, 4, 10, None)) == rows(*candidate_antecedents(feats, 4, 10))
+    with pytest.raises(ValueError, match="max_dist_nominal"):
+        candidate_antecedents(feats, 4, 10, -1)
 
 
 def test_pairs_nearest_first_within_max_dist():

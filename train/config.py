@@ -67,6 +67,8 @@ class TrainConfig:
         mentions are trained as anaphors, since their other candidates may be
         unannotated mentions rather than non-mentions.
     max_dist, max_dist_match (int): candidate antecedents, as at inference.
+    max_dist_nominal (int | None): candidates of non-pronominal mentions besides
+        their head matches, as at inference; None: ``max_dist``.
     drop_singletons (bool | None): pick and report models by dev scores against
         gold clusters without singletons (for data that annotates singletons, which
         the model never predicts); None decides from the training data (more than
@@ -95,6 +97,7 @@ class TrainConfig:
     extra_train: List[str] = field(default_factory=list)
     max_dist: int = 100
     max_dist_match: int = 500
+    max_dist_nominal: Optional[int] = None
     drop_singletons: Optional[bool] = None
     phases: List[PhaseConfig] = field(default_factory=_default_phases)
     tune_greedyness: bool = True

@@ -59,6 +59,8 @@ class TrainingData:
     corpus (FeaturizedCorpus): the featurized documents.
     vocab (WordVocab): the embedding vocabulary.
     max_dist, max_dist_match (int): candidate antecedents, as at inference.
+    max_dist_nominal (int | None): candidates of non-pronominal mentions (None:
+        ``max_dist``).
     keep_singletons (bool): score against gold clusters of one mention too.
     gold_anaphors_only (bool): train only on anaphors that are gold mentions (for
         data annotated with another scheme, whose other candidates may be
@@ -69,7 +71,7 @@ class TrainingData:
 
     def __init__(self, corpus: FeaturizedCorpus, vocab: WordVocab, max_dist: int, max_dist_match: int,
                  keep_singletons: bool = True, gold_anaphors_only: bool = False,
-                 decoding_agreement: Iterable[str] = ()):
+                 decoding_agreement: Iterable[str] = (), max_dist_nominal: Optional[int] = None):
         self.corpus = corpus
         self.decoding_agreement = tuple(decoding_agreement)
         self.keep_singletons = keep_singletons
@@ -82,7 +84,7 @@ class TrainingData:
         ptrs, antes, codes, n_pairs = [np.zeros(1, np.int64)], [], [], 0
         for d in range(corpus.n_docs):
             part = features[corpus.doc_slice(d)]
-            ptr, ante = candidate_antecedents(part, max_dist, max_dist_match)
+            ptr, ante = candidate_antecedents(part, max_dist, max_dist_match, max_dist_nominal)
             codes.append(pair_codes(part, ptr, ante))
             ptrs.append(ptr[1:] + n_pairs)
             antes.append(ante.astype(np.int64) + int(corpus.doc_offsets[d]))

@@ -28,7 +28,8 @@ def export_model(path: Path, model: CorefScorers, cfg: TrainConfig, vocab: WordV
     config = ModelConfig(lang=lang, scorer=model.config, spacy_pipeline=spacy_pipeline, rules=rules.lang,
                          rules_hash=rules.fingerprint(),
                          defaults={"greedyness": 0.5, "max_dist": cfg.max_dist,
-                                   "max_dist_match": cfg.max_dist_match})
+                                   "max_dist_match": cfg.max_dist_match,
+                                   "max_dist_nominal": cfg.max_dist_nominal or cfg.max_dist})
     card = model_card(config, cfg, dev_scores, summary)
     save_model(path, config, weights, vocab.words, card)
     (path / "training_summary.json").write_text(

@@ -191,7 +191,8 @@ def _training_data(corpus, vocab, cfg: TrainConfig, vector_dim: int, rules: Lang
     data = TrainingData(corpus, vocab, cfg.max_dist, cfg.max_dist_match,
                         keep_singletons=not cfg.drop_singletons,
                         gold_anaphors_only=gold_anaphors_only,
-                        decoding_agreement=rules.decoding_agreement)
+                        decoding_agreement=rules.decoding_agreement,
+                        max_dist_nominal=cfg.max_dist_nominal)
     if vector_dim == 0:
         data.vectors = np.zeros((len(data), 0), dtype=np.float32)
     return data
