@@ -95,9 +95,9 @@ class NeuralCoref(Pipe):
     store_scores (bool): keep the scores in ``doc._.coref_scores``.
     conv_dict (Dict[str, List[str]] | None): rare words represented by the mean
         embedding of common ones, e.g. {"Angela": ["woman", "girl"]}.
-    model (str | None): a shipped model's name ("en", "fr", or "en_ensemble": "en"
-        averaged with a second English model, about 1 CoNLL F1 more accurate and
-        half as fast) or a model folder; None picks the shipped model of the
+    model (str | None): a shipped model's name ("en", "fr", or "en_fast": one of
+        the two English models "en" averages, twice as fast and about 1 CoNLL F1
+        less accurate) or a model folder; None picks the shipped model of the
         pipeline's language.
     rules (LanguageRules | None): the mention rules; by default those of ``lang``
         (the factory picks them for the pipeline, see ``get_pipeline_rules``).

@@ -28,7 +28,7 @@ CONFIG_FILE, WEIGHTS_FILE, VOCAB_FILE, CARD_FILE = (
 #: Shipped models, by language code: folders under ``neuralcoref/models/``.
 SHIPPED_MODELS = {"en": "en", "fr": "fr"}
 #: Other shipped models, by name: never picked by default, only when named.
-SHIPPED_VARIANTS = {"en_ensemble": "en_ensemble"}
+SHIPPED_VARIANTS = {"en_fast": "en_fast"}
 
 
 @dataclass

@@ -6,6 +6,7 @@ the way coreference systems are evaluated.
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Dict, Union
 
@@ -23,16 +24,24 @@ def predict_conll(nlp: Language, input_path: Union[str, Path], output_path: Unio
 
     nlp (Language): a pipeline with the neuralcoref component.
     input_path (str | Path): a CoNLL file or folder.
-    output_path (str | Path): the CoNLL file to write (documents in input order).
+    output_path (str | Path): the CoNLL file to write (documents in input order);
+        written to a temporary file first, so a failed run leaves no partial
+        output (an earlier file at that path stays as it was).
     RETURNS (Dict[str, int]): documents, tokens and predicted clusters.
     """
     stats = {"docs": 0, "tokens": 0, "clusters": 0}
+    output_path = Path(output_path)
+    partial = output_path.with_name(output_path.name + ".partial")
     docs = parse_conll_docs(nlp, read_conll_path(input_path), batch_size=batch_size, disable=())
-    with Path(output_path).open("w", encoding="utf8") as out:
-        for conll_doc, doc in tqdm(docs, desc="predict", unit="doc", disable=not progress):
-            clusters = [[(m.start, m.end) for m in c] for c in get_clusters(doc)]
-            write_conll(out, [conll_doc], [clusters])
-            stats["docs"] += 1
-            stats["tokens"] += len(doc)
-            stats["clusters"] += len(clusters)
+    try:
+        with partial.open("w", encoding="utf8") as out:
+            for conll_doc, doc in tqdm(docs, desc="predict", unit="doc", disable=not progress):
+                clusters = [[(m.start, m.end) for m in c] for c in get_clusters(doc)]
+                write_conll(out, [conll_doc], [clusters])
+                stats["docs"] += 1
+                stats["tokens"] += len(doc)
+                stats["clusters"] += len(clusters)
+        os.replace(partial, output_path)
+    finally:
+        partial.unlink(missing_ok=True)
     return stats
