@@ -17,8 +17,10 @@ cnp.import_array()
 cdef uint64_t HASH_SEED = 14695981039346656037ULL
 cdef uint64_t HASH_MULT = 1099511628211ULL
 
+
 cdef inline uint64_t _mix(uint64_t h, uint64_t w) noexcept nogil:
     return (h ^ w) * HASH_MULT
+
 
 def bin_values(const int64_t[::1] values, const int64_t[::1] lower_bounds):
     """Index of the bin each value falls in, given the bins' sorted lower bounds.
@@ -36,6 +38,7 @@ def bin_values(const int64_t[::1] values, const int64_t[::1] lower_bounds):
                 b -= 1
             out[i] = <int8_t>b
     return out_arr
+
 
 def hash_spans(const uint64_t[::1] words, const uint8_t[::1] keep,
                const int32_t[::1] starts, const int32_t[::1] ends):
@@ -60,6 +63,7 @@ def hash_spans(const uint64_t[::1] words, const uint8_t[::1] keep,
                     any_kept = True
             out[i] = h if any_kept else 0
     return out_arr
+
 
 def candidate_antecedents(const int8_t[::1] is_pronoun, const uint64_t[::1] head_hash,
                           int max_dist, int max_dist_match, int max_dist_nominal):
@@ -111,11 +115,13 @@ def candidate_antecedents(const int8_t[::1] is_pronoun, const uint64_t[::1] head
                     a -= 1
     return ptr_arr, ante_arr
 
+
 cdef inline int16_t _agreement(int32_t x, int32_t y) noexcept nogil:
     # 0: unknown on either side, 1: same value, 2: different values
     if x == 0 or y == 0:
         return 0
     return 1 if x == y else 2
+
 
 cdef inline int16_t _speaker_relation(int32_t spk_a, int32_t spk_m, int32_t per_a,
                                      int32_t per_m) noexcept nogil:
@@ -127,6 +133,7 @@ cdef inline int16_t _speaker_relation(int32_t spk_a, int32_t spk_m, int32_t per_
     if spk_a == spk_m:
         return 1 if per_a == per_m else 2
     return 3 if per_a == per_m else 4
+
 
 def pair_codes(const int32_t[:, ::1] codes, const uint64_t[:, ::1] hashes,
                const int64_t[::1] ptr, const int32_t[::1] ante,
@@ -182,6 +189,7 @@ def pair_codes(const int32_t[:, ::1] codes, const uint64_t[:, ::1] hashes,
                 out[k, 15] = _agreement(codes[a, c_anim], codes[m, c_anim])
     return out_arr
 
+
 cdef extern from *:
     """
     /* Loops over rows of the hidden layer, written so that the compiler vectorises
@@ -200,6 +208,7 @@ cdef extern from *:
     void nc_add2(float* y, const float* a, const float* b, Py_ssize_t n) nogil
     void nc_add(float* y, const float* x, Py_ssize_t n) nogil
     void nc_relu(float* y, Py_ssize_t n) nogil
+
 
 def pair_first_layer(const float[:, ::1] a_part, const float[:, ::1] m_part,
                      const int64_t[::1] ante, const int64_t[::1] ana,

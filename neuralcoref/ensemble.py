@@ -26,6 +26,7 @@ from .clustering import greedyness_offset
 from .errors import Errors, NeuralcorefError, Warnings
 from .features import MENTION_LAYOUT, SPAN_VECTORS, WORD_SLOTS
 from .model_dir import CARD_FILE, CorefModel, ModelConfig, load_model, save_model
+from .pairs import nominal_window
 from .scoring import FIRST_WORD_ROW, OOV_ROW, ScorerConfig
 
 Layers = List[Tuple[np.ndarray, np.ndarray]]
@@ -112,7 +113,7 @@ def _check_members(models: Sequence[CorefModel]) -> None:
 
 def _window(config: ModelConfig) -> tuple:
     d = config.defaults
-    return d.get("max_dist"), d.get("max_dist_nominal") or d.get("max_dist")
+    return d.get("max_dist"), nominal_window(d.get("max_dist"), d.get("max_dist_nominal"))
 
 
 def _union_words(models: Sequence[CorefModel]) -> List[str]:

@@ -164,7 +164,6 @@ PAIR_INPUTS = (
     ("speaker_relation", "one_hot", "speaker_relation", 0),
     ("entity", "one_hot", "entity", 0), ("animacy", "one_hot", "animacy", 0),
 )
-_KINDS = ("binned", "scalar", "flag", "one_hot")
 
 
 def _schema() -> dict:
@@ -718,8 +717,7 @@ def _code_contributions(w_pair: np.ndarray) -> Dict[str, np.ndarray]:
         elif kind == "flag":  # the pair kernel writes flags as 0 or 1
             rows = np.stack([np.zeros_like(w_pair[offset]), w_pair[offset]])
         else:
-            width = dict(PAIR_LAYOUT.to_list())[block]
-            rows = w_pair[offset:offset + width]
+            rows = w_pair[PAIR_LAYOUT.slice(block)]
         out[code] = out[code] + rows if code in out else rows.astype(np.float64)
     return out
 

@@ -338,10 +338,7 @@ def _without_punctuation(doc: Doc, mentions: Mentions) -> Mentions:
         return mentions
     words = np.concatenate([[0], np.cumsum(~punct)])
     keep = words[mentions.ends] > words[mentions.starts]
-    if keep.all():
-        return mentions
-    return Mentions(mentions.starts[keep], mentions.ends[keep], mentions.heads[keep],
-                    mentions.types[keep])
+    return mentions if keep.all() else mentions.select(keep)
 
 
 def extract_mentions_reference(doc: Doc, rules: LanguageRules) -> Mentions:

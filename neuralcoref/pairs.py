@@ -20,6 +20,12 @@ DEFAULT_MAX_DIST = 50
 DEFAULT_MAX_DIST_MATCH = 500
 
 
+def nominal_window(max_dist: int, max_dist_nominal: Optional[int]) -> int:
+    """The window of non-pronominal anaphors: ``max_dist_nominal``, or ``max_dist``
+    when it is None (the one place an unset value is resolved)."""
+    return max_dist if max_dist_nominal is None else max_dist_nominal
+
+
 def candidate_antecedents(
     features: MentionFeatures,
     max_dist: int = DEFAULT_MAX_DIST,
@@ -37,7 +43,7 @@ def candidate_antecedents(
         (n_pairs,) int32; mention m's candidates are ``ante[ptr[m]:ptr[m + 1]]``,
         nearest first.
     """
-    nominal = max_dist if max_dist_nominal is None else max_dist_nominal
+    nominal = nominal_window(max_dist, max_dist_nominal)
     if max_dist < 0 or max_dist_match < 0 or nominal < 0:
         raise ValueError("max_dist, max_dist_match and max_dist_nominal must be >= 0")
     return _features.candidate_antecedents(
@@ -51,7 +57,7 @@ def candidate_antecedents_reference(
     max_dist_nominal: Optional[int] = None,
 ) -> Tuple[np.ndarray, np.ndarray]:
     """Pure-Python reference of the Cython kernel, for the parity tests."""
-    nominal = max_dist if max_dist_nominal is None else max_dist_nominal
+    nominal = nominal_window(max_dist, max_dist_nominal)
     max_dist_match = max(max_dist_match, max_dist, nominal)
     rows = []
     for m in range(len(is_pronoun)):

@@ -21,7 +21,7 @@ from .lang import get_rules
 from .lang.base import LanguageRules
 from .mentions import Mentions, extract_mentions
 from .model_dir import CorefModel
-from .pairs import candidate_antecedents
+from .pairs import candidate_antecedents, nominal_window
 
 
 @dataclass
@@ -90,7 +90,7 @@ class Resolver:
         self.tables = FeatureTables(self.rules)
         self.greedyness = greedyness
         self.max_dist, self.max_dist_match = max_dist, max_dist_match
-        self.max_dist_nominal = max_dist if max_dist_nominal is None else max_dist_nominal
+        self.max_dist_nominal = nominal_window(max_dist, max_dist_nominal)
         self.blacklist = {w.lower() for w in blacklist}
         self.vocab = model.vocab
         self.scorers = model.scorers

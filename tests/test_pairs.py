@@ -7,7 +7,8 @@ from hypothesis import strategies as st
 from neuralcoref import _features
 from neuralcoref.features import MentionFeatures
 from neuralcoref.pairs import (DEFAULT_MAX_DIST, DEFAULT_MAX_DIST_MATCH, anaphor_index,
-                               candidate_antecedents, candidate_antecedents_reference)
+                               candidate_antecedents, candidate_antecedents_reference,
+                               nominal_window)
 
 
 def features(is_pronoun, head_hash) -> MentionFeatures:
@@ -127,3 +128,9 @@ def test_pairs_linear_in_mentions():
     # near window plus at most (500 - 50) head matches, which are rare here
     assert len(ante) <= n * 50 + n * 450 // 100
     assert ptr[-1] == len(ante) and np.all(np.diff(ptr) >= 0)
+
+
+def test_pairs_nominal_window_resolves_only_an_unset_value():
+    assert nominal_window(100, None) == 100
+    assert nominal_window(100, 30) == 30
+    assert nominal_window(100, 0) == 0  # a window of 0 is a setting, not "unset"

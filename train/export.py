@@ -9,6 +9,7 @@ from neuralcoref.coref_scorer import CorefScores
 from neuralcoref.embeddings import WordVocab
 from neuralcoref.lang.base import LanguageRules
 from neuralcoref.model_dir import ModelConfig, load_model, save_model
+from neuralcoref.pairs import nominal_window
 
 from .config import TrainConfig
 from .model import CorefScorers
@@ -29,7 +30,7 @@ def export_model(path: Path, model: CorefScorers, cfg: TrainConfig, vocab: WordV
                          rules_hash=rules.fingerprint(),
                          defaults={"greedyness": 0.5, "max_dist": cfg.max_dist,
                                    "max_dist_match": cfg.max_dist_match,
-                                   "max_dist_nominal": cfg.max_dist_nominal or cfg.max_dist})
+                                   "max_dist_nominal": nominal_window(cfg.max_dist, cfg.max_dist_nominal)})
     card = model_card(config, cfg, dev_scores, summary)
     save_model(path, config, weights, vocab.words, card)
     (path / "training_summary.json").write_text(
