@@ -20,7 +20,7 @@ from neuralcoref.entities import refine, soft_clusters
 from neuralcoref.features import MentionFeatures
 from neuralcoref.lang import get_pipeline_rules
 from neuralcoref.model_dir import load_model, resolve_model_path
-from neuralcoref.pairs import anaphor_index
+from neuralcoref.pairs import anaphor_index, candidate_window
 from neuralcoref.train.dataset import TrainingData
 from neuralcoref.train.evaluation import decode, score_predictions
 from neuralcoref.train.featurize import featurize_corpus
@@ -36,9 +36,11 @@ def main() -> None:
     args = parser.parse_args()
     nlp = load_spacy(args.spacy_model)
     model = load_model(resolve_model_path(args.model, nlp.lang))
-    corpus = featurize_corpus(args.dev, nlp, get_pipeline_rules(nlp), args.cache_dir)
-    defaults = model.config.defaults
-    data = TrainingData(corpus, model.vocab, defaults.get("max_dist", 50), defaults.get("max_dist_match", 500))
+    rules = get_pipeline_rules(nlp)
+    corpus = featurize_corpus(args.dev, nlp, rules, args.cache_dir)
+    max_dist, max_dist_match, max_dist_nominal = candidate_window(model.config.defaults)
+    data = TrainingData(corpus, model.vocab, max_dist, max_dist_match, max_dist_nominal=max_dist_nominal,
+                        decoding_agreement=rules.decoding_agreement)
     features = MentionFeatures(*(np.asarray(getattr(corpus.features, k))
                                  for k in ("codes", "hashes", "words", "vectors")))
     if not model.config.scorer.vector_dim:  # the cache keeps vectors a model may not use

@@ -30,7 +30,7 @@ from .lang import get_pipeline_rules, get_rules
 from .lang.base import LanguageRules
 from .model_dir import (CARD_FILE, CONFIG_FILE, VOCAB_FILE, WEIGHTS_FILE, CorefModel,
                         load_model, resolve_model_path)
-from .pairs import DEFAULT_MAX_DIST, DEFAULT_MAX_DIST_MATCH
+from .pairs import candidate_window
 from .resolver import DocCoref, Resolver
 
 #: The predecessor's blacklist: first- and second-person pronouns left unresolved.
@@ -149,12 +149,10 @@ class NeuralCoref(Pipe):
         # The files are kept in memory for to_disk / to_bytes / pickling: the folder
         # may be gone by then (from_bytes loads from a temporary one).
         self._model_files = _read_model_files(model.path) if model.path is not None else {}
-        cfg, trained = self.cfg, model.config.defaults
-        # An unset candidate window is the one the model was trained with.
-        max_dist, max_dist_match, max_dist_nominal = (
-            cfg[key] if cfg[key] is not None else trained.get(key, default)
-            for key, default in (("max_dist", DEFAULT_MAX_DIST), ("max_dist_match", DEFAULT_MAX_DIST_MATCH),
-                                 ("max_dist_nominal", None)))
+        cfg = self.cfg
+        # An unset candidate window is the one the model records.
+        max_dist, max_dist_match, max_dist_nominal = candidate_window(
+            model.config.defaults, cfg["max_dist"], cfg["max_dist_match"], cfg["max_dist_nominal"])
         self._resolver = Resolver(model, rules=self.rules,
                                   greedyness=cfg["greedyness"], max_dist=max_dist,
                                   max_dist_match=max_dist_match, max_dist_nominal=max_dist_nominal,

@@ -9,7 +9,7 @@ documents.
 """
 from __future__ import annotations
 
-from typing import Optional, Tuple
+from typing import Any, Mapping, Optional, Tuple
 
 import numpy as np
 
@@ -24,6 +24,21 @@ def nominal_window(max_dist: int, max_dist_nominal: Optional[int]) -> int:
     """The window of non-pronominal anaphors: ``max_dist_nominal``, or ``max_dist``
     when it is None (the one place an unset value is resolved)."""
     return max_dist if max_dist_nominal is None else max_dist_nominal
+
+
+def candidate_window(recorded: Mapping[str, Any], max_dist: Optional[int] = None,
+                     max_dist_match: Optional[int] = None,
+                     max_dist_nominal: Optional[int] = None) -> Tuple[int, int, int]:
+    """The candidate window to run a model with: each setting given here, else the
+    one the model records (its config's ``defaults``), else this module's default.
+
+    RETURNS (Tuple[int, int, int]): max_dist, max_dist_match, max_dist_nominal.
+    """
+    dist = max_dist if max_dist is not None else recorded.get("max_dist", DEFAULT_MAX_DIST)
+    match = (max_dist_match if max_dist_match is not None
+             else recorded.get("max_dist_match", DEFAULT_MAX_DIST_MATCH))
+    nominal = max_dist_nominal if max_dist_nominal is not None else recorded.get("max_dist_nominal")
+    return dist, match, nominal_window(dist, nominal)
 
 
 def candidate_antecedents(

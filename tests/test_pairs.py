@@ -8,7 +8,7 @@ from neuralcoref import _features
 from neuralcoref.features import MentionFeatures
 from neuralcoref.pairs import (DEFAULT_MAX_DIST, DEFAULT_MAX_DIST_MATCH, anaphor_index,
                                candidate_antecedents, candidate_antecedents_reference,
-                               nominal_window)
+                               candidate_window, nominal_window)
 
 
 def features(is_pronoun, head_hash) -> MentionFeatures:
@@ -134,3 +134,11 @@ def test_pairs_nominal_window_resolves_only_an_unset_value():
     assert nominal_window(100, None) == 100
     assert nominal_window(100, 30) == 30
     assert nominal_window(100, 0) == 0  # a window of 0 is a setting, not "unset"
+
+
+def test_pairs_candidate_window_settings_then_model_then_defaults():
+    assert candidate_window({}) == (DEFAULT_MAX_DIST, DEFAULT_MAX_DIST_MATCH, DEFAULT_MAX_DIST)
+    recorded = {"max_dist": 100, "max_dist_match": 400, "max_dist_nominal": 30}
+    assert candidate_window(recorded) == (100, 400, 30)
+    assert candidate_window(recorded, max_dist=10, max_dist_nominal=0) == (10, 400, 0)
+    assert candidate_window({"max_dist": 100}) == (100, DEFAULT_MAX_DIST_MATCH, 100)
