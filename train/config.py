@@ -18,6 +18,8 @@ class PhaseConfig:
     patience (int): evaluations without dev improvement before moving on.
     lr (float): Adam learning rate at the phase's start.
     lr_decay (float): factor applied to the learning rate after each epoch.
+    costs (List[float] | None): ranking loss only: the slack-rescaling costs of
+        a false new, a false link and a wrong link; None: (0.8, 0.4, 1.0).
     """
 
     loss: str
@@ -25,6 +27,7 @@ class PhaseConfig:
     patience: int = 2
     lr: float = 1e-3
     lr_decay: float = 1.0
+    costs: Optional[List[float]] = None
 
 
 def _default_phases() -> List[PhaseConfig]:
@@ -124,6 +127,10 @@ class TrainConfig:
         for phase in self.phases:
             if phase.loss not in ("all_pairs", "top_pairs", "ranking", "softmax"):
                 raise NeuralcorefError(Errors.E201.format(loss=phase.loss))
+            if phase.costs is not None and (
+                    phase.loss != "ranking" or len(phase.costs) != 3
+                    or not all(isinstance(c, (int, float)) and c >= 0 for c in phase.costs)):
+                raise NeuralcorefError(Errors.E212.format(loss=phase.loss, costs=phase.costs))
         if not self.pair_hidden:
             raise NeuralcorefError(Errors.E202)
 

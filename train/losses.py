@@ -7,18 +7,19 @@ loss per anaphor.
 
 - all_pairs: binary cross-entropy on every option (Clark & Manning 2016).
 - top_pairs: binary cross-entropy on the highest-scoring gold and non-gold option.
-- ranking: max-margin with slack-rescaled costs (false new 0.8, false link 0.4,
-  wrong link 1.0), against the highest-scoring gold option.
+- ranking: max-margin with slack-rescaled costs (by default false new 0.8, false
+  link 0.4, wrong link 1.0), against the highest-scoring gold option.
 - softmax: negative log of the total probability of the gold options.
 """
 from __future__ import annotations
 
+from typing import Sequence
+
 import torch
 import torch.nn.functional as F
 
-COST_FALSE_NEW = 0.8
-COST_FALSE_LINK = 0.4
-COST_WRONG_LINK = 1.0
+#: Default ranking costs: false new, false link, wrong link (Clark & Manning 2016).
+RANKING_COSTS = (0.8, 0.4, 1.0)
 _NEG = -1e4
 
 
@@ -42,12 +43,14 @@ def top_pairs(scores: torch.Tensor, mask: torch.Tensor, gold: torch.Tensor) -> t
     return loss.mean()
 
 
-def ranking(scores: torch.Tensor, mask: torch.Tensor, gold: torch.Tensor) -> torch.Tensor:
+def ranking(scores: torch.Tensor, mask: torch.Tensor, gold: torch.Tensor,
+            costs: Sequence[float] = RANKING_COSTS) -> torch.Tensor:
+    false_new, false_link, wrong_link = costs
     anaphoric = ~gold[:, 0]
     costs = torch.zeros_like(scores)
-    costs[:, 0] = anaphoric.float() * COST_FALSE_NEW
-    link_cost = torch.where(anaphoric, torch.tensor(COST_WRONG_LINK, device=scores.device),
-                            torch.tensor(COST_FALSE_LINK, device=scores.device))
+    costs[:, 0] = anaphoric.float() * false_new
+    link_cost = torch.where(anaphoric, torch.tensor(wrong_link, device=scores.device),
+                            torch.tensor(false_link, device=scores.device))
     costs[:, 1:] = link_cost[:, None] * (~gold[:, 1:]).float()
     costs = costs * mask
     best_true = _masked(scores, mask & gold).max(1).values

@@ -8,6 +8,7 @@ resumable (``--resume``).
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import logging
 import time
@@ -280,6 +281,8 @@ def _train_epoch(model: CorefScorers, optimizer: torch.optim.Optimizer, phase: P
         set_soft_clusters(model, data, device, cfg.pair_budget)
     model.train()
     loss_fn = LOSSES[phase.loss]
+    if phase.costs is not None:
+        loss_fn = functools.partial(loss_fn, costs=phase.costs)
     total, count = 0.0, 0
     batches = [(data, anaphors) for data in datasets
                for anaphors in make_batches(data.n_candidates, cfg.pair_budget, data.doc_ids, rng,

@@ -27,7 +27,7 @@ SAMPLE = Path(__file__).resolve().parents[2] / "conll_data" / "sample.english.v4
 def tiny_config(**changes) -> TrainConfig:
     phases = [PhaseConfig("all_pairs", max_epochs=1, patience=1, lr=1e-3),
               PhaseConfig("top_pairs", max_epochs=1, patience=1, lr=1e-3),
-              PhaseConfig("ranking", max_epochs=1, patience=1, lr=1e-3)]
+              PhaseConfig("ranking", max_epochs=1, patience=1, lr=1e-3, costs=[1.0, 0.5, 1.0])]
     values = dict(phases=phases, single_hidden=[16], pair_hidden=[16, 8], embedding_dim=4,
                   vocab_min_count=1, pair_budget=500)
     values.update(changes)
@@ -169,6 +169,28 @@ def test_train_config_errors(tmp_path):
     path.write_text("{not json")
     with pytest.raises(NeuralcorefError, match="E203"):
         load_config(path)
+    for phase in ({"loss": "softmax", "costs": [1, 1, 1]}, {"loss": "ranking", "costs": [1, 1]},
+                  {"loss": "ranking", "costs": [1, -0.5, 1]}):
+        path.write_text(json.dumps({"phases": [phase]}))
+        with pytest.raises(NeuralcorefError, match="E212"):
+            load_config(path)
+    path.write_text(json.dumps({"phases": [{"loss": "ranking", "costs": [1.2, 0.4, 1.0]}]}))
+    assert load_config(path).phases[0].costs == [1.2, 0.4, 1.0]
+
+
+def test_ranking_costs_scale_each_kind_of_mistake():
+    # Row 0: anaphoric, gold antecedent at column 2; column 0 (new) and 1 (wrong link) beat it.
+    # Row 1: not anaphoric; column 1 (false link) beats the new option.
+    scores = torch.tensor([[1.0, 2.0, 0.0], [0.0, 0.5, -3.0]])
+    mask = torch.ones(2, 3, dtype=torch.bool)
+    gold = torch.tensor([[False, False, True], [True, False, False]])
+    ranking = LOSSES["ranking"]
+    # Default costs (false new 0.8, false link 0.4, wrong link 1.0): row 0's worst
+    # margin is the wrong link, 1.0 * (1 + 2 - 0); row 1's the false link, 0.4 * 1.5.
+    assert ranking(scores, mask, gold).item() == pytest.approx((3.0 + 0.6) / 2)
+    # A dear false new (4.0 * (1 + 1 - 0) = 8) overtakes the wrong link in row 0.
+    assert ranking(scores, mask, gold, costs=(4.0, 0.4, 1.0)).item() == pytest.approx((8.0 + 0.6) / 2)
+    assert ranking(scores, mask, gold, costs=(0.8, 0.0, 1.0)).item() == pytest.approx(3.0 / 2)
 
 
 def test_cuda_device_without_gpu_is_a_coded_error(tmp_path):
