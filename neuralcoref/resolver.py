@@ -164,7 +164,7 @@ class Resolver:
         """Links, clusters and main mentions from scores (``agreement``: see
         :func:`best_antecedents`)."""
         links = best_antecedents(single, pair, ptr, ante, self.greedyness, agreement)
-        clusters = clusters_from_links(links)
+        clusters = clusters_from_links(links, mentions.heads)
         mains = [main_mention(c, mentions.types) for c in clusters]
         if not store_scores:
             return DocCoref(mentions, clusters, mains)

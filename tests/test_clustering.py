@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from neuralcoref.clustering import (best_antecedents, clusters_from_links, greedyness_offset,
-                                    main_mention, spans_of)
+                                    main_mention, one_span_per_head, spans_of)
 from neuralcoref.features import GENDER, NUMBER
 from neuralcoref.mentions import MENTION_TYPES
 
@@ -105,11 +105,35 @@ def test_clustering_singletons_dropped():
     assert clusters_from_links(np.array([], dtype=np.int32)) == []
 
 
+def test_clustering_keeps_one_span_per_head_token():
+    # "Mary Chaworth" (0), "Mary Chaworth , whom he met" (1, same head token 5),
+    # "she" (2, head 12), "Mary" (3, head 20): 1 is the redundant span.
+    links = np.array([-1, 0, 1, 2])
+    heads = np.array([5, 5, 12, 20])
+    assert clusters_from_links(links) == [[0, 1, 2, 3]]
+    # the link through the dropped span still joins "she" and "Mary"
+    assert clusters_from_links(links, heads) == [[0, 2, 3]]
+
+
+def test_clustering_drops_a_cluster_of_one_head():
+    # two spans of one head and nothing else: no cluster left
+    assert clusters_from_links(np.array([-1, 0, -1, 2]), np.array([3, 3, 7, 9])) == [[2, 3]]
+    assert one_span_per_head([[0, 1]], np.array([4, 4])) == []
+
+
 @given(st.lists(st.integers(-1, 30), max_size=30))
 @settings(max_examples=100, deadline=None)
 def test_clustering_union_is_a_partition_along_links(raw):
     links = np.array([a if 0 <= a < m else -1 for m, a in enumerate(raw)], dtype=np.int32)
     clusters = clusters_from_links(links)
+    heads = np.array([x % 7 for x in range(len(links))])  # repeated heads
+    filtered = clusters_from_links(links, heads)
+    # each filtered cluster is the head-deduplicated part of one full cluster
+    expected = []
+    for cluster in clusters:
+        expected += one_span_per_head([cluster], heads)
+    assert filtered == expected
+    assert all(len({heads[i] for i in c}) == len(c) for c in filtered)
     members = [i for c in clusters for i in c]
     assert len(members) == len(set(members))
     assert all(c == sorted(c) and len(c) >= 2 for c in clusters)

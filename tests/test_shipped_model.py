@@ -76,6 +76,18 @@ def test_shipped_model_resolves_the_readme_example(nlp_en):
     assert len({(m.start, m.end) for m in mentions}) == len(mentions)
 
 
+def test_shipped_model_lists_one_span_per_head_token(nlp_en):
+    # The model links "the House" and the nested "House" of "members of the House"
+    # into one cluster: only the first span of that head token is listed.
+    doc = nlp_en("The House voted on the bill today. The Speaker said the House would "
+                 "vote again next week, and members of the House agreed.")
+    house = [c for c in doc._.coref_clusters if c.main.root.text == "House"]
+    assert len(house) == 1 and len(house[0]) == 3
+    for cluster in doc._.coref_clusters:
+        roots = [m.root.i for m in cluster]
+        assert len(roots) == len(set(roots)), [m.text for m in cluster]
+
+
 def test_challenge_markup_parses_nested_marks_and_turns():
     parsed = parse_markup("Anna: Is [[your|1] dog|2] here?\nBen: [It|2] is.", dialogue=True)
     assert parsed.text == "Is your dog here?\nIt is."

@@ -84,7 +84,8 @@ def decode(data: TrainingData, single: np.ndarray, pair: np.ndarray,
         codes = np.asarray(corpus.features.codes[rows])
         links = best_antecedents(single[rows] + offset, pair[lo:hi], ptr, ante,
                                  agreement=agreement_codes(codes, data.decoding_agreement))
-        out.append(spans_of(clusters_from_links(links), codes[:, C["start"]], codes[:, C["end"]]))
+        clusters = clusters_from_links(links, codes[:, C["head"]])
+        out.append(spans_of(clusters, codes[:, C["start"]], codes[:, C["end"]]))
     return out
 
 
