@@ -71,12 +71,25 @@ def best_antecedents(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray,
         np.ascontiguousarray(agreement[:, 1], dtype=np.int32))
 
 
-def clusters_from_links(links: np.ndarray, heads: Optional[np.ndarray] = None) -> List[List[int]]:
+def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante: np.ndarray,
+                    heads: np.ndarray, greedyness: float = 0.5,
+                    agreement: Optional[np.ndarray] = None) -> List[List[int]]:
+    """The clusters a Doc's scores decode to, as the runtime and training's dev
+    evaluation both list them: :func:`best_antecedents`, then
+    :func:`clusters_from_links`, then :func:`one_span_per_head`.
+
+    heads (int (n,)): head token of each mention; the other arguments as for
+        :func:`best_antecedents`.
+    RETURNS (List[List[int]]): mention indices per cluster.
+    """
+    links = best_antecedents(single, pair, ptr, ante, greedyness, agreement)
+    return one_span_per_head(clusters_from_links(links), heads)
+
+
+def clusters_from_links(links: np.ndarray) -> List[List[int]]:
     """Union mentions along links into clusters of two or more mentions.
 
     links (int (n,)): antecedent of each mention or -1.
-    heads (int (n,) | None): head token of each mention; when given, a cluster
-        keeps one mention per head token, the first (see :func:`one_span_per_head`).
     RETURNS (List[List[int]]): mention indices per cluster, sorted, clusters in
         order of their first mention.
     """
@@ -96,8 +109,7 @@ def clusters_from_links(links: np.ndarray, heads: Optional[np.ndarray] = None) -
     groups: dict = {}
     for i in range(len(links)):
         groups.setdefault(find(i), []).append(i)
-    clusters = [g for _, g in sorted(groups.items()) if len(g) > 1]
-    return clusters if heads is None else one_span_per_head(clusters, heads)
+    return [g for _, g in sorted(groups.items()) if len(g) > 1]
 
 
 def one_span_per_head(clusters: List[List[int]], heads: np.ndarray) -> List[List[int]]:

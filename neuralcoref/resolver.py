@@ -14,7 +14,7 @@ from typing import Iterable, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 from spacy.tokens import Doc
 
-from .clustering import agreement_codes, best_antecedents, clusters_from_links, main_mention
+from .clustering import agreement_codes, decode_clusters, main_mention
 from .errors import Errors, NeuralcorefError, Warnings
 from .features import FeatureTables, MentionFeatures, featurize, pair_codes
 from .lang import get_rules
@@ -162,9 +162,8 @@ class Resolver:
                ptr: np.ndarray, ante: np.ndarray, store_scores: bool = False,
                agreement: Optional[np.ndarray] = None) -> DocCoref:
         """Links, clusters and main mentions from scores (``agreement``: see
-        :func:`best_antecedents`)."""
-        links = best_antecedents(single, pair, ptr, ante, self.greedyness, agreement)
-        clusters = clusters_from_links(links, mentions.heads)
+        :func:`~neuralcoref.clustering.best_antecedents`)."""
+        clusters = decode_clusters(single, pair, ptr, ante, mentions.heads, self.greedyness, agreement)
         mains = [main_mention(c, mentions.types) for c in clusters]
         if not store_scores:
             return DocCoref(mentions, clusters, mains)

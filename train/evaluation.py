@@ -6,7 +6,7 @@ from typing import List, Tuple
 import numpy as np
 import torch
 
-from neuralcoref.clustering import agreement_codes, best_antecedents, clusters_from_links, spans_of
+from neuralcoref.clustering import agreement_codes, decode_clusters, spans_of
 from neuralcoref.coref_scorer import CorefScores, remove_singletons, score_documents
 from neuralcoref.entities import soft_clusters
 from neuralcoref.features import C
@@ -82,9 +82,8 @@ def decode(data: TrainingData, single: np.ndarray, pair: np.ndarray,
         ptr = data.ptr[rows.start:rows.stop + 1] - lo
         ante = data.ante[lo:hi] - rows.start
         codes = np.asarray(corpus.features.codes[rows])
-        links = best_antecedents(single[rows] + offset, pair[lo:hi], ptr, ante,
-                                 agreement=agreement_codes(codes, data.decoding_agreement))
-        clusters = clusters_from_links(links, codes[:, C["head"]])
+        clusters = decode_clusters(single[rows] + offset, pair[lo:hi], ptr, ante, codes[:, C["head"]],
+                                   agreement=agreement_codes(codes, data.decoding_agreement))
         out.append(spans_of(clusters, codes[:, C["start"]], codes[:, C["end"]]))
     return out
 

@@ -47,14 +47,14 @@ def ranking(scores: torch.Tensor, mask: torch.Tensor, gold: torch.Tensor,
             costs: Sequence[float] = RANKING_COSTS) -> torch.Tensor:
     false_new, false_link, wrong_link = costs
     anaphoric = ~gold[:, 0]
-    costs = torch.zeros_like(scores)
-    costs[:, 0] = anaphoric.float() * false_new
+    option_cost = torch.zeros_like(scores)
+    option_cost[:, 0] = anaphoric.float() * false_new
     link_cost = torch.where(anaphoric, torch.tensor(wrong_link, device=scores.device),
                             torch.tensor(false_link, device=scores.device))
-    costs[:, 1:] = link_cost[:, None] * (~gold[:, 1:]).float()
-    costs = costs * mask
+    option_cost[:, 1:] = link_cost[:, None] * (~gold[:, 1:]).float()
+    option_cost = option_cost * mask
     best_true = _masked(scores, mask & gold).max(1).values
-    margins = costs * (1.0 + scores - best_true[:, None])
+    margins = option_cost * (1.0 + scores - best_true[:, None])
     return _masked(margins, mask).max(1).values.clamp(min=0).mean()
 
 
