@@ -26,7 +26,7 @@ from typing import Iterator, List
 import numpy as np
 import pytest
 import spacy
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from spacy.tokens import Doc
 
@@ -432,6 +432,7 @@ def test_reliability_malformed_conll_through_predict(tmp_path, nlp_vec):
     st.sampled_from(["#begin document (d); part 000", "#begin document", "#end document", "",
                      "#", "\t", " #end document"]),
     st.text(st.characters(exclude_categories=("Cs",)), max_size=20)), max_size=30))
+@example(lines=["\n0"])  # a token line after a newline inside one generated line
 def test_reliability_fuzz_conll_reader(lines):
     from neuralcoref.errors import ConllFormatError
 
