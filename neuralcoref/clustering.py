@@ -1,8 +1,8 @@
-"""From scores to clusters: best-antecedent links, union into clusters, main mentions."""
+"""From scores to clusters: best-antecedent links, clusters along the links, main mentions."""
 from __future__ import annotations
 
 import math
-from typing import Iterable, List, Optional, Tuple
+from typing import Dict, Iterable, List, Optional, Tuple
 
 import numpy as np
 
@@ -87,28 +87,25 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
 
 
 def clusters_from_links(links: np.ndarray) -> List[List[int]]:
-    """Union mentions along links into clusters of two or more mentions.
+    """Group mentions along links into clusters of two or more mentions.
 
-    links (int (n,)): antecedent of each mention or -1.
+    Every link points back (candidates precede their anaphor), so links form a
+    forest whose roots are first mentions: one pass in document order gives each
+    mention its antecedent's cluster, with no union-find.
+
+    links (int (n,)): antecedent of each mention (an earlier index) or -1.
     RETURNS (List[List[int]]): mention indices per cluster, sorted, clusters in
         order of their first mention.
     """
-    parent = list(range(len(links)))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
+    links = np.asarray(links)
+    if np.any(links >= np.arange(len(links))):
+        raise ValueError("clusters_from_links: every link must point to an earlier mention")
+    cluster = list(range(len(links)))
+    groups: Dict[int, List[int]] = {}
     for m, a in enumerate(links.tolist()):
         if a >= 0:
-            ra, rm = find(a), find(m)
-            if ra != rm:
-                parent[max(ra, rm)] = min(ra, rm)
-    groups: dict = {}
-    for i in range(len(links)):
-        groups.setdefault(find(i), []).append(i)
+            cluster[m] = cluster[a]
+        groups.setdefault(cluster[m], []).append(m)
     return [g for _, g in sorted(groups.items()) if len(g) > 1]
 
 

@@ -100,6 +100,13 @@ def test_clustering_union_in_order_of_first_mention():
     assert clusters_from_links(np.array([-1, -1, 0, 1, 3])) == [[0, 2], [1, 3, 4]]
 
 
+def test_clustering_links_must_point_back():
+    with pytest.raises(ValueError, match="earlier mention"):
+        clusters_from_links(np.array([-1, 2, -1]))
+    with pytest.raises(ValueError, match="earlier mention"):
+        clusters_from_links(np.array([0]))
+
+
 def test_clustering_singletons_dropped():
     assert clusters_from_links(np.array([-1, -1, -1])) == []
     assert clusters_from_links(np.array([], dtype=np.int32)) == []
