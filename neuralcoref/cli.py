@@ -8,7 +8,7 @@ import typer
 
 app = typer.Typer(
     name="neuralcoref",
-    help="Coreference resolution for spaCy: resolve, predict, evaluate, train, ensemble, benchmark, serve, batch.",
+    help="Coreference resolution for spaCy: resolve, predict, evaluate, train, ensemble, tune, benchmark, serve, batch.",
     no_args_is_help=True,
     add_completion=False,
 )
@@ -179,6 +179,33 @@ def ensemble_command(
     except (NeuralcorefError, OSError) as err:
         _fail(err)
     typer.echo(f"Ensemble of {len(models)} models written to {path}")
+
+
+@app.command("tune")
+def tune_command(
+    model: str = typer.Argument(..., help="Shipped model name or model folder."),
+    dev: Path = typer.Argument(..., help="Gold dev CoNLL-2012 file or folder."),
+    out: Path = typer.Option(..., "--out", help="New folder for the tuned copy of the model."),
+    spacy_model: Optional[str] = typer.Option(None, help="spaCy pipeline (default: the language's)."),
+    no_singletons: bool = typer.Option(
+        False, "--no-singletons", help="Tune for scores without one-mention clusters."),
+) -> None:
+    """Fit one link threshold offset per mention type on DEV; write the tuned model to OUT."""
+    from .api import add_neuralcoref, load_spacy
+    from .errors import NeuralcorefError
+    from .model_dir import load_model, resolve_model_path
+    from .tuning import format_result, save_tuned, tune_link_offsets
+
+    try:
+        path = resolve_model_path(model, "en")
+        lang = load_model(path).config.lang
+        nlp = add_neuralcoref(load_spacy(spacy_model, lang=lang), model=str(path), link_offsets={})
+        result = tune_link_offsets(nlp, dev, keep_singletons=not no_singletons)
+        save_tuned(path, out, result, dev, keep_singletons=not no_singletons)
+    except (NeuralcorefError, OSError) as err:
+        _fail(err)
+    typer.echo(format_result(result))
+    typer.echo(f"Tuned model written to {out}")
 
 
 @app.command("benchmark")

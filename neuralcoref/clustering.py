@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import math
-from typing import Dict, Iterable, List, Optional, Tuple
+from typing import Dict, Iterable, List, Mapping, Optional, Tuple
 
 import numpy as np
 
@@ -25,6 +25,39 @@ def greedyness_offset(greedyness: float) -> float:
     if greedyness == 1.0:
         return -math.inf
     return math.log((1.0 - greedyness) / greedyness)
+
+
+def link_offsets_of(types: np.ndarray, link_offsets: Mapping[str, float]) -> Optional[np.ndarray]:
+    """Per-mention offsets from per-type ones, for :func:`decode_clusters`.
+
+    types (int (n,)): mention types (indices into MENTION_TYPES).
+    link_offsets (Mapping[str, float]): score offset per mention type name (see
+        :func:`check_link_offsets`); types not named get 0.
+    RETURNS (ndarray | None): (n,) float32, or None when every offset is 0.
+    """
+    if not any(link_offsets.values()):
+        return None
+    table = np.array([link_offsets.get(t, 0.0) for t in MENTION_TYPES], dtype=np.float32)
+    return table[np.asarray(types, dtype=np.int64)]
+
+
+def check_link_offsets(link_offsets: Mapping[str, float]) -> Dict[str, float]:
+    """Validated per-type link offsets: keys among MENTION_TYPES, finite numbers.
+
+    An anaphor of type t links only if its best candidate's score beats its
+    no-antecedent score by the greedyness offset plus ``link_offsets[t]``:
+    negative values link more (-0.4 is about greedyness 0.6 for that type).
+    RETURNS (Dict[str, float]): the offsets as floats.
+    RAISES ValueError: an unknown type or a value that is not a finite number.
+    """
+    out = {}
+    for name, value in dict(link_offsets).items():
+        if name not in MENTION_TYPES:
+            raise ValueError(f"unknown mention type {name!r} (expected one of {', '.join(MENTION_TYPES)})")
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise ValueError(f"the offset of {name!r} must be a finite number, got {value!r}")
+        out[name] = float(value)
+    return out
 
 
 def agreement_codes(codes: np.ndarray, attributes: Iterable[str] = ("gender", "number")) -> np.ndarray:
@@ -73,15 +106,20 @@ def best_antecedents(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray,
 
 def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante: np.ndarray,
                     heads: np.ndarray, greedyness: float = 0.5,
-                    agreement: Optional[np.ndarray] = None) -> List[List[int]]:
+                    agreement: Optional[np.ndarray] = None,
+                    offsets: Optional[np.ndarray] = None) -> List[List[int]]:
     """The clusters a Doc's scores decode to, as the runtime and training's dev
     evaluation both list them: :func:`best_antecedents`, then
     :func:`clusters_from_links`, then :func:`one_span_per_head`.
 
     heads (int (n,)): head token of each mention; the other arguments as for
         :func:`best_antecedents`.
+    offsets (float (n,) | None): added to each mention's link threshold (from
+        :func:`link_offsets_of`: per-type thresholds tuned on dev data).
     RETURNS (List[List[int]]): mention indices per cluster.
     """
+    if offsets is not None:  # a higher no-antecedent score is a higher threshold
+        single = np.asarray(single, dtype=np.float32) + offsets
     links = best_antecedents(single, pair, ptr, ante, greedyness, agreement)
     return one_span_per_head(clusters_from_links(links), heads)
 

@@ -26,6 +26,7 @@ from spacy.vocab import Vocab
 
 from .errors import Errors, ModelLoadError, NeuralcorefError
 from .extensions import SCORES_KEY, get_clusters, register_extensions, set_clusters
+from .clustering import check_link_offsets
 from .lang import get_pipeline_rules, get_rules
 from .lang.base import LanguageRules
 from .model_dir import (CARD_FILE, CONFIG_FILE, VOCAB_FILE, WEIGHTS_FILE, CorefModel,
@@ -41,6 +42,7 @@ DEFAULT_CONFIG = {
     "max_dist": None,
     "max_dist_match": None,
     "max_dist_nominal": None,
+    "link_offsets": None,
     "blacklist": False,
     "store_scores": False,
     "conv_dict": None,
@@ -63,6 +65,7 @@ def make_neuralcoref(
     max_dist: Optional[int],
     max_dist_match: Optional[int],
     max_dist_nominal: Optional[int],
+    link_offsets: Optional[Dict[str, float]],
     blacklist: Union[bool, List[str]],
     store_scores: bool,
     conv_dict: Optional[Dict[str, List[str]]],
@@ -71,7 +74,8 @@ def make_neuralcoref(
     """Create the coreference component (see NeuralCoref for the settings)."""
     return NeuralCoref(nlp.vocab, name=name, lang=nlp.lang, greedyness=greedyness,
                        max_dist=max_dist, max_dist_match=max_dist_match,
-                       max_dist_nominal=max_dist_nominal, blacklist=blacklist,
+                       max_dist_nominal=max_dist_nominal, link_offsets=link_offsets,
+                       blacklist=blacklist,
                        store_scores=store_scores, conv_dict=conv_dict, model=model,
                        rules=get_pipeline_rules(nlp))
 
@@ -90,6 +94,10 @@ class NeuralCoref(Pipe):
     max_dist_nominal (int | None): preceding mentions considered as antecedents
         of other mentions (names, nominals, lists), besides the head-matching
         ones; None: the model's setting (``max_dist`` when it records none).
+    link_offsets (Dict[str, float] | None): added to the link threshold of
+        anaphors of each mention type ("pronominal", "nominal", "proper",
+        "list"); negative links more. None: the model's (tuned on dev data by
+        ``neuralcoref tune``), {} for none.
     blacklist (bool | List[str]): leave these words unresolved; True means the
         predecessor's list (i, me, my, you, your).
     store_scores (bool): keep the scores in ``doc._.coref_scores``.
@@ -106,6 +114,7 @@ class NeuralCoref(Pipe):
     def __init__(self, vocab: Vocab, name: str = "neuralcoref", *, lang: str = "en",
                  greedyness: float = 0.5, max_dist: Optional[int] = None,
                  max_dist_match: Optional[int] = None, max_dist_nominal: Optional[int] = None,
+                 link_offsets: Optional[Dict[str, float]] = None,
                  blacklist: Union[bool, Sequence[str]] = False, store_scores: bool = False,
                  conv_dict: Optional[Dict[str, List[str]]] = None, model: Optional[str] = None,
                  rules: Optional[LanguageRules] = None):
@@ -118,6 +127,15 @@ class NeuralCoref(Pipe):
                 raise NeuralcorefError(Errors.E150.format(name=setting, value=value,
                                                           expected="an integer >= 0, or null for "
                                                                    "the model's setting"))
+        if link_offsets is not None:
+            try:
+                if not isinstance(link_offsets, dict):
+                    raise ValueError("not a mapping")
+                link_offsets = check_link_offsets(link_offsets)
+            except ValueError as err:
+                raise NeuralcorefError(Errors.E150.format(
+                    name="link_offsets", value=link_offsets,
+                    expected=f"a mapping of mention types to numbers, or null ({err})")) from None
         # Mentions follow the pipeline's labels, so the rules are its language's.
         self.rules = rules if rules is not None else get_rules(lang)
         register_extensions()
@@ -126,7 +144,7 @@ class NeuralCoref(Pipe):
         self.lang = lang
         self.cfg = {"greedyness": greedyness, "max_dist": max_dist,
                     "max_dist_match": max_dist_match, "max_dist_nominal": max_dist_nominal,
-                    "store_scores": store_scores,
+                    "link_offsets": link_offsets, "store_scores": store_scores,
                     "blacklist": list(DEFAULT_BLACKLIST) if blacklist is True
                     else list(blacklist or []),
                     "conv_dict": dict(conv_dict or {})}
@@ -156,7 +174,8 @@ class NeuralCoref(Pipe):
         self._resolver = Resolver(model, rules=self.rules,
                                   greedyness=cfg["greedyness"], max_dist=max_dist,
                                   max_dist_match=max_dist_match, max_dist_nominal=max_dist_nominal,
-                                  blacklist=cfg["blacklist"], conv_dict=cfg["conv_dict"])
+                                  link_offsets=cfg.get("link_offsets"), blacklist=cfg["blacklist"],
+                                  conv_dict=cfg["conv_dict"])
         self._load_error = None
 
     @property

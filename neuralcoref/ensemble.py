@@ -70,6 +70,7 @@ def merge_models(models: Sequence[CorefModel], greedyness: float = 0.5
                           single_blocks=single_blocks, pair_blocks=pair_blocks)
     defaults = dict(first.defaults)
     defaults.pop("greedyness", None)
+    defaults.pop("link_offsets", None)  # tuned for one model, not for the mean
     config = ModelConfig(lang=first.lang, scorer=scorer, spacy_pipeline=first.spacy_pipeline,
                          rules=first.rules, rules_hash=first.rules_hash, defaults=defaults)
     return config, weights, words

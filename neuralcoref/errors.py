@@ -133,6 +133,10 @@ class Errors(metaclass=ErrorsWithCodes):
             "the folder is corrupted or was edited by hand; copy it again or retrain.")
     E111 = ("Cannot merge these models into an ensemble: {problem}. Merge models "
             "trained on the same language, rules and spaCy pipeline.")
+    E112 = ("Cannot write the tuned model to {path}: the folder exists and is not "
+            "empty. Give a new folder (the model itself is never overwritten).")
+    E113 = ("The dev data {path} has no coreference clusters to tune on{hint}: give "
+            "the gold CoNLL-2012 file (or folder) the model should be tuned for.")
 
     # The spaCy component and the convenience API
     E150 = "Setting '{name}' of neuralcoref is {value!r}: expected {expected}."

@@ -18,6 +18,7 @@ from typing import Any, Dict, List, Mapping, Optional, Union
 import numpy as np
 
 from . import __version__
+from .clustering import check_link_offsets
 from .embeddings import WordVocab
 from .errors import Errors, ModelLoadError
 from .features import SCHEMA_HASH
@@ -181,6 +182,14 @@ def _check_config(config: ModelConfig, path: Path) -> None:
                  if not isinstance(getattr(config, name), str)]
     if not isinstance(config.defaults, dict):
         problems.append(f"defaults is {config.defaults!r}, not an object")
+    elif "link_offsets" in config.defaults:
+        offsets = config.defaults["link_offsets"]
+        try:
+            if not isinstance(offsets, dict):
+                raise ValueError(f"{offsets!r} is not an object")
+            check_link_offsets(offsets)
+        except ValueError as err:
+            problems.append(f"defaults.link_offsets: {err}")
     if problems:
         raise ModelLoadError(Errors.E110.format(path=path, problems="; ".join(problems[:5])))
 

@@ -14,7 +14,7 @@ from typing import Iterable, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 from spacy.tokens import Doc
 
-from .clustering import agreement_codes, decode_clusters, main_mention
+from .clustering import agreement_codes, check_link_offsets, decode_clusters, link_offsets_of, main_mention
 from .errors import Errors, NeuralcorefError, Warnings
 from .features import FeatureTables, MentionFeatures, featurize, pair_codes
 from .lang import get_rules
@@ -70,6 +70,9 @@ class Resolver:
     max_dist_nominal (int | None): preceding mentions considered as antecedents
         of other mentions (names, nominals); None: ``max_dist``.
     blacklist (Iterable[str]): lowercased words never resolved (e.g. "i", "you").
+    link_offsets (Mapping[str, float] | None): link threshold offset per mention
+        type (see :func:`~neuralcoref.clustering.check_link_offsets`); None: the
+        model's (``neuralcoref tune`` records them), else none.
     conv_dict (Mapping[str, Sequence[str]] | None): rare words represented by the
         mean embedding of common ones.
     """
@@ -78,6 +81,7 @@ class Resolver:
                  greedyness: float = 0.5, max_dist: int = 50, max_dist_match: int = 500,
                  max_dist_nominal: Optional[int] = None,
                  blacklist: Iterable[str] = (),
+                 link_offsets: Optional[Mapping[str, float]] = None,
                  conv_dict: Optional[Mapping[str, Sequence[str]]] = None):
         self.model = model
         self.rules = rules or get_rules(model.config.rules or model.config.lang)
@@ -89,6 +93,8 @@ class Resolver:
             warnings.warn(Warnings.W101.format(rules=self.rules.lang))
         self.tables = FeatureTables(self.rules)
         self.greedyness = greedyness
+        self.link_offsets = check_link_offsets(
+            model.config.defaults.get("link_offsets", {}) if link_offsets is None else link_offsets)
         self.max_dist, self.max_dist_match = max_dist, max_dist_match
         self.max_dist_nominal = nominal_window(max_dist, max_dist_nominal)
         self.blacklist = {w.lower() for w in blacklist}
@@ -130,12 +136,7 @@ class Resolver:
         """
         items = [self.featurize_doc(doc) for doc in docs]
         single, pair = self.score(items)
-        results = []
-        for item, s, p in zip(items, single, pair):
-            results.append(self.decide(item.mentions, s, p, item.ptr, item.ante, store_scores,
-                                       agreement_codes(item.features.codes,
-                                                       self.rules.decoding_agreement)))
-        return results
+        return [self.decide_featurized(item, s, p, store_scores) for item, s, p in zip(items, single, pair)]
 
     def score(self, items: Sequence[_Featurized]) -> Tuple[List[np.ndarray], List[np.ndarray]]:
         """Single and pair scores of featurized Docs, split back per Doc."""
@@ -158,12 +159,19 @@ class Resolver:
         pair_sizes = np.cumsum([len(it.ante) for it in items])[:-1]
         return np.split(single, offsets[1:-1]), np.split(pair, pair_sizes)
 
+    def decide_featurized(self, item: _Featurized, single: np.ndarray, pair: np.ndarray,
+                          store_scores: bool = False) -> DocCoref:
+        """:meth:`decide` for a featurized Doc and its scores (from :meth:`score`)."""
+        return self.decide(item.mentions, single, pair, item.ptr, item.ante, store_scores,
+                           agreement_codes(item.features.codes, self.rules.decoding_agreement))
+
     def decide(self, mentions: Mentions, single: np.ndarray, pair: np.ndarray,
                ptr: np.ndarray, ante: np.ndarray, store_scores: bool = False,
                agreement: Optional[np.ndarray] = None) -> DocCoref:
         """Links, clusters and main mentions from scores (``agreement``: see
         :func:`~neuralcoref.clustering.best_antecedents`)."""
-        clusters = decode_clusters(single, pair, ptr, ante, mentions.heads, self.greedyness, agreement)
+        clusters = decode_clusters(single, pair, ptr, ante, mentions.heads, self.greedyness, agreement,
+                                   link_offsets_of(mentions.types, self.link_offsets))
         mains = [main_mention(c, mentions.types) for c in clusters]
         if not store_scores:
             return DocCoref(mentions, clusters, mains)

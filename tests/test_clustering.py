@@ -7,8 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from neuralcoref.clustering import (best_antecedents, clusters_from_links, greedyness_offset,
-                                    main_mention, one_span_per_head, spans_of)
+from neuralcoref.clustering import (best_antecedents, check_link_offsets, clusters_from_links,
+                                    decode_clusters, greedyness_offset, link_offsets_of, main_mention,
+                                    one_span_per_head, spans_of)
 from neuralcoref.features import GENDER, NUMBER
 from neuralcoref.mentions import MENTION_TYPES
 
@@ -219,3 +220,39 @@ def test_clustering_agreeing_decoding_matches_a_loop(rows):
             old, new = cluster[m], cluster[best[0]]
             cluster = [new if c == old else c for c in cluster]
     assert decide_agreeing([0.5] * len(rows), pair_rows, gender, number) == expected
+
+
+def test_clustering_link_offsets_per_type():
+    types = np.array([PROPER, NOM, PRON, PROPER, LIST], dtype=np.int8)
+    assert link_offsets_of(types, {"proper": -0.3, "pronominal": 0.5}).tolist() == pytest.approx(
+        [-0.3, 0.0, 0.5, -0.3, 0.0])
+    assert link_offsets_of(types, {}) is None and link_offsets_of(types, {"nominal": 0.0}) is None
+
+
+def test_clustering_link_offsets_move_one_types_threshold():
+    # "Anna"(0, proper) "the doctor"(1, nominal) "she"(2, pronoun) "Anna"(3, proper):
+    # each later mention's best candidate beats its single score by 0.4
+    rows = [[], [(0, 0.4)], [(1, 0.4), (0, -1.0)], [(2, -1.0), (1, -1.0), (0, 0.4)]]
+    ptr, ante = csr([[a for a, _ in row] for row in rows])
+    pair = np.array([sc for row in rows for _, sc in row], dtype=np.float32)
+    types = np.array([PROPER, NOM, PRON, PROPER], dtype=np.int8)
+    heads = np.arange(4)
+
+    def clusters(offsets):
+        return decode_clusters(np.zeros(4, np.float32), pair, ptr, ante, heads,
+                               offsets=link_offsets_of(types, offsets))
+
+    assert clusters({}) == [[0, 1, 2, 3]]
+    assert clusters({"pronominal": 0.5}) == [[0, 1, 3]]
+    assert clusters({"proper": 0.5}) == [[0, 1, 2]]  # the first "Anna" has no candidate anyway
+    assert clusters({"nominal": 0.5, "proper": 0.5}) == [[1, 2]]  # "she" still takes "the doctor"
+    assert clusters({"nominal": 0.3}) == [[0, 1, 2, 3]]  # below the 0.4 margin: no change
+
+
+@pytest.mark.parametrize("offsets,message", [
+    ({"verbal": 0.1}, "unknown mention type 'verbal'"), ({"proper": "x"}, "finite number"),
+    ({"proper": float("nan")}, "finite number"), ({"nominal": True}, "finite number")],
+    ids=["unknown-type", "string", "nan", "bool"])
+def test_clustering_bad_link_offsets(offsets, message):
+    with pytest.raises(ValueError, match=message):
+        check_link_offsets(offsets)

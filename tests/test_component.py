@@ -338,6 +338,39 @@ def test_component_greedyness(make_nlp, greedyness, expected):
     assert texts_of(make_nlp(greedyness=greedyness)(ANNA)) == expected
 
 
+@pytest.mark.parametrize("offsets,expected", [
+    ({}, [["Anna", "she"]]), ({"pronominal": 100.0}, []), ({"proper": -100.0}, [["Anna", "she", "Paris"]]),
+    ({"nominal": -100.0, "list": 100.0}, [["Anna", "she"]])],
+    ids=["none", "pronouns-never", "names-always", "other-types"])
+def test_component_link_offsets(make_nlp, offsets, expected):
+    # a per-type offset moves only that type's threshold ("she" is a pronoun, "Paris" a name)
+    assert texts_of(make_nlp(link_offsets=offsets)(ANNA)) == expected
+
+
+def test_component_link_offsets_default_to_the_models(make_nlp, handmade_model, tmp_path):
+    model = Path(shutil.copytree(handmade_model, tmp_path / "model"))
+    config = json.loads((model / "config.json").read_text())
+    config["defaults"] = {**config.get("defaults", {}), "link_offsets": {"pronominal": 100.0}}
+    (model / "config.json").write_text(json.dumps(config))
+    assert make_nlp(model=str(model))(ANNA)._.coref_clusters == []
+    assert texts_of(make_nlp(model=str(model), link_offsets={})(ANNA)) == [["Anna", "she"]]
+
+
+@pytest.mark.parametrize("value", [{"verbal": 1.0}, {"proper": "low"}, {"proper": True}, [0.1]],
+                         ids=["unknown-type", "string", "bool", "list"])
+def test_component_bad_link_offsets(handmade_model, value):
+    # spaCy's config validation rejects wrong types before the component sees
+    # them; the class, built directly, checks them itself
+    with pytest.raises(NeuralcorefError, match=r"\[E150\] Setting 'link_offsets'"):
+        NeuralCoref(spacy.blank("en").vocab, link_offsets=value, model=str(handmade_model))
+
+
+def test_component_unknown_link_offset_type_in_config(handmade_model):
+    with pytest.raises(NeuralcorefError, match=r"\[E150\] Setting 'link_offsets'.*unknown mention type 'verbal'"):
+        spacy.blank("en").add_pipe("neuralcoref", config={"model": str(handmade_model),
+                                                          "link_offsets": {"verbal": 1.0}})
+
+
 def test_component_max_dist_zero(make_nlp):
     assert make_nlp(max_dist=0, max_dist_match=0)(COMPANY)._.coref_clusters == []
     # head matches reach back beyond max_dist: "The company" ... "its profits" ... "The company"

@@ -125,3 +125,16 @@ def test_ensemble_cli_of_one_model_twice_resolves_like_the_model(handmade_model,
     assert clusters and clusters == [[m.text for m in c.mentions] for c in merged._.coref_clusters]
     bad = CliRunner().invoke(app, ["ensemble", str(handmade_model), "--out", str(tmp_path / "f")])
     assert bad.exit_code == 1 and "E111" in bad.output
+
+
+def test_ensemble_drops_the_members_link_offsets(handmade_model, tmp_path, make_nlp):
+    # offsets are tuned for one model's scores, not for the mean: tune the merged model
+    import shutil
+    tuned = Path(shutil.copytree(handmade_model, tmp_path / "tuned"))
+    config = json.loads((tuned / "config.json").read_text())
+    config.setdefault("defaults", {})["link_offsets"] = {"pronominal": 100.0}
+    (tuned / "config.json").write_text(json.dumps(config))
+    merged = save_ensemble([tuned, handmade_model], tmp_path / "merged")
+    assert "link_offsets" not in json.loads((merged / "config.json").read_text())["defaults"]
+    text = "Anna met her brother Tom. She gave Tom a book because he likes books."
+    assert make_nlp(model=str(tuned))(text)._.coref_clusters != make_nlp(model=str(merged))(text)._.coref_clusters

