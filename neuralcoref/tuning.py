@@ -118,13 +118,22 @@ def save_tuned(model_path: Union[str, Path], out: Union[str, Path], result: Tune
     out.mkdir(parents=True, exist_ok=True)
     for name in (p.name for p in Path(model_path).iterdir() if p.is_file()):
         shutil.copy2(Path(model_path) / name, out / name)
-    config = json.loads((out / CONFIG_FILE).read_text(encoding="utf8"))  # kept as written
+    return record_link_offsets(out, result, dev_path, keep_singletons)
+
+
+def record_link_offsets(model_dir: Union[str, Path], result: TuneResult, dev_path: Union[str, Path],
+                        keep_singletons: bool) -> Path:
+    """Write the tuned offsets into the model folder's config and card, in place
+    (training does this to the model it just exported)."""
+    model_dir = Path(model_dir)
+    config = json.loads((model_dir / CONFIG_FILE).read_text(encoding="utf8"))  # kept as written
     config.setdefault("defaults", {})["link_offsets"] = result.offsets
-    (out / CONFIG_FILE).write_text(json.dumps(config, indent=2), encoding="utf8")
-    card = (out / CARD_FILE).read_text(encoding="utf8") if (out / CARD_FILE).exists() else ""
-    (out / CARD_FILE).write_text(card.rstrip("\n") + "\n\n" + tuning_card(result, dev_path, keep_singletons),
-                                 encoding="utf8")
-    return out
+    (model_dir / CONFIG_FILE).write_text(json.dumps(config, indent=2), encoding="utf8")
+    card_file = model_dir / CARD_FILE
+    card = card_file.read_text(encoding="utf8") if card_file.exists() else ""
+    card_file.write_text(card.rstrip("\n") + "\n\n" + tuning_card(result, dev_path, keep_singletons),
+                         encoding="utf8")
+    return model_dir
 
 
 def tuning_card(result: TuneResult, dev_path: Union[str, Path], keep_singletons: bool) -> str:

