@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Dict, List, Mapping, Sequence, Tuple, Union
 
 from spacy.language import Language
+from spacy.tokens import Doc
 from tqdm import tqdm
 
 from .conll import read_conll_path
@@ -48,7 +49,7 @@ class TuneResult:
 class _ScoredDev:
     """Dev documents scored once, re-decoded under any offsets."""
 
-    def __init__(self, resolver: Resolver, pairs: Sequence[Tuple[List, object]], keep_singletons: bool):
+    def __init__(self, resolver: Resolver, pairs: Sequence[Tuple[List, Doc]], keep_singletons: bool):
         self.resolver = copy.copy(resolver)
         self.keep_singletons = keep_singletons
         self.docs = []
