@@ -191,17 +191,15 @@ def tune_command(
         False, "--no-singletons", help="Tune for scores without one-mention clusters."),
 ) -> None:
     """Fit one link threshold offset per mention type on DEV; write the tuned model to OUT."""
-    from .api import add_neuralcoref, load_spacy
+    from .api import load_spacy
     from .errors import NeuralcorefError
     from .model_dir import load_model, resolve_model_path
-    from .tuning import format_result, save_tuned, tune_link_offsets
+    from .tuning import format_result, tune_model
 
     try:
         path = resolve_model_path(model, "en")
-        lang = load_model(path).config.lang
-        nlp = add_neuralcoref(load_spacy(spacy_model, lang=lang), model=str(path), link_offsets={})
-        result = tune_link_offsets(nlp, dev, keep_singletons=not no_singletons)
-        save_tuned(path, out, result, dev, keep_singletons=not no_singletons)
+        nlp = load_spacy(spacy_model, lang=load_model(path).config.lang)
+        result = tune_model(nlp, path, dev, out, keep_singletons=not no_singletons)
     except (NeuralcorefError, OSError) as err:
         _fail(err)
     typer.echo(format_result(result))

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import math
-from typing import Dict, Iterable, List, Mapping, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
 
 import numpy as np
 
@@ -41,17 +41,20 @@ def link_offsets_of(types: np.ndarray, link_offsets: Mapping[str, float]) -> Opt
     return table[np.asarray(types, dtype=np.int64)]
 
 
-def check_link_offsets(link_offsets: Mapping[str, float]) -> Dict[str, float]:
-    """Validated per-type link offsets: keys among MENTION_TYPES, finite numbers.
+def check_link_offsets(link_offsets: Any) -> Dict[str, float]:
+    """Validated per-type link offsets: a mapping of MENTION_TYPES to finite numbers.
 
     An anaphor of type t links only if its best candidate's score beats its
     no-antecedent score by the greedyness offset plus ``link_offsets[t]``:
     negative values link more (-0.4 is about greedyness 0.6 for that type).
     RETURNS (Dict[str, float]): the offsets as floats.
-    RAISES ValueError: an unknown type or a value that is not a finite number.
+    RAISES ValueError: not a mapping, an unknown type, or a value that is not a
+        finite number.
     """
+    if not isinstance(link_offsets, Mapping):
+        raise ValueError(f"{link_offsets!r} is not an object (a mapping of mention types to numbers)")
     out = {}
-    for name, value in dict(link_offsets).items():
+    for name, value in link_offsets.items():
         if name not in MENTION_TYPES:
             raise ValueError(f"unknown mention type {name!r} (expected one of {', '.join(MENTION_TYPES)})")
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):

@@ -129,8 +129,6 @@ class NeuralCoref(Pipe):
                                                                    "the model's setting"))
         if link_offsets is not None:
             try:
-                if not isinstance(link_offsets, dict):
-                    raise ValueError("not a mapping")
                 link_offsets = check_link_offsets(link_offsets)
             except ValueError as err:
                 raise NeuralcorefError(Errors.E150.format(

@@ -183,11 +183,8 @@ def _check_config(config: ModelConfig, path: Path) -> None:
     if not isinstance(config.defaults, dict):
         problems.append(f"defaults is {config.defaults!r}, not an object")
     elif "link_offsets" in config.defaults:
-        offsets = config.defaults["link_offsets"]
         try:
-            if not isinstance(offsets, dict):
-                raise ValueError(f"{offsets!r} is not an object")
-            check_link_offsets(offsets)
+            check_link_offsets(config.defaults["link_offsets"])
         except ValueError as err:
             problems.append(f"defaults.link_offsets: {err}")
     if problems:

@@ -26,7 +26,7 @@ from .coref_scorer import CorefScores, remove_singletons, score_documents
 from .errors import Errors, NeuralcorefError
 from .gold import parse_conll_docs
 from .mentions import MENTION_TYPES
-from .model_dir import CARD_FILE, CONFIG_FILE, load_model
+from .model_dir import CARD_FILE, CONFIG_FILE
 from .resolver import Resolver
 
 #: Offsets tried for each type: score units, nearest 0 first (ties keep the smaller).
@@ -106,27 +106,43 @@ def tune_link_offsets(nlp: Language, dev_path: Union[str, Path], keep_singletons
     return TuneResult({t: v for t, v in offsets.items() if v}, before, best)
 
 
-def save_tuned(model_path: Union[str, Path], out: Union[str, Path], result: TuneResult,
-               dev_path: Union[str, Path], keep_singletons: bool) -> Path:
-    """Copy the model folder to ``out`` with the tuned offsets as its default.
+def tune_model(nlp: Language, model_path: Union[str, Path], dev_path: Union[str, Path],
+               out: Union[str, Path, None] = None, keep_singletons: bool = True,
+               progress: bool = True) -> TuneResult:
+    """Tune a model folder's link offsets and record them (``neuralcoref tune``;
+    training's last step).
 
-    RETURNS (Path): ``out``. Raises E112 when ``out`` exists and is not empty.
+    nlp (Language): the spaCy pipeline to parse with, without neuralcoref (the
+        model runs in it for the tuning and is removed after).
+    model_path (str | Path): the model folder.
+    out (str | Path | None): a new (or empty) folder for a tuned copy; None
+        records the offsets in ``model_path`` itself (training's fresh export).
+    RETURNS (TuneResult): what :func:`tune_link_offsets` found.
+    RAISES NeuralcorefError: E112 when ``out`` exists and is not empty, checked
+        before any work.
     """
-    out = Path(out)
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+    if out is not None and Path(out).exists() and (not Path(out).is_dir() or any(Path(out).iterdir())):
         raise NeuralcorefError(Errors.E112.format(path=out))
-    load_model(model_path)  # checks the folder before anything is written
+    nlp.add_pipe("neuralcoref", config={"model": str(model_path), "link_offsets": {}})
+    try:
+        result = tune_link_offsets(nlp, dev_path, keep_singletons=keep_singletons, progress=progress)
+    finally:
+        nlp.remove_pipe("neuralcoref")
+    target = Path(model_path) if out is None else _copy_model(model_path, out)
+    _record(target, result, dev_path, keep_singletons)
+    return result
+
+
+def _copy_model(model_path: Union[str, Path], out: Union[str, Path]) -> Path:
+    out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     for name in (p.name for p in Path(model_path).iterdir() if p.is_file()):
         shutil.copy2(Path(model_path) / name, out / name)
-    return record_link_offsets(out, result, dev_path, keep_singletons)
+    return out
 
 
-def record_link_offsets(model_dir: Union[str, Path], result: TuneResult, dev_path: Union[str, Path],
-                        keep_singletons: bool) -> Path:
-    """Write the tuned offsets into the model folder's config and card, in place
-    (training does this to the model it just exported)."""
-    model_dir = Path(model_dir)
+def _record(model_dir: Path, result: TuneResult, dev_path: Union[str, Path], keep_singletons: bool) -> None:
+    """Write the tuned offsets into the model folder's config and card."""
     config = json.loads((model_dir / CONFIG_FILE).read_text(encoding="utf8"))  # kept as written
     config.setdefault("defaults", {})["link_offsets"] = result.offsets
     (model_dir / CONFIG_FILE).write_text(json.dumps(config, indent=2), encoding="utf8")
@@ -134,7 +150,6 @@ def record_link_offsets(model_dir: Union[str, Path], result: TuneResult, dev_pat
     card = card_file.read_text(encoding="utf8") if card_file.exists() else ""
     card_file.write_text(card.rstrip("\n") + "\n\n" + tuning_card(result, dev_path, keep_singletons),
                          encoding="utf8")
-    return model_dir
 
 
 def tuning_card(result: TuneResult, dev_path: Union[str, Path], keep_singletons: bool) -> str:

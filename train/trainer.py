@@ -26,6 +26,7 @@ from neuralcoref.errors import Errors, NeuralcorefError
 from neuralcoref.lang import get_pipeline_rules
 from neuralcoref.lang.base import LanguageRules
 from neuralcoref.scoring import FIRST_WORD_ROW, ScorerConfig
+from neuralcoref.tuning import tune_model
 
 from .batching import make_batches
 from .config import SINGLETON_SHARE, PhaseConfig, TrainConfig, load_config
@@ -146,24 +147,12 @@ def train(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_model:
     }
     path = export_model(out / "model", model, cfg, vocab, nlp.lang, rules, pipeline_id(nlp),
                         final, offset, summary)
-    if cfg.tune_link_offsets:
-        _tune_link_offsets(path, dev_path, nlp, keep_singletons=not cfg.drop_singletons, progress=progress)
+    if cfg.tune_link_offsets:  # in place: the export is this run's own
+        result = tune_model(nlp, path, dev_path, keep_singletons=not cfg.drop_singletons,
+                            progress=progress)
+        logger.info("Link offsets %s: dev CoNLL F1 %.2f -> %.2f", result.offsets or "none",
+                    100 * result.before.conll_f1, 100 * result.after.conll_f1)
     return path
-
-
-def _tune_link_offsets(model_dir: Path, dev_path: Union[str, Path], nlp, keep_singletons: bool,
-                       progress: bool) -> None:
-    """``neuralcoref tune`` on the exported model, recorded in place."""
-    from neuralcoref.tuning import record_link_offsets, tune_link_offsets
-
-    nlp.add_pipe("neuralcoref", config={"model": str(model_dir), "link_offsets": {}})
-    try:
-        result = tune_link_offsets(nlp, dev_path, keep_singletons=keep_singletons, progress=progress)
-    finally:
-        nlp.remove_pipe("neuralcoref")
-    record_link_offsets(model_dir, result, dev_path, keep_singletons)
-    logger.info("Link offsets %s: dev CoNLL F1 %.2f -> %.2f", result.offsets or "none",
-                100 * result.before.conll_f1, 100 * result.after.conll_f1)
 
 
 def _peak_rss_mb() -> float:
