@@ -226,10 +226,12 @@ def pair_first_layer(const float[:, ::1] a_part, const float[:, ::1] m_part,
     codes (int16 (n_pairs, n_codes)): pair codes.
     columns, caps, strides, starts (int32 (k,)), tables (float32 (rows, h)): the
         fields of ``PairTables``.
-    edges (int64 (n_blocks + 1,)): unit boundaries of the layer's blocks, from 0 to h.
-    RETURNS (ndarray): (n_pairs * h,) float32 activations, block by block: block b
-        is an (n_pairs, edges[b + 1] - edges[b]) C-ordered array starting at
-        n_pairs * edges[b], so that the next layer reads each block contiguously.
+    edges (int64 (n_blocks + 1,)): unit boundaries of the blocks to compute, a
+        contiguous run of the layer's blocks within [0, h].
+    RETURNS (ndarray): (n_pairs * (edges[-1] - edges[0]),) float32 activations,
+        block by block: block b is an (n_pairs, edges[b + 1] - edges[b])
+        C-ordered array starting at n_pairs * (edges[b] - edges[0]), so that the
+        next layer reads each block contiguously.
     """
     cdef Py_ssize_t n_pairs = ante.shape[0], h = a_part.shape[1], k = columns.shape[0]
     cdef Py_ssize_t n_blocks = edges.shape[0] - 1, p, j, g, n_groups = 0, value, blk, lo, width
@@ -238,7 +240,9 @@ def pair_first_layer(const float[:, ::1] a_part, const float[:, ::1] m_part,
         n_groups += starts[j] >= 0
     if n_groups > 64 or (k and starts[0] < 0):
         raise ValueError("pair-code groups must start at the first code and be at most 64")
-    out_arr = np.empty(n_pairs * h, dtype=np.float32)
+    if n_blocks < 1 or edges[0] < 0 or edges[n_blocks] > h:
+        raise ValueError("block edges must lie within the layer")
+    out_arr = np.empty(n_pairs * (edges[n_blocks] - edges[0]), dtype=np.float32)
     cdef float[::1] out = out_arr
     cdef float* row
     with nogil:
@@ -256,12 +260,63 @@ def pair_first_layer(const float[:, ::1] a_part, const float[:, ::1] m_part,
                 rows[g] += value * strides[j]
             for blk in range(n_blocks):
                 lo, width = edges[blk], edges[blk + 1] - edges[blk]
-                row = &out[n_pairs * lo + p * width]
+                row = &out[n_pairs * (lo - edges[0]) + p * width]
                 nc_add2(row, &a_part[ante[p], lo], &m_part[ana[p], lo], width)
                 for j in range(g + 1):
                     nc_add(row, &tables[rows[j], lo], width)
                 nc_relu(row, width)
     return out_arr
+
+
+def top_candidates(const float[::1] scores, const int64_t[::1] ptr, Py_ssize_t k):
+    """The k best-scoring candidates of each anaphor (all of them when it has k
+    or fewer); of equal scores the earlier candidates are kept.
+
+    scores (float32 (n_pairs,)): candidate scores; ptr (int64 (n + 1,)): CSR
+        offsets of each anaphor's candidates.
+    RETURNS (ndarray): int64 positions of the kept candidates, in increasing
+        order (so the CSR order of every anaphor's candidates is kept).
+    """
+    if k < 1:
+        raise ValueError("k must be at least 1")
+    cdef Py_ssize_t n = ptr.shape[0] - 1, i, p, lo, hi, j, n_best, n_out = 0, n_above
+    cdef float threshold
+    out_arr = np.empty(scores.shape[0], dtype=np.int64)
+    best_arr = np.empty(k, dtype=np.float32)
+    cdef int64_t[::1] out = out_arr
+    cdef float[::1] best = best_arr  # the k best scores so far, in decreasing order
+    with nogil:
+        for i in range(n):
+            lo, hi = ptr[i], ptr[i + 1]
+            if hi - lo <= k:
+                for p in range(lo, hi):
+                    out[n_out] = p
+                    n_out += 1
+                continue
+            n_best = 0
+            for p in range(lo, hi):  # insertion into the sorted top k
+                if n_best == k and scores[p] <= best[k - 1]:
+                    continue
+                j = n_best if n_best < k else k - 1
+                while j > 0 and best[j - 1] < scores[p]:
+                    best[j] = best[j - 1]
+                    j -= 1
+                best[j] = scores[p]
+                if n_best < k:
+                    n_best += 1
+            threshold = best[k - 1]
+            n_above = 0
+            for j in range(k):
+                n_above += best[j] > threshold
+            for p in range(lo, hi):  # all above the k-th score, then the earliest ties
+                if scores[p] > threshold:
+                    out[n_out] = p
+                    n_out += 1
+                elif scores[p] == threshold and n_above < k:
+                    out[n_out] = p
+                    n_out += 1
+                    n_above += 1
+    return out_arr[:n_out].copy()
 
 
 cdef inline Py_ssize_t _root(int64_t[::1] parent, Py_ssize_t i) noexcept nogil:

@@ -31,7 +31,7 @@ from .lang import get_pipeline_rules, get_rules
 from .lang.base import LanguageRules
 from .model_dir import (CARD_FILE, CONFIG_FILE, VOCAB_FILE, WEIGHTS_FILE, CorefModel,
                         load_model, resolve_model_path)
-from .pairs import candidate_window
+from .pairs import candidate_window, check_top_antecedents
 from .resolver import DocCoref, Resolver
 
 #: The predecessor's blacklist: first- and second-person pronouns left unresolved.
@@ -43,6 +43,7 @@ DEFAULT_CONFIG = {
     "max_dist_match": None,
     "max_dist_nominal": None,
     "link_offsets": None,
+    "top_antecedents": None,
     "blacklist": False,
     "store_scores": False,
     "conv_dict": None,
@@ -66,6 +67,7 @@ def make_neuralcoref(
     max_dist_match: Optional[int],
     max_dist_nominal: Optional[int],
     link_offsets: Optional[Dict[str, float]],
+    top_antecedents: Optional[int],
     blacklist: Union[bool, List[str]],
     store_scores: bool,
     conv_dict: Optional[Dict[str, List[str]]],
@@ -75,7 +77,7 @@ def make_neuralcoref(
     return NeuralCoref(nlp.vocab, name=name, lang=nlp.lang, greedyness=greedyness,
                        max_dist=max_dist, max_dist_match=max_dist_match,
                        max_dist_nominal=max_dist_nominal, link_offsets=link_offsets,
-                       blacklist=blacklist,
+                       top_antecedents=top_antecedents, blacklist=blacklist,
                        store_scores=store_scores, conv_dict=conv_dict, model=model,
                        rules=get_pipeline_rules(nlp))
 
@@ -98,6 +100,10 @@ class NeuralCoref(Pipe):
         anaphors of each mention type ("pronominal", "nominal", "proper",
         "list"); negative links more. None: the model's (tuned on dev data by
         ``neuralcoref tune``), {} for none.
+    top_antecedents (int | None): for an ensemble model (such as "en"), how many
+        candidate antecedents of each mention all its members score, picked by
+        its first member's scores (coarse-to-fine); 0 for all of them. None: the
+        model's setting.
     blacklist (bool | List[str]): leave these words unresolved; True means the
         predecessor's list (i, me, my, you, your).
     store_scores (bool): keep the scores in ``doc._.coref_scores``.
@@ -115,6 +121,7 @@ class NeuralCoref(Pipe):
                  greedyness: float = 0.5, max_dist: Optional[int] = None,
                  max_dist_match: Optional[int] = None, max_dist_nominal: Optional[int] = None,
                  link_offsets: Optional[Dict[str, float]] = None,
+                 top_antecedents: Optional[int] = None,
                  blacklist: Union[bool, Sequence[str]] = False, store_scores: bool = False,
                  conv_dict: Optional[Dict[str, List[str]]] = None, model: Optional[str] = None,
                  rules: Optional[LanguageRules] = None):
@@ -134,6 +141,14 @@ class NeuralCoref(Pipe):
                 raise NeuralcorefError(Errors.E150.format(
                     name="link_offsets", value=link_offsets,
                     expected=f"a mapping of mention types to numbers, or null ({err})")) from None
+        if top_antecedents is not None:
+            try:
+                top_antecedents = check_top_antecedents(top_antecedents)
+            except ValueError:
+                raise NeuralcorefError(Errors.E150.format(
+                    name="top_antecedents", value=top_antecedents,
+                    expected="an integer >= 0 (0: every candidate), or null for the model's "
+                             "setting")) from None
         # Mentions follow the pipeline's labels, so the rules are its language's.
         self.rules = rules if rules is not None else get_rules(lang)
         register_extensions()
@@ -142,7 +157,8 @@ class NeuralCoref(Pipe):
         self.lang = lang
         self.cfg = {"greedyness": greedyness, "max_dist": max_dist,
                     "max_dist_match": max_dist_match, "max_dist_nominal": max_dist_nominal,
-                    "link_offsets": link_offsets, "store_scores": store_scores,
+                    "link_offsets": link_offsets, "top_antecedents": top_antecedents,
+                    "store_scores": store_scores,
                     "blacklist": list(DEFAULT_BLACKLIST) if blacklist is True
                     else list(blacklist or []),
                     "conv_dict": dict(conv_dict or {})}
@@ -172,7 +188,8 @@ class NeuralCoref(Pipe):
         self._resolver = Resolver(model, rules=self.rules,
                                   greedyness=cfg["greedyness"], max_dist=max_dist,
                                   max_dist_match=max_dist_match, max_dist_nominal=max_dist_nominal,
-                                  link_offsets=cfg.get("link_offsets"), blacklist=cfg["blacklist"],
+                                  link_offsets=cfg.get("link_offsets"),
+                                  top_antecedents=cfg.get("top_antecedents"), blacklist=cfg["blacklist"],
                                   conv_dict=cfg["conv_dict"])
         self._load_error = None
 

@@ -6,7 +6,8 @@ layers on a block diagonal, and average the output layers. The merged model
 scores exactly the mean of its members' scores, so the runtime, the model
 folder format and the component need nothing new; it costs one wider network.
 
-Members may differ in hidden sizes, depth (a shallower member is padded with
+A member may itself be an ensemble: its members then count one each in the
+mean and keep their own blocks. Members may differ in hidden sizes, depth (a shallower member is padded with
 identity layers: ReLU leaves its non-negative activations unchanged), word
 embedding width and vocabulary (the merged table covers the union; a word a
 member lacks gets that member's out-of-vocabulary row, as it would at
@@ -47,18 +48,21 @@ def merge_models(models: Sequence[CorefModel], greedyness: float = 0.5
     emb_dims = [m.config.scorer.embedding_dim for m in models]
     columns = [_input_columns(m.config.scorer, vector_dim, emb_dims, k) for k, m in enumerate(models)]
     width = _input_width(vector_dim, sum(emb_dims))
-    k = len(models)
+    # An ensemble member counts as many times as it has members.
+    counts = [_n_members(m.config.scorer) for m in models]
+    shares = [c / sum(counts) for c in counts]
 
     weights: Dict[str, np.ndarray] = {}
     if sum(emb_dims):
         weights["embeddings"] = np.concatenate(
             [_member_table(m, words) for m in models if m.config.scorer.embedding_dim], axis=1)
     single, single_blocks = _merge_mlp(
-        [_layers(m, "single", len(m.config.scorer.single_hidden)) for m in models], columns, width, k)
+        [_layers(m, "single", len(m.config.scorer.single_hidden)) for m in models],
+        [_own_blocks(m.config.scorer, "single") for m in models], columns, width, shares)
     # A link needs pair > single + offset(g): fold the offset into the single bias.
     single[-1][1][0] += greedyness_offset(greedyness)
     _put(weights, "single", single)
-    pair, pair_blocks = _merge_pair(models, columns, width, k)
+    pair, pair_blocks = _merge_pair(models, columns, width, shares)
     _put(weights, "pair", pair[1:], first=1)
     weights["pair.0.W_ante"], weights["pair.0.W_ana"], weights["pair.0.W_pair"], weights["pair.0.b"] = pair[0]
 
@@ -71,6 +75,7 @@ def merge_models(models: Sequence[CorefModel], greedyness: float = 0.5
     defaults = dict(first.defaults)
     defaults.pop("greedyness", None)
     defaults.pop("link_offsets", None)  # tuned for one model, not for the mean
+    defaults.pop("top_antecedents", None)  # which member comes first may change
     config = ModelConfig(lang=first.lang, scorer=scorer, spacy_pipeline=first.spacy_pipeline,
                          rules=first.rules, rules_hash=first.rules_hash, defaults=defaults)
     return config, weights, words
@@ -167,23 +172,38 @@ def _widen_first(W: np.ndarray, cols: np.ndarray, width: int) -> np.ndarray:
     return out
 
 
-def _stack_deeper(members: List[Layers], k: int) -> Tuple[Layers, List[List[int]]]:
+def _n_members(scorer: ScorerConfig) -> int:
+    return len(scorer.pair_blocks[0]) if scorer.pair_blocks else 1
+
+
+def _own_blocks(scorer: ScorerConfig, net: str) -> List[List[int]]:
+    """A member's block sizes per hidden layer (one block each unless it is an
+    ensemble); a linear scorer gets the 2-unit layer :func:`_layers` makes."""
+    hidden = getattr(scorer, f"{net}_hidden")
+    return getattr(scorer, f"{net}_blocks") or [[n] for n in hidden] or [[2]]
+
+
+def _stack_deeper(members: List[Layers], own_blocks: List[List[List[int]]], shares: List[float]
+                  ) -> Tuple[Layers, List[List[int]]]:
     """The layers after the members' first ones: hidden layers on a block
-    diagonal (members padded to the same depth), output layers averaged."""
+    diagonal (members padded to the same depth), output layers averaged with
+    weights ``shares``. own_blocks: each member's block sizes of all its hidden
+    layers, the first included (a padding layer repeats the last one's)."""
     depth = max(len(m) for m in members)
-    hidden = []
-    for layers in members:
+    hidden, blocks = [], []
+    for layers, own_sizes in zip(members, own_blocks):
         own = list(layers[:-1])
         n = layers[-1][0].shape[1]
         # Identity layers after a ReLU change nothing: activations are >= 0.
         own += [(np.eye(n, dtype=np.float32), np.zeros(n, np.float32))] * (depth - len(layers))
         hidden.append(own)
+        blocks.append(own_sizes[1:] + [own_sizes[-1]] * (depth - len(layers)))
     merged = [(_block_diag([m[i][0] for m in hidden]), np.concatenate([m[i][1] for m in hidden]))
               for i in range(depth - 1)]
-    W_out = np.concatenate([m[-1][0] for m in members], axis=1) / k
-    b_out = np.array([sum(float(m[-1][1][0]) for m in members) / k], np.float32)
-    blocks = [[m[i][0].shape[0] for m in hidden] for i in range(depth - 1)]
-    return merged + [(W_out.astype(np.float32), b_out)], blocks
+    W_out = np.concatenate([m[-1][0] * s for m, s in zip(members, shares)], axis=1)
+    b_out = np.array([sum(float(m[-1][1][0]) * s for m, s in zip(members, shares))], np.float32)
+    sizes = [[n for b in blocks for n in b[i]] for i in range(depth - 1)]
+    return merged + [(W_out.astype(np.float32), b_out)], sizes
 
 
 def _block_diag(mats: List[np.ndarray]) -> np.ndarray:
@@ -195,16 +215,16 @@ def _block_diag(mats: List[np.ndarray]) -> np.ndarray:
     return out
 
 
-def _merge_mlp(members: List[Layers], columns: List[np.ndarray], width: int, k: int
-               ) -> Tuple[Layers, List[List[int]]]:
+def _merge_mlp(members: List[Layers], own_blocks: List[List[List[int]]], columns: List[np.ndarray],
+               width: int, shares: List[float]) -> Tuple[Layers, List[List[int]]]:
     """The merged layers and the block sizes of each hidden layer."""
     W = np.concatenate([_widen_first(m[0][0], cols, width) for m, cols in zip(members, columns)])
     b = np.concatenate([m[0][1] for m in members])
-    deeper, blocks = _stack_deeper([m[1:] for m in members], k)
-    return [(W, b)] + deeper, [[m[0][0].shape[0] for m in members]] + blocks
+    deeper, blocks = _stack_deeper([m[1:] for m in members], own_blocks, shares)
+    return [(W, b)] + deeper, [[n for o in own_blocks for n in o[0]]] + blocks
 
 
-def _merge_pair(models: Sequence[CorefModel], columns: List[np.ndarray], width: int, k: int):
+def _merge_pair(models: Sequence[CorefModel], columns: List[np.ndarray], width: int, shares: List[float]):
     """The pair net: stacked first layer (antecedent, anaphor and pair parts),
     then the deeper layers as for any MLP."""
     w = [m.scorers.w for m in models]
@@ -212,9 +232,10 @@ def _merge_pair(models: Sequence[CorefModel], columns: List[np.ndarray], width: 
              np.concatenate([_widen_first(x["pair.0.W_ana"], c, width) for x, c in zip(w, columns)]),
              np.concatenate([x["pair.0.W_pair"] for x in w]),
              np.concatenate([x["pair.0.b"] for x in w]))
+    own_blocks = [_own_blocks(m.config.scorer, "pair") for m in models]
     deeper, blocks = _stack_deeper([_layers(m, "pair", len(m.config.scorer.pair_hidden), first=1)
-                                    for m in models], k)
-    return [first] + deeper, [[x["pair.0.b"].shape[0] for x in w]] + blocks
+                                    for m in models], own_blocks, shares)
+    return [first] + deeper, [[n for o in own_blocks for n in o[0]]] + blocks
 
 
 def _put(weights: Dict[str, np.ndarray], prefix: str, layers: Layers, first: int = 0) -> None:

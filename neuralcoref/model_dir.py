@@ -22,6 +22,7 @@ from .clustering import check_link_offsets
 from .embeddings import WordVocab
 from .errors import Errors, ModelLoadError
 from .features import SCHEMA_HASH
+from .pairs import check_top_antecedents
 from .scoring import FIRST_WORD_ROW, ScorerConfig, Scorers, weight_shapes
 
 CONFIG_FILE, WEIGHTS_FILE, VOCAB_FILE, CARD_FILE = (
@@ -182,11 +183,13 @@ def _check_config(config: ModelConfig, path: Path) -> None:
                  if not isinstance(getattr(config, name), str)]
     if not isinstance(config.defaults, dict):
         problems.append(f"defaults is {config.defaults!r}, not an object")
-    elif "link_offsets" in config.defaults:
-        try:
-            check_link_offsets(config.defaults["link_offsets"])
-        except ValueError as err:
-            problems.append(f"defaults.link_offsets: {err}")
+    else:
+        for name, check in (("link_offsets", check_link_offsets), ("top_antecedents", check_top_antecedents)):
+            try:
+                if name in config.defaults:
+                    check(config.defaults[name])
+            except ValueError as err:
+                problems.append(f"defaults.{name}: {err}")
     if problems:
         raise ModelLoadError(Errors.E110.format(path=path, problems="; ".join(problems[:5])))
 

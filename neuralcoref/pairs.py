@@ -91,3 +91,35 @@ def candidate_antecedents_reference(
 def anaphor_index(ptr: np.ndarray) -> np.ndarray:
     """The anaphor of each pair. RETURNS (n_pairs,) int32."""
     return np.repeat(np.arange(len(ptr) - 1, dtype=np.int32), np.diff(ptr))
+
+
+def check_top_antecedents(value: Any) -> int:
+    """``value`` as a ``top_antecedents`` setting (an integer >= 0; 0 keeps every
+    candidate); raises ValueError otherwise."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+        raise ValueError(f"top_antecedents must be an integer >= 0, not {value!r}")
+    return int(value)
+
+
+def top_candidates(scores: np.ndarray, ptr: np.ndarray, k: int) -> np.ndarray:
+    """Positions of each anaphor's ``k`` best-scoring candidates (the earlier of
+    equal scores), in increasing order: the coarse-to-fine pruning of
+    :meth:`~neuralcoref.scoring.Scorers.all_pair_scores`.
+
+    scores (float32 (n_pairs,)): candidate scores; ptr (int64 (n + 1,)): CSR offsets.
+    k (int): candidates kept per anaphor, >= 1.
+    RETURNS (ndarray): (n_kept,) int64.
+    """
+    if k < 1:
+        raise ValueError("k must be at least 1")
+    return _features.top_candidates(np.ascontiguousarray(scores, dtype=np.float32),
+                                    np.ascontiguousarray(ptr, dtype=np.int64), int(k))
+
+
+def top_candidates_reference(scores: np.ndarray, ptr: np.ndarray, k: int) -> np.ndarray:
+    """Pure-numpy reference of :func:`top_candidates`, for the parity tests."""
+    kept = []
+    for lo, hi in zip(ptr[:-1], ptr[1:]):
+        order = np.argsort(-scores[lo:hi], kind="stable")[:k]  # stable: earlier ties first
+        kept.append(np.sort(order) + lo)
+    return np.concatenate(kept).astype(np.int64) if kept else np.zeros(0, np.int64)

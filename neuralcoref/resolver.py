@@ -21,7 +21,7 @@ from .lang import get_rules
 from .lang.base import LanguageRules
 from .mentions import Mentions, extract_mentions
 from .model_dir import CorefModel
-from .pairs import candidate_antecedents, nominal_window
+from .pairs import candidate_antecedents, check_top_antecedents, nominal_window
 
 
 @dataclass
@@ -73,6 +73,10 @@ class Resolver:
     link_offsets (Mapping[str, float] | None): link threshold offset per mention
         type (see :func:`~neuralcoref.clustering.check_link_offsets`); None: the
         model's (``neuralcoref tune`` records them), else none.
+    top_antecedents (int | None): for an ensemble, the candidates of each
+        mention that all members score, picked by the first member's scores
+        (coarse-to-fine pruning); 0: all candidates; None: the model's setting,
+        else 0. Single models always score every candidate.
     conv_dict (Mapping[str, Sequence[str]] | None): rare words represented by the
         mean embedding of common ones.
     """
@@ -82,6 +86,7 @@ class Resolver:
                  max_dist_nominal: Optional[int] = None,
                  blacklist: Iterable[str] = (),
                  link_offsets: Optional[Mapping[str, float]] = None,
+                 top_antecedents: Optional[int] = None,
                  conv_dict: Optional[Mapping[str, Sequence[str]]] = None):
         self.model = model
         self.rules = rules or get_rules(model.config.rules or model.config.lang)
@@ -95,6 +100,8 @@ class Resolver:
         self.greedyness = greedyness
         self.link_offsets = check_link_offsets(
             model.config.defaults.get("link_offsets", {}) if link_offsets is None else link_offsets)
+        self.top_antecedents = check_top_antecedents(
+            model.config.defaults.get("top_antecedents", 0) if top_antecedents is None else top_antecedents)
         self.max_dist, self.max_dist_match = max_dist, max_dist_match
         self.max_dist_nominal = nominal_window(max_dist, max_dist_nominal)
         self.blacklist = {w.lower() for w in blacklist}
@@ -139,7 +146,10 @@ class Resolver:
         return [self.decide_featurized(item, s, p, store_scores) for item, s, p in zip(items, single, pair)]
 
     def score(self, items: Sequence[_Featurized]) -> Tuple[List[np.ndarray], List[np.ndarray]]:
-        """Single and pair scores of featurized Docs, split back per Doc."""
+        """Single and pair scores of featurized Docs, split back per Doc. With
+        ``top_antecedents``, the candidates pruned away are dropped from the
+        items (their ``ptr``, ``ante`` and ``codes``), so that each item's pair
+        scores and candidates stay aligned."""
         sizes = [len(it.features) for it in items]
         if sum(sizes) == 0:
             return ([np.zeros(0, np.float32) for _ in items], [np.zeros(0, np.float32) for _ in items])
@@ -154,7 +164,9 @@ class Resolver:
             counts = np.concatenate([np.diff(it.ptr) for it in items])
             ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
             codes = np.concatenate([it.codes for it in items])
-        pair = self.scorers.all_pair_scores(parts, ptr, ante, codes)
+        pair, kept = self.scorers.all_pair_scores(parts, ptr, ante, codes, self.top_antecedents)
+        if kept is not None:
+            _keep_candidates(items, kept)
         single = parts.single
         pair_sizes = np.cumsum([len(it.ante) for it in items])[:-1]
         return np.split(single, offsets[1:-1]), np.split(pair, pair_sizes)
@@ -176,6 +188,20 @@ class Resolver:
         if not store_scores:
             return DocCoref(mentions, clusters, mains)
         return DocCoref(mentions, clusters, mains, single, pair, ptr, ante)
+
+
+def _keep_candidates(items: Sequence[_Featurized], kept: np.ndarray) -> None:
+    """Keep only the candidate pairs at positions ``kept`` (increasing) of the
+    items' pairs laid end to end."""
+    bounds = np.searchsorted(kept, np.cumsum([0] + [len(it.ante) for it in items]))
+    start = 0
+    for it, lo, hi in zip(items, bounds[:-1], bounds[1:]):
+        local = kept[lo:hi] - start
+        start += len(it.ante)
+        anaphor = np.repeat(np.arange(len(it.ptr) - 1), np.diff(it.ptr))[local]
+        it.ptr = np.concatenate([[0], np.cumsum(np.bincount(anaphor, minlength=len(it.ptr) - 1))]
+                                ).astype(it.ptr.dtype)
+        it.ante, it.codes = it.ante[local], it.codes[local]
 
 
 def _with_embeddings(model: CorefModel, table: np.ndarray):

@@ -20,6 +20,7 @@ from . import _features
 from .entities import refine, soft_clusters
 from .features import (MENTION_LAYOUT, PAIR_LAYOUT, SPAN_VECTORS, WORD_SLOTS,
                        MentionFeatures, expand_mention_codes, pair_tables)
+from .pairs import top_candidates
 
 #: Rows of the embedding table reserved before the vocabulary's words.
 NONE_ROW, OOV_ROW, FIRST_WORD_ROW = 0, 1, 2
@@ -162,15 +163,19 @@ class Net(NamedTuple):
     rest: List[Layer]
 
 
-def _forward(hidden: List[np.ndarray], rest: List[Layer]) -> np.ndarray:
+def _forward(hidden: List[np.ndarray], rest: List[Layer], first_block: int = 0,
+             bias: bool = True) -> np.ndarray:
     """Scores from the first hidden layer's activations (one contiguous array per
-    block) through the later layers."""
+    block, for the blocks from ``first_block`` on) through the later layers:
+    the sum of those blocks' contributions, plus the output bias if ``bias``."""
     for blocks in rest[:-1]:
-        hidden = [_relu(h @ W + b) for h, (W, b) in zip(hidden, blocks)]
-    out = rest[-1]
-    score = hidden[0] @ out[0][0] + out[0][1]
+        hidden = [_relu(h @ W + b) for h, (W, b) in zip(hidden, blocks[first_block:])]
+    out = rest[-1][first_block:]
+    score = hidden[0] @ out[0][0]
     for h, (W, _) in zip(hidden[1:], out[1:]):
         score += h @ W
+    if bias:
+        score += out[0][1]
     return score[:, 0]
 
 
@@ -275,47 +280,78 @@ class Scorers:
             parts.mention[lo:hi] = self.mention_scores(x)
         return parts
 
+    @property
+    def n_members(self) -> int:
+        """Members merged into the pair scorer (1 for a single model)."""
+        return len(self._pair.edges) - 1
+
     def all_pair_scores(self, parts: MentionParts, ptr: np.ndarray, ante: np.ndarray,
-                        pair_codes: np.ndarray) -> np.ndarray:
-        """Scores of every candidate pair, with the entity-level second pass when
+                        pair_codes: np.ndarray, top_k: int = 0
+                        ) -> Tuple[np.ndarray, Optional[np.ndarray]]:
+        """Scores of the candidate pairs, with the entity-level second pass when
         the config asks for it.
 
         ptr (int64 (n + 1,)), ante (int (n_pairs,)): candidates in CSR form.
-        RETURNS (ndarray): (n_pairs,) float32.
+        top_k (int): for an ensemble, coarse-to-fine pruning: the first member
+            scores every pair, and the others only each anaphor's ``top_k``
+            best; 0 (or a single model) scores every pair with every member.
+        RETURNS (Tuple[ndarray, ndarray | None]): the float32 scores of the
+            scored pairs, and the positions of those pairs among the candidates
+            (increasing), or None when all were scored.
         """
         ana = np.repeat(np.arange(len(ptr) - 1, dtype=np.int64), np.diff(ptr))
+        if top_k and self.n_members > 1 and not self.config.refine:
+            return self._pruned_pair_scores(parts, ptr, ante, ana, pair_codes, top_k)
         pair = self.pair_scores(parts, ante, ana, pair_codes)
         if not self.config.refine:
-            return pair
+            return pair, None
         members, weights = soft_clusters(parts.single, pair, ptr, ante)
         refined = parts._replace(ante=refine(parts.ante, members, weights))
-        return self.pair_scores(refined, ante, ana, pair_codes)
+        return self.pair_scores(refined, ante, ana, pair_codes), None
+
+    def _pruned_pair_scores(self, parts: MentionParts, ptr: np.ndarray, ante: np.ndarray,
+                            ana: np.ndarray, pair_codes: np.ndarray, top_k: int
+                            ) -> Tuple[np.ndarray, np.ndarray]:
+        # The first member's share of the mean ranks an anaphor's candidates as
+        # the member itself does; the others then add theirs on the kept pairs.
+        coarse = self.pair_scores(parts, ante, ana, pair_codes, blocks=(0, 1), bias=False)
+        kept = top_candidates(coarse, ptr, top_k)
+        ante, ana, pair_codes = ante[kept], ana[kept], pair_codes[kept]
+        pair = self.pair_scores(parts, ante, ana, pair_codes, blocks=(1, self.n_members))
+        pair += coarse[kept]
+        return pair, kept
 
     def pair_scores(self, parts: MentionParts, ante: np.ndarray, ana: np.ndarray,
-                    pair_codes: np.ndarray) -> np.ndarray:
+                    pair_codes: np.ndarray, blocks: Optional[Tuple[int, int]] = None,
+                    bias: bool = True) -> np.ndarray:
         """Scores of (antecedent, anaphor) pairs.
 
         parts (MentionParts): from :meth:`mention_parts`.
         ante, ana (int (n_pairs,)): mention indices of each pair.
         pair_codes (int16 (n_pairs, len(PAIR_CODES))): compact pair codes.
+        blocks (Tuple[int, int] | None): only the contributions of these merged
+            members (first, end), for coarse-to-fine pruning; None: all.
+        bias (bool): add the output bias (and the similarity and mention terms).
         RETURNS (ndarray): (n_pairs,) float32.
         """
         out = np.empty(len(ante), dtype=np.float32)
         ante = np.ascontiguousarray(ante, dtype=np.int64)
         ana = np.ascontiguousarray(ana, dtype=np.int64)
+        first, end = blocks or (0, self.n_members)
+        edges = self._pair.edges[first:end + 1]
         for lo in range(0, len(ante), PAIR_CHUNK):
             hi = min(lo + PAIR_CHUNK, len(ante))
             flat = _features.pair_first_layer(parts.ante, parts.ana, ante[lo:hi], ana[lo:hi],
                                               np.ascontiguousarray(pair_codes[lo:hi]),
                                               self._tables.columns, self._tables.caps,
                                               self._tables.strides, self._tables.starts,
-                                              self._tables.tables, self._pair.edges)
-            n, edges = hi - lo, self._pair.edges
-            out[lo:hi] = _forward([flat[n * e0:n * e1].reshape(n, e1 - e0)
-                                   for e0, e1 in zip(edges[:-1], edges[1:])], self._pair.rest)
-            if self.config.similarity_rank:
+                                              self._tables.tables, edges)
+            n, e = hi - lo, edges - edges[0]
+            out[lo:hi] = _forward([flat[n * e0:n * e1].reshape(n, e1 - e0) for e0, e1 in zip(e[:-1], e[1:])],
+                                  self._pair.rest, first, bias)
+            if bias and self.config.similarity_rank:
                 out[lo:hi] += np.einsum("ij,ij->i", parts.sim_ante[ante[lo:hi]],
                                         parts.sim_ana[ana[lo:hi]])
-            if self._mention:
+            if bias and self._mention:
                 out[lo:hi] += parts.mention[ante[lo:hi]] + parts.mention[ana[lo:hi]]
         return out

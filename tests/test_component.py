@@ -427,3 +427,47 @@ def test_component_nothing_to_save_without_a_model(tmp_path):
     assert pipe.model is None  # spaCy looks at pipe.model while building pipelines
     with pytest.raises(ModelLoadError, match=r"\[E102\]"):
         pipe.to_bytes()
+
+
+@pytest.fixture(scope="module")
+def handmade_twice(handmade_model, tmp_path_factory) -> Path:
+    from neuralcoref.ensemble import save_ensemble
+    return save_ensemble([handmade_model, handmade_model], tmp_path_factory.mktemp("twice") / "m")
+
+
+def test_component_top_antecedents_prunes_an_ensembles_candidates(make_nlp, handmade_twice):
+    text = COMPANY + " Its boss said the company and its staff like it."
+    full = make_nlp(model=str(handmade_twice), store_scores=True)(text)
+    pruned = make_nlp(model=str(handmade_twice), store_scores=True, top_antecedents=1)(text)
+    # Identical members rank candidates alike: the best one survives, so the clusters do.
+    assert texts_of(full) and texts_of(pruned) == texts_of(full)
+    full_pairs, pruned_pairs = (d.user_data[SCORES_KEY]["pairs"] for d in (full, pruned))
+    best = {}
+    for ana, ante, score in full_pairs:
+        best[ana] = max(best.get(ana, -np.inf), score)
+    assert len(full_pairs) > len(best) + 3  # several mentions had several candidates
+    # One candidate per mention now, scored as the full ensemble scores its best.
+    assert sorted(ana for ana, _, _ in pruned_pairs) == sorted(best)
+    for ana, _, score in pruned_pairs:
+        assert score == pytest.approx(best[ana], abs=1e-5)
+
+
+def test_component_top_antecedents_batches_like_single_docs(make_nlp, handmade_twice):
+    # Pruning drops pairs from every Doc of a batch scored together: each Doc
+    # must keep its own pairs and scores.
+    nlp = make_nlp(model=str(handmade_twice), store_scores=True, top_antecedents=2)
+    texts = [COMPANY, "", ANNA + " " + COMPANY + " She said it grew.", "Hello.", COMPANY * 3]
+    alone = [nlp(t) for t in texts]
+    batched = list(nlp.pipe(texts, batch_size=5))
+    for a, b in zip(alone, batched):
+        assert texts_of(a) == texts_of(b)
+        pairs_a, pairs_b = (np.array(d.user_data[SCORES_KEY]["pairs"]).reshape(-1, 3) for d in (a, b))
+        np.testing.assert_allclose(pairs_a, pairs_b, atol=1e-5)
+    assert any(texts_of(d) for d in batched)
+    assert len(batched[-1].user_data[SCORES_KEY]["pairs"]) < 2 * len(batched[-1].user_data[SCORES_KEY]["single"])
+
+
+@pytest.mark.parametrize("value", [-1, 2.5, "5", True], ids=["negative", "float", "string", "bool"])
+def test_component_bad_top_antecedents(handmade_model, value):
+    with pytest.raises(NeuralcorefError, match=r"\[E150\] Setting 'top_antecedents'"):
+        NeuralCoref(spacy.blank("en").vocab, top_antecedents=value, model=str(handmade_model))

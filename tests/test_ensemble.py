@@ -14,7 +14,7 @@ from neuralcoref.ensemble import save_ensemble
 from neuralcoref.errors import ModelLoadError, NeuralcorefError
 from neuralcoref.features import MentionFeatures, pair_codes
 from neuralcoref.model_dir import CorefModel, ModelConfig, load_model, save_model
-from neuralcoref.pairs import candidate_antecedents
+from neuralcoref.pairs import candidate_antecedents, top_candidates_reference
 from neuralcoref.scoring import ScorerConfig
 
 from test_scoring import random_mentions, random_weights
@@ -47,7 +47,9 @@ def scores(model: CorefModel, feats: MentionFeatures, ptr, ante, codes):
     if not model.config.scorer.vector_dim:  # the cache keeps vectors a model does not read
         feats = MentionFeatures(feats.codes, feats.hashes, feats.words, feats.vectors[:, :0])
     parts = model.scorers.mention_parts(feats, model.vocab.rows(feats.words))
-    return parts.single, model.scorers.all_pair_scores(parts, ptr, ante, codes)
+    pair, kept = model.scorers.all_pair_scores(parts, ptr, ante, codes)
+    assert kept is None  # no pruning asked for
+    return parts.single, pair
 
 
 def mentions_with_words(n: int, seed: int) -> MentionFeatures:
@@ -138,3 +140,51 @@ def test_ensemble_drops_the_members_link_offsets(handmade_model, tmp_path, make_
     assert "link_offsets" not in json.loads((merged / "config.json").read_text())["defaults"]
     text = "Anna met her brother Tom. She gave Tom a book because he likes books."
     assert make_nlp(model=str(tuned))(text)._.coref_clusters != make_nlp(model=str(merged))(text)._.coref_clusters
+
+
+def test_ensemble_of_an_ensemble_weighs_every_member_once(members, tmp_path):
+    pair_of_two = save_ensemble(members[:2], tmp_path / "ab")
+    nested = load_model(save_ensemble([pair_of_two, members[2]], tmp_path / "ab_c"))
+    flat = load_model(save_ensemble(members, tmp_path / "abc"))
+    # Each base member keeps its own block: the same blocks as merging all three at once.
+    assert nested.config.scorer.pair_blocks == flat.config.scorer.pair_blocks == [[6, 4, 2], [5, 4, 2], [3, 4, 2]]
+    assert nested.config.scorer.single_blocks == flat.config.scorer.single_blocks
+    feats = mentions_with_words(40, seed=4)
+    ptr, ante = candidate_antecedents(feats, 6, 20)
+    codes = pair_codes(feats, ptr, ante)
+    (s_nested, p_nested), (s_flat, p_flat) = (scores(m, feats, ptr, ante, codes) for m in (nested, flat))
+    np.testing.assert_allclose(s_nested, s_flat, rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(p_nested, p_flat, rtol=1e-4, atol=1e-4)
+    # Not the plain mean of the two folders (which would give the third member half the weight).
+    halves = [scores(load_model(p), feats, ptr, ante, codes)[1] for p in (pair_of_two, members[2])]
+    assert not np.allclose(p_nested, np.mean(halves, axis=0), atol=1e-3)
+
+
+@pytest.mark.parametrize("top_k", [1, 3, 6])
+def test_pruned_scores_are_the_full_scores_of_the_first_members_best(members, tmp_path, top_k):
+    merged = load_model(save_ensemble(members, tmp_path / "merged"))
+    first = load_model(members[0])
+    feats = mentions_with_words(60, seed=5)
+    ptr, ante = candidate_antecedents(feats, 6, 20)
+    codes = pair_codes(feats, ptr, ante)
+    _, full = scores(merged, feats, ptr, ante, codes)
+    _, coarse = scores(first, feats, ptr, ante, codes)
+    parts = merged.scorers.mention_parts(feats, merged.vocab.rows(feats.words))
+    pruned, kept = merged.scorers.all_pair_scores(parts, ptr, ante, codes, top_k=top_k)
+    expected = top_candidates_reference(coarse, ptr, top_k)  # ranked by the first member alone
+    np.testing.assert_array_equal(kept, expected)
+    np.testing.assert_allclose(pruned, full[kept], rtol=1e-4, atol=1e-4)
+    assert len(kept) < len(ante)
+    counts = np.diff(ptr)
+    kept_counts = np.bincount(np.repeat(np.arange(len(counts)), counts)[kept], minlength=len(counts))
+    np.testing.assert_array_equal(kept_counts, np.minimum(counts, top_k))
+
+
+def test_single_models_ignore_pruning(members):
+    model = load_model(members[0])
+    feats = mentions_with_words(30, seed=6)
+    ptr, ante = candidate_antecedents(feats, 6, 20)
+    codes = pair_codes(feats, ptr, ante)
+    parts = model.scorers.mention_parts(feats, model.vocab.rows(feats.words))
+    pair, kept = model.scorers.all_pair_scores(parts, ptr, ante, codes, top_k=2)
+    assert kept is None and len(pair) == len(ante)

@@ -236,3 +236,10 @@ def test_model_dir_handmade_writer_is_deterministic(tmp_path):
     b = load_model(write_handmade_model(tmp_path / "b", vector_dim=4, seed=3))
     for name, w in a.weights().items():
         assert np.array_equal(w, b.weights()[name])
+
+
+@pytest.mark.parametrize("value", [-1, 2.5, "5", True], ids=["negative", "float", "string", "bool"])
+def test_model_dir_bad_top_antecedents(model_copy, value):
+    edit_json(model_copy, CONFIG_FILE, lambda c: c["defaults"].update(top_antecedents=value))
+    with pytest.raises(ModelLoadError, match=r"\[E110\].*defaults.top_antecedents"):
+        load_model(model_copy)

@@ -8,7 +8,8 @@ from neuralcoref import _features
 from neuralcoref.features import MentionFeatures
 from neuralcoref.pairs import (DEFAULT_MAX_DIST, DEFAULT_MAX_DIST_MATCH, anaphor_index,
                                candidate_antecedents, candidate_antecedents_reference,
-                               candidate_window, nominal_window)
+                               candidate_window, nominal_window, top_candidates,
+                               top_candidates_reference)
 
 
 def features(is_pronoun, head_hash) -> MentionFeatures:
@@ -142,3 +143,25 @@ def test_pairs_candidate_window_settings_then_model_then_defaults():
     assert candidate_window(recorded) == (100, 400, 30)
     assert candidate_window(recorded, max_dist=10, max_dist_nominal=0) == (10, 400, 0)
     assert candidate_window({"max_dist": 100}) == (100, DEFAULT_MAX_DIST_MATCH, 100)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_top_candidates_matches_reference(seed):
+    rng = np.random.default_rng(seed)
+    counts = rng.integers(0, 40, rng.integers(0, 30))
+    ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+    # Few distinct values on odd seeds, so that ties decide which candidates stay.
+    scores = (rng.integers(0, 4, ptr[-1]) if seed % 2 else rng.normal(size=ptr[-1])).astype(np.float32)
+    k = int(rng.integers(1, 12))
+    kept = top_candidates(scores, ptr, k)
+    np.testing.assert_array_equal(kept, top_candidates_reference(scores, ptr, k))
+    assert np.all(np.diff(kept) > 0)
+
+
+def test_top_candidates_keeps_the_best_and_earliest_ties():
+    ptr = np.array([0, 5, 7, 7], np.int64)
+    scores = np.array([1, 3, 3, 2, 3, 0, 5], np.float32)
+    assert top_candidates(scores, ptr, 2).tolist() == [1, 2, 5, 6]
+    assert top_candidates(scores, ptr, 4).tolist() == [1, 2, 3, 4, 5, 6]
+    with pytest.raises(ValueError, match="at least 1"):
+        top_candidates(scores, ptr, 0)

@@ -91,7 +91,7 @@ def test_runtime_refined_scores_equal_torch_scores(data, tmp_path):
     all_features = MentionFeatures(*(np.asarray(getattr(features, f))
                                      for f in ("codes", "hashes", "words", "vectors")))
     parts = runtime.scorers.mention_parts(all_features, runtime.vocab.rows(all_features.words))
-    pair = runtime.scorers.all_pair_scores(parts, data.ptr, data.ante, data.pair_codes)
+    pair, _ = runtime.scorers.all_pair_scores(parts, data.ptr, data.ante, data.pair_codes)
     plain = runtime.scorers.pair_scores(parts, data.ante, np.repeat(np.arange(len(data)), data.n_candidates),
                                         data.pair_codes)
     np.testing.assert_allclose(parts.single, single_t, atol=1e-5)
