@@ -169,13 +169,16 @@ def ensemble_command(
     out: Path = typer.Option(..., "--out", help="Folder of the merged model."),
     greedyness: float = typer.Option(
         0.5, min=0.0, max=1.0, help="Link threshold folded into the merged model (0.5: the members' mean as is)."),
+    top_antecedents: int = typer.Option(
+        0, min=0, help="Coarse-to-fine: all members score only the k best candidates of each mention by "
+                       "the first model's scores (0: every candidate)."),
 ) -> None:
     """Merge trained models into one model folder that scores their mean."""
     from .ensemble import save_ensemble
     from .errors import NeuralcorefError
 
     try:
-        path = save_ensemble(models, out, greedyness)
+        path = save_ensemble(models, out, greedyness, top_antecedents)
     except (NeuralcorefError, OSError) as err:
         _fail(err)
     typer.echo(f"Ensemble of {len(models)} models written to {path}")

@@ -27,19 +27,21 @@ from .clustering import greedyness_offset
 from .errors import Errors, NeuralcorefError, Warnings
 from .features import MENTION_LAYOUT, SPAN_VECTORS, WORD_SLOTS
 from .model_dir import CARD_FILE, CorefModel, ModelConfig, load_model, save_model
-from .pairs import nominal_window
+from .pairs import check_top_antecedents, nominal_window
 from .scoring import FIRST_WORD_ROW, OOV_ROW, ScorerConfig
 
 Layers = List[Tuple[np.ndarray, np.ndarray]]
 
 
-def merge_models(models: Sequence[CorefModel], greedyness: float = 0.5
+def merge_models(models: Sequence[CorefModel], greedyness: float = 0.5, top_antecedents: int = 0
                  ) -> Tuple[ModelConfig, Dict[str, np.ndarray], List[str]]:
     """The config, weights and vocabulary of the mean of ``models``.
 
     models (Sequence[CorefModel]): two or more loaded members.
     greedyness (float): folded into the merged single scorer, so that the merged
         model at greedyness 0.5 links like the members' mean at this value.
+    top_antecedents (int): recorded as the merged model's coarse-to-fine
+        setting (see :class:`~neuralcoref.resolver.Resolver`); 0: none.
     RETURNS (tuple): (ModelConfig, weights, vocabulary words) for ``save_model``.
     """
     _check_members(models)
@@ -76,20 +78,23 @@ def merge_models(models: Sequence[CorefModel], greedyness: float = 0.5
     defaults.pop("greedyness", None)
     defaults.pop("link_offsets", None)  # tuned for one model, not for the mean
     defaults.pop("top_antecedents", None)  # which member comes first may change
+    if top_antecedents:
+        defaults["top_antecedents"] = check_top_antecedents(top_antecedents)
     config = ModelConfig(lang=first.lang, scorer=scorer, spacy_pipeline=first.spacy_pipeline,
                          rules=first.rules, rules_hash=first.rules_hash, defaults=defaults)
     return config, weights, words
 
 
 def save_ensemble(paths: Sequence[Union[str, Path]], out: Union[str, Path],
-                  greedyness: float = 0.5) -> Path:
-    """Merge the model folders ``paths`` into the model folder ``out``.
+                  greedyness: float = 0.5, top_antecedents: int = 0) -> Path:
+    """Merge the model folders ``paths`` into the model folder ``out`` (the
+    settings: see :func:`merge_models`).
 
     RETURNS (Path): ``out``.
     """
     models = [load_model(p) for p in paths]
-    config, weights, words = merge_models(models, greedyness)
-    card = _card(paths, models, greedyness)
+    config, weights, words = merge_models(models, greedyness, top_antecedents)
+    card = _card(paths, models, greedyness, top_antecedents)
     return save_model(out, config, weights, words, card)
 
 
@@ -249,11 +254,15 @@ def _member_name(path: Union[str, Path]) -> str:
     return path.parent.name if path.name == "model" else path.name
 
 
-def _card(paths: Sequence[Union[str, Path]], models: Sequence[CorefModel], greedyness: float) -> str:
+def _card(paths: Sequence[Union[str, Path]], models: Sequence[CorefModel], greedyness: float,
+          top_antecedents: int) -> str:
     """The ensemble's model card: its members, then each member's own card."""
+    pruning = (f"; all members score each mention's {top_antecedents} best candidates by the "
+               "first member's scores" if top_antecedents else "")
     lines = [f"# neuralcoref ensemble ({models[0].config.lang})", "",
-             f"The mean of {len(models)} models' scores, merged into one network by "
-             f"`neuralcoref ensemble` (greedyness {greedyness} folded in). Members:", ""]
+             f"The mean of {sum(_n_members(m.config.scorer) for m in models)} models' scores, merged "
+             f"into one network by `neuralcoref ensemble` (greedyness {greedyness} folded in{pruning}). "
+             "Members:", ""]
     names = [_member_name(p) for p in paths]
     for name, m in zip(names, models):
         s = m.config.scorer

@@ -188,3 +188,19 @@ def test_single_models_ignore_pruning(members):
     parts = model.scorers.mention_parts(feats, model.vocab.rows(feats.words))
     pair, kept = model.scorers.all_pair_scores(parts, ptr, ante, codes, top_k=2)
     assert kept is None and len(pair) == len(ante)
+
+
+def test_ensemble_cli_records_top_antecedents(members, tmp_path):
+    out = tmp_path / "pruned"
+    result = CliRunner().invoke(app, ["ensemble", *map(str, members), "--out", str(out),
+                                      "--top-antecedents", "3"])
+    assert result.exit_code == 0, result.output
+    assert json.loads((out / "config.json").read_text())["defaults"]["top_antecedents"] == 3
+    assert "3 best candidates" in (out / "model_card.md").read_text()
+    assert load_model(out).config.defaults["top_antecedents"] == 3
+    # An ensemble of it drops the setting: its first member may be another model.
+    again = load_model(save_ensemble([members[2], out], tmp_path / "again"))
+    assert "top_antecedents" not in again.config.defaults
+    bad = CliRunner().invoke(app, ["ensemble", *map(str, members), "--out", str(tmp_path / "b"),
+                                   "--top-antecedents", "-1"])
+    assert bad.exit_code != 0 and not (tmp_path / "b").exists()
