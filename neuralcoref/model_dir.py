@@ -178,6 +178,9 @@ def _check_config(config: ModelConfig, path: Path) -> None:
         elif not _valid_blocks(getattr(scorer, name.replace("hidden", "blocks")), layers, is_size):
             problems.append(f"scorer.{name.replace('hidden', 'blocks')} does not split {name} "
                             "into the same number of blocks per layer")
+    if not problems and _n_blocks(scorer.single_blocks) != _n_blocks(scorer.pair_blocks):
+        problems.append("scorer.single_blocks and scorer.pair_blocks split the two nets among "
+                        "different numbers of members")
     problems += [f"{name} is {getattr(config, name)!r}, not a string"
                  for name in ("lang", "rules", "spacy_pipeline")
                  if not isinstance(getattr(config, name), str)]
@@ -192,6 +195,10 @@ def _check_config(config: ModelConfig, path: Path) -> None:
                 problems.append(f"defaults.{name}: {err}")
     if problems:
         raise ModelLoadError(Errors.E110.format(path=path, problems="; ".join(problems[:5])))
+
+
+def _n_blocks(blocks: Optional[List[List[int]]]) -> int:
+    return len(blocks[0]) if blocks else 1
 
 
 def _valid_blocks(blocks: Any, layers: List[int], is_size) -> bool:

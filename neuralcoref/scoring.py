@@ -204,6 +204,19 @@ def _split_blocks(W: np.ndarray, b: np.ndarray, edges_in: np.ndarray, edges_out:
     return blocks
 
 
+class _MemberInputs(NamedTuple):
+    """One member's fused first layers over mention inputs (see
+    :meth:`Scorers._fused_first_layers`): ``x[:, rows] @ W + b`` gives its
+    single-net units ``single``, then its pair-net antecedent and anaphor units
+    ``pair`` (rows None: every input column)."""
+
+    rows: Optional[np.ndarray]
+    W: np.ndarray
+    b: np.ndarray
+    single: slice
+    pair: slice
+
+
 class Scorers:
     """The runtime scorers: numpy float32 forward passes over loaded weights.
 
@@ -218,8 +231,7 @@ class Scorers:
         self._mention = (self._net("mention", config.mention_hidden)
                          if config.mention_hidden is not None else None)
         self._pair = self._net("pair", config.pair_hidden, config.pair_blocks)
-        self._w_ante = self.w["pair.0.W_ante"].T.copy()
-        self._w_ana = self.w["pair.0.W_ana"].T.copy()
+        self._first = self._fused_first_layers()
         self._w_pair = self.w["pair.0.W_pair"].T.copy()
         self._tables = pair_tables(self._w_pair)
         rank = config.similarity_rank
@@ -241,6 +253,30 @@ class Scorers:
             last = edges[len(hidden) - 1]
             rest.append([(W[lo:hi], b) for lo, hi in zip(last[:-1], last[1:])])
         return Net(weights[0], edges[0], rest)
+
+    def _fused_first_layers(self) -> List["_MemberInputs"]:
+        """The first layers that read mention inputs (the single net's, the pair
+        net's antecedent and anaphor parts), fused per member into one matrix
+        over only the input columns the member reads: an ensemble member reads
+        its own embeddings and not the others' (a third of the columns of the
+        shipped English ensemble), and one product per member replaces three."""
+        single_edges, pair_edges = self._single.edges, self._pair.edges
+        if len(single_edges) != len(pair_edges):
+            raise ValueError("single_blocks and pair_blocks must split both nets among the same members")
+        W_single, b_single = self._single.first
+        W_ante, W_ana = self.w["pair.0.W_ante"].T, self.w["pair.0.W_ana"].T
+        members = []
+        for k in range(len(pair_edges) - 1):
+            s_cols = slice(single_edges[k], single_edges[k + 1])
+            p_cols = slice(pair_edges[k], pair_edges[k + 1])
+            W = np.concatenate([W_single[:, s_cols], W_ante[:, p_cols], W_ana[:, p_cols]], axis=1)
+            rows = np.flatnonzero(np.any(W != 0, axis=1))
+            b = np.concatenate([b_single[s_cols], np.zeros(p_cols.stop - p_cols.start, np.float32),
+                                self.w["pair.0.b"][p_cols]])
+            rows = None if len(rows) == W.shape[0] else rows
+            members.append(_MemberInputs(rows, np.ascontiguousarray(W if rows is None else W[rows]),
+                                         b.astype(np.float32), s_cols, p_cols))
+        return members
 
     def mention_inputs(self, features: MentionFeatures, word_rows: np.ndarray) -> np.ndarray:
         """Input vectors of mentions.
@@ -272,9 +308,17 @@ class Scorers:
         for lo in range(0, n, MENTION_CHUNK):
             hi = min(lo + MENTION_CHUNK, n)
             x = self.mention_inputs(features[lo:hi], word_rows[lo:hi])
-            parts.single[lo:hi] = self.single_scores(x)
-            parts.ante[lo:hi] = x @ self._w_ante
-            parts.ana[lo:hi] = x @ self._w_ana + self.w["pair.0.b"]
+            single_hidden = []
+            for m in self._first:
+                y = (x if m.rows is None else x[:, m.rows]) @ m.W + m.b
+                n_single, n_pair = m.single.stop - m.single.start, m.pair.stop - m.pair.start
+                single_hidden.append(y[:, :n_single])
+                parts.ante[lo:hi, m.pair] = y[:, n_single:n_single + n_pair]
+                parts.ana[lo:hi, m.pair] = y[:, n_single + n_pair:]
+            if self._single.rest:
+                parts.single[lo:hi] = _forward([_relu(h) for h in single_hidden], self._single.rest)
+            else:  # a linear single scorer: its one output is the score
+                parts.single[lo:hi] = single_hidden[0][:, 0]
             parts.sim_ante[lo:hi] = x @ self._sim_u
             parts.sim_ana[lo:hi] = x @ self._sim_v
             parts.mention[lo:hi] = self.mention_scores(x)

@@ -101,6 +101,11 @@ def test_ensemble_broken_blocks_fail_at_load(members, tmp_path):
     (path / "config.json").write_text(json.dumps(config))
     with pytest.raises(ModelLoadError, match="E110.*pair_blocks"):
         load_model(path)
+    config["scorer"]["pair_blocks"] = [[6, 4, 2], [5, 4, 2], [3, 4, 2]]
+    config["scorer"]["single_blocks"] = None
+    (path / "config.json").write_text(json.dumps(config))
+    with pytest.raises(ModelLoadError, match="E110.*different numbers of members"):
+        load_model(path)
 
 
 def test_ensemble_refuses_mismatched_members(members, tmp_path):
