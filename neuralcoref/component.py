@@ -24,13 +24,13 @@ from spacy.training import Example
 from spacy.util import minibatch
 from spacy.vocab import Vocab
 
-from .errors import Errors, ModelLoadError, NeuralcorefError
+from .errors import Errors, ModelLoadError, NeuralcorefError, Warnings
 from .extensions import SCORES_KEY, get_clusters, register_extensions, set_clusters
 from .clustering import check_link_offsets
 from .lang import get_pipeline_rules, get_rules
 from .lang.base import LanguageRules
-from .model_dir import (CARD_FILE, CONFIG_FILE, VOCAB_FILE, WEIGHTS_FILE, CorefModel,
-                        load_model, resolve_model_path)
+from .model_dir import (CARD_FILE, CONFIG_FILE, PORTABLE_MODELS, VOCAB_FILE, WEIGHTS_FILE, CorefModel,
+                        load_model, pipeline_id, resolve_model_path)
 from .pairs import candidate_window, check_top_antecedents
 from .resolver import DocCoref, Resolver
 
@@ -74,7 +74,7 @@ def make_neuralcoref(
     model: Optional[str],
 ) -> "NeuralCoref":
     """Create the coreference component (see NeuralCoref for the settings)."""
-    return NeuralCoref(nlp.vocab, name=name, lang=nlp.lang, greedyness=greedyness,
+    return NeuralCoref(nlp.vocab, name=name, lang=nlp.lang, pipeline=pipeline_id(nlp), greedyness=greedyness,
                        max_dist=max_dist, max_dist_match=max_dist_match,
                        max_dist_nominal=max_dist_nominal, link_offsets=link_offsets,
                        top_antecedents=top_antecedents, blacklist=blacklist,
@@ -88,6 +88,10 @@ class NeuralCoref(Pipe):
     vocab (Vocab): the pipeline's vocabulary.
     name (str): the component's name in the pipeline.
     lang (str): the pipeline's language, which picks the shipped model and rules.
+    pipeline (str | None): the pipeline's :func:`~neuralcoref.model_dir.pipeline_id`;
+        the default model is the language's portable one (it reads no token
+        vectors) when the default model reads other vectors than this
+        pipeline's, and a chosen model that does warns (W103). None: not checked.
     greedyness (float): 0-1; 0.5 links as trained, higher links more.
     max_dist (int | None): preceding mentions considered as antecedents of a
         pronoun; None: the model's setting (50 when it records none).
@@ -118,6 +122,7 @@ class NeuralCoref(Pipe):
     """
 
     def __init__(self, vocab: Vocab, name: str = "neuralcoref", *, lang: str = "en",
+                 pipeline: Optional[str] = None,
                  greedyness: float = 0.5, max_dist: Optional[int] = None,
                  max_dist_match: Optional[int] = None, max_dist_nominal: Optional[int] = None,
                  link_offsets: Optional[Dict[str, float]] = None,
@@ -163,10 +168,11 @@ class NeuralCoref(Pipe):
                     else list(blacklist or []),
                     "conv_dict": dict(conv_dict or {})}
         self.model_ref = model
+        self.pipeline = pipeline
         self._resolver: Optional[Resolver] = None
         self._load_error: Optional[ModelLoadError] = None
         self._model_files: Dict[str, bytes] = {}
-        self._load(resolve_model_path(model, lang), eager=True)
+        self._load(resolve_model_path(model, lang, pipeline), eager=True)
 
     def _load(self, path: Path, eager: bool = False) -> None:
         """Load a model folder. A missing folder is only remembered when ``eager``:
@@ -181,6 +187,11 @@ class NeuralCoref(Pipe):
         # The files are kept in memory for to_disk / to_bytes / pickling: the folder
         # may be gone by then (from_bytes loads from a temporary one).
         self._model_files = _read_model_files(model.path) if model.path is not None else {}
+        if self.pipeline is not None and not model.config.reads_vectors_of(self.pipeline):
+            expected = " or ".join(model.config.vector_pipelines or [model.config.spacy_pipeline])
+            portable = (f", or model '{PORTABLE_MODELS[self.lang]}', which reads no token vectors"
+                        if self.lang in PORTABLE_MODELS else "")
+            warnings.warn(Warnings.W103.format(expected=expected, pipeline=self.pipeline, portable=portable))
         cfg = self.cfg
         # An unset candidate window is the one the model records.
         max_dist, max_dist_match, max_dist_nominal = candidate_window(
@@ -278,16 +289,16 @@ class NeuralCoref(Pipe):
 
     def __reduce__(self):
         # Pickled (e.g. for nlp.pipe(n_process=2)) as its bytes, never as pickle of arrays.
-        return (_from_bytes, (self.vocab, self.name, self.lang, self.rules, self.to_bytes()))
+        return (_from_bytes, (self.vocab, self.name, self.lang, self.rules, self.pipeline, self.to_bytes()))
 
     def initialize(self, get_examples: Optional[Callable] = None, *, nlp=None) -> None:
         """Nothing to initialize: the model is trained with ``neuralcoref train``."""
 
 
 def _from_bytes(vocab: Vocab, name: str, lang: str, rules: LanguageRules,
-                data: bytes) -> NeuralCoref:
+                pipeline: Optional[str], data: bytes) -> NeuralCoref:
     pipe = NeuralCoref.__new__(NeuralCoref)
-    pipe.vocab, pipe.name, pipe.lang, pipe.rules = vocab, name, lang, rules
+    pipe.vocab, pipe.name, pipe.lang, pipe.rules, pipe.pipeline = vocab, name, lang, rules, pipeline
     pipe.cfg, pipe.model_ref, pipe._resolver, pipe._load_error = {}, None, None, None
     pipe._model_files = {}
     register_extensions()

@@ -80,7 +80,9 @@ def merge_models(models: Sequence[CorefModel], greedyness: float = 0.5, top_ante
     defaults.pop("top_antecedents", None)  # which member comes first may change
     if top_antecedents:
         defaults["top_antecedents"] = check_top_antecedents(top_antecedents)
+    vector_pipelines = sorted({p for m in models for p in m.config.vector_pipelines})
     config = ModelConfig(lang=first.lang, scorer=scorer, spacy_pipeline=first.spacy_pipeline,
+                         vector_pipelines=vector_pipelines,
                          rules=first.rules, rules_hash=first.rules_hash, defaults=defaults)
     return config, weights, words
 

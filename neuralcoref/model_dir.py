@@ -30,7 +30,10 @@ CONFIG_FILE, WEIGHTS_FILE, VOCAB_FILE, CARD_FILE = (
 #: Shipped models, by language code: folders under ``neuralcoref/models/``.
 SHIPPED_MODELS = {"en": "en", "fr": "fr"}
 #: Other shipped models, by name: never picked by default, only when named.
-SHIPPED_VARIANTS = {"en_fast": "en_fast"}
+SHIPPED_VARIANTS = {"en_fast": "en_fast", "en_portable": "en_portable"}
+#: The default model of a language for pipelines whose token vectors are not
+#: the ones its default model reads.
+PORTABLE_MODELS = {"en": "en_portable"}
 
 
 @dataclass
@@ -42,7 +45,10 @@ class ModelConfig:
     rules (str): the mention rules it was trained with (``LanguageRules.lang``:
         "en", "fr", or "xx" for the generic UD rules).
     rules_hash (str): ``LanguageRules.fingerprint()`` of those rules.
-    spacy_pipeline (str): name and version of that pipeline.
+    spacy_pipeline (str): name and version of that pipeline (see :func:`pipeline_id`).
+    vector_pipelines (List[str]): for a model reading token vectors (doc.tensor),
+        the pipelines whose vectors are the ones it was trained on: the same
+        weights published under other names; empty means ``spacy_pipeline``.
     defaults (Dict[str, Any]): decoding defaults (greedyness, max_dist...).
     schema_hash (str): the feature schema the model was trained with.
     """
@@ -50,15 +56,21 @@ class ModelConfig:
     lang: str
     scorer: ScorerConfig
     spacy_pipeline: str = ""
+    vector_pipelines: List[str] = field(default_factory=list)
     rules: str = ""
     rules_hash: str = ""
     defaults: Dict[str, Any] = field(default_factory=dict)
     schema_hash: str = SCHEMA_HASH
     version: str = __version__
 
+    def reads_vectors_of(self, pipeline: str) -> bool:
+        """Whether the model can run on ``pipeline`` (a :func:`pipeline_id`) as
+        trained: it reads no token vectors, or that pipeline's are its own."""
+        return not self.scorer.vector_dim or pipeline in (self.vector_pipelines or [self.spacy_pipeline])
+
     def to_dict(self) -> dict:
         return {"lang": self.lang, "rules": self.rules or self.lang, "rules_hash": self.rules_hash,
-                "spacy_pipeline": self.spacy_pipeline,
+                "spacy_pipeline": self.spacy_pipeline, "vector_pipelines": list(self.vector_pipelines),
                 "schema_hash": self.schema_hash, "neuralcoref_version": self.version,
                 "defaults": dict(self.defaults), "scorer": self.scorer.to_dict()}
 
@@ -66,6 +78,7 @@ class ModelConfig:
     def from_dict(cls, data: Mapping) -> "ModelConfig":
         return cls(lang=data["lang"], scorer=ScorerConfig.from_dict(data["scorer"]),
                    spacy_pipeline=data.get("spacy_pipeline", ""),
+                   vector_pipelines=list(data.get("vector_pipelines", [])),
                    rules=data.get("rules", data["lang"]),
                    rules_hash=data.get("rules_hash", ""),
                    defaults=dict(data.get("defaults", {})),
@@ -86,22 +99,39 @@ class CorefModel:
         return dict(self.scorers.w)
 
 
+def pipeline_id(nlp: Any) -> str:
+    """'lang_name version' of a spaCy pipeline (from its meta), as model configs,
+    cards and caches record it."""
+    return f"{nlp.meta.get('lang', nlp.lang)}_{nlp.meta.get('name', '?')} {nlp.meta.get('version', '?')}"
+
+
 def shipped_model_path(name: str) -> Path:
     """Folder of a model shipped inside the package (e.g. 'en')."""
     folder = resources.files("neuralcoref") / "models" / name
     return Path(str(folder))
 
 
-def resolve_model_path(model: Union[str, Path, None], lang: str) -> Path:
-    """Where to load a model from: a path, a shipped model's name, or the language's default."""
+def resolve_model_path(model: Union[str, Path, None], lang: str, pipeline: Optional[str] = None) -> Path:
+    """Where to load a model from: a path, a shipped model's name, or the language's
+    default. ``pipeline`` (a :func:`pipeline_id`): the default is the language's
+    portable model when the default one reads other token vectors than this
+    pipeline's."""
     if model is None or model == "":
         if lang not in SHIPPED_MODELS:
             raise ModelLoadError(Errors.E106.format(lang=lang, shipped=", ".join(SHIPPED_MODELS)))
-        return shipped_model_path(SHIPPED_MODELS[lang])
+        path = shipped_model_path(SHIPPED_MODELS[lang])
+        if pipeline is not None and lang in PORTABLE_MODELS and not _reads_vectors_of(path, pipeline):
+            return shipped_model_path(PORTABLE_MODELS[lang])
+        return path
     named = {**SHIPPED_MODELS, **SHIPPED_VARIANTS}
     if str(model) in named:
         return shipped_model_path(named[str(model)])
     return Path(model)
+
+
+def _reads_vectors_of(path: Path, pipeline: str) -> bool:
+    data = json.loads((path / CONFIG_FILE).read_text(encoding="utf8"))
+    return ModelConfig.from_dict(data).reads_vectors_of(pipeline)
 
 
 def save_model(path: Union[str, Path], config: ModelConfig, weights: Mapping[str, np.ndarray],

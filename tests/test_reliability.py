@@ -250,7 +250,8 @@ def test_reliability_empty_and_whitespace_texts(nlp_vec, handmade_vector_model, 
     check_coref(doc)
     # not even a pipeline without parser or tok2vec complains: there is nothing to resolve
     blank = spacy.blank("en")
-    blank.add_pipe("neuralcoref", config={"model": str(handmade_vector_model)})
+    with pytest.warns(UserWarning, match=r"\[W103\].*this pipeline is en_pipeline 0.0.0"):
+        blank.add_pipe("neuralcoref", config={"model": str(handmade_vector_model)})
     assert blank(text)._.coref_clusters == []
     assert [list(d._.coref_clusters) for d in nlp_vec.pipe([text, "", text])] == [[], [], []]
 
@@ -516,7 +517,8 @@ def test_reliability_damaged_model_refused_by_spacy_load(damaged, tmp_path, hand
     # a saved pipeline whose neuralcoref folder was damaged afterwards
     saved = tmp_path / "pipeline"
     nlp = spacy.blank("en")
-    nlp.add_pipe("neuralcoref", config={"model": str(handmade_vector_model)})
+    with pytest.warns(UserWarning, match="W103"):  # a blank pipeline has no token vectors
+        nlp.add_pipe("neuralcoref", config={"model": str(handmade_vector_model)})
     nlp.to_disk(saved)
     for name in (CONFIG_FILE, WEIGHTS_FILE, VOCAB_FILE):
         shutil.copy(folder / name, saved / "neuralcoref" / name)

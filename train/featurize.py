@@ -25,6 +25,7 @@ from neuralcoref.features import SCHEMA_HASH, FeatureTables, featurize
 from neuralcoref.gold import parse_conll_docs
 from neuralcoref.lang.base import LanguageRules
 from neuralcoref.mentions import extract_mentions
+from neuralcoref.model_dir import pipeline_id
 
 from .storage import MANIFEST, FeaturizedCorpus, read_corpus, write_corpus
 
@@ -45,11 +46,6 @@ def load_pipeline(name: str) -> Language:
     if missing:
         raise NeuralcorefError(Errors.E205.format(name=name, missing=" and ".join(missing)))
     return nlp
-
-
-def pipeline_id(nlp: Language) -> str:
-    """'lang_name version' of a pipeline, as model cards and caches record it."""
-    return f"{nlp.meta.get('lang', nlp.lang)}_{nlp.meta.get('name', '?')} {nlp.meta.get('version', '?')}"
 
 
 def cache_key(path: Union[str, Path], nlp: Language, rules: LanguageRules) -> str:
