@@ -188,7 +188,7 @@ class NeuralCoref(Pipe):
         # may be gone by then (from_bytes loads from a temporary one).
         self._model_files = _read_model_files(model.path) if model.path is not None else {}
         if self.pipeline is not None and not model.config.reads_vectors_of(self.pipeline):
-            expected = " or ".join(model.config.vector_pipelines or [model.config.spacy_pipeline])
+            expected = " or ".join(model.config.vector_sources)
             portable = (f", or model '{PORTABLE_MODELS[self.lang]}', which reads no token vectors"
                         if self.lang in PORTABLE_MODELS else "")
             warnings.warn(Warnings.W103.format(expected=expected, pipeline=self.pipeline, portable=portable))

@@ -51,7 +51,7 @@ def merge_models(models: Sequence[CorefModel], greedyness: float = 0.5, top_ante
     columns = [_input_columns(m.config.scorer, vector_dim, emb_dims, k) for k, m in enumerate(models)]
     width = _input_width(vector_dim, sum(emb_dims))
     # An ensemble member counts as many times as it has members.
-    counts = [_n_members(m.config.scorer) for m in models]
+    counts = [m.config.scorer.n_members for m in models]
     shares = [c / sum(counts) for c in counts]
 
     weights: Dict[str, np.ndarray] = {}
@@ -179,10 +179,6 @@ def _widen_first(W: np.ndarray, cols: np.ndarray, width: int) -> np.ndarray:
     return out
 
 
-def _n_members(scorer: ScorerConfig) -> int:
-    return len(scorer.pair_blocks[0]) if scorer.pair_blocks else 1
-
-
 def _own_blocks(scorer: ScorerConfig, net: str) -> List[List[int]]:
     """A member's block sizes per hidden layer (one block each unless it is an
     ensemble); a linear scorer gets the 2-unit layer :func:`_layers` makes."""
@@ -262,7 +258,7 @@ def _card(paths: Sequence[Union[str, Path]], models: Sequence[CorefModel], greed
     pruning = (f"; all members score each mention's {top_antecedents} best candidates by the "
                "first member's scores" if top_antecedents else "")
     lines = [f"# neuralcoref ensemble ({models[0].config.lang})", "",
-             f"The mean of {sum(_n_members(m.config.scorer) for m in models)} models' scores, merged "
+             f"The mean of {sum(m.config.scorer.n_members for m in models)} models' scores, merged "
              f"into one network by `neuralcoref ensemble` (greedyness {greedyness} folded in{pruning}). "
              "Members:", ""]
     names = [_member_name(p) for p in paths]

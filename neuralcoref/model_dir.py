@@ -63,10 +63,15 @@ class ModelConfig:
     schema_hash: str = SCHEMA_HASH
     version: str = __version__
 
+    @property
+    def vector_sources(self) -> List[str]:
+        """The pipelines whose token vectors the model was trained on (when it reads any)."""
+        return self.vector_pipelines or [self.spacy_pipeline]
+
     def reads_vectors_of(self, pipeline: str) -> bool:
         """Whether the model can run on ``pipeline`` (a :func:`pipeline_id`) as
         trained: it reads no token vectors, or that pipeline's are its own."""
-        return not self.scorer.vector_dim or pipeline in (self.vector_pipelines or [self.spacy_pipeline])
+        return not self.scorer.vector_dim or pipeline in self.vector_sources
 
     def to_dict(self) -> dict:
         return {"lang": self.lang, "rules": self.rules or self.lang, "rules_hash": self.rules_hash,
@@ -208,7 +213,7 @@ def _check_config(config: ModelConfig, path: Path) -> None:
         elif not _valid_blocks(getattr(scorer, name.replace("hidden", "blocks")), layers, is_size):
             problems.append(f"scorer.{name.replace('hidden', 'blocks')} does not split {name} "
                             "into the same number of blocks per layer")
-    if not problems and _n_blocks(scorer.single_blocks) != _n_blocks(scorer.pair_blocks):
+    if not problems and len((scorer.single_blocks or [[0]])[0]) != scorer.n_members:
         problems.append("scorer.single_blocks and scorer.pair_blocks split the two nets among "
                         "different numbers of members")
     problems += [f"{name} is {getattr(config, name)!r}, not a string"
@@ -225,10 +230,6 @@ def _check_config(config: ModelConfig, path: Path) -> None:
                 problems.append(f"defaults.{name}: {err}")
     if problems:
         raise ModelLoadError(Errors.E110.format(path=path, problems="; ".join(problems[:5])))
-
-
-def _n_blocks(blocks: Optional[List[List[int]]]) -> int:
-    return len(blocks[0]) if blocks else 1
 
 
 def _valid_blocks(blocks: Any, layers: List[int], is_size) -> bool:

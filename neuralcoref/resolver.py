@@ -21,7 +21,7 @@ from .lang import get_rules
 from .lang.base import LanguageRules
 from .mentions import Mentions, extract_mentions
 from .model_dir import CorefModel
-from .pairs import candidate_antecedents, check_top_antecedents, nominal_window
+from .pairs import anaphor_index, candidate_antecedents, check_top_antecedents, nominal_window
 
 
 @dataclass
@@ -198,7 +198,7 @@ def _keep_candidates(items: Sequence[_Featurized], kept: np.ndarray) -> None:
     for it, lo, hi in zip(items, bounds[:-1], bounds[1:]):
         local = kept[lo:hi] - start
         start += len(it.ante)
-        anaphor = np.repeat(np.arange(len(it.ptr) - 1), np.diff(it.ptr))[local]
+        anaphor = anaphor_index(it.ptr)[local]
         it.ptr = np.concatenate([[0], np.cumsum(np.bincount(anaphor, minlength=len(it.ptr) - 1))]
                                 ).astype(it.ptr.dtype)
         it.ante, it.codes = it.ante[local], it.codes[local]

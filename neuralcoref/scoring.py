@@ -76,6 +76,11 @@ class ScorerConfig:
     def pair_width(self) -> int:
         return PAIR_LAYOUT.width
 
+    @property
+    def n_members(self) -> int:
+        """Models merged into these scorers (1 unless an ensemble): blocks per layer."""
+        return len(self.pair_blocks[0]) if self.pair_blocks else 1
+
     def to_dict(self) -> dict:
         return asdict(self)
 
@@ -254,7 +259,7 @@ class Scorers:
             rest.append([(W[lo:hi], b) for lo, hi in zip(last[:-1], last[1:])])
         return Net(weights[0], edges[0], rest)
 
-    def _fused_first_layers(self) -> List["_MemberInputs"]:
+    def _fused_first_layers(self) -> List[_MemberInputs]:
         """The first layers that read mention inputs (the single net's, the pair
         net's antecedent and anaphor parts), fused per member into one matrix
         over only the input columns the member reads: an ensemble member reads
@@ -291,10 +296,6 @@ class Scorers:
             parts.append(emb.reshape(len(features), -1))
         return np.concatenate(parts, axis=1)
 
-    def single_scores(self, x: np.ndarray) -> np.ndarray:
-        """No-antecedent scores. x (float32 (n, d_m)). RETURNS (n,) float32."""
-        return _mlp(x, self._single)
-
     def mention_scores(self, x: np.ndarray) -> np.ndarray:
         """Mention scores (0 without a mention scorer). RETURNS (n,) float32."""
         return _mlp(x, self._mention) if self._mention else np.zeros(len(x), np.float32)
@@ -326,8 +327,8 @@ class Scorers:
 
     @property
     def n_members(self) -> int:
-        """Members merged into the pair scorer (1 for a single model)."""
-        return len(self._pair.edges) - 1
+        """Members merged into the scorers (1 for a single model)."""
+        return self.config.n_members
 
     def all_pair_scores(self, parts: MentionParts, ptr: np.ndarray, ante: np.ndarray,
                         pair_codes: np.ndarray, top_k: int = 0
