@@ -196,12 +196,12 @@ def tune_command(
     """Fit one link threshold offset per mention type on DEV; write the tuned model to OUT."""
     from .api import load_spacy
     from .errors import NeuralcorefError
-    from .model_dir import load_model, resolve_model_path
+    from .model_dir import read_config, resolve_model_path
     from .tuning import format_result, tune_model
 
     try:
         path = resolve_model_path(model, "en")
-        nlp = load_spacy(spacy_model, lang=load_model(path).config.lang)
+        nlp = load_spacy(spacy_model, lang=read_config(path).lang)
         result = tune_model(nlp, path, dev, out, keep_singletons=not no_singletons)
     except (NeuralcorefError, OSError) as err:
         _fail(err)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import warnings
 from pathlib import Path
-from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Union
 
 import srsly
 from spacy.language import Language
@@ -139,21 +139,10 @@ class NeuralCoref(Pipe):
                 raise NeuralcorefError(Errors.E150.format(name=setting, value=value,
                                                           expected="an integer >= 0, or null for "
                                                                    "the model's setting"))
-        if link_offsets is not None:
-            try:
-                link_offsets = check_link_offsets(link_offsets)
-            except ValueError as err:
-                raise NeuralcorefError(Errors.E150.format(
-                    name="link_offsets", value=link_offsets,
-                    expected=f"a mapping of mention types to numbers, or null ({err})")) from None
-        if top_antecedents is not None:
-            try:
-                top_antecedents = check_top_antecedents(top_antecedents)
-            except ValueError:
-                raise NeuralcorefError(Errors.E150.format(
-                    name="top_antecedents", value=top_antecedents,
-                    expected="an integer >= 0 (0: every candidate), or null for the model's "
-                             "setting")) from None
+        link_offsets = _checked_setting("link_offsets", link_offsets, check_link_offsets,
+                                        "a mapping of mention types to numbers")
+        top_antecedents = _checked_setting("top_antecedents", top_antecedents, check_top_antecedents,
+                                           "an integer >= 0 (0: every candidate)")
         # Mentions follow the pipeline's labels, so the rules are its language's.
         self.rules = rules if rules is not None else get_rules(lang)
         register_extensions()
@@ -293,6 +282,17 @@ class NeuralCoref(Pipe):
 
     def initialize(self, get_examples: Optional[Callable] = None, *, nlp=None) -> None:
         """Nothing to initialize: the model is trained with ``neuralcoref train``."""
+
+
+def _checked_setting(name: str, value: Any, check: Callable[[Any], Any], expected: str) -> Any:
+    """``check(value)`` for a setting whose null means the model's own; E150 if it fails."""
+    if value is None:
+        return None
+    try:
+        return check(value)
+    except ValueError as err:
+        raise NeuralcorefError(Errors.E150.format(
+            name=name, value=value, expected=f"{expected}, or null for the model's setting ({err})")) from None
 
 
 def _from_bytes(vocab: Vocab, name: str, lang: str, rules: LanguageRules,

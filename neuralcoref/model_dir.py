@@ -135,8 +135,23 @@ def resolve_model_path(model: Union[str, Path, None], lang: str, pipeline: Optio
 
 
 def _reads_vectors_of(path: Path, pipeline: str) -> bool:
-    data = json.loads((path / CONFIG_FILE).read_text(encoding="utf8"))
-    return ModelConfig.from_dict(data).reads_vectors_of(pipeline)
+    return read_config(path).reads_vectors_of(pipeline)
+
+
+def read_config(path: Union[str, Path]) -> ModelConfig:
+    """A model folder's config, without loading its weights.
+
+    RAISES ModelLoadError: E102 (no folder), E103 (no config.json), E104 (unreadable).
+    """
+    path = Path(path)
+    if not path.is_dir():
+        raise ModelLoadError(Errors.E102.format(path=path))
+    if not (path / CONFIG_FILE).is_file():
+        raise ModelLoadError(Errors.E103.format(path=path, files=CONFIG_FILE))
+    try:
+        return ModelConfig.from_dict(json.loads((path / CONFIG_FILE).read_text(encoding="utf8")))
+    except (ValueError, KeyError, TypeError) as err:
+        raise ModelLoadError(Errors.E104.format(path=path, error=err)) from err
 
 
 def save_model(path: Union[str, Path], config: ModelConfig, weights: Mapping[str, np.ndarray],
@@ -165,11 +180,10 @@ def load_model(path: Union[str, Path]) -> CorefModel:
     missing = [f for f in (CONFIG_FILE, WEIGHTS_FILE, VOCAB_FILE) if not (path / f).is_file()]
     if missing:
         raise ModelLoadError(Errors.E103.format(path=path, files=", ".join(missing)))
+    config = read_config(path)
     try:
-        data = json.loads((path / CONFIG_FILE).read_text(encoding="utf8"))
         words = json.loads((path / VOCAB_FILE).read_text(encoding="utf8"))
-        config = ModelConfig.from_dict(data)
-    except (ValueError, KeyError, TypeError) as err:
+    except ValueError as err:
         raise ModelLoadError(Errors.E104.format(path=path, error=err)) from err
     if config.schema_hash != SCHEMA_HASH:
         raise ModelLoadError(Errors.E101.format(where=f"The model in {path}",

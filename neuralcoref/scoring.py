@@ -20,7 +20,7 @@ from . import _features
 from .entities import refine, soft_clusters
 from .features import (MENTION_LAYOUT, PAIR_LAYOUT, SPAN_VECTORS, WORD_SLOTS,
                        MentionFeatures, expand_mention_codes, pair_tables)
-from .pairs import top_candidates
+from .pairs import anaphor_index, top_candidates
 
 #: Rows of the embedding table reserved before the vocabulary's words.
 NONE_ROW, OOV_ROW, FIRST_WORD_ROW = 0, 1, 2
@@ -344,7 +344,7 @@ class Scorers:
             scored pairs, and the positions of those pairs among the candidates
             (increasing), or None when all were scored.
         """
-        ana = np.repeat(np.arange(len(ptr) - 1, dtype=np.int64), np.diff(ptr))
+        ana = anaphor_index(ptr)
         if top_k and self.n_members > 1 and not self.config.refine:
             return self._pruned_pair_scores(parts, ptr, ante, ana, pair_codes, top_k)
         pair = self.pair_scores(parts, ante, ana, pair_codes)

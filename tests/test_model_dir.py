@@ -10,7 +10,7 @@ import pytest
 from handmade import handmade_weights, write_handmade_model
 from neuralcoref.errors import ModelLoadError
 from neuralcoref.features import SCHEMA_HASH
-from neuralcoref.model_dir import (CARD_FILE, CONFIG_FILE, VOCAB_FILE, WEIGHTS_FILE, ModelConfig,
+from neuralcoref.model_dir import (CARD_FILE, CONFIG_FILE, VOCAB_FILE, WEIGHTS_FILE, ModelConfig, read_config,
                                    load_model, resolve_model_path, save_model, shipped_model_path)
 from neuralcoref.scoring import ScorerConfig, weight_shapes
 
@@ -243,3 +243,15 @@ def test_model_dir_bad_top_antecedents(model_copy, value):
     edit_json(model_copy, CONFIG_FILE, lambda c: c["defaults"].update(top_antecedents=value))
     with pytest.raises(ModelLoadError, match=r"\[E110\].*defaults.top_antecedents"):
         load_model(model_copy)
+
+
+def test_read_config_needs_only_the_config_file(tmp_path, model_copy):
+    (tmp_path / "only_config").mkdir()
+    shutil.copy(model_copy / CONFIG_FILE, tmp_path / "only_config" / CONFIG_FILE)
+    config = read_config(tmp_path / "only_config")
+    assert config.lang == json.loads((model_copy / CONFIG_FILE).read_text())["lang"]
+    (tmp_path / "only_config" / CONFIG_FILE).unlink()
+    with pytest.raises(ModelLoadError, match=r"\[E103\].*config.json"):
+        read_config(tmp_path / "only_config")
+    with pytest.raises(ModelLoadError, match=r"\[E102\]"):
+        read_config(tmp_path / "missing")
