@@ -12,14 +12,16 @@ identity layers: ReLU leaves its non-negative activations unchanged), word
 embedding width and vocabulary (the merged table covers the union; a word a
 member lacks gets that member's out-of-vocabulary row, as it would at
 runtime), and in using ``doc.tensor`` or not (its columns get zero weights in
-members without it). They must share the feature schema, language, mention
-rules and spaCy pipeline, and not use the entity-level second pass.
+members without it). Mention scorers merge like the single scorer, over the
+members that have one: a member without one adds 0 to every pair, as it does
+alone. Members must share the feature schema, language, mention rules and spaCy
+pipeline, and not use the entity-level second pass.
 """
 from __future__ import annotations
 
 import warnings
 from pathlib import Path
-from typing import Dict, List, Sequence, Tuple, Union
+from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -67,12 +69,14 @@ def merge_models(models: Sequence[CorefModel], greedyness: float = 0.5, top_ante
     pair, pair_blocks = _merge_pair(models, columns, width, shares)
     _put(weights, "pair", pair[1:], first=1)
     weights["pair.0.W_ante"], weights["pair.0.W_ana"], weights["pair.0.W_pair"], weights["pair.0.b"] = pair[0]
+    mention_hidden = _merge_mention(models, columns, width, shares, weights)
 
     first = models[0].config
     scorer = ScorerConfig(vector_dim=vector_dim, vocab_size=FIRST_WORD_ROW + len(words),
                           embedding_dim=sum(emb_dims),
                           single_hidden=[w.shape[0] for w, _ in single[:-1]],
                           pair_hidden=[pair[0][3].shape[0]] + [w.shape[0] for w, _ in pair[1:-1]],
+                          mention_hidden=mention_hidden,
                           single_blocks=single_blocks, pair_blocks=pair_blocks)
     defaults = dict(first.defaults)
     defaults.pop("greedyness", None)
@@ -113,8 +117,8 @@ def _check_members(models: Sequence[CorefModel]) -> None:
             problem = f"spaCy pipelines differ ({c.spacy_pipeline} vs {first.spacy_pipeline})"
         elif c.scorer.vector_dim not in (0, max(x.config.scorer.vector_dim for x in models)):
             problem = "members use token vectors of different widths"
-        elif c.scorer.refine or c.scorer.similarity_rank or c.scorer.mention_hidden is not None:
-            problem = "members with refine, similarity_rank or a mention scorer cannot be merged"
+        elif c.scorer.refine or c.scorer.similarity_rank:
+            problem = "members with refine or similarity_rank cannot be merged"
         elif _window(c) != _window(first):
             problem = "members were trained with different candidate windows (max_dist)"
         if problem:
@@ -183,7 +187,8 @@ def _own_blocks(scorer: ScorerConfig, net: str) -> List[List[int]]:
     """A member's block sizes per hidden layer (one block each unless it is an
     ensemble); a linear scorer gets the 2-unit layer :func:`_layers` makes."""
     hidden = getattr(scorer, f"{net}_hidden")
-    return getattr(scorer, f"{net}_blocks") or [[n] for n in hidden] or [[2]]
+    # The mention net of an ensemble declares no blocks: one dense block each layer.
+    return getattr(scorer, f"{net}_blocks", None) or [[n] for n in hidden] or [[2]]
 
 
 def _stack_deeper(members: List[Layers], own_blocks: List[List[List[int]]], shares: List[float]
@@ -239,6 +244,24 @@ def _merge_pair(models: Sequence[CorefModel], columns: List[np.ndarray], width: 
     deeper, blocks = _stack_deeper([_layers(m, "pair", len(m.config.scorer.pair_hidden), first=1)
                                     for m in models], own_blocks, shares)
     return [first] + deeper, [[n for o in own_blocks for n in o[0]]] + blocks
+
+
+def _merge_mention(models: Sequence[CorefModel], columns: List[np.ndarray], width: int,
+                   shares: List[float], weights: Dict[str, np.ndarray]) -> Optional[List[int]]:
+    """Put the merged mention scorer of the members that have one into
+    ``weights``; RETURNS its hidden sizes, None when no member has one. Each
+    keeps its share of the mean (not renormalised): members without a mention
+    scorer add 0, so the merged pair scores stay the members' mean. The merged
+    net declares no blocks: it is scored as one dense net, once per mention."""
+    have = [k for k, m in enumerate(models) if m.config.scorer.mention_hidden is not None]
+    if not have:
+        return None
+    layers, _ = _merge_mlp(
+        [_layers(models[k], "mention", len(models[k].config.scorer.mention_hidden)) for k in have],
+        [_own_blocks(models[k].config.scorer, "mention") for k in have],
+        [columns[k] for k in have], width, [shares[k] for k in have])
+    _put(weights, "mention", layers)
+    return [W.shape[0] for W, _ in layers[:-1]]
 
 
 def _put(weights: Dict[str, np.ndarray], prefix: str, layers: Layers, first: int = 0) -> None:

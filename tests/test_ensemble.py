@@ -1,5 +1,6 @@
 """Ensembles merged into one model folder score exactly the mean of their members."""
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import List
 
@@ -74,6 +75,35 @@ def test_ensemble_scores_the_members_mean(members, tmp_path, greedyness):
     np.testing.assert_allclose(single, mean_single, rtol=1e-4, atol=1e-4)
     np.testing.assert_allclose(pair, np.mean([p for _, p in each], axis=0), rtol=1e-4, atol=1e-4)
     assert len(pair) > 100 and np.std(pair) > 0.1  # real pairs with varied scores
+
+
+def test_ensemble_with_mention_scorers_scores_the_members_mean(tmp_path):
+    # Two members with mention scorers of different depths, one without: the
+    # merged pair scores are still the mean of what each member scores alone.
+    configs = [replace(MEMBERS[0], mention_hidden=[4]), replace(MEMBERS[1], mention_hidden=[]),
+               MEMBERS[2]]
+    paths = [write_member(tmp_path / f"m{i}", c, list(v), seed=10 + i)
+             for i, (c, v) in enumerate(zip(configs, VOCABS))]
+    merged = load_model(save_ensemble(paths, tmp_path / "merged"))
+    assert merged.config.scorer.mention_hidden == [4 + 2]
+    feats = mentions_with_words(40, seed=7)
+    ptr, ante = candidate_antecedents(feats, 6, 20)
+    codes = pair_codes(feats, ptr, ante)
+    single, pair = scores(merged, feats, ptr, ante, codes)
+    each = [scores(load_model(p), feats, ptr, ante, codes) for p in paths]
+    np.testing.assert_allclose(single, np.mean([s for s, _ in each], axis=0), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(pair, np.mean([p for _, p in each], axis=0), rtol=1e-4, atol=1e-4)
+    # The merged mention score is the members' mean, the third counting 0.
+    mention = [mention_scores(load_model(p), feats) for p in paths]
+    assert np.std(mention[0]) > 0.1 and not mention[2].any()
+    np.testing.assert_allclose(mention_scores(merged, feats), np.mean(mention, axis=0),
+                               rtol=1e-4, atol=1e-4)
+
+
+def mention_scores(model: CorefModel, feats: MentionFeatures) -> np.ndarray:
+    if not model.config.scorer.vector_dim:
+        feats = MentionFeatures(feats.codes, feats.hashes, feats.words, feats.vectors[:, :0])
+    return model.scorers.mention_parts(feats, model.vocab.rows(feats.words)).mention
 
 
 def test_ensemble_config_declares_blocks_and_keeps_defaults(members, tmp_path):
