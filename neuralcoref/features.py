@@ -28,6 +28,7 @@ from .errors import Errors, NeuralcorefError
 from .gold import get_speakers
 from .lang.base import LanguageRules
 from .mentions import MENTION_TYPES, Mentions
+from .quotes import quote_speakers
 
 SCHEMA_VERSION = 1
 
@@ -370,7 +371,7 @@ def featurize(doc: Doc, mentions: Mentions, tables: FeatureTables,
     # Earlier occurrences tell a repeated name's first mention from its later ones.
     codes[:, C["head_before"]] = _earlier_value_counts(np.where(pronoun, 0, hashes[:, H["head"]]))
     codes[:, C["string_before"]] = _earlier_value_counts(np.where(pronoun, 0, hashes[:, H["exact"]]))
-    _set_speakers(codes, hashes, doc, heads)
+    _set_speakers(codes, hashes, doc, heads, tables.rules)
 
     words = _word_slots(lower, token_heads, sent_ids, starts, ends, heads)
     vectors = _span_vectors(doc, sent_ids, starts, ends, heads) if use_vectors else \
@@ -480,8 +481,12 @@ def _earlier_value_counts(values: np.ndarray) -> np.ndarray:
     return out
 
 
-def _set_speakers(codes: np.ndarray, hashes: np.ndarray, doc: Doc, heads: np.ndarray) -> None:
+def _set_speakers(codes: np.ndarray, hashes: np.ndarray, doc: Doc, heads: np.ndarray,
+                  rules: LanguageRules) -> None:
+    # Given speakers win; where none is known, the rules' quotation marks give them.
     speakers = get_speakers(doc)
+    if not _any_known(speakers):
+        speakers = quote_speakers(doc, rules)
     codes[:, C["speaker"]] = -1
     if not speakers or len(heads) == 0:
         return
@@ -491,6 +496,10 @@ def _set_speakers(codes: np.ndarray, hashes: np.ndarray, doc: Doc, heads: np.nda
     head_speakers = [speakers[h] for h in heads]
     codes[:, C["speaker"]] = [index.get(s, -1) for s in head_speakers]
     hashes[:, H["speaker_name"]] = [name_hash.get(s, 0) for s in head_speakers]
+
+
+def _any_known(speakers: Optional[List[str]]) -> bool:
+    return bool(speakers) and any(s not in ("-", "", None) for s in speakers)
 
 
 def _word_slots(lower, token_heads, sent_ids, starts, ends, heads) -> np.ndarray:

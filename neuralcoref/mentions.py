@@ -266,11 +266,14 @@ def _fold_classes(doc: Doc, rules: LanguageRules, heads: np.ndarray,
         tag |= np.where(word & WORD_ANY_POS_PRONOUN, TAG_PRONOUN, 0).astype(np.uint32)
         tag |= np.where(word & WORD_NON_REFERENTIAL, TAG_NON_REFERENTIAL, 0).astype(np.uint32)
         # An article attached to a verb, or after a pronoun, is an object
-        # clitic the tagger took for an article: "Pauline [la] comprit".
+        # clitic the tagger took for an article: "Pauline [la] comprit"; so is
+        # one the parser made an argument ("leur métier [les] humiliait").
         pronoun = ((pos & POS_PRONOUN) | (tag & TAG_PRONOUN)) != 0
         after_pronoun = np.concatenate([[False], pronoun[:-1]])
-        clitic = ((word & WORD_CLITIC) != 0) & ((dep & DEP_DETERMINER) != 0) & (
-            ((pos[heads] & POS_VERB) != 0) | after_pronoun)
+        clitic = ((word & WORD_CLITIC) != 0) & (
+            (((dep & DEP_DETERMINER) != 0)
+             & (((pos[heads] & POS_VERB) != 0) | after_pronoun))
+            | ((dep & DEP_ARGUMENT) != 0))
         tag |= np.where(clitic, TAG_PRONOUN, 0).astype(np.uint32)
 
 

@@ -168,6 +168,11 @@ def test_lang_rules_fr_object_clitics_taken_for_articles():
     # "Il la voit ." with "voit" mistagged as a noun: a clitic after a pronoun
     voit = [("Il", 2, "nsubj", "PRON"), ("la", 2, "det", "DET", ART), ("voit", 2, "ROOT", "NOUN")]
     assert texts(make_doc("fr", voit), fr.RULES) == ["Il", "la", "la voit"]
+    # "Leur métier les humiliait ." with "les" a determiner the parser made the
+    # verb's object: an object clitic too
+    humiliait = [("Leur", 1, "det", "DET", "Number=Plur|Poss=Yes"), ("métier", 3, "nsubj", "NOUN"),
+                 ("les", 3, "obj", "DET", ART), ("humiliait", 3, "ROOT", "VERB")]
+    assert texts(make_doc("fr", humiliait), fr.RULES) == ["Leur", "Leur métier", "les"]
     # "Elle voit la maison ." : an article stays an article
     maison = [("Elle", 1, "nsubj", "PRON"), ("voit", 1, "ROOT", "VERB"),
               ("la", 3, "det", "DET", ART), ("maison", 1, "obj", "NOUN")]
@@ -321,3 +326,26 @@ def test_rules_decoding_agreement_by_language_and_outside_the_fingerprint():
     assert replace(en, decoding_agreement=labels()).fingerprint() == en.fingerprint()
     with pytest.raises(ValueError, match="decoding_agreement"):
         replace(en, decoding_agreement=labels("person"))
+
+
+def test_lang_rules_fr_expletive_flag_only_for_expletive_labels():
+    # "Il pleut et il chante .": impersonal "il" (expl:subj) is flagged, a
+    # referential subject "il" (nsubj) is not
+    from neuralcoref.features import C, FeatureTables, featurize
+    rows = [("Il", 1, "expl:subj", "PRON", "Person=3"), ("pleut", 1, "ROOT", "VERB"),
+            ("et", 4, "cc", "CCONJ"), ("il", 4, "nsubj", "PRON", "Person=3"),
+            ("chante", 1, "conj", "VERB"), (".", 1, "punct", "PUNCT")]
+    doc = make_doc("fr", [r if len(r) > 4 else r + ("",) for r in rows])
+    mentions = extract_mentions(doc, fr.RULES)
+    feats = featurize(doc, mentions, FeatureTables(fr.RULES), use_vectors=False)
+    flags = {doc[s:e].text: int(row[C["expletive"]]) for (s, e), row in zip(mentions.spans(), feats.codes)}
+    assert flags == {"Il": 1, "il": 0}
+
+
+def test_rules_fields_added_later_enter_the_fingerprint_only_when_set():
+    # Quotation marks came after models shipped: rules without them keep their
+    # fingerprint, rules with them get another.
+    from dataclasses import replace
+    en = get_rules("en")
+    assert replace(en, turn_dashes=labels()).fingerprint() == en.fingerprint()
+    assert replace(en, turn_dashes=labels("—")).fingerprint() != en.fingerprint()

@@ -73,8 +73,8 @@ class LanguageRules:
         "se").
     clitic_words (Labels): object pronouns spelled like articles (French "le",
         "la", "les"): pronoun mentions when parsed as determiners
-        (``determiner_deps``) of a ``verb_pos`` token, or right after a pronoun
-        ("il [la] voit").
+        (``determiner_deps``) of a ``verb_pos`` token, right after a pronoun
+        ("il [la] voit"), or as arguments (``argument_deps``: "[les] humiliait").
 
     Dependency labels (``Token.dep_``), naming the relation to the head:
     argument_deps (Labels): argument positions in which ``number_pos`` and
@@ -114,6 +114,10 @@ class LanguageRules:
     dep_classes (ClassMap): dependency label of a mention's head -> DEP_CLASSES
         name ("subject", "object", "oblique", "possessive", "predicate"...).
     content_pos (Labels): parts of speech compared by the relaxed string match.
+    quote_open_marks, quote_close_marks (Labels): quotation marks ("«", "»"):
+        with ``turn_dashes``, they give speakers to texts without any (see
+        :mod:`neuralcoref.quotes`); empty: no speakers from quotation marks.
+    turn_dashes (Labels): dashes that open a sentence of dialogue ("—").
     expletive_pronouns (Labels): pronouns that can be pleonastic ("it").
     expletive_deps (Labels): positions where they can be ("expl", subjects).
     gender_words (ClassMap): lowercase nouns and first names -> "masc"/"fem"/"neut",
@@ -174,6 +178,9 @@ class LanguageRules:
     entity_classes: Union[ClassMap, Mapping[str, str]] = frozenset()
     dep_classes: Union[ClassMap, Mapping[str, str]] = frozenset()
     content_pos: Labels = labels()
+    quote_open_marks: Labels = labels()
+    quote_close_marks: Labels = labels()
+    turn_dashes: Labels = labels()
     expletive_pronouns: Labels = labels()
     expletive_deps: Labels = labels()
     gender_words: Union[ClassMap, Mapping[str, str]] = frozenset()
@@ -202,7 +209,8 @@ class LanguageRules:
         randomises per process)."""
         data = {f.name: sorted(map(str, v)) if isinstance(v, frozenset) else v
                 for f in fields(self) if f.name not in _DECODING_FIELDS
-                for v in [getattr(self, f.name)]}
+                for v in [getattr(self, f.name)]
+                if v or f.name not in _LATER_FIELDS}
         return hashlib.sha1(json.dumps(data, sort_keys=True).encode("utf8")).hexdigest()[:16]
 
     def class_map(self, name: str) -> Dict[str, str]:
@@ -234,6 +242,9 @@ class LanguageRules:
 
 #: Fields that only steer decoding, left out of the fingerprint.
 _DECODING_FIELDS = ("decoding_agreement",)
+#: Fields added after models shipped: left out of the fingerprint while empty,
+#: so rules that do not use them keep the fingerprint their models recorded.
+_LATER_FIELDS = ("quote_open_marks", "quote_close_marks", "turn_dashes")
 AGREEMENT_ATTRIBUTES = ("gender", "number")
 
 

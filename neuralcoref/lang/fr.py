@@ -8,7 +8,8 @@ personal pronouns the tagger mislabels ("tu" as an adjective, "-elle" as a verb)
 possessive determiners even without ``Poss=Yes``, object clitics taken for
 articles ("Pauline [la] comprit"), and pronouns that are not mentions ("se",
 "que", "rien"). The construction: fr-litbank marks a subject left out in
-coordination on its verb ("elle se leva et [partit]").
+coordination on its verb ("elle se leva et [partit]"). Guillemets and dialogue
+dashes give the speakers fiction does not name (:mod:`neuralcoref.quotes`).
 
 Chosen on fr-litbank train and dev (LitBank guidelines: singletons, possessive
 determiners and nested mentions annotated) with ``bench/mention_recall.py --lang
@@ -101,8 +102,14 @@ RULES = replace(
     zero_subject_deps=labels("conj"),
     entity_labels=labels("PER", "LOC", "ORG"),
     entity_classes={"PER": "person", "LOC": "place", "ORG": "org", "MISC": "other"},
+    # Speech in fiction: guillemets and dialogue dashes (see neuralcoref.quotes).
+    quote_open_marks=labels("«", "“"),
+    quote_close_marks=labels("»", "”"),
+    turn_dashes=labels("—", "–"),
     expletive_pronouns=labels(*_elided("il", "-il", "c'")),
-    expletive_deps=labels("expl:subj", "expl:pass", "nsubj", "nsubj:pass"),
+    # Only the parser's expletive labels: with "nsubj" too, every subject "il"
+    # was flagged and the flag could not tell impersonal "il" from referential.
+    expletive_deps=labels("expl:subj", "expl:impers", "expl:pass"),
     word_morphs={**_pronouns(), **_possessives()},
     animate_pronouns=labels(*_elided("je", "j'", "tu", "me", "m'", "te", "t'", "moi", "toi",
                                      "nous", "vous", "-je", "-tu", "-moi", "-toi", "-nous", "-vous",

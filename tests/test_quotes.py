@@ -1,0 +1,113 @@
+"""Speakers from quotation marks and dialogue dashes (neuralcoref.quotes)."""
+import spacy
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from spacy.tokens import Doc
+
+from neuralcoref.features import C, FeatureTables, featurize, pair_codes
+from neuralcoref.gold import set_speakers
+from neuralcoref.lang import en, fr
+from neuralcoref.mentions import extract_mentions
+from neuralcoref.pairs import candidate_antecedents
+from neuralcoref.quotes import quote_speakers
+
+# Narration, a guillemet quotation, narration, two dialogue turns, narration.
+WORDS = ("Je vis Paul . « Je pars , dit -il . » Je restai . "
+         "— Tu viens ? — Je viens . Je partis .").split()
+SENT_STARTS = {0, 4, 12, 15, 19, 23}
+
+
+def make_doc(words=WORDS, sent_starts=SENT_STARTS) -> Doc:
+    return Doc(spacy.blank("fr").vocab, words=list(words),
+               sent_starts=[i in sent_starts for i in range(len(words))])
+
+
+def speakers_by_word(doc: Doc, rules) -> list:
+    return list(zip([t.text for t in doc], quote_speakers(doc, rules)))
+
+
+def test_quote_speakers_narration_quotes_and_turns():
+    got = dict(enumerate(speakers_by_word(make_doc(), fr.RULES)))
+    assert [got[i] for i in (0, 2)] == [("Je", "narrator"), ("Paul", "narrator")]
+    # The guillemets and everything between them, the incise included, are one quotation.
+    assert {got[i][1] for i in range(4, 12)} == {"quote-1"}
+    assert got[12] == ("Je", "narrator")
+    # Each dash opens a turn of its own, to the end of its sentence.
+    assert {got[i][1] for i in range(15, 19)} == {"quote-2"}
+    assert {got[i][1] for i in range(19, 23)} == {"quote-3"}
+    assert got[23] == ("Je", "narrator")
+
+
+def test_quote_speakers_reopening_mark_continues_the_quotation():
+    # A quotation of two paragraphs, each opened ("« ... « ... »"), then narration.
+    doc = make_doc("« Je pars . « Tu restes . » Il dort .".split(), {0, 4, 9})
+    speakers = [s for _, s in speakers_by_word(doc, fr.RULES)]
+    assert speakers[1] == speakers[5] == speakers[8] == "quote-1"
+    assert speakers[9] == "narrator"
+
+
+def test_quote_speakers_need_marks_in_the_rules():
+    assert quote_speakers(make_doc(), en.RULES) is None
+
+
+def test_quote_speakers_feed_the_speaker_features():
+    # "Je" of narration and "Je" of a quotation: other speaker, same person;
+    # given speakers (a CoNLL column) take precedence over quotation marks.
+    words = "Je vis Paul . « Je pars . » Je restai .".split()
+    rows = [("Je", 1, "nsubj", "PRON", "Person=1|Number=Sing"), ("vis", 1, "ROOT", "VERB", ""),
+            ("Paul", 1, "obj", "PROPN", ""), (".", 1, "punct", "PUNCT", ""),
+            ("«", 6, "punct", "PUNCT", ""), ("Je", 6, "nsubj", "PRON", "Person=1|Number=Sing"),
+            ("pars", 6, "ROOT", "VERB", ""), (".", 6, "punct", "PUNCT", ""),
+            ("»", 6, "punct", "PUNCT", ""),
+            ("Je", 10, "nsubj", "PRON", "Person=1|Number=Sing"), ("restai", 10, "ROOT", "VERB", ""),
+            (".", 10, "punct", "PUNCT", "")]
+    doc = Doc(spacy.blank("fr").vocab, words=words, heads=[r[1] for r in rows],
+              deps=[r[2] for r in rows], pos=[r[3] for r in rows], morphs=[r[4] for r in rows])
+    # narrator-quote, narrator-narrator, quote-narrator: "other speaker, same person" = 3.
+    assert _je_relations(doc) == {(0, 5): 3, (0, 9): 1, (5, 9): 3}
+    set_speakers(doc, ["A"] * len(doc))
+    assert _je_relations(doc) == {(0, 5): 1, (0, 9): 1, (5, 9): 1}
+    set_speakers(doc, ["-"] * len(doc))  # an empty speaker column: quotation marks again
+    assert _je_relations(doc) == {(0, 5): 3, (0, 9): 1, (5, 9): 3}
+
+
+def _je_relations(doc: Doc) -> dict:
+    mentions = extract_mentions(doc, fr.RULES)
+    feats = featurize(doc, mentions, FeatureTables(fr.RULES), use_vectors=False)
+    ptr, ante = candidate_antecedents(feats, 10, 10)
+    codes = pair_codes(feats, ptr, ante)
+    starts = feats.codes[:, C["start"]]
+    je = {i for i, s in enumerate(starts.tolist()) if doc[s].text == "Je"}
+    out = {}
+    for m in range(len(starts)):
+        for k in range(ptr[m], ptr[m + 1]):
+            if m in je and int(ante[k]) in je:
+                out[int(starts[ante[k]]), int(starts[m])] = int(codes[k, 13])
+    return out
+
+
+def quote_speakers_reference(doc: Doc, rules) -> list:
+    """Token by token: the definition the range-filling version must match."""
+    out, count, quote, turn = ["narrator"] * len(doc), 0, 0, 0
+    for token in doc:
+        if token.i == 0 or token.is_sent_start:
+            turn = 0
+            if token.text in rules.turn_dashes and not quote:
+                count += 1
+                turn = count
+        if token.text in rules.quote_open_marks and not quote:
+            count += 1
+            quote = count
+        if quote or turn:
+            out[token.i] = f"quote-{quote or turn}"
+        if token.text in rules.quote_close_marks:
+            quote = 0
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["«", "»", "—", "je", "il", "."]), st.booleans()),
+                min_size=1, max_size=40))
+def test_quote_speakers_match_the_token_by_token_reference(tokens):
+    doc = make_doc([w for w, _ in tokens], {i for i, (_, s) in enumerate(tokens) if s})
+    assert quote_speakers(doc, fr.RULES) == quote_speakers_reference(doc, fr.RULES)
