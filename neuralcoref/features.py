@@ -28,7 +28,7 @@ from .errors import Errors, NeuralcorefError
 from .gold import get_speakers
 from .lang.base import LanguageRules
 from .mentions import MENTION_TYPES, Mentions
-from .quotes import quote_speakers
+from .quotes import quote_ids
 
 SCHEMA_VERSION = 1
 
@@ -483,12 +483,16 @@ def _earlier_value_counts(values: np.ndarray) -> np.ndarray:
 
 def _set_speakers(codes: np.ndarray, hashes: np.ndarray, doc: Doc, heads: np.ndarray,
                   rules: LanguageRules) -> None:
-    # Given speakers win; where none is known, the rules' quotation marks give them.
+    # Given speakers win; where none is known, the rules' quotation marks give
+    # them, as numbers: their names ("quote-3") match no mention's text.
     speakers = get_speakers(doc)
-    if not _any_known(speakers):
-        speakers = quote_speakers(doc, rules)
     codes[:, C["speaker"]] = -1
-    if not speakers or len(heads) == 0:
+    if not _any_known(speakers):
+        ids = quote_ids(doc, rules)
+        if ids is not None and len(heads):
+            codes[:, C["speaker"]] = ids[heads]
+        return
+    if len(heads) == 0:
         return
     names = sorted({s for s in speakers if s not in ("-", "", None)})
     index = {name: i for i, name in enumerate(names)}

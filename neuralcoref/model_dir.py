@@ -125,17 +125,13 @@ def resolve_model_path(model: Union[str, Path, None], lang: str, pipeline: Optio
         if lang not in SHIPPED_MODELS:
             raise ModelLoadError(Errors.E106.format(lang=lang, shipped=", ".join(SHIPPED_MODELS)))
         path = shipped_model_path(SHIPPED_MODELS[lang])
-        if pipeline is not None and lang in PORTABLE_MODELS and not _reads_vectors_of(path, pipeline):
+        if pipeline is not None and lang in PORTABLE_MODELS and not read_config(path).reads_vectors_of(pipeline):
             return shipped_model_path(PORTABLE_MODELS[lang])
         return path
     named = {**SHIPPED_MODELS, **SHIPPED_VARIANTS}
     if str(model) in named:
         return shipped_model_path(named[str(model)])
     return Path(model)
-
-
-def _reads_vectors_of(path: Path, pipeline: str) -> bool:
-    return read_config(path).reads_vectors_of(pipeline)
 
 
 def read_config(path: Union[str, Path]) -> ModelConfig:

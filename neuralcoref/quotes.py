@@ -39,16 +39,19 @@ def quote_speakers(doc: Doc, rules: LanguageRules) -> Optional[List[str]]:
     doc (Doc): a Doc, with sentence boundaries for dialogue dashes.
     rules (LanguageRules): ``quote_open_marks``, ``quote_close_marks``, ``turn_dashes``.
     """
-    if not uses_quotes(rules) or not len(doc):
+    ids = quote_ids(doc, rules)
+    if ids is None:
         return None
-    ids = _quote_ids(doc, rules)
-    names = [NARRATOR] + [f"quote-{k}" for k in range(1, int(ids.max()) + 1)]
+    names = [NARRATOR] + [f"quote-{k}" for k in range(1, int(ids.max(initial=0)) + 1)]
     return [names[k] for k in ids.tolist()]
 
 
-def _quote_ids(doc: Doc, rules: LanguageRules) -> np.ndarray:
-    """(n_tokens,) quotation number of each token, 0 for narration. Only the
-    marks and sentence starts are visited: the rest are filled as ranges."""
+def quote_ids(doc: Doc, rules: LanguageRules) -> Optional[np.ndarray]:
+    """The speakers of :func:`quote_speakers` as numbers: (n_tokens,) int64, 0 for
+    narration, K in the K-th quotation; None when the rules name no marks. Only
+    the marks and sentence starts are visited: the rest are filled as ranges."""
+    if not uses_quotes(rules) or not len(doc):
+        return None
     arr = doc.to_array([ORTH, SENT_START])
     orth, n = arr[:, 0].astype(np.uint64), len(doc)
     sents = np.flatnonzero(arr[:, 1] == 1)
