@@ -484,26 +484,22 @@ def _earlier_value_counts(values: np.ndarray) -> np.ndarray:
 def _set_speakers(codes: np.ndarray, hashes: np.ndarray, doc: Doc, heads: np.ndarray,
                   rules: LanguageRules) -> None:
     # Given speakers win; where none is known, the rules' quotation marks give
-    # them, as numbers: their names ("quote-3") match no mention's text.
-    speakers = get_speakers(doc)
+    # them, as numbers that name no one (the speaker-name hashes stay 0).
+    speakers = get_speakers(doc) or []
+    names = sorted({s for s in speakers if s not in ("-", "", None)})
     codes[:, C["speaker"]] = -1
-    if not _any_known(speakers):
-        ids = quote_ids(doc, rules)
-        if ids is not None and len(heads):
-            codes[:, C["speaker"]] = ids[heads]
-        return
     if len(heads) == 0:
         return
-    names = sorted({s for s in speakers if s not in ("-", "", None)})
+    if not names:
+        ids = quote_ids(doc, rules)
+        if ids is not None:
+            codes[:, C["speaker"]] = ids[heads]
+        return
     index = {name: i for i, name in enumerate(names)}
     name_hash = {name: hash_words(name.replace("_", " ").split()) for name in names}
     head_speakers = [speakers[h] for h in heads]
     codes[:, C["speaker"]] = [index.get(s, -1) for s in head_speakers]
     hashes[:, H["speaker_name"]] = [name_hash.get(s, 0) for s in head_speakers]
-
-
-def _any_known(speakers: Optional[List[str]]) -> bool:
-    return bool(speakers) and any(s not in ("-", "", None) for s in speakers)
 
 
 def _word_slots(lower, token_heads, sent_ids, starts, ends, heads) -> np.ndarray:

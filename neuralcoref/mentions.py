@@ -270,10 +270,8 @@ def _fold_classes(doc: Doc, rules: LanguageRules, heads: np.ndarray,
         # one the parser made an argument ("leur métier [les] humiliait").
         pronoun = ((pos & POS_PRONOUN) | (tag & TAG_PRONOUN)) != 0
         after_pronoun = np.concatenate([[False], pronoun[:-1]])
-        clitic = ((word & WORD_CLITIC) != 0) & (
-            (((dep & DEP_DETERMINER) != 0)
-             & (((pos[heads] & POS_VERB) != 0) | after_pronoun))
-            | ((dep & DEP_ARGUMENT) != 0))
+        as_article = ((dep & DEP_DETERMINER) != 0) & (((pos[heads] & POS_VERB) != 0) | after_pronoun)
+        clitic = ((word & WORD_CLITIC) != 0) & (as_article | ((dep & DEP_ARGUMENT) != 0))
         tag |= np.where(clitic, TAG_PRONOUN, 0).astype(np.uint32)
 
 

@@ -4,9 +4,9 @@ Fiction marks speech with quotation marks and dialogue dashes but names no
 speakers. Telling narration from each quotation still helps: a narrator's "je"
 is one person, and "je" inside and outside a quotation mostly are not (on
 fr-litbank train, pairs of first-person pronouns within 30 mentions corefer 96%
-of the time when both are narration, 48% when one is quoted). So every token of
-narration gets the speaker ``"narrator"`` and every quotation a speaker of its
-own, fed to the same speaker features as a CoNLL speaker column.
+of the time when both are narration, 48% when one is quoted). So narration is
+speaker 0 and every quotation a speaker of its own, fed to the same speaker
+features as a CoNLL speaker column.
 
 A quotation runs from an opening mark to the next closing mark; an opening mark
 inside an open quotation continues it (French opens each paragraph of a long
@@ -15,7 +15,7 @@ sentence that opens with a dialogue dash is a turn of speech to its end.
 """
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import Optional
 
 import numpy as np
 from spacy.attrs import ORTH, SENT_START
@@ -24,33 +24,16 @@ from spacy.tokens import Doc
 
 from .lang.base import LanguageRules
 
-NARRATOR = "narrator"
 
-
-def uses_quotes(rules: LanguageRules) -> bool:
-    """Whether the rules name quotation marks or dialogue dashes."""
-    return bool(rules.quote_open_marks or rules.turn_dashes)
-
-
-def quote_speakers(doc: Doc, rules: LanguageRules) -> Optional[List[str]]:
-    """One speaker per token: ``"narrator"`` outside quotations, ``"quote-K"``
-    inside the K-th quotation or dialogue turn; None when the rules name no marks.
+def quote_ids(doc: Doc, rules: LanguageRules) -> Optional[np.ndarray]:
+    """One speaker number per token: (n_tokens,) int64, 0 for narration, K inside
+    the K-th quotation or dialogue turn; None when the rules name no marks.
 
     doc (Doc): a Doc, with sentence boundaries for dialogue dashes.
     rules (LanguageRules): ``quote_open_marks``, ``quote_close_marks``, ``turn_dashes``.
+    Only the marks and sentence starts are visited: the rest are filled as ranges.
     """
-    ids = quote_ids(doc, rules)
-    if ids is None:
-        return None
-    names = [NARRATOR] + [f"quote-{k}" for k in range(1, int(ids.max(initial=0)) + 1)]
-    return [names[k] for k in ids.tolist()]
-
-
-def quote_ids(doc: Doc, rules: LanguageRules) -> Optional[np.ndarray]:
-    """The speakers of :func:`quote_speakers` as numbers: (n_tokens,) int64, 0 for
-    narration, K in the K-th quotation; None when the rules name no marks. Only
-    the marks and sentence starts are visited: the rest are filled as ranges."""
-    if not uses_quotes(rules) or not len(doc):
+    if not (rules.quote_open_marks or rules.turn_dashes) or not len(doc):
         return None
     arr = doc.to_array([ORTH, SENT_START])
     orth, n = arr[:, 0].astype(np.uint64), len(doc)

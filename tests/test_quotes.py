@@ -4,12 +4,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from spacy.tokens import Doc
 
-from neuralcoref.features import C, FeatureTables, featurize, pair_codes
+from neuralcoref.features import C, PAIR_CODES, FeatureTables, featurize, pair_codes
 from neuralcoref.gold import set_speakers
 from neuralcoref.lang import en, fr
 from neuralcoref.mentions import extract_mentions
 from neuralcoref.pairs import candidate_antecedents
-from neuralcoref.quotes import quote_speakers
+from neuralcoref.quotes import quote_ids
 
 # Narration, a guillemet quotation, narration, two dialogue turns, narration.
 WORDS = ("Je vis Paul . « Je pars , dit -il . » Je restai . "
@@ -20,6 +20,12 @@ SENT_STARTS = {0, 4, 12, 15, 19, 23}
 def make_doc(words=WORDS, sent_starts=SENT_STARTS) -> Doc:
     return Doc(spacy.blank("fr").vocab, words=list(words),
                sent_starts=[i in sent_starts for i in range(len(words))])
+
+
+def quote_speakers(doc: Doc, rules):
+    """quote_ids as names, for readable assertions: "narrator", "quote-K"."""
+    ids = quote_ids(doc, rules)
+    return None if ids is None else ["narrator" if k == 0 else f"quote-{k}" for k in ids.tolist()]
 
 
 def speakers_by_word(doc: Doc, rules) -> list:
@@ -82,7 +88,7 @@ def _je_relations(doc: Doc) -> dict:
     for m in range(len(starts)):
         for k in range(ptr[m], ptr[m + 1]):
             if m in je and int(ante[k]) in je:
-                out[int(starts[ante[k]]), int(starts[m])] = int(codes[k, 13])
+                out[int(starts[ante[k]]), int(starts[m])] = int(codes[k, PAIR_CODES.index("speaker_relation")])
     return out
 
 

@@ -91,7 +91,8 @@ def static_vectors(words: Sequence[str], source: str = "auto", dim: int = 64) ->
         whose words are the mean of their word pieces.
     RETURNS (Dict[str, ndarray]): word -> (dim,) float32, for words with a vector.
     """
-    found = _spacy_vectors(words, source) if _is_spacy_pipeline(source) else _piece_vectors(words, source)
+    pipeline = _pipeline_dir(source)
+    found = _spacy_vectors(words, pipeline, source) if pipeline else _piece_vectors(words, source)
     if not found:
         return {}
     matrix = np.stack(list(found.values()))
@@ -102,17 +103,24 @@ def static_vectors(words: Sequence[str], source: str = "auto", dim: int = 64) ->
     return dict(zip(found, reduced.astype(np.float32)))
 
 
-def _is_spacy_pipeline(source: str) -> bool:
+def _pipeline_dir(source: str) -> Optional[Path]:
+    """The data folder of a spaCy pipeline named by ``source`` (a folder or an
+    installed package), None when ``source`` is neither."""
     import spacy
 
-    return spacy.util.is_package(source) or (Path(source) / "config.cfg").is_file()
+    if (Path(source) / "config.cfg").is_file():
+        return Path(source)
+    if spacy.util.is_package(source):
+        return spacy.util.get_package_path(source) / f"{source}-{spacy.util.get_package_version(source)}"
+    return None
 
 
-def _spacy_vectors(words: Sequence[str], source: str) -> Dict[str, np.ndarray]:
-    """The pipeline's static vectors of ``words`` (their lowercase form as a fallback)."""
-    import spacy
+def _spacy_vectors(words: Sequence[str], folder: Path, source: str) -> Dict[str, np.ndarray]:
+    """The pipeline's static vectors of ``words`` (their lowercase form as a
+    fallback), read from its vocabulary alone."""
+    from spacy.vocab import Vocab
 
-    vocab = spacy.load(source, exclude=_components(source)).vocab
+    vocab = Vocab().from_disk(folder / "vocab")
     if not vocab.vectors.shape[0]:
         raise NeuralcorefError(Errors.E211.format(source=source, known="a spaCy pipeline with word vectors"))
     out = {}
@@ -122,21 +130,6 @@ def _spacy_vectors(words: Sequence[str], source: str) -> Dict[str, np.ndarray]:
                 out[word] = vocab.get_vector(form)
                 break
     return out
-
-
-def _components(source: str) -> List[str]:
-    """Every component of the pipeline: only its vocabulary is needed."""
-    import spacy
-
-    return list(spacy.util.load_config(_config_path(source))["nlp"]["pipeline"])
-
-
-def _config_path(source: str) -> Path:
-    import spacy
-
-    if (Path(source) / "config.cfg").is_file():
-        return Path(source) / "config.cfg"
-    return spacy.util.get_package_path(source) / f"{source}-{spacy.util.get_package_version(source)}" / "config.cfg"
 
 
 def _piece_vectors(words: Sequence[str], source: str) -> Dict[str, np.ndarray]:
