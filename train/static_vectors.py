@@ -99,7 +99,9 @@ def static_vectors(words: Sequence[str], source: str = "auto", dim: int = 64) ->
     matrix -= matrix.mean(axis=0)
     _, _, components = np.linalg.svd(matrix, full_matrices=False)
     reduced = matrix @ components[:dim].T
-    reduced /= np.linalg.norm(reduced, axis=1).mean()
+    scale = np.linalg.norm(reduced, axis=1).mean()
+    if scale > 0:  # one word, or identical vectors, centre to zero: keep zeros, not NaN
+        reduced /= scale
     return dict(zip(found, reduced.astype(np.float32)))
 
 

