@@ -7,10 +7,11 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
 import numpy as np
 
 from . import _features
-from .features import C
+from .features import C, H
 from .mentions import MENTION_TYPES
 
 _PRONOMINAL = MENTION_TYPES.index("pronominal")
+_PROPER = MENTION_TYPES.index("proper")
 
 
 def greedyness_offset(greedyness: float) -> float:
@@ -110,21 +111,71 @@ def best_antecedents(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray,
 def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante: np.ndarray,
                     heads: np.ndarray, greedyness: float = 0.5,
                     agreement: Optional[np.ndarray] = None,
-                    offsets: Optional[np.ndarray] = None) -> List[List[int]]:
+                    offsets: Optional[np.ndarray] = None,
+                    names: Optional[np.ndarray] = None) -> List[List[int]]:
     """The clusters a Doc's scores decode to, as the runtime and training's dev
     evaluation both list them: :func:`best_antecedents`, then
-    :func:`clusters_from_links`, then :func:`one_span_per_head`.
+    :func:`clusters_from_links`, then :func:`one_span_per_head`, then
+    :func:`attach_repeated_names`.
 
     heads (int (n,)): head token of each mention; the other arguments as for
         :func:`best_antecedents`.
     offsets (float (n,) | None): added to each mention's link threshold (from
         :func:`link_offsets_of`: per-type thresholds tuned on dev data).
+    names (uint64 (n,) | None): from :func:`name_keys`; None skips the last step.
     RETURNS (List[List[int]]): mention indices per cluster.
     """
     if offsets is not None:  # a higher no-antecedent score is a higher threshold
         single = np.asarray(single, dtype=np.float32) + offsets
     links = best_antecedents(single, pair, ptr, ante, greedyness, agreement)
-    return one_span_per_head(clusters_from_links(links), heads)
+    clusters = one_span_per_head(clusters_from_links(links), heads)
+    return clusters if names is None else attach_repeated_names(clusters, names, heads)
+
+
+def name_keys(codes: np.ndarray, hashes: np.ndarray) -> np.ndarray:
+    """The lowercase text hash of each proper-name mention, 0 for the others.
+
+    codes, hashes: mention codes and hashes (:class:`~neuralcoref.features.MentionFeatures`).
+    RETURNS (ndarray): (n,) uint64, for :func:`attach_repeated_names`.
+    """
+    codes, hashes = np.asarray(codes), np.asarray(hashes)
+    return np.where(codes[:, C["type"]] == _PROPER, hashes[:, H["exact"]], 0).astype(np.uint64)
+
+
+def attach_repeated_names(clusters: List[List[int]], names: np.ndarray,
+                          heads: np.ndarray) -> List[List[int]]:
+    """Add each proper name left out of every cluster to the cluster of the latest
+    earlier mention of the same name.
+
+    A repeated name ("Pauline" ... "Pauline") is seldom another entity, yet the
+    scorers often leave it unlinked: the same word is also a non-mention inside
+    longer names ("mademoiselle Pauline D..."), so its mention score is low. Only
+    mentions outside every cluster move, and never into a cluster that already
+    holds their head, so no link the scorers made is undone. Making new clusters
+    of two unlinked repeats cost more than it gained: -1.1 CoNLL F1 on fr-litbank
+    dev, -2.1 on OntoGUM dev; this step gains +0.45 and +0.18 there.
+
+    clusters (List[List[int]]): sorted mention indices, as from :func:`one_span_per_head`.
+    names (uint64 (n,)): from :func:`name_keys` (0: not a name).
+    heads (int (n,)): head token of each mention.
+    RETURNS (List[List[int]]): the clusters, each still sorted.
+    """
+    proper = np.flatnonzero(names)
+    if not len(proper) or not clusters:
+        return clusters
+    cluster_of = {m: c for c, members in enumerate(clusters) for m in members}
+    out = [list(members) for members in clusters]
+    held = [{int(heads[m]) for m in members} for members in clusters]
+    latest: Dict[int, int] = {}
+    for m in proper.tolist():
+        name = int(names[m])
+        if m in cluster_of:
+            latest[name] = cluster_of[m]
+        elif name in latest and int(heads[m]) not in held[latest[name]]:
+            c = cluster_of[m] = latest[name]
+            out[c].append(m)
+            held[c].add(int(heads[m]))
+    return [sorted(members) for members in out]
 
 
 def clusters_from_links(links: np.ndarray) -> List[List[int]]:

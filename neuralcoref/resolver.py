@@ -14,7 +14,8 @@ from typing import Iterable, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 from spacy.tokens import Doc
 
-from .clustering import agreement_codes, check_link_offsets, decode_clusters, link_offsets_of, main_mention
+from .clustering import (agreement_codes, check_link_offsets, decode_clusters, link_offsets_of, main_mention,
+                         name_keys)
 from .errors import Errors, NeuralcorefError, Warnings
 from .features import FeatureTables, MentionFeatures, featurize, pair_codes
 from .lang import get_rules
@@ -174,16 +175,18 @@ class Resolver:
     def decide_featurized(self, item: _Featurized, single: np.ndarray, pair: np.ndarray,
                           store_scores: bool = False) -> DocCoref:
         """:meth:`decide` for a featurized Doc and its scores (from :meth:`score`)."""
+        features = item.features
         return self.decide(item.mentions, single, pair, item.ptr, item.ante, store_scores,
-                           agreement_codes(item.features.codes, self.rules.decoding_agreement))
+                           agreement_codes(features.codes, self.rules.decoding_agreement),
+                           name_keys(features.codes, features.hashes))
 
     def decide(self, mentions: Mentions, single: np.ndarray, pair: np.ndarray,
                ptr: np.ndarray, ante: np.ndarray, store_scores: bool = False,
-               agreement: Optional[np.ndarray] = None) -> DocCoref:
-        """Links, clusters and main mentions from scores (``agreement``: see
-        :func:`~neuralcoref.clustering.best_antecedents`)."""
+               agreement: Optional[np.ndarray] = None, names: Optional[np.ndarray] = None) -> DocCoref:
+        """Links, clusters and main mentions from scores (``agreement``, ``names``:
+        see :func:`~neuralcoref.clustering.decode_clusters`)."""
         clusters = decode_clusters(single, pair, ptr, ante, mentions.heads, self.greedyness, agreement,
-                                   link_offsets_of(mentions.types, self.link_offsets))
+                                   link_offsets_of(mentions.types, self.link_offsets), names)
         mains = [main_mention(c, mentions.types) for c in clusters]
         if not store_scores:
             return DocCoref(mentions, clusters, mains)

@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from neuralcoref.clustering import (best_antecedents, check_link_offsets, clusters_from_links,
-                                    decode_clusters, greedyness_offset, link_offsets_of, main_mention,
-                                    one_span_per_head, spans_of)
-from neuralcoref.features import GENDER, NUMBER
+from neuralcoref.clustering import (attach_repeated_names, best_antecedents, check_link_offsets,
+                                    clusters_from_links, decode_clusters, greedyness_offset,
+                                    link_offsets_of, main_mention, name_keys, one_span_per_head, spans_of)
+from neuralcoref.features import GENDER, MENTION_CODES, MENTION_HASHES, NUMBER
 from neuralcoref.mentions import MENTION_TYPES
 
 PRON, NOM, PROPER, LIST = (MENTION_TYPES.index(t) for t in ("pronominal", "nominal", "proper", "list"))
@@ -256,3 +256,44 @@ def test_clustering_link_offsets_move_one_types_threshold():
 def test_clustering_bad_link_offsets(offsets, message):
     with pytest.raises(ValueError, match=message):
         check_link_offsets(offsets)
+
+
+def test_clustering_repeated_name_joins_the_latest_cluster_of_that_name():
+    # "Pauline"(0) "she"(1) "Laurence"(2) "her"(3) "Pauline"(4, unlinked) "Pauline"(5,
+    # unlinked) "Laurence"(6, own cluster with 7) "her"(7) "Laurence"(8, unlinked):
+    P, L = 11, 22
+    names = np.array([P, 0, L, 0, P, P, L, 0, L], dtype=np.uint64)
+    heads = np.arange(9)
+    clusters = [[0, 1], [2, 3], [6, 7]]
+    assert attach_repeated_names(clusters, names, heads) == [[0, 1, 4, 5], [2, 3], [6, 7, 8]]
+    assert clusters == [[0, 1], [2, 3], [6, 7]]  # the input is left as it was
+
+
+def test_clustering_repeated_names_never_move_clustered_mentions_nor_make_clusters():
+    P, L = 11, 22
+    heads = np.arange(5)
+    # "Pauline"(0) and "Pauline"(3) are in different clusters: the scorers' choice stays
+    clusters = [[0, 1], [2, 3]]
+    assert attach_repeated_names(clusters, np.array([P, 0, 0, P, 0], np.uint64), heads) == clusters
+    # two unlinked "Laurence" do not make a cluster of their own
+    assert attach_repeated_names([[0, 1]], np.array([0, 0, L, 0, L], np.uint64), heads) == [[0, 1]]
+    # a repeat whose head the cluster already holds ("Pauline" inside "Pauline D.") stays out
+    assert attach_repeated_names([[0, 1]], np.array([P, 0, P, 0, 0], np.uint64),
+                                 np.array([0, 1, 0, 3, 4])) == [[0, 1]]
+
+
+def test_clustering_name_keys_are_the_text_hashes_of_proper_mentions():
+    codes = np.zeros((3, len(MENTION_CODES)), dtype=np.int32)
+    codes[:, MENTION_CODES.index("type")] = [PROPER, NOM, PROPER]
+    hashes = np.zeros((3, len(MENTION_HASHES)), dtype=np.uint64)
+    hashes[:, MENTION_HASHES.index("exact")] = [7, 7, 9]
+    assert name_keys(codes, hashes).tolist() == [7, 0, 9]
+
+
+def test_clustering_decode_attaches_repeated_names_only_when_given_them():
+    # "Anna"(0) "she"(1) "Anna"(2): the second "Anna" scores below its threshold
+    ptr, ante = csr([[], [0], [1, 0]])
+    pair = np.array([1.0, -1.0, -1.0], dtype=np.float32)
+    args = (np.zeros(3, np.float32), pair, ptr, ante, np.arange(3))
+    assert decode_clusters(*args) == [[0, 1]]
+    assert decode_clusters(*args, names=np.array([5, 0, 5], np.uint64)) == [[0, 1, 2]]

@@ -49,6 +49,17 @@ def test_component_resolves_with_the_handmade_model(nlp_coref):
     assert doc._.coref_resolved == "The company said The company's profits rose. The company is happy."
 
 
+def test_component_attaches_a_far_repeated_name_to_its_cluster(nlp_coref):
+    # The hand-made scores fade with sentence distance: the last "Anna" scores
+    # below the link threshold against the first, yet a repeated name left out of
+    # every cluster joins the cluster of its latest earlier mention.
+    filler = " ".join(f"The sun rose over hill number {i}." for i in range(30))
+    doc = nlp_coref(f"Anna said she was tired. {filler} Anna slept.")
+    anna = list(doc._.coref_clusters[0])
+    assert [m.text for m in anna] == ["Anna", "she", "Anna"] and anna[-1].start == len(doc) - 3
+    assert doc._.coref_scores[anna[-1]][anna[0]] < SINGLE_SCORE  # not a scored link
+
+
 def test_component_doc_span_token_attributes(nlp_coref):
     doc = nlp_coref(COMPANY)
     assert doc._.has_coref
