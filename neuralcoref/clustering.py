@@ -7,11 +7,14 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
 import numpy as np
 
 from . import _features
-from .features import C, H
+from .features import C, H, NUMBER, PERSON
 from .mentions import MENTION_TYPES
 
 _PRONOMINAL = MENTION_TYPES.index("pronominal")
 _PROPER = MENTION_TYPES.index("proper")
+#: Keys of first-person singular pronouns: this bit plus the speaker's id, so
+#: they never meet a name's text hash in practice.
+_SPEAKER_KEY = np.uint64(1 << 63)
 
 
 def greedyness_offset(greedyness: float) -> float:
@@ -112,67 +115,75 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
                     heads: np.ndarray, greedyness: float = 0.5,
                     agreement: Optional[np.ndarray] = None,
                     offsets: Optional[np.ndarray] = None,
-                    names: Optional[np.ndarray] = None) -> List[List[int]]:
+                    repeats: Optional[np.ndarray] = None) -> List[List[int]]:
     """The clusters a Doc's scores decode to, as the runtime and training's dev
     evaluation both list them: :func:`best_antecedents`, then
     :func:`clusters_from_links`, then :func:`one_span_per_head`, then
-    :func:`attach_repeated_names`.
+    :func:`attach_repeats`.
 
     heads (int (n,)): head token of each mention; the other arguments as for
         :func:`best_antecedents`.
     offsets (float (n,) | None): added to each mention's link threshold (from
         :func:`link_offsets_of`: per-type thresholds tuned on dev data).
-    names (uint64 (n,) | None): from :func:`name_keys`; None skips the last step.
+    repeats (uint64 (n,) | None): from :func:`repeat_keys`; None skips the last step.
     RETURNS (List[List[int]]): mention indices per cluster.
     """
     if offsets is not None:  # a higher no-antecedent score is a higher threshold
         single = np.asarray(single, dtype=np.float32) + offsets
     links = best_antecedents(single, pair, ptr, ante, greedyness, agreement)
     clusters = one_span_per_head(clusters_from_links(links), heads)
-    return clusters if names is None else attach_repeated_names(clusters, names, heads)
+    return clusters if repeats is None else attach_repeats(clusters, repeats, heads)
 
 
-def name_keys(codes: np.ndarray, hashes: np.ndarray) -> np.ndarray:
-    """The lowercase text hash of each proper-name mention, 0 for the others.
+def repeat_keys(codes: np.ndarray, hashes: np.ndarray) -> np.ndarray:
+    """Keys of the mentions that are one entity wherever they repeat: the lowercase
+    text of a proper name; the speaker of a first-person singular pronoun ("I",
+    "my", "je", "mon"), where the speaker is known (a CoNLL speaker, narration, or
+    one quotation). 0 for the other mentions.
 
     codes, hashes: mention codes and hashes (:class:`~neuralcoref.features.MentionFeatures`).
-    RETURNS (ndarray): (n,) uint64, for :func:`attach_repeated_names`.
+    RETURNS (ndarray): (n,) uint64, for :func:`attach_repeats`.
     """
     codes, hashes = np.asarray(codes), np.asarray(hashes)
-    return np.where(codes[:, C["type"]] == _PROPER, hashes[:, H["exact"]], 0).astype(np.uint64)
+    types, speakers = codes[:, C["type"]], codes[:, C["speaker"]]
+    keys = np.where(types == _PROPER, hashes[:, H["exact"]], 0).astype(np.uint64)
+    first = ((types == _PRONOMINAL) & (codes[:, C["person"]] == PERSON.index("1"))
+             & (codes[:, C["number"]] == NUMBER.index("sing")) & (speakers >= 0))
+    keys[first] = _SPEAKER_KEY | speakers[first].astype(np.uint64)
+    return keys
 
 
-def attach_repeated_names(clusters: List[List[int]], names: np.ndarray,
-                          heads: np.ndarray) -> List[List[int]]:
-    """Add each proper name left out of every cluster to the cluster of the latest
-    earlier mention of the same name.
+def attach_repeats(clusters: List[List[int]], keys: np.ndarray, heads: np.ndarray) -> List[List[int]]:
+    """Add each mention left out of every cluster to the cluster of the latest
+    earlier mention with the same :func:`repeat_keys` key.
 
     A repeated name ("Pauline" ... "Pauline") is seldom another entity, yet the
     scorers often leave it unlinked: the same word is also a non-mention inside
-    longer names ("mademoiselle Pauline D..."), so its mention score is low. Only
-    mentions outside every cluster move, and never into a cluster that already
-    holds their head, so no link the scorers made is undone. Making new clusters
-    of two unlinked repeats cost more than it gained: -1.1 CoNLL F1 on fr-litbank
-    dev, -2.1 on OntoGUM dev; this step gains +0.45 and +0.18 there.
+    longer names ("mademoiselle Pauline D..."), so its mention score is low. The
+    same holds for "I" said twice by one speaker. Only mentions outside every
+    cluster move, and never into a cluster that already holds their head, so no
+    link the scorers made is undone. Making new clusters of two unlinked repeats
+    cost more than it gained (names: -1.1 CoNLL F1 on fr-litbank dev, -2.1 on
+    OntoGUM dev).
 
     clusters (List[List[int]]): sorted mention indices, as from :func:`one_span_per_head`.
-    names (uint64 (n,)): from :func:`name_keys` (0: not a name).
+    keys (uint64 (n,)): from :func:`repeat_keys` (0: none).
     heads (int (n,)): head token of each mention.
     RETURNS (List[List[int]]): the clusters, each still sorted.
     """
-    proper = np.flatnonzero(names)
-    if not len(proper) or not clusters:
+    keyed = np.flatnonzero(keys)
+    if not len(keyed) or not clusters:
         return clusters
     cluster_of = {m: c for c, members in enumerate(clusters) for m in members}
     out = [list(members) for members in clusters]
     held = [{int(heads[m]) for m in members} for members in clusters]
     latest: Dict[int, int] = {}
-    for m in proper.tolist():
-        name = int(names[m])
+    for m in keyed.tolist():
+        key = int(keys[m])
         if m in cluster_of:
-            latest[name] = cluster_of[m]
-        elif name in latest and int(heads[m]) not in held[latest[name]]:
-            c = cluster_of[m] = latest[name]
+            latest[key] = cluster_of[m]
+        elif key in latest and int(heads[m]) not in held[latest[key]]:
+            c = cluster_of[m] = latest[key]
             out[c].append(m)
             held[c].add(int(heads[m]))
     return [sorted(members) for members in out]

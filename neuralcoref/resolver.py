@@ -15,7 +15,7 @@ import numpy as np
 from spacy.tokens import Doc
 
 from .clustering import (agreement_codes, check_link_offsets, decode_clusters, link_offsets_of, main_mention,
-                         name_keys)
+                         repeat_keys)
 from .errors import Errors, NeuralcorefError, Warnings
 from .features import FeatureTables, MentionFeatures, featurize, pair_codes
 from .lang import get_rules
@@ -178,15 +178,15 @@ class Resolver:
         features = item.features
         return self.decide(item.mentions, single, pair, item.ptr, item.ante, store_scores,
                            agreement_codes(features.codes, self.rules.decoding_agreement),
-                           name_keys(features.codes, features.hashes))
+                           repeat_keys(features.codes, features.hashes))
 
     def decide(self, mentions: Mentions, single: np.ndarray, pair: np.ndarray,
                ptr: np.ndarray, ante: np.ndarray, store_scores: bool = False,
-               agreement: Optional[np.ndarray] = None, names: Optional[np.ndarray] = None) -> DocCoref:
-        """Links, clusters and main mentions from scores (``agreement``, ``names``:
+               agreement: Optional[np.ndarray] = None, repeats: Optional[np.ndarray] = None) -> DocCoref:
+        """Links, clusters and main mentions from scores (``agreement``, ``repeats``:
         see :func:`~neuralcoref.clustering.decode_clusters`)."""
         clusters = decode_clusters(single, pair, ptr, ante, mentions.heads, self.greedyness, agreement,
-                                   link_offsets_of(mentions.types, self.link_offsets), names)
+                                   link_offsets_of(mentions.types, self.link_offsets), repeats)
         mains = [main_mention(c, mentions.types) for c in clusters]
         if not store_scores:
             return DocCoref(mentions, clusters, mains)

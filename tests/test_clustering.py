@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from neuralcoref.clustering import (attach_repeated_names, best_antecedents, check_link_offsets,
+from neuralcoref.clustering import (attach_repeats, best_antecedents, check_link_offsets,
                                     clusters_from_links, decode_clusters, greedyness_offset,
-                                    link_offsets_of, main_mention, name_keys, one_span_per_head, spans_of)
-from neuralcoref.features import GENDER, MENTION_CODES, MENTION_HASHES, NUMBER
+                                    link_offsets_of, main_mention, one_span_per_head, repeat_keys, spans_of)
+from neuralcoref.features import GENDER, MENTION_CODES, MENTION_HASHES, NUMBER, PERSON
 from neuralcoref.mentions import MENTION_TYPES
 
 PRON, NOM, PROPER, LIST = (MENTION_TYPES.index(t) for t in ("pronominal", "nominal", "proper", "list"))
@@ -265,7 +265,7 @@ def test_clustering_repeated_name_joins_the_latest_cluster_of_that_name():
     names = np.array([P, 0, L, 0, P, P, L, 0, L], dtype=np.uint64)
     heads = np.arange(9)
     clusters = [[0, 1], [2, 3], [6, 7]]
-    assert attach_repeated_names(clusters, names, heads) == [[0, 1, 4, 5], [2, 3], [6, 7, 8]]
+    assert attach_repeats(clusters, names, heads) == [[0, 1, 4, 5], [2, 3], [6, 7, 8]]
     assert clusters == [[0, 1], [2, 3], [6, 7]]  # the input is left as it was
 
 
@@ -274,26 +274,35 @@ def test_clustering_repeated_names_never_move_clustered_mentions_nor_make_cluste
     heads = np.arange(5)
     # "Pauline"(0) and "Pauline"(3) are in different clusters: the scorers' choice stays
     clusters = [[0, 1], [2, 3]]
-    assert attach_repeated_names(clusters, np.array([P, 0, 0, P, 0], np.uint64), heads) == clusters
+    assert attach_repeats(clusters, np.array([P, 0, 0, P, 0], np.uint64), heads) == clusters
     # two unlinked "Laurence" do not make a cluster of their own
-    assert attach_repeated_names([[0, 1]], np.array([0, 0, L, 0, L], np.uint64), heads) == [[0, 1]]
+    assert attach_repeats([[0, 1]], np.array([0, 0, L, 0, L], np.uint64), heads) == [[0, 1]]
     # a repeat whose head the cluster already holds ("Pauline" inside "Pauline D.") stays out
-    assert attach_repeated_names([[0, 1]], np.array([P, 0, P, 0, 0], np.uint64),
+    assert attach_repeats([[0, 1]], np.array([P, 0, P, 0, 0], np.uint64),
                                  np.array([0, 1, 0, 3, 4])) == [[0, 1]]
 
 
-def test_clustering_name_keys_are_the_text_hashes_of_proper_mentions():
-    codes = np.zeros((3, len(MENTION_CODES)), dtype=np.int32)
-    codes[:, MENTION_CODES.index("type")] = [PROPER, NOM, PROPER]
-    hashes = np.zeros((3, len(MENTION_HASHES)), dtype=np.uint64)
-    hashes[:, MENTION_HASHES.index("exact")] = [7, 7, 9]
-    assert name_keys(codes, hashes).tolist() == [7, 0, 9]
+def test_clustering_repeat_keys_are_names_and_first_person_speakers():
+    # "Anna"(proper) "the doctor"(nominal) "Anna" "I"(speaker 0) "my"(speaker 0)
+    # "I"(speaker 1) "I"(speaker unknown) "we"(speaker 0) "you"(speaker 0)
+    col = MENTION_CODES.index
+    codes = np.zeros((9, len(MENTION_CODES)), dtype=np.int32)
+    codes[:, col("type")] = [PROPER, NOM, PROPER] + [PRON] * 6
+    codes[:, col("person")] = [0, 0, 0] + [PERSON.index("1")] * 5 + [PERSON.index("2")]
+    codes[:, col("number")] = [0] * 3 + [NUMBER.index("sing")] * 4 + [NUMBER.index("plur"), 0]
+    codes[:, col("speaker")] = [-1, -1, -1, 0, 0, 1, -1, 0, 0]
+    hashes = np.zeros((9, len(MENTION_HASHES)), dtype=np.uint64)
+    hashes[:, MENTION_HASHES.index("exact")] = [7, 7, 7, 3, 4, 3, 3, 5, 6]
+    keys = repeat_keys(codes, hashes).tolist()
+    assert keys[:3] == [7, 0, 7]  # names by their text, nominals never
+    assert keys[3] == keys[4] != keys[5] and 0 not in keys[3:6]  # "I" and "my" of one speaker
+    assert keys[6:] == [0, 0, 0]  # no speaker known; plural and second person not keyed
 
 
-def test_clustering_decode_attaches_repeated_names_only_when_given_them():
+def test_clustering_decode_attaches_repeats_only_when_given_them():
     # "Anna"(0) "she"(1) "Anna"(2): the second "Anna" scores below its threshold
     ptr, ante = csr([[], [0], [1, 0]])
     pair = np.array([1.0, -1.0, -1.0], dtype=np.float32)
     args = (np.zeros(3, np.float32), pair, ptr, ante, np.arange(3))
     assert decode_clusters(*args) == [[0, 1]]
-    assert decode_clusters(*args, names=np.array([5, 0, 5], np.uint64)) == [[0, 1, 2]]
+    assert decode_clusters(*args, repeats=np.array([5, 0, 5], np.uint64)) == [[0, 1, 2]]

@@ -6,7 +6,7 @@ from typing import List, Tuple
 import numpy as np
 import torch
 
-from neuralcoref.clustering import agreement_codes, decode_clusters, name_keys, spans_of
+from neuralcoref.clustering import agreement_codes, decode_clusters, repeat_keys, spans_of
 from neuralcoref.coref_scorer import CorefScores, remove_singletons, score_documents
 from neuralcoref.entities import soft_clusters
 from neuralcoref.features import C
@@ -84,7 +84,7 @@ def decode(data: TrainingData, single: np.ndarray, pair: np.ndarray,
         codes = np.asarray(corpus.features.codes[rows])
         clusters = decode_clusters(single[rows] + offset, pair[lo:hi], ptr, ante, codes[:, C["head"]],
                                    agreement=agreement_codes(codes, data.decoding_agreement),
-                                   names=name_keys(codes, corpus.features.hashes[rows]))
+                                   repeats=repeat_keys(codes, corpus.features.hashes[rows]))
         out.append(spans_of(clusters, codes[:, C["start"]], codes[:, C["end"]]))
     return out
 
