@@ -328,39 +328,47 @@ cdef inline Py_ssize_t _root(int64_t[::1] parent, Py_ssize_t i) noexcept nogil:
 
 def consistent_antecedents(const float[::1] single, const float[::1] pair,
                            const int64_t[::1] ptr, const int32_t[::1] ante, double offset,
-                           const int32_t[::1] gender, const int32_t[::1] number):
+                           const int32_t[::1] gender, const int32_t[::1] number,
+                           const uint64_t[::1] names):
     """Each mention's antecedent, decided left to right with the clusters so far.
 
     A mention takes its best-scoring candidate (the first of equal ones) among
     those whose cluster holds no mention of a known gender or number other than
-    the mention's own, and links to it if that score beats its single score by
-    more than ``offset``; its attributes then join the cluster's.
+    the mention's own and, when both have names, shares a name word with it; it
+    links to it if that score beats its single score by more than ``offset``; its
+    attributes and name words then join the cluster's.
     single (float32 (n,)), pair (float32 (n_pairs,)): scores.
     ptr (int64 (n + 1,)), ante (int32 (n_pairs,)): candidates (CSR).
     gender, number (int32 (n,)): class codes, 0 for unknown.
+    names (uint64 (n,)): bit sets of the mention's name words, 0 for none.
     RETURNS (ndarray): (n,) int32 antecedent index or -1.
     """
     cdef Py_ssize_t n = single.shape[0], m, k, best, r
     links_arr = np.full(n, -1, dtype=np.int32)
     parent_arr = np.arange(n, dtype=np.int64)
     masks_arr = np.zeros((n, 2), dtype=np.uint32)  # bits of the genders and numbers present
+    words_arr = np.array(names, dtype=np.uint64)  # name words present, per cluster root
     cdef int32_t[::1] links = links_arr
     cdef int64_t[::1] parent = parent_arr
     cdef uint32_t[:, ::1] masks = masks_arr
+    cdef uint64_t[::1] words = words_arr
     cdef uint32_t own_g, own_n
+    cdef uint64_t own_w
     cdef float best_score
     with nogil:
         for m in range(n):
             masks[m, 0] = (1u << gender[m]) if 0 < gender[m] < 32 else 0
             masks[m, 1] = (1u << number[m]) if 0 < number[m] < 32 else 0
         for m in range(n):
-            own_g, own_n = masks[m, 0], masks[m, 1]
+            own_g, own_n, own_w = masks[m, 0], masks[m, 1], words[m]
             best, best_score = -1, 0.0
             for k in range(ptr[m], ptr[m + 1]):
                 if best >= 0 and pair[k] <= best_score:
                     continue
                 r = _root(parent, ante[k])
                 if (own_g and masks[r, 0] & ~own_g) or (own_n and masks[r, 1] & ~own_n):
+                    continue
+                if own_w and words[r] and not (own_w & words[r]):
                     continue
                 best, best_score = k, pair[k]
             if best >= 0 and best_score - single[m] > offset:
@@ -371,4 +379,5 @@ def consistent_antecedents(const float[::1] single, const float[::1] pair,
                     parent[k] = r
                     masks[r, 0] |= masks[k, 0]
                     masks[r, 1] |= masks[k, 1]
+                    words[r] |= words[k]
     return links_arr

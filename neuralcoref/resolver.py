@@ -15,7 +15,7 @@ import numpy as np
 from spacy.tokens import Doc
 
 from .clustering import (agreement_codes, check_link_offsets, decode_clusters, link_offsets_of, main_mention,
-                         repeat_keys)
+                         name_words, repeat_keys)
 from .errors import Errors, NeuralcorefError, Warnings
 from .features import FeatureTables, MentionFeatures, featurize, pair_codes
 from .lang import get_rules
@@ -58,6 +58,7 @@ class _Featurized:
     ptr: np.ndarray
     ante: np.ndarray
     codes: np.ndarray
+    names: np.ndarray  # name words per mention (clustering.name_words), read at decoding
 
 
 class Resolver:
@@ -119,7 +120,8 @@ class Resolver:
         self._check_vectors(doc, features)
         ptr, ante = candidate_antecedents(features, self.max_dist, self.max_dist_match,
                                           self.max_dist_nominal)
-        return _Featurized(mentions, features, ptr, ante, pair_codes(features, ptr, ante))
+        return _Featurized(mentions, features, ptr, ante, pair_codes(features, ptr, ante),
+                           name_words(doc, mentions.starts, mentions.ends, mentions.types))
 
     def _mentions(self, doc: Doc) -> Mentions:
         mentions = extract_mentions(doc, self.rules)
@@ -178,15 +180,16 @@ class Resolver:
         features = item.features
         return self.decide(item.mentions, single, pair, item.ptr, item.ante, store_scores,
                            agreement_codes(features.codes, self.rules.decoding_agreement),
-                           repeat_keys(features.codes, features.hashes))
+                           repeat_keys(features.codes, features.hashes), item.names)
 
     def decide(self, mentions: Mentions, single: np.ndarray, pair: np.ndarray,
                ptr: np.ndarray, ante: np.ndarray, store_scores: bool = False,
-               agreement: Optional[np.ndarray] = None, repeats: Optional[np.ndarray] = None) -> DocCoref:
-        """Links, clusters and main mentions from scores (``agreement``, ``repeats``:
-        see :func:`~neuralcoref.clustering.decode_clusters`)."""
+               agreement: Optional[np.ndarray] = None, repeats: Optional[np.ndarray] = None,
+               names: Optional[np.ndarray] = None) -> DocCoref:
+        """Links, clusters and main mentions from scores (``agreement``, ``repeats``,
+        ``names``: see :func:`~neuralcoref.clustering.decode_clusters`)."""
         clusters = decode_clusters(single, pair, ptr, ante, mentions.heads, self.greedyness, agreement,
-                                   link_offsets_of(mentions.types, self.link_offsets), repeats)
+                                   link_offsets_of(mentions.types, self.link_offsets), repeats, names)
         mains = [main_mention(c, mentions.types) for c in clusters]
         if not store_scores:
             return DocCoref(mentions, clusters, mains)

@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from neuralcoref.clustering import (attach_repeats, best_antecedents, check_link_offsets,
                                     clusters_from_links, decode_clusters, greedyness_offset,
-                                    link_offsets_of, main_mention, one_span_per_head, repeat_keys, spans_of)
+                                    link_offsets_of, main_mention, name_words, one_span_per_head,
+                                    repeat_keys, spans_of)
 from neuralcoref.features import GENDER, MENTION_CODES, MENTION_HASHES, NUMBER, PERSON
 from neuralcoref.mentions import MENTION_TYPES
 
@@ -306,3 +307,34 @@ def test_clustering_decode_attaches_repeats_only_when_given_them():
     args = (np.zeros(3, np.float32), pair, ptr, ante, np.arange(3))
     assert decode_clusters(*args) == [[0, 1]]
     assert decode_clusters(*args, repeats=np.array([5, 0, 5], np.uint64)) == [[0, 1, 2]]
+
+
+def test_clustering_names_sharing_no_word_never_meet():
+    # "Pauline"(0) "she"(1) "Laurence"(2) "her"(3): "Laurence" scores best with
+    # "she", but may not join Pauline's cluster; "her", no name, still may.
+    ptr, ante = csr([[], [0], [1, 0], [2, 1]])
+    pair = np.array([1.0, 2.0, 1.5, 1.0, 2.0], dtype=np.float32)
+    single = np.zeros(4, np.float32)
+    pauline, laurence = np.uint64(0b01), np.uint64(0b10)
+    assert best_antecedents(single, pair, ptr, ante).tolist() == [-1, 0, 1, 1]
+    names = np.array([pauline, 0, laurence, 0], dtype=np.uint64)
+    assert best_antecedents(single, pair, ptr, ante, names=names).tolist() == [-1, 0, -1, 1]
+    # a shared word ("Samuel" and "Samuel de Constant") lets them meet
+    names = np.array([pauline, 0, pauline | laurence, 0], dtype=np.uint64)
+    assert best_antecedents(single, pair, ptr, ante, names=names).tolist() == [-1, 0, 1, 1]
+
+
+def test_clustering_name_words_of_a_doc(make_doc):
+    # "Samuel de Constant met M. Tronchin and the doctor ."
+    doc = make_doc([("Samuel", 3, "nsubj", "PROPN"), ("de", 2, "case", "ADP"), ("Constant", 0, "nmod", "PROPN"),
+                    ("met", 3, "ROOT", "VERB"), ("M.", 5, "compound", "PROPN"), ("Tronchin", 3, "obj", "PROPN"),
+                    ("and", 8, "cc", "CCONJ"), ("the", 8, "det", "DET"), ("doctor", 5, "conj", "NOUN"),
+                    (".", 3, "punct", "PUNCT")])
+    starts, ends = np.array([0, 0, 2, 4, 7]), np.array([1, 3, 3, 6, 9])
+    types = np.array([PROPER, PROPER, PROPER, PROPER, NOM])
+    words = name_words(doc, starts, ends, types)
+    samuel, constant, tronchin = words[0], words[2], words[3]
+    assert words[1] == samuel | constant and 0 not in (samuel, constant, tronchin)
+    assert words[4] == 0  # not a name
+    assert bin(int(tronchin)).count("1") == 1  # "M." is not a name word (not alphabetic)
+    assert name_words(doc, starts[:0], ends[:0], types[:0]).shape == (0,)

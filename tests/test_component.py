@@ -343,19 +343,28 @@ def test_component_blacklist(make_nlp):
 
 
 @pytest.mark.parametrize("greedyness,expected", [
-    (0.0, []), (0.5, [["Anna", "she"]]), (1.0, [["Anna", "she", "Paris"]])], ids=["0", "0.5", "1"])
+    (0.0, []), (0.5, [["Anna", "she"]]), (1.0, [["Anna", "she", "the city"]])], ids=["0", "0.5", "1"])
 def test_component_greedyness(make_nlp, greedyness, expected):
-    # at 1 every mention with a candidate links, at 0 none does
-    assert texts_of(make_nlp(greedyness=greedyness)(ANNA)) == expected
+    # at 1 every mention with an allowed candidate links, at 0 none does
+    assert texts_of(make_nlp(greedyness=greedyness)("Anna said she likes the city.")) == expected
+
+
+def test_component_never_joins_different_names(make_nlp):
+    # Even linking every mention it can, "Paris" may not join the cluster of
+    # "Anna": names that share no word are not one entity.
+    assert texts_of(make_nlp(greedyness=1.0)(ANNA)) == [["Anna", "she"]]
+    # names that share a word may
+    assert texts_of(make_nlp()("Tom Baker arrived. Baker smiled.")) == [["Tom Baker", "Baker"]]
 
 
 @pytest.mark.parametrize("offsets,expected", [
-    ({}, [["Anna", "she"]]), ({"pronominal": 100.0}, []), ({"proper": -100.0}, [["Anna", "she", "Paris"]]),
-    ({"nominal": -100.0, "list": 100.0}, [["Anna", "she"]])],
-    ids=["none", "pronouns-never", "names-always", "other-types"])
+    ({}, [["Anna", "she"]]), ({"pronominal": 100.0}, []),
+    ({"nominal": -100.0}, [["Anna", "she", "the city"]]),
+    ({"proper": -100.0, "list": 100.0}, [["Anna", "she"]])],
+    ids=["none", "pronouns-never", "nominals-always", "other-types"])
 def test_component_link_offsets(make_nlp, offsets, expected):
-    # a per-type offset moves only that type's threshold ("she" is a pronoun, "Paris" a name)
-    assert texts_of(make_nlp(link_offsets=offsets)(ANNA)) == expected
+    # a per-type offset moves only that type's threshold ("she" is a pronoun, "the city" a nominal)
+    assert texts_of(make_nlp(link_offsets=offsets)("Anna said she likes the city.")) == expected
 
 
 def test_component_link_offsets_default_to_the_models(make_nlp, handmade_model, tmp_path):
