@@ -136,7 +136,8 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
     offsets (float (n,) | None): added to each mention's link threshold (from
         :func:`link_offsets_of`: per-type thresholds tuned on dev data).
     repeats (uint64 (n,) | None): from :func:`repeat_keys`; None skips the last step.
-    names (uint64 (n,) | None): from :func:`name_words`, for :func:`best_antecedents`.
+    names (uint64 (n,) | None): from :func:`name_words`, for :func:`best_antecedents`
+        (the runtime passes them; training's dev evaluation, which has no Docs, does not).
     RETURNS (List[List[int]]): mention indices per cluster.
     """
     if offsets is not None:  # a higher no-antecedent score is a higher threshold
@@ -154,7 +155,8 @@ def name_words(doc: Doc, starts: np.ndarray, ends: np.ndarray, types: np.ndarray
     bit of its lowercase hash: two names that share a bit may still be different
     words, which only lets :func:`best_antecedents` join them as it would without
     names. Decoding with them never puts "Pauline" and "Laurence" in one cluster:
-    +0.33 CoNLL F1 on fr-litbank dev (both documents gain), +0.02 on OntoGUM dev.
+    +0.31 CoNLL F1 on fr-litbank dev (both documents gain), -0.03 to +0.02 for
+    the English models on OntoGUM dev.
 
     doc (Doc): the parsed Doc; starts, ends, types (int (n,)): the mentions.
     RETURNS (ndarray): (n,) uint64.

@@ -71,7 +71,9 @@ def _predict_scores(model: CorefScorers, data: TrainingData, device: torch.devic
 
 def decode(data: TrainingData, single: np.ndarray, pair: np.ndarray,
            offset: float = 0.0) -> List[List[List[Tuple[int, int]]]]:
-    """Predicted clusters (token spans) of every document, decoded as at runtime.
+    """Predicted clusters (token spans) of every document, decoded as at runtime
+    but for the name rule (:func:`~neuralcoref.clustering.name_words`: the
+    featurized data keeps no words).
 
     offset (float): added to the single scores (a link threshold to tune).
     """
