@@ -125,7 +125,8 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
                     agreement: Optional[np.ndarray] = None,
                     offsets: Optional[np.ndarray] = None,
                     repeats: Optional[np.ndarray] = None,
-                    names: Optional[np.ndarray] = None) -> List[List[int]]:
+                    names: Optional[np.ndarray] = None,
+                    span_scores: Optional[np.ndarray] = None) -> List[List[int]]:
     """The clusters a Doc's scores decode to, as the runtime and training's dev
     evaluation both list them: :func:`best_antecedents`, then
     :func:`clusters_from_links`, then :func:`one_span_per_head`, then
@@ -138,12 +139,14 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
     repeats (uint64 (n,) | None): from :func:`repeat_keys`; None skips the last step.
     names (uint64 (n,) | None): from :func:`name_words`, for :func:`best_antecedents`
         (the runtime passes them; training's dev evaluation, which has no Docs, does not).
+    span_scores (float (n,) | None): for :func:`one_span_per_head` (the mention
+        scorer's scores, when the model has one).
     RETURNS (List[List[int]]): mention indices per cluster.
     """
     if offsets is not None:  # a higher no-antecedent score is a higher threshold
         single = np.asarray(single, dtype=np.float32) + offsets
     links = best_antecedents(single, pair, ptr, ante, greedyness, agreement, names)
-    clusters = one_span_per_head(clusters_from_links(links), heads)
+    clusters = one_span_per_head(clusters_from_links(links), heads, span_scores)
     return clusters if repeats is None else attach_repeats(clusters, repeats, heads)
 
 
@@ -250,30 +253,37 @@ def clusters_from_links(links: np.ndarray) -> List[List[int]]:
     return [g for _, g in sorted(groups.items()) if len(g) > 1]
 
 
-def one_span_per_head(clusters: List[List[int]], heads: np.ndarray) -> List[List[int]]:
-    """Keep the first mention of each head token in every cluster.
+def one_span_per_head(clusters: List[List[int]], heads: np.ndarray,
+                      span_scores: Optional[np.ndarray] = None) -> List[List[int]]:
+    """Keep one mention of each head token in every cluster: the one with the
+    highest span score, the first of equal ones (the shortest of those that
+    start first; all of them without scores).
 
     Candidate spans often share a head ("Mary Chaworth" and "Mary Chaworth, whom
     he met"); gold clusters hold one of them (none of OntoGUM train's 21,510
     extracted gold mentions shares a head with another of its cluster, 1 of
-    fr-litbank's 20,846), so the others are redundant. Links through a dropped
-    mention still join the rest; clusters left with one mention are dropped.
+    fr-litbank's 20,846), so the others are redundant. Which one the gold holds
+    differs ("la mère" / "la mère aveugle", "Samuel" / "Samuel de Constant"): a
+    mention scorer trained on data that annotates every mention (LitBank) tells
+    them apart, and its scores pick the span (+0.1 CoNLL F1 on fr-litbank dev for
+    each of three French models). Links through a dropped mention still join the
+    rest; clusters left with one mention are dropped.
 
     clusters (List[List[int]]): sorted mention indices, as from
         :func:`clusters_from_links`.
     heads (int (n,)): head token of each mention.
-    RETURNS (List[List[int]]): the clusters without repeated heads.
+    span_scores (float (n,) | None): how likely each span is a mention; None: the first.
+    RETURNS (List[List[int]]): the clusters without repeated heads, each sorted.
     """
     out = []
     for cluster in clusters:
-        kept, seen = [], set()
+        kept: Dict[int, int] = {}
         for i in cluster:
             head = int(heads[i])
-            if head not in seen:
-                seen.add(head)
-                kept.append(i)
+            if head not in kept or (span_scores is not None and span_scores[i] > span_scores[kept[head]]):
+                kept[head] = i
         if len(kept) > 1:
-            out.append(kept)
+            out.append(sorted(kept.values()))
     return out
 
 

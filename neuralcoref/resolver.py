@@ -145,17 +145,19 @@ class Resolver:
         RETURNS (List[DocCoref]): one result per Doc.
         """
         items = [self.featurize_doc(doc) for doc in docs]
-        single, pair = self.score(items)
-        return [self.decide_featurized(item, s, p, store_scores) for item, s, p in zip(items, single, pair)]
+        scores = self.score(items)
+        return [self.decide_featurized(item, s, p, store_scores, m) for item, s, p, m in zip(items, *scores)]
 
-    def score(self, items: Sequence[_Featurized]) -> Tuple[List[np.ndarray], List[np.ndarray]]:
-        """Single and pair scores of featurized Docs, split back per Doc. With
-        ``top_antecedents``, the candidates pruned away are dropped from the
-        items (their ``ptr``, ``ante`` and ``codes``), so that each item's pair
-        scores and candidates stay aligned."""
+    def score(self, items: Sequence[_Featurized]) -> Tuple[List[np.ndarray], List[np.ndarray], List[np.ndarray]]:
+        """Single, pair and mention scores of featurized Docs, split back per Doc
+        (mention scores are 0 without a mention scorer). With ``top_antecedents``,
+        the candidates pruned away are dropped from the items (their ``ptr``,
+        ``ante`` and ``codes``), so that each item's pair scores and candidates
+        stay aligned."""
         sizes = [len(it.features) for it in items]
         if sum(sizes) == 0:
-            return ([np.zeros(0, np.float32) for _ in items], [np.zeros(0, np.float32) for _ in items])
+            empty = [np.zeros(0, np.float32) for _ in items]
+            return empty, list(empty), list(empty)
         offsets = np.concatenate([[0], np.cumsum(sizes)])
         # Docs without mentions are left out: their vector width may differ (no doc.tensor).
         features = MentionFeatures.concat([it.features for it in items if len(it.features)])
@@ -170,26 +172,27 @@ class Resolver:
         pair, kept = self.scorers.all_pair_scores(parts, ptr, ante, codes, self.top_antecedents)
         if kept is not None:
             _keep_candidates(items, kept)
-        single = parts.single
         pair_sizes = np.cumsum([len(it.ante) for it in items])[:-1]
-        return np.split(single, offsets[1:-1]), np.split(pair, pair_sizes)
+        split = offsets[1:-1]
+        return np.split(parts.single, split), np.split(pair, pair_sizes), np.split(parts.mention, split)
 
     def decide_featurized(self, item: _Featurized, single: np.ndarray, pair: np.ndarray,
-                          store_scores: bool = False) -> DocCoref:
+                          store_scores: bool = False, mention: Optional[np.ndarray] = None) -> DocCoref:
         """:meth:`decide` for a featurized Doc and its scores (from :meth:`score`)."""
         features = item.features
         return self.decide(item.mentions, single, pair, item.ptr, item.ante, store_scores,
                            agreement_codes(features.codes, self.rules.decoding_agreement),
-                           repeat_keys(features.codes, features.hashes), item.names)
+                           repeat_keys(features.codes, features.hashes), item.names, mention)
 
     def decide(self, mentions: Mentions, single: np.ndarray, pair: np.ndarray,
                ptr: np.ndarray, ante: np.ndarray, store_scores: bool = False,
                agreement: Optional[np.ndarray] = None, repeats: Optional[np.ndarray] = None,
-               names: Optional[np.ndarray] = None) -> DocCoref:
+               names: Optional[np.ndarray] = None, span_scores: Optional[np.ndarray] = None) -> DocCoref:
         """Links, clusters and main mentions from scores (``agreement``, ``repeats``,
-        ``names``: see :func:`~neuralcoref.clustering.decode_clusters`)."""
+        ``names``, ``span_scores``: see :func:`~neuralcoref.clustering.decode_clusters`)."""
         clusters = decode_clusters(single, pair, ptr, ante, mentions.heads, self.greedyness, agreement,
-                                   link_offsets_of(mentions.types, self.link_offsets), repeats, names)
+                                   link_offsets_of(mentions.types, self.link_offsets), repeats, names,
+                                   span_scores)
         mains = [main_mention(c, mentions.types) for c in clusters]
         if not store_scores:
             return DocCoref(mentions, clusters, mains)

@@ -55,14 +55,14 @@ class _ScoredDev:
         self.docs = []
         for gold, doc in pairs:
             items = [resolver.featurize_doc(doc)]
-            (single,), (pair,) = resolver.score(items)
-            self.docs.append((gold, items[0], single, pair))
+            (single,), (pair,), (mention,) = resolver.score(items)
+            self.docs.append((gold, items[0], single, pair, mention))
 
     def scores(self, offsets: Mapping[str, float]) -> CorefScores:
         self.resolver.link_offsets = dict(offsets)
         pairs = []
-        for gold, item, single, pair in self.docs:
-            response = self.resolver.decide_featurized(item, single, pair).cluster_spans()
+        for gold, item, single, pair, mention in self.docs:
+            response = self.resolver.decide_featurized(item, single, pair, mention=mention).cluster_spans()
             if not self.keep_singletons:
                 gold, response = remove_singletons(gold), remove_singletons(response)
             pairs.append((gold, response))

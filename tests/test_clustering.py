@@ -130,6 +130,21 @@ def test_clustering_drops_a_cluster_of_one_head():
     assert one_span_per_head([[0, 1]], np.array([4, 4])) == []
 
 
+def test_clustering_span_scores_pick_the_span_of_a_head():
+    # "la mère"(0, head 5) "la mère aveugle"(1, head 5) "elle"(2) "elle"(3): the
+    # mention scorer prefers the longer span; without scores the first stays.
+    links = np.array([-1, 0, 1, 2])
+    heads = np.array([5, 5, 9, 12])
+    clusters = clusters_from_links(links)
+    assert one_span_per_head(clusters, heads) == [[0, 2, 3]]
+    assert one_span_per_head(clusters, heads, np.array([-1.0, 2.0, 0.0, 0.0])) == [[1, 2, 3]]
+    assert one_span_per_head(clusters, heads, np.zeros(4)) == [[0, 2, 3]]  # ties: the first
+    ptr, ante = csr([[], [0], [1, 0], [2, 1]])
+    pair = np.array([1.0, 1.0, 0.0, 1.0, 0.0], dtype=np.float32)
+    assert decode_clusters(np.zeros(4, np.float32), pair, ptr, ante, heads,
+                           span_scores=np.array([-1.0, 2.0, 0.0, 0.0])) == [[1, 2, 3]]
+
+
 @given(st.lists(st.integers(-1, 30), max_size=30))
 @settings(max_examples=100, deadline=None)
 def test_clustering_union_is_a_partition_along_links(raw):

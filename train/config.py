@@ -62,6 +62,7 @@ class TrainConfig:
     mention_loss_weight (float): weight of the auxiliary mention-detection loss
         (binary cross-entropy of the mention scores against gold mentions).
     dropout (float): dropout on inputs and hidden layers while training.
+    word_dropout (float): share of word slots read as unknown words while training.
     weight_decay (float): L2 penalty (Adam's weight_decay).
     ema_decay (float): evaluate and keep an exponential moving average of the
         weights with this decay per batch (0: the raw weights).
@@ -97,6 +98,7 @@ class TrainConfig:
     mention_loss_weight: float = 1.0
     refine: bool = False
     dropout: float = 0.3
+    word_dropout: float = 0.0
     weight_decay: float = 1e-6
     ema_decay: float = 0.995
     pair_budget: int = 20000
@@ -137,6 +139,10 @@ class TrainConfig:
                 raise NeuralcorefError(Errors.E212.format(loss=phase.loss, costs=phase.costs))
         if not self.pair_hidden:
             raise NeuralcorefError(Errors.E202)
+        for name in ("dropout", "word_dropout"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1:
+                raise NeuralcorefError(Errors.E213.format(name=name, value=value))
 
 
 def load_config(path: Optional[Union[str, Path]]) -> TrainConfig:

@@ -38,9 +38,10 @@ def batch_outputs(model: CorefScorers, t: dict):
 
 
 def predict_scores(model: CorefScorers, data: TrainingData, device: torch.device,
-                   pair_budget: int) -> Tuple[np.ndarray, np.ndarray]:
-    """Single (n,) and pair (n_pairs,) float32 scores of every mention and candidate,
-    with the entity-level second pass when the model has one (as at runtime)."""
+                   pair_budget: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Single (n,), pair (n_pairs,) and mention (n,) float32 scores of every mention
+    and candidate, with the entity-level second pass when the model has one (as at
+    runtime); mention scores are 0 without a mention scorer."""
     if model.config.refine:
         set_soft_clusters(model, data, device, pair_budget)
     return _predict_scores(model, data, device, pair_budget)
@@ -50,31 +51,35 @@ def set_soft_clusters(model: CorefScorers, data: TrainingData, device: torch.dev
                       pair_budget: int) -> None:
     """Soft clusters from first-pass scores, set on ``data`` for the second pass."""
     data.set_soft_clusters(None, None)
-    single, pair = _predict_scores(model, data, device, pair_budget)
+    single, pair, _ = _predict_scores(model, data, device, pair_budget)
     data.set_soft_clusters(*soft_clusters(single, pair, data.ptr, data.ante))
 
 
 @torch.no_grad()
 def _predict_scores(model: CorefScorers, data: TrainingData, device: torch.device,
-                    pair_budget: int) -> Tuple[np.ndarray, np.ndarray]:
+                    pair_budget: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     model.eval()
     single = np.zeros(len(data), dtype=np.float32)
     pair = np.zeros(len(data.ante), dtype=np.float32)
+    mention = np.zeros(len(data), dtype=np.float32)
     for anaphors in make_batches(data.n_candidates, pair_budget, data.doc_ids):
         batch = data.batch(anaphors)
-        scores = option_scores(model, to_tensors(batch, device)).cpu().numpy()
+        options, mentions = batch_outputs(model, to_tensors(batch, device))
+        scores = options.cpu().numpy()
         single[anaphors] = scores[:, 0]
+        mention[batch.mentions] = mentions.cpu().numpy()
         rows, cols = np.nonzero(batch.mask)
         pair[data.ptr[anaphors][rows] + cols] = scores[rows, cols + 1]
-    return single, pair
+    return single, pair, mention
 
 
-def decode(data: TrainingData, single: np.ndarray, pair: np.ndarray,
+def decode(data: TrainingData, single: np.ndarray, pair: np.ndarray, mention: np.ndarray,
            offset: float = 0.0) -> List[List[List[Tuple[int, int]]]]:
     """Predicted clusters (token spans) of every document, decoded as at runtime
     but for the name rule (:func:`~neuralcoref.clustering.name_words`: the
     featurized data keeps no words).
 
+    mention (float32 (n,)): mention scores, which pick a cluster's span per head.
     offset (float): added to the single scores (a link threshold to tune).
     """
     corpus, out = data.corpus, []
@@ -86,7 +91,8 @@ def decode(data: TrainingData, single: np.ndarray, pair: np.ndarray,
         codes = np.asarray(corpus.features.codes[rows])
         clusters = decode_clusters(single[rows] + offset, pair[lo:hi], ptr, ante, codes[:, C["head"]],
                                    agreement=agreement_codes(codes, data.decoding_agreement),
-                                   repeats=repeat_keys(codes, corpus.features.hashes[rows]))
+                                   repeats=repeat_keys(codes, corpus.features.hashes[rows]),
+                                   span_scores=mention[rows])
         out.append(spans_of(clusters, codes[:, C["start"]], codes[:, C["end"]]))
     return out
 
@@ -103,15 +109,15 @@ def score_predictions(data: TrainingData, predicted: List[List[List[Tuple[int, i
 
 def evaluate(model: CorefScorers, data: TrainingData, device: torch.device, pair_budget: int,
              offset: float = 0.0) -> CorefScores:
-    single, pair = predict_scores(model, data, device, pair_budget)
-    return score_predictions(data, decode(data, single, pair, offset))
+    scores = predict_scores(model, data, device, pair_budget)
+    return score_predictions(data, decode(data, *scores, offset))
 
 
 def tune_offset(model: CorefScorers, data: TrainingData, device: torch.device, pair_budget: int,
                 grid: np.ndarray = np.arange(-2.0, 2.01, 0.25)) -> Tuple[float, float]:
     """The single-score offset that maximises dev CoNLL F1, and that F1."""
-    single, pair = predict_scores(model, data, device, pair_budget)
-    results = [(score_predictions(data, decode(data, single, pair, float(o))).conll_f1, float(o))
+    scores = predict_scores(model, data, device, pair_budget)
+    results = [(score_predictions(data, decode(data, *scores, float(o))).conll_f1, float(o))
                for o in grid]
     best_f1, best_offset = max(results, key=lambda r: (r[0], -abs(r[1])))
     return best_offset, best_f1

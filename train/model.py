@@ -13,7 +13,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from neuralcoref.scoring import ScorerConfig, weight_shapes
+from neuralcoref.scoring import FIRST_WORD_ROW, OOV_ROW, ScorerConfig, weight_shapes
 
 
 def _key(name: str) -> str:
@@ -25,12 +25,16 @@ class CorefScorers(nn.Module):
 
     config (ScorerConfig): input and layer sizes.
     dropout (float): dropout on the mention inputs and hidden layers in training.
+    word_dropout (float): in training, the share of word slots read as an unknown
+        word (the OOV row), so that scores do not hinge on the exact words of
+        the training documents.
     """
 
-    def __init__(self, config: ScorerConfig, dropout: float = 0.0):
+    def __init__(self, config: ScorerConfig, dropout: float = 0.0, word_dropout: float = 0.0):
         super().__init__()
         self.config = config
         self.dropout = dropout
+        self.word_dropout = word_dropout
         self.params = nn.ParameterDict({
             _key(name): nn.Parameter(torch.empty(shape)) for name, shape in weight_shapes(config).items()
         })
@@ -55,6 +59,9 @@ class CorefScorers(nn.Module):
         """(n, d_m) inputs from span vectors, expanded codes and word-slot rows."""
         parts = [vectors, mention_feats]
         if self.config.embedding_dim:
+            if self.training and self.word_dropout:
+                dropped = (torch.rand(word_rows.shape, device=word_rows.device) < self.word_dropout)
+                word_rows = torch.where(dropped & (word_rows >= FIRST_WORD_ROW), OOV_ROW, word_rows)
             parts.append(F.embedding(word_rows, self.p("embeddings")).flatten(1))
         x = torch.cat(parts, dim=1)
         return F.dropout(x, self.dropout, self.training)

@@ -83,7 +83,7 @@ def test_runtime_refined_scores_equal_torch_scores(data, tmp_path):
     config = ScorerConfig(vector_dim=96, vocab_size=len(vocab), embedding_dim=8,
                           single_hidden=[32], pair_hidden=[16, 8], refine=True)
     model = CorefScorers(config).eval()
-    single_t, pair_t = predict_scores(model, data, torch.device("cpu"), pair_budget=10_000)
+    single_t, pair_t, mention_t = predict_scores(model, data, torch.device("cpu"), pair_budget=10_000)
     path = save_model(tmp_path / "m", ModelConfig(lang="en", scorer=config), model.export_weights(),
                       vocab.words)
     runtime = load_model(path)
@@ -95,5 +95,6 @@ def test_runtime_refined_scores_equal_torch_scores(data, tmp_path):
     plain = runtime.scorers.pair_scores(parts, data.ante, np.repeat(np.arange(len(data)), data.n_candidates),
                                         data.pair_codes)
     np.testing.assert_allclose(parts.single, single_t, atol=1e-5)
+    np.testing.assert_allclose(parts.mention, mention_t, atol=1e-5)
     np.testing.assert_allclose(pair, pair_t, atol=1e-4)
     assert not np.allclose(pair, plain, atol=1e-3)  # the second pass changes the scores

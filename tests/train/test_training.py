@@ -189,6 +189,28 @@ def test_train_config_errors(tmp_path):
             load_config(path)
     path.write_text(json.dumps({"phases": [{"loss": "ranking", "costs": [1.2, 0.4, 1.0]}]}))
     assert load_config(path).phases[0].costs == [1.2, 0.4, 1.0]
+    for setting in ({"dropout": 1.0}, {"word_dropout": -0.1}, {"word_dropout": "0.2"}):
+        path.write_text(json.dumps(setting))
+        with pytest.raises(NeuralcorefError, match="E213"):
+            load_config(path)
+    path.write_text(json.dumps({"word_dropout": 0.25}))
+    assert load_config(path).word_dropout == 0.25
+
+
+def test_word_dropout_reads_known_words_as_unknown_in_training_only():
+    from neuralcoref.scoring import OOV_ROW
+    config = ScorerConfig(vector_dim=0, vocab_size=10, embedding_dim=4, single_hidden=[8], pair_hidden=[8])
+    rows = torch.tensor([[0, 1, 5, 9]])  # none, unknown, two known words (4 of the 8 slots)
+    vectors, feats = torch.zeros(1, 0), torch.zeros(1, 5)
+    model = CorefScorers(config, word_dropout=0.9999)
+    table = model.p("embeddings").detach()
+    unknown = torch.cat([table[r] for r in (0, 1, OOV_ROW, OOV_ROW)])
+    model.train()
+    trained = model.mention_inputs(vectors, feats, rows)[0, -16:]
+    assert torch.equal(trained, unknown)  # dropout off for inputs: only word rows change
+    model.eval()
+    assert torch.equal(model.mention_inputs(vectors, feats, rows)[0, -16:],
+                       torch.cat([table[r] for r in rows[0].tolist()]))
 
 
 def test_ranking_costs_scale_each_kind_of_mistake():
