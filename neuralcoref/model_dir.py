@@ -29,11 +29,12 @@ CONFIG_FILE, WEIGHTS_FILE, VOCAB_FILE, CARD_FILE = (
     "config.json", "weights.npz", "vocab.json", "model_card.md")
 #: Shipped models, by language code: folders under ``neuralcoref/models/``.
 SHIPPED_MODELS = {"en": "en", "fr": "fr"}
-#: Other shipped models, by name: never picked by default, only when named.
-SHIPPED_VARIANTS = {"en_fast": "en_fast", "en_portable": "en_portable"}
-#: The default model of a language for pipelines whose token vectors are not
-#: the ones its default model reads.
-PORTABLE_MODELS = {"en": "en_portable"}
+#: Other shipped models, by name: picked by default only as below.
+SHIPPED_VARIANTS = {"en_fast": "en_fast", "en_portable": "en_portable", "fr_sm": "fr_sm"}
+#: The models a language's default falls back to, in order, for pipelines whose
+#: token vectors are not the ones its default model reads: the first that reads
+#: the pipeline's vectors (a model reading none reads any pipeline's).
+FALLBACK_MODELS = {"en": ("en_portable",), "fr": ("fr_sm",)}
 
 
 @dataclass
@@ -118,20 +119,28 @@ def shipped_model_path(name: str) -> Path:
 
 def resolve_model_path(model: Union[str, Path, None], lang: str, pipeline: Optional[str] = None) -> Path:
     """Where to load a model from: a path, a shipped model's name, or the language's
-    default. ``pipeline`` (a :func:`pipeline_id`): the default is the language's
-    portable model when the default one reads other token vectors than this
-    pipeline's."""
+    default. ``pipeline`` (a :func:`pipeline_id`): when the default model reads
+    other token vectors than this pipeline's, the first of the language's
+    fallback models that reads this pipeline's (else the default, which warns)."""
     if model is None or model == "":
         if lang not in SHIPPED_MODELS:
             raise ModelLoadError(Errors.E106.format(lang=lang, shipped=", ".join(SHIPPED_MODELS)))
         path = shipped_model_path(SHIPPED_MODELS[lang])
-        if pipeline is not None and lang in PORTABLE_MODELS and not read_config(path).reads_vectors_of(pipeline):
-            return shipped_model_path(PORTABLE_MODELS[lang])
-        return path
+        if pipeline is None or read_config(path).reads_vectors_of(pipeline):
+            return path
+        others = fallback_models(lang, pipeline)
+        return shipped_model_path(others[0]) if others else path
     named = {**SHIPPED_MODELS, **SHIPPED_VARIANTS}
     if str(model) in named:
         return shipped_model_path(named[str(model)])
     return Path(model)
+
+
+def fallback_models(lang: str, pipeline: str) -> List[str]:
+    """The language's fallback models (FALLBACK_MODELS) that read the token vectors
+    of ``pipeline`` (a :func:`pipeline_id`), in order of preference."""
+    return [name for name in FALLBACK_MODELS.get(lang, ())
+            if read_config(shipped_model_path(name)).reads_vectors_of(pipeline)]
 
 
 def read_config(path: Union[str, Path]) -> ModelConfig:

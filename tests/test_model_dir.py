@@ -226,6 +226,13 @@ def test_model_dir_resolve_model_path(tmp_path):
     assert resolve_model_path(str(tmp_path), "xx") == tmp_path
     assert resolve_model_path(None, "en") == shipped_model_path("en")
     assert resolve_model_path("en", "fr") == shipped_model_path("en")
+    # the default follows the pipeline's token vectors (model_dir.FALLBACK_MODELS)
+    assert resolve_model_path(None, "fr", "fr_core_news_md 3.8.0") == shipped_model_path("fr")
+    assert resolve_model_path(None, "fr", "fr_core_news_sm 3.8.0") == shipped_model_path("fr_sm")
+    assert resolve_model_path(None, "fr", "fr_core_news_lg 3.8.0") == shipped_model_path("fr")
+    assert resolve_model_path(None, "en", "en_core_web_sm 3.8.0") == shipped_model_path("en")
+    assert resolve_model_path(None, "en", "en_core_web_lg 3.8.0") == shipped_model_path("en_portable")
+    assert resolve_model_path("fr_sm", "fr", "fr_core_news_md 3.8.0") == shipped_model_path("fr_sm")
     assert shipped_model_path("en").parts[-2:] == ("models", "en")
     with pytest.raises(ModelLoadError, match=r"\[E106\].*'xx'.*neuralcoref train"):
         resolve_model_path(None, "xx")

@@ -63,6 +63,7 @@ class TrainConfig:
         (binary cross-entropy of the mention scores against gold mentions).
     dropout (float): dropout on inputs and hidden layers while training.
     word_dropout (float): share of word slots read as unknown words while training.
+    vector_dropout (float): share of span vectors zeroed whole while training.
     weight_decay (float): L2 penalty (Adam's weight_decay).
     ema_decay (float): evaluate and keep an exponential moving average of the
         weights with this decay per batch (0: the raw weights).
@@ -99,6 +100,7 @@ class TrainConfig:
     refine: bool = False
     dropout: float = 0.3
     word_dropout: float = 0.0
+    vector_dropout: float = 0.0
     weight_decay: float = 1e-6
     ema_decay: float = 0.995
     pair_budget: int = 20000
@@ -139,7 +141,7 @@ class TrainConfig:
                 raise NeuralcorefError(Errors.E212.format(loss=phase.loss, costs=phase.costs))
         if not self.pair_hidden:
             raise NeuralcorefError(Errors.E202)
-        for name in ("dropout", "word_dropout"):
+        for name in ("dropout", "word_dropout", "vector_dropout"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1:
                 raise NeuralcorefError(Errors.E213.format(name=name, value=value))

@@ -13,6 +13,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from neuralcoref.features import SPAN_VECTORS
 from neuralcoref.scoring import FIRST_WORD_ROW, OOV_ROW, ScorerConfig, weight_shapes
 
 
@@ -28,13 +29,17 @@ class CorefScorers(nn.Module):
     word_dropout (float): in training, the share of word slots read as an unknown
         word (the OOV row), so that scores do not hinge on the exact words of
         the training documents.
+    vector_dropout (float): in training, the share of span vectors (one of
+        SPAN_VECTORS of one mention) zeroed whole, the others scaled up to match.
     """
 
-    def __init__(self, config: ScorerConfig, dropout: float = 0.0, word_dropout: float = 0.0):
+    def __init__(self, config: ScorerConfig, dropout: float = 0.0, word_dropout: float = 0.0,
+                 vector_dropout: float = 0.0):
         super().__init__()
         self.config = config
         self.dropout = dropout
         self.word_dropout = word_dropout
+        self.vector_dropout = vector_dropout
         self.params = nn.ParameterDict({
             _key(name): nn.Parameter(torch.empty(shape)) for name, shape in weight_shapes(config).items()
         })
@@ -57,6 +62,10 @@ class CorefScorers(nn.Module):
     def mention_inputs(self, vectors: torch.Tensor, mention_feats: torch.Tensor,
                        word_rows: torch.Tensor) -> torch.Tensor:
         """(n, d_m) inputs from span vectors, expanded codes and word-slot rows."""
+        if self.training and self.vector_dropout and vectors.shape[1]:
+            blocks = vectors.reshape(vectors.shape[0], len(SPAN_VECTORS), -1)
+            keep = (torch.rand(blocks.shape[:2], device=vectors.device) >= self.vector_dropout)
+            vectors = (blocks * keep[..., None] / (1.0 - self.vector_dropout)).flatten(1)
         parts = [vectors, mention_feats]
         if self.config.embedding_dim:
             if self.training and self.word_dropout:

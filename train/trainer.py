@@ -116,7 +116,8 @@ def train(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_model:
     logger.info("Train: %s; extra: %s; dev: %s", train_data.stats(),
                 [d.stats() for d in extra_data], dev_data.stats())
 
-    model = CorefScorers(scorer_cfg, dropout=cfg.dropout, word_dropout=cfg.word_dropout)
+    model = CorefScorers(scorer_cfg, dropout=cfg.dropout, word_dropout=cfg.word_dropout,
+                         vector_dropout=cfg.vector_dropout)
     if cfg.init_vectors and cfg.embedding_dim:
         _init_embeddings(model, vocab, cfg.init_vectors)
     model = model.to(dev)

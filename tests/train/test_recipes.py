@@ -13,12 +13,12 @@ ROOT = Path(__file__).resolve().parents[2]
 MODELS = ROOT / "neuralcoref" / "models"
 
 
-def card_settings(model: str) -> dict:
-    """The training settings a shipped model's card records (its first ones: a
-    merged model lists its members in order)."""
+def card_settings(model: str, member: int = 0) -> dict:
+    """The training settings a shipped model's card records (a merged model
+    lists its members in order)."""
     card = (MODELS / model / "model_card.md").read_text(encoding="utf8")
-    block = re.search(r"### Settings\s+```json\n(.*?)```|## Settings\s+```json\n(.*?)```", card, re.S)
-    return json.loads(block.group(1) or block.group(2))
+    blocks = re.findall(r"##+ Settings\s+```json\n(.*?)```", card, re.S)
+    return json.loads(blocks[member])
 
 
 def readme_french_recipe() -> dict:
@@ -36,9 +36,15 @@ def recorded(config: TrainConfig, card: dict) -> dict:
     return {k: mine[k] for k in card}
 
 
-def test_recipes_readme_french_config_is_the_shipped_french_models():
-    card = card_settings("fr")
-    config = TrainConfig.from_dict(readme_french_recipe())
+@pytest.mark.parametrize("model,member,changes", [
+    ("fr", 0, {"vector_dropout": 0.3, "seed": 0}),  # fr_vd.json
+    ("fr", 1, {"seed": 1}),
+    ("fr_sm", 0, {"word_dropout": 0.0, "seed": 0}),  # fr.json less word dropout
+    ("fr_sm", 1, {"word_dropout": 0.0, "seed": 1}),
+])
+def test_recipes_readme_french_config_is_the_shipped_french_models(model, member, changes):
+    card = card_settings(model, member)
+    config = TrainConfig.from_dict({**readme_french_recipe(), **changes})
     config.drop_singletons = card["drop_singletons"]  # detected from the data
     assert recorded(config, card) == card
 

@@ -197,6 +197,23 @@ def test_train_config_errors(tmp_path):
     assert load_config(path).word_dropout == 0.25
 
 
+def test_vector_dropout_zeroes_whole_span_vectors_in_training_only():
+    from neuralcoref.features import SPAN_VECTORS
+    config = ScorerConfig(vector_dim=3, vocab_size=2, embedding_dim=0, single_hidden=[8], pair_hidden=[8])
+    torch.manual_seed(0)
+    vectors = torch.rand(200, len(SPAN_VECTORS) * 3) + 1.0  # all positive
+    feats, rows = torch.zeros(200, 5), torch.zeros(200, 0, dtype=torch.long)
+    model = CorefScorers(config, vector_dropout=0.5).train()
+    out = model.mention_inputs(vectors, feats, rows)[:, :vectors.shape[1]].reshape(200, -1, 3)
+    zeroed = (out == 0).all(-1)
+    assert ((out == 0).any(-1) == zeroed).all()  # a span vector goes whole or not at all
+    assert 0.3 < zeroed.float().mean() < 0.7
+    kept = ~zeroed
+    assert torch.allclose(out[kept], 2 * vectors.reshape(200, -1, 3)[kept])  # scaled by 1 / (1 - p)
+    model.eval()
+    assert torch.equal(model.mention_inputs(vectors, feats, rows)[:, :vectors.shape[1]], vectors)
+
+
 def test_word_dropout_reads_known_words_as_unknown_in_training_only():
     from neuralcoref.scoring import OOV_ROW
     config = ScorerConfig(vector_dim=0, vocab_size=10, embedding_dim=4, single_hidden=[8], pair_hidden=[8])
