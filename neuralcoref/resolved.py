@@ -1,11 +1,29 @@
 """``doc._.coref_resolved``: the text with each mention replaced by its main mention."""
 from __future__ import annotations
 
-from typing import List, Optional, Tuple
+from typing import Dict, FrozenSet, List, NamedTuple, Optional, Tuple
 
 from spacy.tokens import Doc, Span
 
 _POSSESSIVE_TAGS = {"PRP$", "WP$"}
+_SUBJECT_DEPS = ("nsubj", "csubj")
+_VOWELS = frozenset("aeiouyàâäéèêëîïôöùûüœæAEIOUYÀÂÄÉÈÊËÎÏÔÖÙÛÜŒÆ")
+
+
+class _Output(NamedTuple):
+    """What resolved text reads from a language's rules."""
+    possessive_suffixes: FrozenSet[str]
+    elided_words: Dict[str, str]
+
+
+def _output_rules(lang: str) -> _Output:
+    # The Doc's language's rules; none (nothing added, nothing restored) for a
+    # language without rules of its own, without the warning get_rules gives.
+    from .lang import available_languages, get_rules
+    if lang not in available_languages():
+        return _Output(frozenset(), {})
+    rules = get_rules(lang)
+    return _Output(rules.possessive_suffixes, rules.class_map("elided_words"))
 
 
 def _is_pronoun(span: Span) -> bool:
@@ -21,31 +39,60 @@ def _is_possessive(span: Span) -> bool:
     return len(span) == 1 and (root.tag_ in _POSSESSIVE_TAGS or "Yes" in root.morph.get("Poss"))
 
 
-def _replacement(mention: Span, main: Span) -> Optional[str]:
+def _is_preverbal_clitic(span: Span) -> bool:
+    # An object pronoun before its head ("Marie [le] salua", "elle [lui] parla"):
+    # a name cannot stand there.
+    root = span.root
+    return (len(span) == 1 and root.head.i > root.i
+            and not root.dep_.startswith(_SUBJECT_DEPS) and not _is_possessive(span))
+
+
+def _replacement(mention: Span, main: Span, output: _Output) -> Optional[str]:
     """What replaces ``mention``, or None to keep it."""
     if _is_pronoun(main) or (_is_name(mention) and not _is_name(main)):
         return None  # never replace by a pronoun, nor a name by something vaguer
+    if _is_preverbal_clitic(mention):
+        return None
     text = main.text
-    if _is_possessive(mention) and not text.endswith(("'s", "’s")):
-        text += "'" if text.endswith("s") else "'s"
+    if _is_possessive(mention):
+        suffixes = output.possessive_suffixes
+        if not suffixes:
+            return None
+        if not text.endswith(("'s", "’s")):
+            text += "'" if text.endswith("s") and "'" in suffixes else "'s"
     return text
+
+
+def _elided_before(doc: Doc, start: int, text: str, output: _Output) -> Optional[str]:
+    """The full form of an elided word just before a replacement that starts with
+    a consonant ("qu'" -> "que"), or None to keep the text as it is."""
+    if start == 0 or not text or text[0] in _VOWELS:
+        return None
+    prev = doc[start - 1]
+    full = output.elided_words.get(prev.lower_) if not prev.whitespace_ else None
+    if full is None:
+        return None
+    return full[:1].upper() + full[1:] if prev.text[:1].isupper() else full
 
 
 def coref_resolved(doc: Doc) -> str:
     """The Doc's text with every mention replaced by its cluster's main mention.
 
-    Possessives stay possessive ("his car" -> "John's car"); a mention inside a
-    replaced (or main) mention is not replaced again; names are never replaced
-    by pronouns.
+    Possessives stay possessive ("his car" -> "John's car") where the language
+    has a possessive suffix and are kept otherwise; object pronouns before their
+    verb are kept (French "Marie le salua"); an elided word before a replacement
+    is written out ("qu'il" -> "que Jean"); a mention inside a replaced (or main)
+    mention is not replaced again; names are never replaced by pronouns.
     """
     from .extensions import get_clusters
 
+    output = _output_rules(doc.lang_)
     edits: List[Tuple[int, int, Optional[str]]] = []
     for cluster in get_clusters(doc):
         edits.append((cluster.main.start, cluster.main.end, None))
         for mention in cluster.mentions:
             if (mention.start, mention.end) != (cluster.main.start, cluster.main.end):
-                edits.append((mention.start, mention.end, _replacement(mention, cluster.main)))
+                edits.append((mention.start, mention.end, _replacement(mention, cluster.main, output)))
     # Outermost first; anything overlapping an accepted edit is dropped.
     edits.sort(key=lambda e: (e[0], -e[1], e[2] is not None))
     accepted: List[Tuple[int, int, Optional[str]]] = []
@@ -55,11 +102,12 @@ def coref_resolved(doc: Doc) -> str:
         accepted.append((start, end, text))
     pieces, i = [], 0
     for start, end, text in accepted:
-        pieces.append(doc[i:start].text_with_ws)
-        if text is None:
-            pieces.append(doc[start:end].text_with_ws)
+        full = _elided_before(doc, start, text, output) if text is not None and start > i else None
+        if full is not None:
+            pieces.append(doc[i:start - 1].text_with_ws + full + " ")
         else:
-            pieces.append(text + doc[end - 1].whitespace_)
+            pieces.append(doc[i:start].text_with_ws)
+        pieces.append(doc[start:end].text_with_ws if text is None else text + doc[end - 1].whitespace_)
         i = end
     pieces.append(doc[i:].text_with_ws)
     return "".join(pieces)

@@ -1,7 +1,9 @@
 """doc._.coref_resolved on hand-built Docs with hand-set clusters."""
 import pytest
+import spacy
 from spacy.tokens import Doc
 
+from conftest import build_doc
 from neuralcoref.extensions import set_clusters
 from neuralcoref.resolved import coref_resolved
 
@@ -106,3 +108,31 @@ def test_resolved_without_clusters_is_the_text(make_doc, en_vocab):
     doc = make_doc(JOHN_CAR, spaces=JOHN_CAR_SPACES)
     assert coref_resolved(doc) == doc.text
     assert coref_resolved(Doc(en_vocab, words=[])) == ""
+
+
+# French: "Paul arriva . Lorsqu' il entra , Marie le salua et sa sœur lui sourit ."
+PAUL = [("Paul", 1, "nsubj", "PROPN"), ("arriva", 1, "ROOT", "VERB"), (".", 1, "punct", "PUNCT"),
+        ("Lorsqu'", 5, "mark", "SCONJ"), ("il", 5, "nsubj", "PRON"), ("entra", 9, "advcl", "VERB"),
+        (",", 9, "punct", "PUNCT"), ("Marie", 9, "nsubj", "PROPN"), ("le", 9, "obj", "PRON"),
+        ("salua", 9, "ROOT", "VERB"), ("et", 15, "cc", "CCONJ"),
+        ("sa", 12, "det", "DET", "", "Poss=Yes"), ("sœur", 14, "nsubj", "NOUN"),
+        ("lui", 14, "iobj", "PRON"), ("sourit", 9, "conj", "VERB"), (".", 9, "punct", "PUNCT")]
+PAUL_SPACES = [True, False, True, False, True, False, True, True, True, True, True, True, True, True,
+               False, False]
+
+
+def french_doc(rows, spaces, first="Paul") -> Doc:
+    return build_doc(spacy.blank("fr").vocab, [(first,) + rows[0][1:]] + rows[1:], spaces=spaces)
+
+
+def test_resolved_french_keeps_clitics_and_possessives_and_writes_elisions_out():
+    doc = french_doc(PAUL, PAUL_SPACES)
+    got = resolved(doc, [[(0, 1), (4, 5), (8, 9), (11, 12), (13, 14)]])
+    # "le" and "lui" stand before their verb, "sa" has no possessive form with a name.
+    assert got == "Paul arriva. Lorsque Paul entra, Marie le salua et sa sœur lui sourit."
+
+
+def test_resolved_french_elision_stays_before_a_vowel():
+    doc = french_doc(PAUL, PAUL_SPACES, first="Anne")
+    assert resolved(doc, [[(0, 1), (4, 5)]]) == (
+        "Anne arriva. Lorsqu'Anne entra, Marie le salua et sa sœur lui sourit.")

@@ -131,12 +131,18 @@ class LanguageRules:
         describe the referent ("Gender=_": a French possessive agrees with the
         possessed noun, not with the possessor).
 
-    Decoding (not part of :meth:`fingerprint`: mentions and features do not
-    depend on it):
+    Decoding and resolved text (not part of :meth:`fingerprint`: mentions and
+    features do not depend on them):
     decoding_agreement (Labels): mention attributes ("gender", "number") that a
         cluster never mixes: a mention does not join a cluster holding another
         known value. Leave "gender" out where nouns carry grammatical gender
         ("la personne" ... "il"), as in French.
+    possessive_suffixes (Labels): what makes a name replacing a possessive word
+        possessive in ``doc._.coref_resolved``: "'s", and "'" after an "s"
+        ("his car" -> "John's car", "Chris' car"); empty: possessive words are
+        kept (French "sa maison" has no such form).
+    elided_words (ClassMap): elided word -> full form, restored before a
+        replacement that starts with a consonant ("qu'il" -> "que Jean").
     """
 
     lang: str
@@ -188,6 +194,8 @@ class LanguageRules:
     inanimate_pronouns: Labels = labels()
     word_morphs: Union[ClassMap, Mapping[str, str]] = frozenset()
     decoding_agreement: Labels = labels("number")
+    possessive_suffixes: Labels = frozenset()
+    elided_words: Union[ClassMap, Mapping[str, str]] = frozenset()
 
     def __post_init__(self) -> None:
         # Accept any iterable of strings (or a dict for class maps) but store
@@ -241,7 +249,7 @@ class LanguageRules:
 
 
 #: Fields that only steer decoding, left out of the fingerprint.
-_DECODING_FIELDS = ("decoding_agreement",)
+_DECODING_FIELDS = ("decoding_agreement", "possessive_suffixes", "elided_words")
 #: Fields added after models shipped: left out of the fingerprint while empty,
 #: so rules that do not use them keep the fingerprint their models recorded.
 _LATER_FIELDS = ("quote_open_marks", "quote_close_marks", "turn_dashes")

@@ -11,6 +11,7 @@ from .en_gender import gender_words
 RULES = LanguageRules(
     lang="en",
     decoding_agreement=labels("gender", "number"),
+    possessive_suffixes=labels("'s", "'"),
     noun_pos=labels("NOUN"),
     proper_pos=labels("PROPN"),
     pronoun_pos=labels("PRON"),

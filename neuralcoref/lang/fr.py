@@ -111,6 +111,11 @@ RULES = replace(
     # was flagged and the flag could not tell impersonal "il" from referential.
     expletive_deps=labels("expl:subj", "expl:impers", "expl:pass"),
     word_morphs={**_pronouns(), **_possessives()},
+    # Resolved text: "qu'il" -> "que Jean" (before a vowel the elided form stays).
+    elided_words={elided: full for word, full in (
+        ("qu'", "que"), ("lorsqu'", "lorsque"), ("puisqu'", "puisque"), ("quoiqu'", "quoique"),
+        ("jusqu'", "jusque"), ("d'", "de"), ("s'", "si"))
+        for elided in _elided(word)},
     animate_pronouns=labels(*_elided("je", "j'", "tu", "me", "m'", "te", "t'", "moi", "toi",
                                      "nous", "vous", "-je", "-tu", "-moi", "-toi", "-nous", "-vous",
                                      "mon", "ma", "mes", "ton", "ta", "tes", "notre", "nos",
