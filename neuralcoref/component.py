@@ -179,8 +179,8 @@ class NeuralCoref(Pipe):
         if self.pipeline is not None and not model.config.reads_vectors_of(self.pipeline):
             expected = " or ".join(model.config.vector_sources)
             others = fallback_models(self.lang, self.pipeline)
-            other = f", or model '{others[0]}', which runs on this pipeline as trained" if others else ""
-            warnings.warn(Warnings.W103.format(expected=expected, pipeline=self.pipeline, portable=other))
+            fallback = f", or model '{others[0]}', which runs on this pipeline as trained" if others else ""
+            warnings.warn(Warnings.W103.format(expected=expected, pipeline=self.pipeline, fallback=fallback))
         cfg = self.cfg
         # An unset candidate window is the one the model records.
         max_dist, max_dist_match, max_dist_nominal = candidate_window(

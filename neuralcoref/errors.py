@@ -46,7 +46,7 @@ class Warnings(metaclass=ErrorsWithCodes):
             "the first one's.")
     W103 = ("The model reads the token vectors (doc.tensor) of {expected}, but this "
             "pipeline is {pipeline}: its vectors differ, so accuracy will suffer. Use "
-            "the model with {expected}{portable}.")
+            "the model with {expected}{fallback}.")
     W100 = ("The model was trained with the '{model_rules}' mention rules on a "
             "'{model_lang}' pipeline ({pipeline}), but this pipeline uses the "
             "'{rules}' rules (language '{lang}'): mentions will differ from training "

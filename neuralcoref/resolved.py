@@ -1,29 +1,31 @@
 """``doc._.coref_resolved``: the text with each mention replaced by its main mention."""
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Dict, FrozenSet, List, NamedTuple, Optional, Tuple
 
 from spacy.tokens import Doc, Span
 
 _POSSESSIVE_TAGS = {"PRP$", "WP$"}
-_SUBJECT_DEPS = ("nsubj", "csubj")
-_VOWELS = frozenset("aeiouyàâäéèêëîïôöùûüœæAEIOUYÀÂÄÉÈÊËÎÏÔÖÙÛÜŒÆ")
+_VOWELS = frozenset("aeiouyàâäéèêëîïôöùûüœæ")
 
 
 class _Output(NamedTuple):
     """What resolved text reads from a language's rules."""
     possessive_suffixes: FrozenSet[str]
     elided_words: Dict[str, str]
+    subject_deps: FrozenSet[str]
 
 
+@lru_cache(maxsize=None)
 def _output_rules(lang: str) -> _Output:
-    # The Doc's language's rules; none (nothing added, nothing restored) for a
-    # language without rules of its own, without the warning get_rules gives.
+    # The Doc's language's rules, or the generic UD ones (without the warning
+    # get_rules gives) for a language without rules of its own.
     from .lang import available_languages, get_rules
-    if lang not in available_languages():
-        return _Output(frozenset(), {})
-    rules = get_rules(lang)
-    return _Output(rules.possessive_suffixes, rules.class_map("elided_words"))
+    from .lang.ud import RULES as UD_RULES
+    rules = get_rules(lang) if lang in available_languages() else UD_RULES
+    subjects = frozenset(d for d, c in rules.class_map("dep_classes").items() if c == "subject")
+    return _Output(rules.possessive_suffixes, rules.class_map("elided_words"), subjects)
 
 
 def _is_pronoun(span: Span) -> bool:
@@ -39,19 +41,19 @@ def _is_possessive(span: Span) -> bool:
     return len(span) == 1 and (root.tag_ in _POSSESSIVE_TAGS or "Yes" in root.morph.get("Poss"))
 
 
-def _is_preverbal_clitic(span: Span) -> bool:
-    # An object pronoun before its head ("Marie [le] salua", "elle [lui] parla"):
-    # a name cannot stand there.
+def _is_preverbal_clitic(span: Span, output: _Output) -> bool:
+    # A pronoun other than a subject before its head ("Marie [le] salua", "elle
+    # [lui] parla"): a name cannot stand there.
     root = span.root
     return (len(span) == 1 and root.head.i > root.i
-            and not root.dep_.startswith(_SUBJECT_DEPS) and not _is_possessive(span))
+            and root.dep_ not in output.subject_deps and not _is_possessive(span))
 
 
 def _replacement(mention: Span, main: Span, output: _Output) -> Optional[str]:
     """What replaces ``mention``, or None to keep it."""
     if _is_pronoun(main) or (_is_name(mention) and not _is_name(main)):
         return None  # never replace by a pronoun, nor a name by something vaguer
-    if _is_preverbal_clitic(mention):
+    if _is_preverbal_clitic(mention, output):
         return None
     text = main.text
     if _is_possessive(mention):
@@ -66,7 +68,7 @@ def _replacement(mention: Span, main: Span, output: _Output) -> Optional[str]:
 def _elided_before(doc: Doc, start: int, text: str, output: _Output) -> Optional[str]:
     """The full form of an elided word just before a replacement that starts with
     a consonant ("qu'" -> "que"), or None to keep the text as it is."""
-    if start == 0 or not text or text[0] in _VOWELS:
+    if start == 0 or not text or text[0].lower() in _VOWELS:
         return None
     prev = doc[start - 1]
     full = output.elided_words.get(prev.lower_) if not prev.whitespace_ else None
