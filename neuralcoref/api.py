@@ -30,9 +30,10 @@ CharSpan = Tuple[int, int]
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def load_spacy(name: Optional[str] = None, lang: str = "en") -> Language:
-    """Load a spaCy pipeline by name, or the first installed default for ``lang``."""
-    candidates = (name,) if name else DEFAULT_PIPELINES.get(lang, ())
+def load_spacy(name: Optional[str] = None, lang: str = "en", prefer: Optional[str] = None) -> Language:
+    """Load a spaCy pipeline by name, or else ``prefer`` (a model's own pipeline)
+    or the first installed default for ``lang``."""
+    candidates = (name,) if name else (prefer,) * bool(prefer) + DEFAULT_PIPELINES.get(lang, ())
     errors = []
     for candidate in candidates:
         try:

@@ -195,7 +195,8 @@ def tune_command(
     model: str = typer.Argument(..., help="Shipped model name or model folder."),
     dev: Path = typer.Argument(..., help="Gold dev CoNLL-2012 file or folder."),
     out: Path = typer.Option(..., "--out", help="New folder for the tuned copy of the model."),
-    spacy_model: Optional[str] = typer.Option(None, help="spaCy pipeline (default: the language's)."),
+    spacy_model: Optional[str] = typer.Option(
+        None, help="spaCy pipeline (default: the model's own if installed, else the language's)."),
     no_singletons: bool = typer.Option(
         False, "--no-singletons", help="Tune for scores without one-mention clusters."),
 ) -> None:
@@ -207,7 +208,9 @@ def tune_command(
 
     try:
         path = resolve_model_path(model, "en")
-        nlp = load_spacy(spacy_model, lang=read_config(path).lang)
+        config = read_config(path)
+        # The model's own pipeline first: another one's vectors would tune it wrong.
+        nlp = load_spacy(spacy_model, lang=config.lang, prefer=config.spacy_pipeline.split(" ")[0])
         result = tune_model(nlp, path, dev, out, keep_singletons=not no_singletons)
     except (NeuralcorefError, OSError) as err:
         _fail(err)

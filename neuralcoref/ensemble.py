@@ -87,8 +87,19 @@ def merge_models(models: Sequence[CorefModel], greedyness: float = 0.5, top_ante
     vector_pipelines = sorted({p for m in models for p in m.config.vector_pipelines})
     config = ModelConfig(lang=first.lang, scorer=scorer, spacy_pipeline=first.spacy_pipeline,
                          vector_pipelines=vector_pipelines,
-                         rules=first.rules, rules_hash=first.rules_hash, defaults=defaults)
+                         rules=first.rules, rules_hash=first.rules_hash, defaults=defaults,
+                         document_prior=_document_prior(models))
     return config, weights, words
+
+
+def _document_prior(models) -> dict:
+    # Members read the same pipeline's vectors: their priors' mean, at the
+    # largest weight any of them uses (none when no member has one).
+    priors = [m.config.document_prior for m in models if m.config.document_prior]
+    if not priors:
+        return {}
+    mean = np.mean([np.asarray(p["mean"], dtype=np.float64) for p in priors], axis=0)
+    return {"mean": [float(x) for x in mean], "tokens": max(float(p["tokens"]) for p in priors)}
 
 
 def save_ensemble(paths: Sequence[Union[str, Path]], out: Union[str, Path],

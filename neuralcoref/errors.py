@@ -168,6 +168,7 @@ class Errors(metaclass=ErrorsWithCodes):
     E212 = ("Phase costs {costs} for the '{loss}' loss: costs apply to the ranking loss "
             "only and are three non-negative numbers (false new, false link, wrong link).")
     E213 = "{name} is {value}: a dropout rate must be a number within [0, 1)."
+    E214 = "document_prior_tokens is {value}: give a number of tokens, 0 or more (0: no prior)."
     E210 = ("PyTorch is needed for training but is not installed: "
             "pip install 'neuralcoref[train]' (or pip install torch).")
     E152 = "No spaCy pipeline could be loaded (tried: {tried}): {hint}, or name an installed pipeline."

@@ -320,13 +320,22 @@ _DOC_ATTRS = [LOWER, POS, DEP, HEAD, ENT_TYPE, MORPH, IS_PUNCT, SENT_START]
 
 
 def featurize(doc: Doc, mentions: Mentions, tables: FeatureTables,
-              use_vectors: bool = True) -> MentionFeatures:
+              use_vectors: bool = True,
+              document_windows: Optional[Tuple[np.ndarray, np.ndarray]] = None,
+              document_prior: Optional[Tuple[np.ndarray, float]] = None) -> MentionFeatures:
     """Compute the compact features of a Doc's candidate mentions.
 
     doc (Doc): a parsed Doc.
     mentions (Mentions): its candidate mentions, from :func:`extract_mentions`.
     tables (FeatureTables): the language's lookups.
     use_vectors (bool): compute span vectors from ``doc.tensor``.
+    document_windows (Tuple[ndarray, ndarray] | None): per mention, the token
+        range (starts, ends) its "document" vector averages; None: the whole Doc,
+        as at inference (training passes shorter windows, see train/featurize.py).
+    document_prior (Tuple[ndarray, float] | None): (mean, tokens): the "document"
+        vector counts ``tokens`` more tokens of vector ``mean`` (the training
+        documents' mean), so that a short text's stays near what the model saw
+        in training while a long one's is its own (see ``ModelConfig.document_prior``).
     RETURNS (MentionFeatures): n = len(mentions) rows.
     """
     n, n_tok = len(mentions), len(doc)
@@ -374,8 +383,8 @@ def featurize(doc: Doc, mentions: Mentions, tables: FeatureTables,
     _set_speakers(codes, hashes, doc, heads, tables.rules)
 
     words = _word_slots(lower, token_heads, sent_ids, starts, ends, heads)
-    vectors = _span_vectors(doc, sent_ids, starts, ends, heads) if use_vectors else \
-        np.zeros((n, 0), dtype=np.float32)
+    vectors = _span_vectors(doc, sent_ids, starts, ends, heads, document_windows, document_prior) \
+        if use_vectors else np.zeros((n, 0), dtype=np.float32)
     return MentionFeatures(codes, hashes, words, vectors)
 
 
@@ -404,16 +413,20 @@ def _set_morph_codes(codes, doc, tables, morph, lower, starts, heads, types) -> 
 
 
 def _set_lexicon_gender(codes, tables, lower, starts, heads, types) -> None:
-    """Gender from the language's word list where the morphology gives none: a
-    proper name's first word ("Mary Smith"), else the head ("my sister")."""
+    """Gender from the language's word list. A proper name listed by its first
+    word ("Mary Smith", "Mme Pictet") or head takes the list's gender even over
+    the morphology, which guesses names from their form (French "Jean" comes out
+    feminine); other mentions take their head's where the morphology gives none
+    ("my sister")."""
     if not tables.gender or len(heads) == 0:
         return
     by_head = _lookup(lower[heads], tables.gender)
     by_first = _lookup(lower[starts], tables.gender)
     proper = types == MENTION_TYPES.index("proper")
-    lexical = np.where(proper & (by_first > 0), by_first, by_head)
-    unknown = codes[:, C["gender"]] == 0
-    codes[unknown, C["gender"]] = lexical[unknown]
+    name = proper & ((by_first > 0) | (by_head > 0))
+    codes[name, C["gender"]] = np.where(by_first > 0, by_first, by_head)[name]
+    other = ~proper & (codes[:, C["gender"]] == 0)
+    codes[other, C["gender"]] = by_head[other]
 
 
 def _animacy(codes: np.ndarray, tables: "FeatureTables", head_lower: np.ndarray) -> np.ndarray:
@@ -528,7 +541,8 @@ def _word_slots(lower, token_heads, sent_ids, starts, ends, heads) -> np.ndarray
     return np.stack([padded[slots[s]] for s in WORD_SLOTS], axis=1)
 
 
-def _span_vectors(doc: Doc, sent_ids, starts, ends, heads) -> np.ndarray:
+def _span_vectors(doc: Doc, sent_ids, starts, ends, heads, document_windows=None,
+                  document_prior=None) -> np.ndarray:
     """Mean token vectors of the SPAN_VECTORS windows. RETURNS (n, 6 * dim) float32."""
     tensor = doc.tensor
     if tensor is None or tensor.size == 0 or tensor.shape[0] != len(doc):
@@ -549,10 +563,16 @@ def _span_vectors(doc: Doc, sent_ids, starts, ends, heads) -> np.ndarray:
         "before": (np.maximum(starts - CONTEXT_WINDOW, s_start), starts),
         "after": (ends, np.minimum(ends + CONTEXT_WINDOW, s_end)),
         "sentence": (s_start, s_end),
-        "document": (np.zeros(n, dtype=np.int64), np.full(n, len(doc))),
+        "document": document_windows or (np.zeros(n, dtype=np.int64), np.full(n, len(doc))),
     }
     parts = [mean(*windows[name]) if name != "head" else tensor[heads]
              for name in SPAN_VECTORS]
+    if document_prior is not None:
+        prior, weight = document_prior
+        lo, hi = windows["document"]
+        count = (hi - lo)[:, None]
+        k = SPAN_VECTORS.index("document")
+        parts[k] = (parts[k] * count + weight * np.asarray(prior, dtype=np.float64)) / (count + weight)
     return np.concatenate(parts, axis=1).astype(np.float32)
 
 

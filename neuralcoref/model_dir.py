@@ -52,6 +52,11 @@ class ModelConfig:
         weights published under other names; empty means ``spacy_pipeline``.
     defaults (Dict[str, Any]): decoding defaults (greedyness, max_dist...).
     schema_hash (str): the feature schema the model was trained with.
+    document_prior (Dict[str, Any]): for a model reading token vectors,
+        ``{"mean": [...], "tokens": k}``: the mean token vector of its training
+        documents, counted as k more tokens in every Doc's "document" vector (a
+        two-sentence text's is then mostly the training mean, a chapter's its
+        own); empty: none.
     """
 
     lang: str
@@ -63,6 +68,7 @@ class ModelConfig:
     defaults: Dict[str, Any] = field(default_factory=dict)
     schema_hash: str = SCHEMA_HASH
     version: str = __version__
+    document_prior: Dict[str, Any] = field(default_factory=dict)
 
     @property
     def vector_sources(self) -> List[str]:
@@ -78,7 +84,8 @@ class ModelConfig:
         return {"lang": self.lang, "rules": self.rules or self.lang, "rules_hash": self.rules_hash,
                 "spacy_pipeline": self.spacy_pipeline, "vector_pipelines": list(self.vector_pipelines),
                 "schema_hash": self.schema_hash, "neuralcoref_version": self.version,
-                "defaults": dict(self.defaults), "scorer": self.scorer.to_dict()}
+                "defaults": dict(self.defaults), "scorer": self.scorer.to_dict(),
+                **({"document_prior": dict(self.document_prior)} if self.document_prior else {})}
 
     @classmethod
     def from_dict(cls, data: Mapping) -> "ModelConfig":
@@ -89,7 +96,8 @@ class ModelConfig:
                    rules_hash=data.get("rules_hash", ""),
                    defaults=dict(data.get("defaults", {})),
                    schema_hash=data.get("schema_hash", ""),
-                   version=data.get("neuralcoref_version", ""))
+                   version=data.get("neuralcoref_version", ""),
+                   document_prior=dict(data.get("document_prior", {})))
 
 
 @dataclass

@@ -109,6 +109,9 @@ class Resolver:
         self.blacklist = {w.lower() for w in blacklist}
         self.vocab = model.vocab
         self.scorers = model.scorers
+        prior = model.config.document_prior
+        self.document_prior = (np.asarray(prior["mean"], dtype=np.float32), float(prior["tokens"])) \
+            if prior and model.config.scorer.vector_dim else None
         if conv_dict and model.config.scorer.embedding_dim:
             self.vocab, table = model.vocab.with_conversions(conv_dict, model.scorers.w["embeddings"])
             self.scorers = _with_embeddings(model, table)
@@ -116,7 +119,8 @@ class Resolver:
     def featurize_doc(self, doc: Doc) -> _Featurized:
         mentions = self._mentions(doc)
         use_vectors = self.model.config.scorer.vector_dim > 0
-        features = featurize(doc, mentions, self.tables, use_vectors=use_vectors)
+        features = featurize(doc, mentions, self.tables, use_vectors=use_vectors,
+                             document_prior=self.document_prior)
         self._check_vectors(doc, features)
         ptr, ante = candidate_antecedents(features, self.max_dist, self.max_dist_match,
                                           self.max_dist_nominal)

@@ -1,4 +1,4 @@
-"""A challenge set for the shipped English model, written for the tests.
+"""Challenge sets for the shipped English and French models, written for the tests.
 
 Each case is a short text with inline markup: ``[text|id]`` marks a mention of
 entity ``id``; ``[text|-]`` a span that must be in no cluster (expletive "it",
@@ -106,6 +106,29 @@ CASES: List[Case] = [
          "[Mr. Brown|1] opened [the shop|2] at eight. [He|1] closed [it|2] at noon."),
     Case("title_ms", "title",
          "[Ms. Garcia|1] won the election, and [she|1] thanked [her|1] team."),
+]
+
+#: French cases, most of them two-sentence texts: models trained on whole novels'
+#: chapters once linked nothing in texts this short (the "document" vector, see
+#: ``document_chunks`` in train/config.py).
+FRENCH_CASES: List[Case] = [
+    Case("court_marie", "short", "[Marie|1] est arrivée hier. [Elle|1] était fatiguée."),
+    Case("court_jean", "short", "[Jean|1] est arrivé hier. [Il|1] était fatigué."),
+    Case("court_paul_chien", "short", "[Paul|1] a [un chien|2]. [Il|1] [le|2] promène chaque matin."),
+    Case("court_sophie_livre", "short", "[Sophie|1] lit [un livre|2]. [Elle|1] [le|2] trouve passionnant."),
+    Case("court_medecin", "short", "[Le médecin|1] est venu ce matin. [Il|1] a examiné l'enfant."),
+    Case("court_louise_cles", "short", "[Louise|1] a perdu [ses|1] clés. [Elle|1] les cherche partout."),
+    Case("court_soeur", "short", "[Ma sœur|1] habite à Paris. [Elle|1] est avocate."),
+    Case("court_roi", "short", "[Le roi|1] entra dans la salle. [Il|1] salua la foule."),
+    Case("court_enfants", "short", "[Les enfants|1] jouent dans le jardin. [Ils|1] sont heureux."),
+    Case("court_nicolas", "short", "[Nicolas|1] est malade. [Il|1] reste au lit."),
+    Case("court_directrice", "short", "[La directrice|1] a parlé aux élèves. [Elle|1] était en colère."),
+    Case("court_helene", "short", "[Hélène|1] a fini [ses|1] études. [Elle|1] cherche du travail."),
+    Case("genre_marie_jean", "gender", "[Marie|1] a rencontré [Jean|2]. [Elle|1] [lui|2] a donné un livre."),
+    Case("genre_jean_pluie", "gender", "[Jean|1] dit que s'[il|1] pleut, [il|1] restera chez [lui|1]."),
+    Case("genre_noel_marthe", "gender", "[Noël|1] regarda [Marthe|2]. [Il|1] [lui|2] sourit."),
+    Case("personne_maison", "animacy",
+         "[Marie|1] a acheté [une maison|2]. [Elle|1] aime beaucoup [cette maison|2]."),
 ]
 
 

