@@ -119,8 +119,12 @@ class Resolver:
     def featurize_doc(self, doc: Doc) -> _Featurized:
         mentions = self._mentions(doc)
         use_vectors = self.model.config.scorer.vector_dim > 0
+        prior = self.document_prior
+        if prior is not None and (doc.tensor is None or doc.tensor.ndim != 2
+                                  or doc.tensor.shape[1] != prior[0].shape[0]):
+            prior = None  # vectors of another width: _check_vectors names the mismatch
         features = featurize(doc, mentions, self.tables, use_vectors=use_vectors,
-                             document_prior=self.document_prior)
+                             document_prior=prior)
         self._check_vectors(doc, features)
         ptr, ante = candidate_antecedents(features, self.max_dist, self.max_dist_match,
                                           self.max_dist_nominal)

@@ -286,6 +286,32 @@ def test_component_vector_width_mismatch(make_nlp, tmp_path):
         nlp(ANNA)
 
 
+def test_component_vector_width_mismatch_with_a_document_prior(make_nlp, tmp_path):
+    import json
+    path = write_handmade_model(tmp_path / "m", vector_dim=8)
+    config = json.loads((path / "config.json").read_text())
+    config["document_prior"] = {"mean": [0.5] * 8, "tokens": 100.0}
+    (path / "config.json").write_text(json.dumps(config))
+    nlp = make_nlp(model=str(path))
+    with pytest.raises(NeuralcorefError, match=r"\[E109\].*96.*8"):  # not a numpy error
+        nlp(ANNA)
+
+
+def test_component_document_prior_reaches_the_features(make_nlp, tmp_path):
+    import json
+    from neuralcoref.features import SPAN_VECTORS
+    path = write_handmade_model(tmp_path / "m", vector_dim=96)
+    config = json.loads((path / "config.json").read_text())
+    config["document_prior"] = {"mean": [1.0] * 96, "tokens": 50.0}
+    (path / "config.json").write_text(json.dumps(config))
+    nlp = make_nlp(model=str(path))
+    doc = nlp(ANNA)
+    item = nlp.get_pipe("neuralcoref").resolver.featurize_doc(doc)
+    k = SPAN_VECTORS.index("document")
+    expected = (doc.tensor.sum(axis=0) + 50.0) / (len(doc) + 50.0)
+    np.testing.assert_allclose(item.features.vectors[0, k * 96:(k + 1) * 96], expected, rtol=1e-4, atol=1e-5)
+
+
 def test_component_unparsed_doc(handmade_model, nlp_coref):
     nlp = spacy.blank("en")
     nlp.add_pipe("neuralcoref", config={"model": str(handmade_model)})
