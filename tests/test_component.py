@@ -286,25 +286,23 @@ def test_component_vector_width_mismatch(make_nlp, tmp_path):
         nlp(ANNA)
 
 
-def test_component_vector_width_mismatch_with_a_document_prior(make_nlp, tmp_path):
-    import json
-    path = write_handmade_model(tmp_path / "m", vector_dim=8)
+def _model_with_prior(folder, dim: int, value: float, tokens: float) -> str:
+    path = write_handmade_model(folder, vector_dim=dim)
     config = json.loads((path / "config.json").read_text())
-    config["document_prior"] = {"mean": [0.5] * 8, "tokens": 100.0}
+    config["document_prior"] = {"mean": [value] * dim, "tokens": tokens}
     (path / "config.json").write_text(json.dumps(config))
-    nlp = make_nlp(model=str(path))
+    return str(path)
+
+
+def test_component_vector_width_mismatch_with_a_document_prior(make_nlp, tmp_path):
+    nlp = make_nlp(model=_model_with_prior(tmp_path / "m", 8, 0.5, 100.0))
     with pytest.raises(NeuralcorefError, match=r"\[E109\].*96.*8"):  # not a numpy error
         nlp(ANNA)
 
 
 def test_component_document_prior_reaches_the_features(make_nlp, tmp_path):
-    import json
     from neuralcoref.features import SPAN_VECTORS
-    path = write_handmade_model(tmp_path / "m", vector_dim=96)
-    config = json.loads((path / "config.json").read_text())
-    config["document_prior"] = {"mean": [1.0] * 96, "tokens": 50.0}
-    (path / "config.json").write_text(json.dumps(config))
-    nlp = make_nlp(model=str(path))
+    nlp = make_nlp(model=_model_with_prior(tmp_path / "m", 96, 1.0, 50.0))
     doc = nlp(ANNA)
     item = nlp.get_pipe("neuralcoref").resolver.featurize_doc(doc)
     k = SPAN_VECTORS.index("document")
