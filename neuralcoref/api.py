@@ -33,7 +33,7 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 def load_spacy(name: Optional[str] = None, lang: str = "en", prefer: Optional[str] = None) -> Language:
     """Load a spaCy pipeline by name, or else ``prefer`` (a model's own pipeline)
     or the first installed default for ``lang``."""
-    candidates = (name,) if name else (prefer,) * bool(prefer) + DEFAULT_PIPELINES.get(lang, ())
+    candidates = (name,) if name else tuple(p for p in (prefer, *DEFAULT_PIPELINES.get(lang, ())) if p)
     errors = []
     for candidate in candidates:
         try:

@@ -210,7 +210,7 @@ def tune_command(
         path = resolve_model_path(model, "en")
         config = read_config(path)
         # The model's own pipeline first: another one's vectors would tune it wrong.
-        nlp = load_spacy(spacy_model, lang=config.lang, prefer=config.spacy_pipeline.split(" ")[0])
+        nlp = load_spacy(spacy_model, lang=config.lang, prefer=config.spacy_package)
         result = tune_model(nlp, path, dev, out, keep_singletons=not no_singletons)
     except (NeuralcorefError, OSError) as err:
         _fail(err)

@@ -554,7 +554,11 @@ def _span_vectors(doc: Doc, sent_ids, starts, ends, heads, document_windows=None
     sent_bounds = np.searchsorted(sent_ids, np.arange(sent_ids[-1] + 2))
     s_start, s_end = sent_bounds[sent_ids[heads]], sent_bounds[sent_ids[heads] + 1]
 
-    def mean(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    def mean(lo: np.ndarray, hi: np.ndarray, prior=None) -> np.ndarray:
+        if prior is not None:  # the prior's mean, counted as ``weight`` more tokens
+            vector, weight = prior
+            return (cumsum[hi] - cumsum[lo] + weight * np.asarray(vector, np.float64)) / \
+                (hi - lo + weight)[:, None]
         width = np.maximum(hi - lo, 1)[:, None]
         return ((cumsum[hi] - cumsum[lo]) / width) * (hi > lo)[:, None]
 
@@ -565,14 +569,9 @@ def _span_vectors(doc: Doc, sent_ids, starts, ends, heads, document_windows=None
         "sentence": (s_start, s_end),
         "document": document_windows or (np.zeros(n, dtype=np.int64), np.full(n, len(doc))),
     }
-    parts = [mean(*windows[name]) if name != "head" else tensor[heads]
+    parts = [tensor[heads] if name == "head" else
+             mean(*windows[name], document_prior if name == "document" else None)
              for name in SPAN_VECTORS]
-    if document_prior is not None:
-        prior, weight = document_prior
-        lo, hi = windows["document"]
-        count = (hi - lo)[:, None]
-        k = SPAN_VECTORS.index("document")
-        parts[k] = (parts[k] * count + weight * np.asarray(prior, dtype=np.float64)) / (count + weight)
     return np.concatenate(parts, axis=1).astype(np.float32)
 
 

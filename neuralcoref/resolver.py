@@ -119,13 +119,10 @@ class Resolver:
     def featurize_doc(self, doc: Doc) -> _Featurized:
         mentions = self._mentions(doc)
         use_vectors = self.model.config.scorer.vector_dim > 0
-        prior = self.document_prior
-        if prior is not None and (doc.tensor is None or doc.tensor.ndim != 2
-                                  or doc.tensor.shape[1] != prior[0].shape[0]):
-            prior = None  # vectors of another width: _check_vectors names the mismatch
+        if use_vectors and len(mentions):
+            self._check_vectors(doc)
         features = featurize(doc, mentions, self.tables, use_vectors=use_vectors,
-                             document_prior=prior)
-        self._check_vectors(doc, features)
+                             document_prior=self.document_prior)
         ptr, ante = candidate_antecedents(features, self.max_dist, self.max_dist_match,
                                           self.max_dist_nominal)
         return _Featurized(mentions, features, ptr, ante, pair_codes(features, ptr, ante),
@@ -139,11 +136,13 @@ class Resolver:
                          for s, e in zip(mentions.starts, mentions.ends)], dtype=bool)
         return mentions.select(keep)
 
-    def _check_vectors(self, doc: Doc, features: MentionFeatures) -> None:
+    def _check_vectors(self, doc: Doc) -> None:
+        # Vectors of another width than the model's (its document prior's too):
+        # a coded error before featurizing. No tensor at all is featurize's E100.
         dim = self.model.config.scorer.vector_dim
-        if dim and len(features) and features.vectors.shape[1] != 6 * dim:
-            found = doc.tensor.shape[1] if doc.tensor is not None and doc.tensor.ndim == 2 else 0
-            raise NeuralcorefError(Errors.E109.format(found=found, expected=dim))
+        tensor = doc.tensor
+        if tensor is not None and tensor.ndim == 2 and tensor.size and tensor.shape[1] != dim:
+            raise NeuralcorefError(Errors.E109.format(found=tensor.shape[1], expected=dim))
 
     def predict(self, docs: Sequence[Doc], store_scores: bool = False) -> List[DocCoref]:
         """Coreference of a batch of parsed Docs, scored in shared matrix products.

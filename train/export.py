@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Dict
+from typing import Dict, Optional
 
 from neuralcoref.coref_scorer import CorefScores
 from neuralcoref.embeddings import WordVocab
@@ -17,11 +17,13 @@ from .model import CorefScorers
 
 def export_model(path: Path, model: CorefScorers, cfg: TrainConfig, vocab: WordVocab, lang: str,
                  rules: LanguageRules, spacy_pipeline: str, dev_scores: CorefScores, link_offset: float,
-                 summary: Dict) -> Path:
+                 summary: Dict, document_prior: Optional[Dict] = None) -> Path:
     """Write the runtime folder and check that it loads.
 
     link_offset (float): the dev-tuned single-score offset, folded into the single
         scorer's output bias so that greedyness 0.5 is the tuned threshold.
+    document_prior (Dict | None): the model's ``document_prior`` (see
+        train/featurize.py's ``document_prior``).
     RETURNS (Path): the model folder.
     """
     weights = model.export_weights()
@@ -31,7 +33,7 @@ def export_model(path: Path, model: CorefScorers, cfg: TrainConfig, vocab: WordV
                          defaults={"greedyness": 0.5, "max_dist": cfg.max_dist,
                                    "max_dist_match": cfg.max_dist_match,
                                    "max_dist_nominal": nominal_window(cfg.max_dist, cfg.max_dist_nominal)},
-                         document_prior=document_prior(cfg, summary))
+                         document_prior=document_prior or {})
     card = model_card(config, cfg, dev_scores, summary)
     save_model(path, config, weights, vocab.words, card)
     (path / "training_summary.json").write_text(
@@ -39,15 +41,6 @@ def export_model(path: Path, model: CorefScorers, cfg: TrainConfig, vocab: WordV
         encoding="utf8")
     load_model(path)  # fail now, not in the user's pipeline
     return path
-
-
-def document_prior(cfg: TrainConfig, summary: Dict) -> Dict:
-    """The ``ModelConfig.document_prior`` of a run: its training documents' mean
-    token vector, when the run reads vectors and asks for one."""
-    mean = summary["train"].get("document_mean") or []
-    if not (cfg.document_prior_tokens and cfg.use_vectors and mean):
-        return {}
-    return {"mean": list(mean), "tokens": float(cfg.document_prior_tokens)}
 
 
 def model_card(config: ModelConfig, cfg: TrainConfig, dev: CorefScores, summary: Dict) -> str:

@@ -55,9 +55,9 @@ def load_pipeline(name: str) -> Language:
 
 
 def cache_key(path: Union[str, Path], nlp: Language, rules: LanguageRules,
-              document_chunks: bool = False) -> str:
+              options: Optional[Dict] = None) -> str:
     """Hash of the data files' contents, the pipeline, the rules, the schema and
-    the document windows."""
+    the featurizing options that are not the defaults."""
     digest = hashlib.sha1()
     for file in conll_files(path):
         digest.update(file.name.encode("utf8"))
@@ -65,15 +65,15 @@ def cache_key(path: Union[str, Path], nlp: Language, rules: LanguageRules,
             for chunk in iter(lambda: handle.read(1 << 20), b""):
                 digest.update(chunk)
     digest.update(json.dumps([pipeline_id(nlp), rules.fingerprint(), SCHEMA_HASH, __version__,
-                              _CACHE_FORMAT]
-                             + (["document_chunks"] if document_chunks else []))
+                              _CACHE_FORMAT] + ([options] if options else []), sort_keys=True)
                   .encode("utf8"))
     return digest.hexdigest()[:16]
 
 
 def featurize_corpus(path: Union[str, Path], nlp: Language, rules: LanguageRules,
                      cache_dir: Union[str, Path], batch_size: int = 16,
-                     progress: bool = True, document_chunks: bool = False) -> FeaturizedCorpus:
+                     progress: bool = True, document_chunks: bool = False,
+                     document_prior: Optional[Dict] = None) -> FeaturizedCorpus:
     """Featurize a CoNLL file or folder, or load it from the cache.
 
     path (str | Path): a CoNLL file or a folder of them.
@@ -84,9 +84,15 @@ def featurize_corpus(path: Union[str, Path], nlp: Language, rules: LanguageRules
     progress (bool): show a progress bar.
     document_chunks (bool): average each mention's "document" vector over a
         random run of sentences around it (see :func:`document_chunk_windows`).
+    document_prior (Dict | None): a model's ``document_prior`` ({"mean", "tokens"}),
+        applied as inference applies it (see :func:`document_prior`).
     RETURNS (FeaturizedCorpus): the memory-mapped featurized data.
     """
-    folder = Path(cache_dir) / f"{Path(path).name}-{cache_key(path, nlp, rules, document_chunks)}"
+    options = {**({"document_chunks": True} if document_chunks else {}),
+               **({"document_prior": document_prior} if document_prior else {})}
+    folder = Path(cache_dir) / f"{Path(path).name}-{cache_key(path, nlp, rules, options)}"
+    prior = (np.asarray(document_prior["mean"], dtype=np.float32), float(document_prior["tokens"])) \
+        if document_prior else None
     if (folder / MANIFEST).is_file():
         logger.info("Using featurized data cached in %s", folder)
         return read_corpus(folder)
@@ -100,7 +106,8 @@ def featurize_corpus(path: Union[str, Path], nlp: Language, rules: LanguageRules
         use_vectors = doc.tensor is not None and doc.tensor.ndim == 2 and doc.tensor.shape[1] > 0
         windows = document_chunk_windows(doc, mentions.heads, conll_doc.doc_id) \
             if document_chunks and use_vectors else None
-        feats = featurize(doc, mentions, tables, use_vectors=use_vectors, document_windows=windows)
+        feats = featurize(doc, mentions, tables, use_vectors=use_vectors, document_windows=windows,
+                          document_prior=prior if use_vectors else None)
         if use_vectors and len(doc):
             doc_means.append(np.asarray(doc.tensor, dtype=np.float64).mean(axis=0))
         doc_labels = gold_labels(mentions.spans(), conll_doc.clusters)
@@ -131,6 +138,14 @@ def featurize_corpus(path: Union[str, Path], nlp: Language, rules: LanguageRules
                 path, len(docs), stats["tokens"], stats["candidates"],
                 100 * manifest["mention_recall"], stats["gold"])
     return read_corpus(folder)
+
+
+def document_prior(manifest: Dict, tokens: float) -> Dict:
+    """A run's ``ModelConfig.document_prior``: the mean token vector of the
+    featurized training documents (``manifest``), counted as ``tokens`` tokens;
+    empty when ``tokens`` is 0 or the documents have no vectors."""
+    mean = manifest.get("document_mean") or []
+    return {"mean": list(mean), "tokens": float(tokens)} if tokens and mean else {}
 
 
 def document_chunk_windows(doc: Doc, heads: np.ndarray, key: str) -> Tuple[np.ndarray, np.ndarray]:

@@ -33,7 +33,7 @@ from .config import SINGLETON_SHARE, PhaseConfig, TrainConfig, load_config
 from .dataset import TrainingData
 from .evaluation import batch_outputs, evaluate, set_soft_clusters, to_tensors, tune_offset
 from .export import export_model
-from .featurize import featurize_corpus, load_pipeline, pipeline_id
+from .featurize import document_prior, featurize_corpus, load_pipeline, pipeline_id
 from .losses import LOSSES
 from .model import CorefScorers
 
@@ -91,7 +91,8 @@ def train(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_model:
     chunks = cfg.document_chunks  # training data only: dev is featurized as at inference
     train_corpus = featurize_corpus(train_path, nlp, rules, cache, progress=progress,
                                     document_chunks=chunks)
-    dev_corpus = featurize_corpus(dev_path, nlp, rules, cache, progress=progress)
+    prior = document_prior(train_corpus.manifest, cfg.document_prior_tokens if cfg.use_vectors else 0)
+    dev_corpus = featurize_corpus(dev_path, nlp, rules, cache, progress=progress, document_prior=prior)
     extra_corpora = [featurize_corpus(path, nlp, rules, cache, progress=progress,
                                       document_chunks=chunks)
                      for path in cfg.extra_train]
@@ -150,7 +151,7 @@ def train(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_model:
         "log": state.log,
     }
     path = export_model(out / "model", model, cfg, vocab, nlp.lang, rules, pipeline_id(nlp),
-                        final, offset, summary)
+                        final, offset, summary, document_prior=prior)
     if cfg.tune_link_offsets:  # in place: the export is this run's own
         result = tune_model(nlp, path, dev_path, keep_singletons=not cfg.drop_singletons,
                             progress=progress)

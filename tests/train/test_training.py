@@ -104,6 +104,25 @@ def test_featurize_document_chunks_change_only_document_vectors(nlp_en, sample_c
     assert not np.allclose(np.asarray(a.vectors)[:, block], np.asarray(b.vectors)[:, block])
 
 
+def test_featurize_with_a_document_prior_applies_it_as_inference_does(nlp_en, sample_corpus, tmp_path):
+    from neuralcoref.train.featurize import document_prior
+
+    dim = sample_corpus.manifest["vector_dim"]
+    prior = document_prior(sample_corpus.manifest, 10)
+    assert prior["tokens"] == 10.0 and len(prior["mean"]) == dim
+    assert document_prior(sample_corpus.manifest, 0) == {}
+    with_prior = featurize_corpus(SAMPLE, nlp_en, get_rules("en"), tmp_path, progress=False,
+                                  document_prior=prior)
+    plain = featurize_corpus(SAMPLE, nlp_en, get_rules("en"), tmp_path, progress=False)
+    assert len(list(tmp_path.iterdir())) == 2  # one cache folder each
+    k = SPAN_VECTORS.index("document")
+    a, b = np.asarray(plain.features.vectors), np.asarray(with_prior.features.vectors)
+    others = np.ones(a.shape[1], bool)
+    others[k * dim:(k + 1) * dim] = False
+    np.testing.assert_array_equal(a[:, others], b[:, others])
+    assert not np.allclose(a[:, k * dim:(k + 1) * dim], b[:, k * dim:(k + 1) * dim])
+
+
 def test_gold_labels_exact_match():
     labels = gold_labels([(0, 1), (2, 4), (5, 6)], [[(0, 1), (5, 6)], [(2, 3)]])
     assert labels.tolist() == [0, -1, 0]
