@@ -321,6 +321,21 @@ def test_clustering_merging_repeats_is_transitive_and_keeps_one_span_per_head():
     assert merge_repeats([[0, 1], [2, 3], [4, 5, 6]], keys, heads, scores) == [[0, 1, 2, 4, 5, 6]]
 
 
+def test_clustering_merging_repeats_keeps_clusters_of_other_names_apart():
+    # The narrator's "je" (speaker key I) was linked into Pauline's cluster as well as
+    # into Laurence's: the key would merge the heroines, their names forbid it. A
+    # piece without a name ("je" "me") may join either; "Samuel" and "Samuel de
+    # Constant" share a word and merge.
+    I, PAULINE, LAURENCE, SAMUEL = 9, 1 << 1, 1 << 2, 1 << 3
+    keys = np.array([0, I, 0, I, I, I, 0, 0], dtype=np.uint64)
+    names = np.array([LAURENCE, 0, PAULINE, 0, 0, 0, SAMUEL, SAMUEL | 1 << 4], dtype=np.uint64)
+    clusters = [[0, 1], [2, 3], [4, 5]]
+    assert merge_repeats(clusters, keys, np.arange(8), names=names) == [[0, 1, 4, 5], [2, 3]]
+    assert merge_repeats(clusters, keys, np.arange(8)) == [[0, 1, 2, 3, 4, 5]]  # no names given
+    samuel = np.array([0, 0, 0, 0, 0, 0, 77, 77], dtype=np.uint64)  # one key, name words overlap
+    assert merge_repeats([[1, 6], [3, 7]], samuel, np.arange(8), names=names) == [[1, 3, 6, 7]]
+
+
 def test_clustering_clusters_sharing_no_key_stay_apart():
     clusters = [[0, 1], [2, 3]]
     assert merge_repeats(clusters, np.array([5, 0, 6, 0], np.uint64), np.arange(4)) is clusters
