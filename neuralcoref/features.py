@@ -319,6 +319,14 @@ def hash_words(words: Iterable[str]) -> int:
 _DOC_ATTRS = [LOWER, POS, DEP, HEAD, ENT_TYPE, MORPH, IS_PUNCT, SENT_START]
 
 
+def prior_argument(document_prior: Mapping) -> Optional[Tuple[np.ndarray, float]]:
+    """:func:`featurize`'s ``document_prior`` from a model's ``ModelConfig.document_prior``
+    ({"mean": [...], "tokens": k}), for training and inference alike; None when empty."""
+    if not document_prior:
+        return None
+    return np.asarray(document_prior["mean"], dtype=np.float32), float(document_prior["tokens"])
+
+
 def featurize(doc: Doc, mentions: Mentions, tables: FeatureTables,
               use_vectors: bool = True,
               document_windows: Optional[Tuple[np.ndarray, np.ndarray]] = None,

@@ -17,7 +17,7 @@ from spacy.tokens import Doc
 from .clustering import (agreement_codes, check_link_offsets, decode_clusters, link_offsets_of, main_mention,
                          name_words, repeat_keys)
 from .errors import Errors, NeuralcorefError, Warnings
-from .features import FeatureTables, MentionFeatures, featurize, pair_codes
+from .features import FeatureTables, MentionFeatures, featurize, pair_codes, prior_argument
 from .lang import get_rules
 from .lang.base import LanguageRules
 from .mentions import Mentions, extract_mentions
@@ -109,9 +109,8 @@ class Resolver:
         self.blacklist = {w.lower() for w in blacklist}
         self.vocab = model.vocab
         self.scorers = model.scorers
-        prior = model.config.document_prior
-        self.document_prior = (np.asarray(prior["mean"], dtype=np.float32), float(prior["tokens"])) \
-            if prior and model.config.scorer.vector_dim else None
+        self.document_prior = prior_argument(model.config.document_prior) \
+            if model.config.scorer.vector_dim else None
         if conv_dict and model.config.scorer.embedding_dim:
             self.vocab, table = model.vocab.with_conversions(conv_dict, model.scorers.w["embeddings"])
             self.scorers = _with_embeddings(model, table)

@@ -23,7 +23,7 @@ from tqdm import tqdm
 from neuralcoref import __version__
 from neuralcoref.conll import conll_files, read_conll_path
 from neuralcoref.errors import Errors, NeuralcorefError
-from neuralcoref.features import SCHEMA_HASH, FeatureTables, featurize
+from neuralcoref.features import SCHEMA_HASH, FeatureTables, featurize, prior_argument
 from neuralcoref.gold import parse_conll_docs
 from neuralcoref.lang.base import LanguageRules
 from neuralcoref.mentions import extract_mentions
@@ -91,8 +91,7 @@ def featurize_corpus(path: Union[str, Path], nlp: Language, rules: LanguageRules
     options = {**({"document_chunks": True} if document_chunks else {}),
                **({"document_prior": document_prior} if document_prior else {})}
     folder = Path(cache_dir) / f"{Path(path).name}-{cache_key(path, nlp, rules, options)}"
-    prior = (np.asarray(document_prior["mean"], dtype=np.float32), float(document_prior["tokens"])) \
-        if document_prior else None
+    prior = prior_argument(document_prior)
     if (folder / MANIFEST).is_file():
         logger.info("Using featurized data cached in %s", folder)
         return read_corpus(folder)
