@@ -156,7 +156,7 @@ def tuning_card(result: TuneResult, dev_path: Union[str, Path], keep_singletons:
     """The model card section that records a tuning run."""
     offsets = ", ".join(f"{t} {v:+.1f}" for t, v in result.offsets.items()) or "none"
     scope = "" if keep_singletons else " (singletons removed)"
-    return (f"## Link offsets (`neuralcoref tune`)\n\nTuned on `{dev_path}`{scope}: {offsets}. "
+    return (f"## Link offsets (`neuralcoref tune`)\n\nTuned on `{Path(dev_path).name}`{scope}: {offsets}. "
             f"Dev CoNLL F1 {100 * result.before.conll_f1:.2f} without offsets, "
             f"{100 * result.after.conll_f1:.2f} with them.\n")
 
