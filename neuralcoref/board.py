@@ -39,8 +39,10 @@ CONLL_SETS: Dict[str, Tuple[str, str, str, bool]] = {
 GAP_SPLITS = {"development": "gap/gap-development.tsv", "validation": "gap/gap-validation.tsv"}
 WINOBIAS_FILES = {f"type{kind}_{stance}": f"winobias/dev_type{kind}_{stance}_stereotype.english.v4_gold_conll"
                   for kind in (1, 2) for stance in ("pro", "anti")}
+#: The checkout the package runs from (site-packages when installed).
+CHECKOUT = Path(__file__).resolve().parent.parent
 #: Where the challenge set lives in a checkout (it is test code, not package data).
-CHALLENGE_PATH = Path(__file__).resolve().parent.parent / "tests" / "challenge.py"
+CHALLENGE_PATH = CHECKOUT / "tests" / "challenge.py"
 
 Log = Callable[[str], None]
 
@@ -49,13 +51,14 @@ def _stderr(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def find_data_dir(data: Optional[Path] = None) -> Path:
+def find_data_dir(data: Optional[Path] = None, root: Path = CHECKOUT) -> Path:
     """The data folder: ``data`` if given, else ``shared/data`` beside (or inside)
     the checkout, else the folder named by $NEURALCOREF_DATA.
 
+    data (Path | None): the folder given by the user (--data).
+    root (Path): the checkout (the package's parent folder).
     RETURNS (Path): an existing folder.
     """
-    root = Path(__file__).resolve().parent.parent
     candidates = [Path(data)] if data is not None else [root.parent / "shared" / "data", root / "shared" / "data"]
     if data is None and os.environ.get(DATA_ENV):
         candidates.append(Path(os.environ[DATA_ENV]))
