@@ -93,6 +93,13 @@ def required_files(rows: Sequence[str]) -> List[Tuple[str, str]]:
     return files
 
 
+def languages(rows: Sequence[str]) -> List[str]:
+    """The languages ("en", "fr") whose pipelines the rows run."""
+    english = {"ontogum", "litbank", "gap", "winobias", "challenge", "speed"}
+    return [lang for lang, needs in (("en", english), ("fr", {"fr-litbank", "challenge"}))
+            if needs.intersection(rows)]
+
+
 def check_files(data_dir: Path, rows: Sequence[str]) -> None:
     """Raise E032 for the first file the rows need that the data folder lacks."""
     for what, relative in required_files(rows):
@@ -141,15 +148,17 @@ class ConllPass:
     coref_s: float
 
 
-def conll_pass(nlp: Language, path: Path, keep_singletons: bool = True) -> ConllPass:
+def conll_pass(nlp: Language, path: Path, keep_singletons: bool = True, progress: bool = False) -> ConllPass:
     """Parse ``path`` with gold tokens (coref off), then run the coref step on each Doc, timing both.
 
     nlp (Language): a pipeline with the neuralcoref component.
     path (Path): a gold CoNLL file or folder.
     keep_singletons (bool): False drops one-mention clusters from key and response.
+    progress (bool): show a progress bar of the parsed documents (stderr).
     RETURNS (ConllPass): the scores and timings.
     """
     from threadpoolctl import threadpool_limits
+    from tqdm import tqdm
 
     from .conll import read_conll_path
     from .extensions import get_clusters
@@ -159,7 +168,8 @@ def conll_pass(nlp: Language, path: Path, keep_singletons: bool = True) -> Conll
     # One BLAS thread, as `neuralcoref benchmark` times the coref step.
     with threadpool_limits(limits=1):
         start = time.perf_counter()
-        parsed = list(parse_conll_docs(nlp, read_conll_path(path)))
+        parsed = list(tqdm(parse_conll_docs(nlp, read_conll_path(path)), desc=Path(path).name,
+                           unit="doc", disable=not progress, leave=False))
         spacy_s = time.perf_counter() - start
         start = time.perf_counter()
         docs = [coref(doc) for _, doc in parsed]
@@ -246,6 +256,8 @@ def run_board(data_dir: Path, rows: Sequence[str] = ROWS, model: str = "en", fr_
     check_files(data_dir, rows)
     start = time.perf_counter()
     nlps = _Pipelines({"en": (model, spacy_model), "fr": (fr_model, fr_spacy_model)}, log)
+    for lang in languages(rows):
+        nlps[lang]  # load every pipeline first: a missing one stops the run before it starts
     board = Board()
     passes: Dict[str, ConllPass] = {}
     for row in rows:
@@ -262,7 +274,7 @@ def _conll_rows(board: Board, data_dir: Path, nlps: _Pipelines, passes: Dict[str
                 names: Sequence[str]) -> None:
     for name in names:
         label, relative, lang, singletons = CONLL_SETS[name]
-        result = passes[name] = conll_pass(nlps[lang], data_dir / relative, singletons)
+        result = passes[name] = conll_pass(nlps[lang], data_dir / relative, singletons, progress=True)
         board.figures.setdefault("conll", {})[name] = result.scores.to_dict()
         board.add(label, "CoNLL F1 (MUC / B3 / CEAF-e F1)",
                   f"{100 * result.scores.conll_f1:.2f} ({100 * result.scores.muc.f1:.2f} / "
@@ -277,7 +289,7 @@ def _gap_rows(board: Board, data_dir: Path, nlps: _Pipelines, passes: Dict[str, 
     for split, relative in GAP_SPLITS.items():
         examples = read_gap(data_dir / relative)
         with threadpool_limits(limits=1):
-            scores = score_gap(examples, predict_gap(nlps["en"], examples))
+            scores = score_gap(examples, predict_gap(nlps["en"], examples, progress=True))
         board.figures.setdefault("gap", {})[split] = scores.to_dict()
         board.add(f"GAP {split} ({scores.examples} pronouns)", "F1 masculine / feminine / bias F/M / overall",
                   f"{100 * scores.masculine.f1:.1f} / {100 * scores.feminine.f1:.1f} / "
@@ -287,7 +299,7 @@ def _gap_rows(board: Board, data_dir: Path, nlps: _Pipelines, passes: Dict[str, 
 def _winobias_rows(board: Board, data_dir: Path, nlps: _Pipelines, passes: Dict[str, ConllPass]) -> None:
     figures: Dict[str, Any] = {}
     for name, relative in WINOBIAS_FILES.items():
-        scores = conll_pass(nlps["en"], data_dir / relative).scores
+        scores = conll_pass(nlps["en"], data_dir / relative, progress=True).scores
         figures[name] = {"muc_f1": 100 * scores.muc.f1, "conll_f1": 100 * scores.conll_f1}
         board.add(f"WinoBias dev {name.replace('_', ' ')}", "MUC F1 / CoNLL F1",
                   f"{figures[name]['muc_f1']:.2f} / {figures[name]['conll_f1']:.2f}")
@@ -329,7 +341,7 @@ def _challenge_rows(board: Board, data_dir: Path, nlps: _Pipelines, passes: Dict
 def _speed_rows(board: Board, data_dir: Path, nlps: _Pipelines, passes: Dict[str, ConllPass]) -> None:
     if "ontogum" not in passes:
         label, relative, lang, singletons = CONLL_SETS["ontogum"]
-        passes["ontogum"] = conll_pass(nlps[lang], data_dir / relative, singletons)
+        passes["ontogum"] = conll_pass(nlps[lang], data_dir / relative, singletons, progress=True)
     result = passes["ontogum"]
     coref_speed, spacy_speed = result.tokens / result.coref_s, result.tokens / result.spacy_s
     board.figures["speed"] = {"tokens": result.tokens, "docs": result.docs, "coref_s": result.coref_s,

@@ -223,10 +223,18 @@ def score_gap(examples: Sequence[GapExample], decisions: Iterable[Tuple[bool, bo
     return scores
 
 
-def predict_gap(nlp: Language, examples: Sequence[GapExample], batch_size: int = 64) -> List[Tuple[bool, bool]]:
+def predict_gap(nlp: Language, examples: Sequence[GapExample], batch_size: int = 64,
+                progress: bool = False) -> List[Tuple[bool, bool]]:
     """Run ``nlp`` (with neuralcoref) on every example's text and decide A and B.
 
+    nlp (Language): a pipeline with the neuralcoref component.
+    examples (Sequence[GapExample]): the examples.
+    batch_size (int): texts per ``nlp.pipe`` batch.
+    progress (bool): show a progress bar (stderr).
     RETURNS (List[Tuple[bool, bool]]): (A-coref, B-coref) per example.
     """
+    from tqdm import tqdm
+
     docs = nlp.pipe((example.text for example in examples), batch_size=batch_size)
+    docs = tqdm(docs, total=len(examples), desc="GAP", unit="text", disable=not progress, leave=False)
     return [decide(example, char_clusters(doc)) for example, doc in zip(examples, docs)]

@@ -7,7 +7,7 @@ from typer.testing import CliRunner
 
 from conftest import EN_PIPELINE, SAMPLE_CONLL
 from neuralcoref.board import (
-    DATA_ENV, ROWS, WINOBIAS_FILES, Board, conll_pass, find_data_dir, load_challenge, parse_only,
+    DATA_ENV, ROWS, WINOBIAS_FILES, Board, conll_pass, find_data_dir, languages, load_challenge, parse_only,
     run_board, run_challenge, winobias_gaps)
 from neuralcoref.cli import app
 from neuralcoref.coref_scorer import score_files
@@ -57,6 +57,9 @@ def test_board_only_keeps_board_order_and_rejects_unknown_rows():
     assert parse_only("speed, gap,ontogum") == ["ontogum", "gap", "speed"]
     with pytest.raises(NeuralcorefError, match=r"\[E033\].*\['gap-val'\]"):
         parse_only("gap-val")
+    assert languages(["gap", "speed"]) == ["en"]
+    assert languages(["fr-litbank"]) == ["fr"]
+    assert languages(["challenge"]) == ["en", "fr"]
 
 
 def test_board_stops_before_running_when_a_file_is_missing(tmp_path):
