@@ -289,6 +289,36 @@ def batch_command(
                f"{stats.skipped} already done, {stats.total} in all.", err=True)
 
 
+@app.command("evaluate-board")
+def evaluate_board_command(
+    model: str = typer.Option("en", help="English model (shipped name or folder)."),
+    fr_model: str = typer.Option("fr", "--fr-model", help="French model (shipped name or folder)."),
+    data: Optional[Path] = typer.Option(
+        None, help="Dev data folder (default: shared/data beside the checkout, else $NEURALCOREF_DATA)."),
+    only: Optional[str] = typer.Option(
+        None, help="Comma-separated rows: ontogum, litbank, fr-litbank, gap, winobias, challenge, speed."),
+    json_out: Optional[Path] = typer.Option(None, "--json", help="Also write every figure to this JSON file."),
+    spacy_model: Optional[str] = typer.Option(None, help="English spaCy pipeline (default: the model's own)."),
+    fr_spacy_model: Optional[str] = typer.Option(None, help="French spaCy pipeline (default: the model's own)."),
+) -> None:
+    """Print the dev board: CoNLL F1, GAP, WinoBias, challenge set and speed in one table."""
+    import json
+
+    from .board import find_data_dir, parse_only, run_board
+    from .errors import NeuralcorefError
+
+    try:
+        rows = parse_only(only)
+        board = run_board(find_data_dir(data), rows, model=model, fr_model=fr_model,
+                          spacy_model=spacy_model, fr_spacy_model=fr_spacy_model)
+        if json_out is not None:
+            json_out.write_text(json.dumps(board.figures, indent=2), encoding="utf8")
+    except (NeuralcorefError, OSError) as err:
+        _fail(err)
+    typer.echo(board.format())
+    typer.echo(f"\n{board.figures['meta']['wall_s']:.0f} s in all", err=True)
+
+
 def main() -> None:
     """Entry point of the console script and of ``python -m neuralcoref``."""
     app()

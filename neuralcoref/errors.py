@@ -56,6 +56,9 @@ class Warnings(metaclass=ErrorsWithCodes):
             "(neuralcoref.lang.ud), which need a pipeline with UD dependency labels "
             "and UD parts of speech. Ask for them with get_rules('ud') to silence "
             "this warning, or write rules for the language.")
+    W120 = ("The challenge set ({path}) is not here: it lives in the tests of a "
+            "neuralcoref checkout. Run evaluate-board from a checkout to get its rows; "
+            "they are reported as n/a.")
 
 
 class Errors(metaclass=ErrorsWithCodes):
@@ -93,6 +96,21 @@ class Errors(metaclass=ErrorsWithCodes):
             "tokens: spans are (start, end) token offsets, end exclusive.")
     E018 = ("No CoNLL-2012 documents in the key {path}: check that it is the gold "
             "file and that it has '#begin document' lines.")
+
+    # The dev board and GAP (neuralcoref evaluate-board)
+    E031 = ("No dev data folder found (tried: {tried}): give one with --data, or set "
+            "the environment variable {env} to the folder that holds ontogum/, litbank/, "
+            "fr-litbank/, gap/ and winobias/.")
+    E032 = ("No {what} at {path}: the data folder lacks it; give the folder that has "
+            "it with --data, or leave this row out with --only.")
+    E033 = "Unknown board row(s) {names} in --only: choose among {known} (comma-separated)."
+    E034 = ("{path} is not a GAP file: its header is {found}, expected the columns "
+            "{expected}.")
+    E035 = "Line {line} of the GAP file {path}: {problem}."
+    E036 = ("Line {line} of the GAP file {path}: the text at {column}-offset {offset} is "
+            "{found!r}, not {name!r}: the offsets are character offsets into the Text column.")
+    E037 = ("Got {n_decisions} GAP decisions for {n_examples} examples: give one "
+            "(A-coref, B-coref) pair per example, in order.")
 
     # Mention extraction and language rules
     E050 = ("No mention-extraction rules for language '{lang}' (languages with "

