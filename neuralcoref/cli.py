@@ -250,14 +250,26 @@ def serve_command(
     spacy_model: Optional[str] = typer.Option(None, help="spaCy pipeline (default: en_core_web_sm)."),
     max_body_bytes: int = typer.Option(1_000_000, help="Largest request body; larger ones get 413."),
     batch_size: int = typer.Option(32, help="Texts per nlp.pipe batch."),
+    workers: int = typer.Option(2, help="Worker processes, each resolving one request at a time."),
+    max_text_chars: int = typer.Option(100_000, help="Largest text in characters; 413 beyond."),
+    max_texts: int = typer.Option(1_000, help="Most texts per request; 413 beyond."),
+    max_tokens: int = typer.Option(50_000, help="Most tokens per request; 413 beyond."),
+    max_response_bytes: int = typer.Option(10_000_000, help="Largest response; 413 beyond."),
+    timeout: float = typer.Option(30.0, help="Seconds a worker may spend on a request; 422 beyond."),
+    header_timeout: float = typer.Option(10.0, help="Seconds to send a request's headers; 408 beyond."),
+    body_timeout: float = typer.Option(30.0, help="Seconds to send a request's body; 408 beyond."),
+    max_waiting: int = typer.Option(64, help="Requests that may wait for a worker; 503 beyond."),
 ) -> None:
     """Serve POST /resolve and GET /health over HTTP (FastAPI + uvicorn)."""
     from .errors import NeuralcorefError
     from .server import serve
 
     try:
-        serve(host, port, model=model, spacy_model=spacy_model, max_body_bytes=max_body_bytes,
-              batch_size=batch_size)
+        serve(host, port, model=model, spacy_model=spacy_model, batch_size=batch_size,
+              workers=workers, max_body_bytes=max_body_bytes, max_text_chars=max_text_chars,
+              max_texts=max_texts, max_tokens=max_tokens, max_response_bytes=max_response_bytes,
+              timeout=timeout, header_timeout=header_timeout, body_timeout=body_timeout,
+              max_waiting=max_waiting)
     except (NeuralcorefError, OSError) as err:
         _fail(err)
 
