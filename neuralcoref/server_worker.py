@@ -246,11 +246,15 @@ class WorkerPool:
     async def close(self) -> None:
         """Stop every worker (killed: a busy one would not listen)."""
         self._closing = True
+        for worker in list(self._workers):
+            worker.process.kill()  # a worker still loading too, so the starter is free at once
         loop = asyncio.get_running_loop()
         for worker in list(self._workers):
             await loop.run_in_executor(self._starter, worker.stop)
-        self._workers.clear()
         self._starter.shutdown(wait=True)
+        for worker in list(self._workers):  # started while closing
+            worker.stop()
+        self._workers.clear()
 
     def _spawn(self) -> _Worker:
         parent_conn, child_conn = self._context.Pipe(duplex=True)
@@ -285,6 +289,8 @@ class WorkerPool:
                 return worker
             worker.stop()
             self._workers.discard(worker)
+            if self._closing:
+                break
             logger.error(Errors.E331.format(reason=reason))
             time.sleep(delay)
             delay = min(delay * 2, 30.0)
