@@ -167,6 +167,26 @@ def test_server_hostile_slow_headers(server):
     assert HEADER_TIMEOUT <= took < HEADER_TIMEOUT + 2
 
 
+def test_server_hostile_many_slow_clients(server):
+    """100 connections that never finish their headers: /health still answers at
+    once, and each of them is answered 408 and closed at the header deadline."""
+    port = int(server.rsplit(":", 1)[1])
+    socks = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(100)]
+    try:
+        start = time.monotonic()
+        for sock in socks:
+            sock.sendall(b"POST /resolve HTTP/1.1\r\nHost: x\r\n")
+        latencies = [health(server)[1] for _ in range(5)]
+        assert sorted(latencies)[2] < 0.1, latencies
+        answers = [read_answer(sock) for sock in socks]
+        took = time.monotonic() - start
+    finally:
+        for sock in socks:
+            sock.close()
+    assert all(a.startswith(b"HTTP/1.1 408 ") and b"[E327]" in a for a in answers)
+    assert took < HEADER_TIMEOUT + 3
+
+
 def test_server_hostile_slow_body(server):
     port = int(server.rsplit(":", 1)[1])
     with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
