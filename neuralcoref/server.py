@@ -30,8 +30,8 @@ from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any, AsyncIterator, Dict, Optional
 
 from .errors import Errors, NeuralcorefError
-from .server_limits import (DEFAULT_MAX_BODY_BYTES, RequestError, ServerLimits, check_content_type,
-                            check_texts, make_limits)
+from .server_limits import DEFAULT_MAX_BODY_BYTES  # noqa: F401 (its old home)
+from .server_limits import RequestError, ServerLimits, check_content_type, check_texts, make_limits
 from .server_worker import ClientGone, Job, WorkerPool
 
 if TYPE_CHECKING:
@@ -126,15 +126,17 @@ def create_app(nlp: Optional["Language"] = None, *, model: Optional[str] = None,
         raise NeuralcorefError(Errors.E305.format(pipes=nlp.pipe_names))
     nlp.get_pipe("neuralcoref").resolver  # a model that failed to load: fail now, not per request
     pipeline = f"{nlp.meta.get('lang', nlp.lang)}_{nlp.meta.get('name', 'pipeline')}"
-    pool = WorkerPool(pickle.dumps(nlp), workers, batch_size, settings)
+    nlp_bytes = pickle.dumps(nlp)
 
     @asynccontextmanager
     async def lifespan(app: "FastAPI") -> AsyncIterator[None]:
-        await pool.start()
+        # A pool per run of the app: a TestClient may enter and leave it twice.
+        app.state.pool = WorkerPool(nlp_bytes, workers, batch_size, settings)
+        await app.state.pool.start()
         try:
             yield
         finally:
-            await pool.close()
+            await app.state.pool.close()
 
     # No /docs or /redoc: their pages load scripts from a CDN.
     app = FastAPI(title="neuralcoref", version=__version__, docs_url=None, redoc_url=None,
@@ -142,7 +144,7 @@ def create_app(nlp: Optional["Language"] = None, *, model: Optional[str] = None,
     app.state.nlp = nlp
     app.state.max_body_bytes = settings.max_body_bytes
     app.state.limits = settings
-    app.state.pool = pool
+    app.state.pool = WorkerPool(nlp_bytes, workers, batch_size, settings)  # not started
 
     @app.exception_handler(RequestError)
     async def _request_error(request: Request, err: RequestError) -> JSONResponse:
@@ -153,7 +155,7 @@ def create_app(nlp: Optional["Language"] = None, *, model: Optional[str] = None,
         """Whether the server is up, with its versions, limits and workers."""
         return {"status": "ok", "neuralcoref": __version__, "pipeline": pipeline,
                 "max_body_bytes": settings.max_body_bytes, "limits": settings.to_dict(),
-                "workers": pool.status()}
+                "workers": app.state.pool.status()}
 
     @app.post("/resolve", openapi_extra={"requestBody": {
         "required": True, "content": {"application/json": {"schema": _REQUEST_SCHEMA}}}})
@@ -167,7 +169,7 @@ def create_app(nlp: Optional["Language"] = None, *, model: Optional[str] = None,
         job = Job(texts, single, settings.max_tokens, settings.max_response_bytes)
         disconnect = asyncio.ensure_future(_disconnected(request))
         try:
-            body = await pool.resolve(job, disconnect)
+            body = await app.state.pool.resolve(job, disconnect)
         except ClientGone:
             return Response(status_code=499)  # nobody reads it
         finally:

@@ -140,7 +140,8 @@ def test_server_uvicorn_process(handmade_model, tmp_path):
     log = open(tmp_path / "server.log", "wb")
     process = subprocess.Popen(
         [sys.executable, "-m", "neuralcoref", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--model", str(handmade_model), "--spacy-model", EN_PIPELINE, "--max-body-bytes", "5000"],
+         "--model", str(handmade_model), "--spacy-model", EN_PIPELINE, "--max-body-bytes", "5000",
+         "--workers", "1"],
         stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
@@ -264,3 +265,13 @@ def test_server_record_size_bound(nlp_coref):
     size = len(json.dumps(doc_record(doc), ensure_ascii=False, separators=(",", ":")))
     assert size <= record_size_bound(doc) < 20 * size
     assert len(doc_record(doc)["resolved"]) > 2 * len(text)
+
+
+def test_server_workers_start_with_the_lifespan(nlp_coref):
+    app = create_app(nlp_coref, workers=1)
+    answer = TestClient(app).post("/resolve", json={"text": ANNA})  # no lifespan: no workers
+    assert answer.status_code == 503 and answer.json()["detail"].startswith("[E329] ")
+    for _ in range(2):  # each run of the app starts and stops its own workers
+        with TestClient(app) as client:
+            answer = client.post("/resolve", json={"text": ANNA})
+            assert answer.status_code == 200 and answer.json()["resolved"] == "Anna said Anna likes Paris."
