@@ -259,6 +259,8 @@ def serve_command(
     header_timeout: float = typer.Option(10.0, help="Seconds to send a request's headers; 408 beyond."),
     body_timeout: float = typer.Option(30.0, help="Seconds to send a request's body; 408 beyond."),
     max_waiting: int = typer.Option(64, help="Requests that may wait for a worker; 503 beyond."),
+    worker_memory_mb: Optional[int] = typer.Option(
+        None, help="MB a worker may allocate beyond its pipeline (Linux); 422 beyond. Default: no limit."),
 ) -> None:
     """Serve POST /resolve and GET /health over HTTP (FastAPI + uvicorn)."""
     from .errors import NeuralcorefError
@@ -269,7 +271,7 @@ def serve_command(
               workers=workers, max_body_bytes=max_body_bytes, max_text_chars=max_text_chars,
               max_texts=max_texts, max_tokens=max_tokens, max_response_bytes=max_response_bytes,
               timeout=timeout, header_timeout=header_timeout, body_timeout=body_timeout,
-              max_waiting=max_waiting)
+              max_waiting=max_waiting, worker_memory_mb=worker_memory_mb)
     except (NeuralcorefError, OSError) as err:
         _fail(err)
 

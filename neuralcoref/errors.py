@@ -246,3 +246,6 @@ class Errors(metaclass=ErrorsWithCodes):
             "--model and --spacy-model).")
     E332 = ("The pipeline failed on the request ({error}): this is a bug, please "
             "report it with the request.")
+    E333 = ("Setting 'worker_memory_mb' of the server needs Linux (this is "
+            "{platform}): leave it unset, or bound the server's memory with the "
+            "system's own means (container, ulimit).")

@@ -7,8 +7,9 @@ Each exceeded limit is answered with a coded HTTP error (:class:`RequestError`);
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import asdict, dataclass, fields
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 from .errors import Errors, NeuralcorefError
 
@@ -41,6 +42,9 @@ class ServerLimits:
         (408, E327; served by :func:`neuralcoref.server.serve` only).
     body_timeout (float): seconds a client has to send a request's body (408, E328).
     max_waiting (int): requests that may wait for a free worker (503, E329 beyond).
+    worker_memory_mb (int | None): megabytes of address space a worker may take
+        beyond its loaded pipeline (Linux only); a request that needs more is
+        answered 422 (E330) and its worker replaced. None: no limit.
     """
 
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
@@ -52,11 +56,14 @@ class ServerLimits:
     header_timeout: float = 10.0
     body_timeout: float = 30.0
     max_waiting: int = 64
+    worker_memory_mb: Optional[int] = None
 
     def __post_init__(self) -> None:
         for field in fields(self):
             value = getattr(self, field.name)
-            if field.type == "int":
+            if value is None and field.type.startswith("Optional"):
+                continue
+            if field.type in ("int", "Optional[int]"):
                 if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                     raise NeuralcorefError(Errors.E304.format(
                         name=field.name, value=value, expected="an integer >= 1"))
@@ -64,6 +71,9 @@ class ServerLimits:
                   or not math.isfinite(value) or value <= 0):
                 raise NeuralcorefError(Errors.E304.format(
                     name=field.name, value=value, expected="a number of seconds > 0"))
+
+        if self.worker_memory_mb is not None and not sys.platform.startswith("linux"):
+            raise NeuralcorefError(Errors.E333.format(platform=sys.platform))
 
     def to_dict(self) -> Dict[str, Any]:
         """The limits as a JSON-ready dict (what ``GET /health`` reports)."""

@@ -52,7 +52,8 @@ class Job(NamedTuple):
     max_response_bytes: int
 
 
-#: A worker's answer: ("ok", body) or ("error", http_status, coded_message).
+#: A worker's answer: ("ok", body) or ("error", http_status, coded_message), with
+#: "replace" after the message when the worker exits after answering.
 Reply = Tuple[Any, ...]
 
 
@@ -107,8 +108,8 @@ def run_job(nlp: "Language", job: Job, batch_size: int) -> Reply:
                 return too_big
     except NeuralcorefError as err:
         return ("error", 422, str(err))
-    except MemoryError:
-        return ("error", 422, Errors.E330.format(reason="out of memory"))
+    except MemoryError:  # the worker's state is doubtful after this: replace it
+        return ("error", 422, Errors.E330.format(reason="out of memory"), "replace")
     except Exception as err:  # a bug: answered with a coded 500, the worker lives on
         return ("error", 500, Errors.E332.format(error=f"{type(err).__name__}: {str(err)[:200]}"))
     body = parts[0] if job.single else b'{"results":[' + b",".join(parts) + b"]}"
@@ -128,10 +129,21 @@ def _die_with_parent(parent_pid: int) -> None:
         os._exit(1)
 
 
+def _limit_memory(extra_mb: int) -> None:
+    """Bound the process's address space to what it uses now plus ``extra_mb``
+    (Linux): an allocation beyond raises MemoryError instead of growing until
+    the system kills something."""
+    import resource
+
+    pages = int(open("/proc/self/statm").read().split()[0])
+    now = pages * os.sysconf("SC_PAGE_SIZE")
+    resource.setrlimit(resource.RLIMIT_AS, (now + extra_mb * 1_000_000, resource.RLIM_INFINITY))
+
+
 def worker_main(conn: "Connection", nlp_bytes: bytes, batch_size: int, max_length: int,
-                parent_pid: int) -> None:
+                parent_pid: int, memory_mb: Optional[int] = None) -> None:
     """A worker process: load the pipeline, say "ready", then answer each Job
-    sent on ``conn`` until it is closed."""
+    sent on ``conn`` until it is closed (or it ran out of memory)."""
     _die_with_parent(parent_pid)
     # Ctrl-C reaches the whole process group; the server decides when workers stop.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -143,6 +155,8 @@ def worker_main(conn: "Connection", nlp_bytes: bytes, batch_size: int, max_lengt
         conn.send(("failed", f"{type(err).__name__}: {str(err)[:500]}"))
         return
     del nlp_bytes
+    if memory_mb is not None:
+        _limit_memory(memory_mb)
     conn.send(("ready",))
     while True:
         try:
@@ -151,7 +165,10 @@ def worker_main(conn: "Connection", nlp_bytes: bytes, batch_size: int, max_lengt
             return
         if job is None:
             return
-        conn.send(run_job(nlp, job, batch_size))
+        reply = run_job(nlp, job, batch_size)
+        conn.send(reply)
+        if reply[-1] == "replace":
+            return
 
 
 class _Worker:
@@ -238,7 +255,10 @@ class WorkerPool:
         except BaseException:
             self._replace(worker)
             raise
-        self._idle.put_nowait(worker)
+        if reply[-1] == "replace":
+            self._replace(worker)
+        else:
+            self._idle.put_nowait(worker)
         if reply[0] == "ok":
             return reply[1]
         raise RequestError(reply[1], reply[2])
@@ -260,7 +280,8 @@ class WorkerPool:
         parent_conn, child_conn = self._context.Pipe(duplex=True)
         process = self._context.Process(
             target=worker_main, name="neuralcoref-server-worker", daemon=True,
-            args=(child_conn, self.nlp_bytes, self.batch_size, self.limits.max_text_chars, os.getpid()))
+            args=(child_conn, self.nlp_bytes, self.batch_size, self.limits.max_text_chars, os.getpid(),
+                  self.limits.worker_memory_mb))
         process.start()
         child_conn.close()
         worker = _Worker(process, parent_conn)

@@ -114,7 +114,7 @@ def test_server_parse_request():
 def test_server_settings_are_checked(nlp_coref):
     for setting in ({"max_body_bytes": 0}, {"batch_size": -1}, {"max_body_bytes": "1MB"},
                     {"workers": 0}, {"timeout": 0}, {"timeout": float("inf")}, {"max_texts": 2.5},
-                    {"header_timeout": True}, {"max_txts": 3}):
+                    {"header_timeout": True}, {"max_txts": 3}, {"worker_memory_mb": 0}):
         with pytest.raises(NeuralcorefError, match=r"\[E304\]"):
             create_app(nlp_coref, **setting)
 
@@ -275,3 +275,14 @@ def test_server_workers_start_with_the_lifespan(nlp_coref):
         with TestClient(app) as client:
             answer = client.post("/resolve", json={"text": ANNA})
             assert answer.status_code == 200 and answer.json()["resolved"] == "Anna said Anna likes Paris."
+
+
+def test_server_run_job_out_of_memory(nlp_coref):
+    class Starved:  # a pipeline whose allocations fail
+        make_doc = nlp_coref.make_doc
+
+        def pipe(self, docs, batch_size):
+            raise MemoryError()
+
+    reply = run_job(Starved(), Job([ANNA], True, 100, 100_000), 8)
+    assert reply[:2] == ("error", 422) and reply[2].startswith("[E330] ") and reply[3] == "replace"

@@ -6,6 +6,7 @@ import json
 import os
 import signal
 import socket
+import sys
 import threading
 import time
 from pathlib import Path
@@ -237,3 +238,19 @@ def test_server_hostile_load_under_attack(handmade_model, tmp_path):
     assert figures["attack"]["status"] == 422 and "[E324]" in figures["attack"]["detail"]
     assert figures["health_during_attack"] >= 20
     assert figures["health_during_attack_p99_ms"] < 200, figures
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="worker_memory_mb needs Linux")
+def test_server_hostile_worker_memory_limit(handmade_model, tmp_path):
+    """A request that needs more memory than --worker-memory-mb costs its worker."""
+    options = server_options(handmade_model, **{"--timeout": 120, "--worker-memory-mb": 40})
+    process, base = load.start_server(options, tmp_path / "server.log")
+    try:
+        status, answer, _ = post(base, {"text": "Anna left. " * 3_000})  # 9,000 tokens
+        assert (status, detail_code(answer)) == (422, "E330") and "out of memory" in answer["detail"]
+        assert health(base)[0]["workers"]["restarts"] == 1
+        status, answer, _ = post(base, {"text": "Tom said he left."})
+        assert status == 200 and answer["resolved"] == "Tom said Tom left."
+    finally:
+        load.stop_server(process)
