@@ -10,6 +10,7 @@ import pytest
 pytest.importorskip("fastapi", reason="the REST server needs fastapi: pip install 'neuralcoref[serve]'")
 pytest.importorskip("httpx", reason="FastAPI's TestClient needs httpx")
 from fastapi.testclient import TestClient  # noqa: E402
+from spacy.language import Language  # noqa: E402
 
 from conftest import EN_PIPELINE  # noqa: E402
 from neuralcoref.errors import NeuralcorefError  # noqa: E402
@@ -286,3 +287,30 @@ def test_server_run_job_out_of_memory(nlp_coref):
 
     reply = run_job(Starved(), Job([ANNA], True, 100, 100_000), 8)
     assert reply[:2] == ("error", 422) and reply[2].startswith("[E330] ") and reply[3] == "replace"
+
+
+def _refuse_to_load():
+    raise RuntimeError("this component cannot be copied to another process")
+
+
+class _NotPortable:
+    """A component that pickles, but cannot be unpickled (in a worker)."""
+
+    def __call__(self, doc):
+        return doc
+
+    def __reduce__(self):
+        return (_refuse_to_load, ())
+
+
+@Language.factory("neuralcoref_test_not_portable")
+def _make_not_portable(nlp, name):
+    return _NotPortable()
+
+
+def test_server_worker_that_cannot_start_is_a_coded_error(make_nlp):
+    nlp = make_nlp()
+    nlp.add_pipe("neuralcoref_test_not_portable")
+    with pytest.raises(NeuralcorefError, match=r"\[E331\] .*could not start \(RuntimeError: this component"):
+        with TestClient(create_app(nlp, workers=1)):
+            pass
