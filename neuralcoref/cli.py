@@ -272,6 +272,7 @@ def serve_command(
     max_waiting: int = typer.Option(_LIMITS.max_waiting, help="Requests that may wait for a worker; 503 beyond."),
     worker_memory_mb: Optional[int] = typer.Option(
         None, help="MB a worker may allocate beyond its pipeline (Linux); 422 beyond. Default: no limit."),
+    max_connections: int = typer.Option(_LIMITS.max_connections, help="Open connections; 503 beyond."),
 ) -> None:
     """Serve POST /resolve and GET /health over HTTP (FastAPI + uvicorn)."""
     from .errors import NeuralcorefError
@@ -282,7 +283,8 @@ def serve_command(
               workers=workers, max_body_bytes=max_body_bytes, max_text_chars=max_text_chars,
               max_texts=max_texts, max_tokens=max_tokens, max_response_bytes=max_response_bytes,
               timeout=timeout, header_timeout=header_timeout, body_timeout=body_timeout,
-              max_waiting=max_waiting, worker_memory_mb=worker_memory_mb)
+              max_waiting=max_waiting, worker_memory_mb=worker_memory_mb,
+              max_connections=max_connections)
     except (NeuralcorefError, OSError) as err:
         _fail(err)
 

@@ -249,3 +249,5 @@ class Errors(metaclass=ErrorsWithCodes):
     E333 = ("Setting 'worker_memory_mb' of the server needs Linux (this is "
             "{platform}): leave it unset, or bound the server's memory with the "
             "system's own means (container, ulimit).")
+    E334 = ("The server has {limit} open connections, its limit: try again later, or "
+            "start it with a larger --max-connections.")

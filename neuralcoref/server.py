@@ -104,7 +104,8 @@ def create_app(nlp: Optional["Language"] = None, *, model: Optional[str] = None,
     workers (int): worker processes resolving requests, one request each at a time.
     **limits: any field of :class:`~neuralcoref.server_limits.ServerLimits`
         (max_body_bytes, max_text_chars, max_texts, max_tokens,
-        max_response_bytes, timeout, header_timeout, body_timeout, max_waiting).
+        max_response_bytes, timeout, header_timeout, body_timeout, max_waiting,
+        worker_memory_mb, max_connections).
     RETURNS (FastAPI): the application, to run with uvicorn (or TestClient).
     """
     try:
@@ -227,5 +228,5 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, model: Optional[str] = N
 
     app = create_app(model=model, spacy_model=spacy_model, batch_size=batch_size,
                      workers=workers, **limits)
-    protocol = header_timeout_protocol(app.state.limits.header_timeout)
+    protocol = header_timeout_protocol(app.state.limits.header_timeout, app.state.limits.max_connections)
     uvicorn.run(app, host=host, port=port, log_level=log_level, http=protocol)

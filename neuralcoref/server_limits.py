@@ -42,6 +42,8 @@ class ServerLimits:
         (408, E327; served by :func:`neuralcoref.server.serve` only).
     body_timeout (float): seconds a client has to send a request's body (408, E328).
     max_waiting (int): requests that may wait for a free worker (503, E329 beyond).
+    max_connections (int): open connections; one more is answered 503 (E334) and
+        closed (served by :func:`neuralcoref.server.serve` only).
     worker_memory_mb (int | None): megabytes of address space a worker may take
         beyond its loaded pipeline (Linux only); a request that needs more is
         answered 422 (E330) and its worker replaced. None: no limit.
@@ -56,6 +58,7 @@ class ServerLimits:
     header_timeout: float = 10.0
     body_timeout: float = 30.0
     max_waiting: int = 64
+    max_connections: int = 1_000
     worker_memory_mb: Optional[int] = None
 
     def __post_init__(self) -> None:

@@ -29,7 +29,8 @@ HEADER_TIMEOUT = BODY_TIMEOUT = 1.0
 PARENS = "(" * 4000 + ")" * 4000
 LIMITS = {"--max-body-bytes": 700_000, "--max-text-chars": 50_000, "--max-texts": 10,
           "--max-tokens": 10_000, "--max-response-bytes": 20_000, "--timeout": TIMEOUT,
-          "--header-timeout": HEADER_TIMEOUT, "--body-timeout": BODY_TIMEOUT}
+          "--header-timeout": HEADER_TIMEOUT, "--body-timeout": BODY_TIMEOUT,
+          "--max-connections": 120}
 
 
 def server_options(model: Path, **extra) -> list:
@@ -188,6 +189,25 @@ def test_server_hostile_many_slow_clients(server):
     assert took < HEADER_TIMEOUT + 3
 
 
+def test_server_hostile_too_many_connections(server):
+    """Beyond --max-connections (120), a connection is answered 503 and closed
+    at once; the others get their 408 at the header deadline."""
+    port = int(server.rsplit(":", 1)[1])
+    socks = []
+    try:
+        for _ in range(130):
+            socks.append(socket.create_connection(("127.0.0.1", port), timeout=10))
+            socks[-1].sendall(b"POST /resolve HTTP/1.1\r\nHost: x\r\n")
+        answers = [read_answer(sock) for sock in socks]
+    finally:
+        for sock in socks:
+            sock.close()
+    refused = [a for a in answers if a.startswith(b"HTTP/1.1 503 ") and b"[E334]" in a]
+    late = [a for a in answers if a.startswith(b"HTTP/1.1 408 ") and b"[E327]" in a]
+    assert len(refused) + len(late) == 130 and 10 <= len(refused) <= 20 and len(late) >= 110
+    assert health(server)[0]["status"] == "ok"
+
+
 def test_server_hostile_slow_body(server):
     port = int(server.rsplit(":", 1)[1])
     with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
@@ -203,6 +223,7 @@ def test_server_hostile_slow_body(server):
 def test_server_hostile_health_reports_limits(server):
     data, _ = health(server)
     assert data["limits"]["max_texts"] == 10 and data["limits"]["timeout"] == TIMEOUT
+    assert data["limits"]["max_connections"] == 120
     assert data["workers"]["workers"] == 2
 
 
