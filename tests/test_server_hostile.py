@@ -156,8 +156,8 @@ def read_answer(sock) -> bytes:
 
 def test_server_hostile_slow_headers(server):
     port = int(server.rsplit(":", 1)[1])
+    start = time.monotonic()
     with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
-        start = time.monotonic()
         for byte in b"POST /resolve HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 100:
             sock.sendall(bytes([byte]))  # slowloris: a byte at a time, never done
             time.sleep(0.1)
@@ -166,7 +166,7 @@ def test_server_hostile_slow_headers(server):
         answer = read_answer(sock)  # the server closes the connection
         took = time.monotonic() - start
     assert answer.startswith(b"HTTP/1.1 408 ") and b"[E327]" in answer
-    assert HEADER_TIMEOUT <= took < HEADER_TIMEOUT + 2
+    assert HEADER_TIMEOUT - 0.1 <= took < HEADER_TIMEOUT + 2
 
 
 def test_server_hostile_many_slow_clients(server):
@@ -217,7 +217,7 @@ def test_server_hostile_slow_body(server):
         answer = read_answer(sock)
         took = time.monotonic() - start
     assert answer.startswith(b"HTTP/1.1 408 ") and b"[E328]" in answer
-    assert BODY_TIMEOUT <= took < BODY_TIMEOUT + 2
+    assert BODY_TIMEOUT - 0.1 <= took < BODY_TIMEOUT + 2
 
 
 def test_server_hostile_health_reports_limits(server):
