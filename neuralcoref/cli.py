@@ -242,22 +242,49 @@ def benchmark_command(
     typer.echo(json.dumps(report.to_dict(), indent=2) if as_json else report.format())
 
 
+def _server_limits():
+    from .server_limits import ServerLimits
+
+    return ServerLimits()
+
+
+#: The REST server's default limits (docs/serving.md), shown by serve --help.
+_LIMITS = _server_limits()
+
+
 @app.command("serve")
 def serve_command(
     host: str = typer.Option("127.0.0.1", help="Address to listen on (0.0.0.0: every interface)."),
     port: int = typer.Option(8000, help="Port to listen on."),
     model: Optional[str] = typer.Option(None, help="Shipped model name or model folder."),
     spacy_model: Optional[str] = typer.Option(None, help="spaCy pipeline (default: en_core_web_sm)."),
-    max_body_bytes: int = typer.Option(1_000_000, help="Largest request body; larger ones get 413."),
+    max_body_bytes: int = typer.Option(_LIMITS.max_body_bytes, help="Largest request body; larger ones get 413."),
     batch_size: int = typer.Option(32, help="Texts per nlp.pipe batch."),
+    workers: int = typer.Option(2, help="Worker processes, each resolving one request at a time."),
+    max_text_chars: int = typer.Option(_LIMITS.max_text_chars, help="Largest text in characters; 413 beyond."),
+    max_texts: int = typer.Option(_LIMITS.max_texts, help="Most texts per request; 413 beyond."),
+    max_tokens: int = typer.Option(_LIMITS.max_tokens, help="Most tokens per request; 413 beyond."),
+    max_response_bytes: int = typer.Option(_LIMITS.max_response_bytes, help="Largest response; 413 beyond."),
+    timeout: float = typer.Option(_LIMITS.timeout, help="Seconds a worker may spend on a request; 422 beyond."),
+    header_timeout: float = typer.Option(
+        _LIMITS.header_timeout, help="Seconds to send a request's headers; 408 beyond."),
+    body_timeout: float = typer.Option(_LIMITS.body_timeout, help="Seconds to send a request's body; 408 beyond."),
+    max_waiting: int = typer.Option(_LIMITS.max_waiting, help="Requests that may wait for a worker; 503 beyond."),
+    worker_memory_mb: Optional[int] = typer.Option(
+        None, help="MB a worker may allocate beyond its pipeline (Linux); 422 beyond. Default: no limit."),
+    max_connections: int = typer.Option(_LIMITS.max_connections, help="Open connections; 503 beyond."),
 ) -> None:
     """Serve POST /resolve and GET /health over HTTP (FastAPI + uvicorn)."""
     from .errors import NeuralcorefError
     from .server import serve
 
     try:
-        serve(host, port, model=model, spacy_model=spacy_model, max_body_bytes=max_body_bytes,
-              batch_size=batch_size)
+        serve(host, port, model=model, spacy_model=spacy_model, batch_size=batch_size,
+              workers=workers, max_body_bytes=max_body_bytes, max_text_chars=max_text_chars,
+              max_texts=max_texts, max_tokens=max_tokens, max_response_bytes=max_response_bytes,
+              timeout=timeout, header_timeout=header_timeout, body_timeout=body_timeout,
+              max_waiting=max_waiting, worker_memory_mb=worker_memory_mb,
+              max_connections=max_connections)
     except (NeuralcorefError, OSError) as err:
         _fail(err)
 

@@ -232,3 +232,40 @@ class Errors(metaclass=ErrorsWithCodes):
     E317 = ("The text{where} holds a lone surrogate ({char}) at character {offset}: it "
             "is not valid Unicode (e.g. a JSON \\ud800 escape without its pair) and "
             "spaCy cannot tokenize it; replace or remove it.")
+    # REST server limits (docs/serving.md)
+    E320 = ("The text{where} has {n} characters, more than the server's limit of "
+            "{limit}: split it into shorter texts, or start the server with a larger "
+            "--max-text-chars.")
+    E321 = ("The request has {n} texts, more than the server's limit of {limit}: send "
+            "them in several requests, or start the server with a larger --max-texts.")
+    E322 = ("The request has {n} tokens, more than the server's limit of {limit}: "
+            "send fewer or shorter texts per request, or start the server with a "
+            "larger --max-tokens.")
+    E323 = ("The response would have more than {limit} bytes: send fewer or shorter "
+            "texts per request, or start the server with a larger --max-response-bytes.")
+    E324 = ("Resolving the request took more than {limit} seconds and was stopped: "
+            "send fewer or shorter texts per request, or start the server with a "
+            "larger --timeout.")
+    E325 = ("The request body must be sent with the header Content-Type: "
+            "application/json (found: {found}).")
+    E326 = ("The request body is JSON nested too deeply ({error}): send "
+            "{{\"text\": \"a text\"}} or {{\"texts\": [\"a text\", ...]}}.")
+    E327 = ("The request headers did not arrive within {limit} seconds: the "
+            "connection is closed. Send the whole request at once.")
+    E328 = ("The request body did not arrive within {limit} seconds: the connection "
+            "is closed. Send the whole body at once, or start the server with a "
+            "larger --body-timeout.")
+    E329 = ("The server is busy ({reason}): try again later, or start it with more "
+            "--workers.")
+    E330 = ("The worker process resolving the request stopped ({reason}), e.g. out of "
+            "memory: send fewer or shorter texts per request.")
+    E331 = ("A worker process of the server could not start ({reason}): check that "
+            "the pipeline loads (neuralcoref resolve 'A test.' with the same "
+            "--model and --spacy-model).")
+    E332 = ("The pipeline failed on the request ({error}): this is a bug, please "
+            "report it with the request.")
+    E333 = ("Setting 'worker_memory_mb' of the server needs Linux (this is "
+            "{platform}): leave it unset, or bound the server's memory with the "
+            "system's own means (container, ulimit).")
+    E334 = ("The server has {limit} open connections, its limit: try again later, or "
+            "start it with a larger --max-connections.")

@@ -7,28 +7,37 @@
 ``POST /resolve`` takes ``{"text": "..."}`` and answers one record (see
 :mod:`neuralcoref.records`), or takes ``{"texts": [...]}`` and answers
 ``{"results": [record, ...]}``. ``GET /health`` says the server is up. A body
-over ``max_body_bytes`` is answered with 413; a body that is not JSON, or neither
-shape, with 422 and a message saying what to send.
+that is not JSON, or neither shape, is answered with 422 and a message saying
+what to send; every limit of :class:`~neuralcoref.server_limits.ServerLimits`
+(body, characters, texts, tokens, response size, seconds) with its own coded
+413, 422, 408 or 503 (``docs/serving.md``).
 
+The server's process reads, checks and answers requests; worker processes
+(:mod:`neuralcoref.server_worker`) parse and resolve them, each under a
+deadline, so that no request can stall ``/health`` or the others.
 ``create_app`` only builds the application (and loads the pipeline): nothing
 listens until ``serve`` (or any ASGI server) runs it. FastAPI and uvicorn come
 with ``pip install 'neuralcoref[serve]'``.
 """
 # No ``from __future__ import annotations``: FastAPI reads the handlers' annotations
 # (``request: Request``), and Request is only imported inside create_app.
+import asyncio
 import json
+import pickle
 import re
-import threading
-from typing import TYPE_CHECKING, Any, Dict, List, Optional
+import time
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Any, AsyncIterator, Dict, Optional
 
 from .errors import Errors, NeuralcorefError
+from .server_limits import DEFAULT_MAX_BODY_BYTES  # noqa: F401 (its old home)
+from .server_limits import RequestError, ServerLimits, check_content_type, check_texts, make_limits
+from .server_worker import ClientGone, Job, WorkerPool
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
     from spacy.language import Language
 
-#: Largest request body accepted by default: 1 MB.
-DEFAULT_MAX_BODY_BYTES = 1_000_000
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 _REQUEST_SCHEMA = {
@@ -42,14 +51,6 @@ _REQUEST_SCHEMA = {
 }
 
 
-class RequestError(NeuralcorefError):
-    """A request the server answers with an HTTP error: ``status`` and a coded message."""
-
-    def __init__(self, status: int, message: str):
-        self.status = status
-        super().__init__(message)
-
-
 def _describe(value: Any) -> str:
     names = {dict: "a JSON object", list: "a JSON array", str: "a string", bool: "a boolean",
              int: "a number", float: "a number", type(None): "null"}
@@ -61,12 +62,14 @@ def parse_request(body: bytes) -> Dict[str, Any]:
 
     body (bytes): the raw body.
     RETURNS (Dict[str, Any]): the parsed body.
-    RAISES (RequestError): status 422 with a coded message (E301, E302, E317).
+    RAISES (RequestError): status 422 with a coded message (E301, E302, E317, E326).
     """
     try:
         data = json.loads(body)
     except ValueError as err:  # JSONDecodeError and UnicodeDecodeError
         raise RequestError(422, Errors.E301.format(error=err)) from None
+    except RecursionError as err:  # the decoder recurses once per level of nesting
+        raise RequestError(422, Errors.E326.format(error=err)) from None
     if not isinstance(data, dict):
         raise RequestError(422, Errors.E302.format(found=_describe(data)))
     if set(data) not in ({"text"}, {"texts"}):
@@ -87,45 +90,35 @@ def parse_request(body: bytes) -> Dict[str, Any]:
     return data
 
 
-class _Resolver:
-    """Runs the pipeline, one request at a time (spaCy pipelines are not thread-safe)."""
-
-    def __init__(self, nlp: "Language", batch_size: int):
-        self.nlp = nlp
-        self.batch_size = batch_size
-        self.lock = threading.Lock()
-
-    def __call__(self, texts: List[str]) -> List[Dict[str, Any]]:
-        from .records import doc_record
-
-        with self.lock:
-            return [doc_record(doc) for doc in self.nlp.pipe(texts, batch_size=self.batch_size)]
-
-
 def create_app(nlp: Optional["Language"] = None, *, model: Optional[str] = None,
-               spacy_model: Optional[str] = None, max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
-               batch_size: int = 32) -> "FastAPI":
-    """Build the FastAPI application (nothing is started).
+               spacy_model: Optional[str] = None, batch_size: int = 32, workers: int = 2,
+               **limits: Any) -> "FastAPI":
+    """Build the FastAPI application (nothing is started: the worker processes
+    start with the application's lifespan, e.g. ``with TestClient(app)``).
 
     nlp (Language | None): a pipeline with the neuralcoref component; by default
-        ``spacy_model`` with neuralcoref (``model``) added.
+        ``spacy_model`` with neuralcoref (``model``) added. Each worker loads a copy.
     model (str | None): shipped model name or model folder, when ``nlp`` is None.
     spacy_model (str | None): the spaCy pipeline, when ``nlp`` is None.
-    max_body_bytes (int): largest request body; larger ones get 413.
     batch_size (int): texts per ``nlp.pipe`` batch.
+    workers (int): worker processes resolving requests, one request each at a time.
+    **limits: any field of :class:`~neuralcoref.server_limits.ServerLimits`
+        (max_body_bytes, max_text_chars, max_texts, max_tokens,
+        max_response_bytes, timeout, header_timeout, body_timeout, max_waiting,
+        worker_memory_mb, max_connections).
     RETURNS (FastAPI): the application, to run with uvicorn (or TestClient).
     """
     try:
         from fastapi import FastAPI, Request
-        from fastapi.concurrency import run_in_threadpool
-        from fastapi.responses import JSONResponse
+        from fastapi.responses import JSONResponse, Response
     except ImportError:
         raise NeuralcorefError(Errors.E303) from None
     from . import __version__
 
-    for name, value in (("max_body_bytes", max_body_bytes), ("batch_size", batch_size)):
+    for name, value in (("batch_size", batch_size), ("workers", workers)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise NeuralcorefError(Errors.E304.format(name=name, value=value, expected="an integer >= 1"))
+    settings = make_limits(limits)
     if nlp is None:
         from .api import add_neuralcoref, load_spacy
 
@@ -133,62 +126,107 @@ def create_app(nlp: Optional["Language"] = None, *, model: Optional[str] = None,
     if "neuralcoref" not in nlp.pipe_names:
         raise NeuralcorefError(Errors.E305.format(pipes=nlp.pipe_names))
     nlp.get_pipe("neuralcoref").resolver  # a model that failed to load: fail now, not per request
-    resolve_texts = _Resolver(nlp, batch_size)
     pipeline = f"{nlp.meta.get('lang', nlp.lang)}_{nlp.meta.get('name', 'pipeline')}"
+    nlp_bytes = pickle.dumps(nlp)
+
+    @asynccontextmanager
+    async def lifespan(app: "FastAPI") -> AsyncIterator[None]:
+        # A pool per run of the app: a TestClient may enter and leave it twice.
+        app.state.pool = WorkerPool(nlp_bytes, workers, batch_size, settings)
+        await app.state.pool.start()
+        try:
+            yield
+        finally:
+            await app.state.pool.close()
 
     # No /docs or /redoc: their pages load scripts from a CDN.
     app = FastAPI(title="neuralcoref", version=__version__, docs_url=None, redoc_url=None,
-                  description="Coreference resolution for spaCy.")
+                  description="Coreference resolution for spaCy.", lifespan=lifespan)
     app.state.nlp = nlp
-    app.state.max_body_bytes = max_body_bytes
+    app.state.max_body_bytes = settings.max_body_bytes
+    app.state.limits = settings
+    app.state.pool = WorkerPool(nlp_bytes, workers, batch_size, settings)  # not started
 
     @app.exception_handler(RequestError)
     async def _request_error(request: Request, err: RequestError) -> JSONResponse:
-        return JSONResponse(status_code=err.status, content={"detail": str(err)})
+        return JSONResponse(status_code=err.status, content={"detail": str(err)}, headers=err.headers)
 
     @app.get("/health")
     async def health() -> Dict[str, Any]:
-        """Whether the server is up, with its versions and limits."""
+        """Whether the server is up, with its versions, limits and workers."""
         return {"status": "ok", "neuralcoref": __version__, "pipeline": pipeline,
-                "max_body_bytes": max_body_bytes}
+                "max_body_bytes": settings.max_body_bytes, "limits": settings.to_dict(),
+                "workers": app.state.pool.status()}
 
     @app.post("/resolve", openapi_extra={"requestBody": {
         "required": True, "content": {"application/json": {"schema": _REQUEST_SCHEMA}}}})
-    async def resolve(request: Request) -> Dict[str, Any]:
+    async def resolve(request: Request) -> Response:
         """Resolve coreference in {"text": ...} or {"texts": [...]}."""
-        data = parse_request(await _read_body(request, max_body_bytes))
-        texts = [data["text"]] if "text" in data else data["texts"]
+        check_content_type(request.headers.get("content-type", ""))
+        data = parse_request(await _read_body(request, settings))
+        single = "text" in data
+        texts = [data["text"]] if single else data["texts"]
+        check_texts(texts, settings)
+        job = Job(texts, single, settings.max_tokens, settings.max_response_bytes)
+        disconnect = asyncio.ensure_future(_disconnected(request))
         try:
-            records = await run_in_threadpool(resolve_texts, texts)
-        except NeuralcorefError as err:
-            raise RequestError(422, str(err)) from None
-        return records[0] if "text" in data else {"results": records}
+            body = await app.state.pool.resolve(job, disconnect)
+        except ClientGone:
+            return Response(status_code=499)  # nobody reads it
+        finally:
+            disconnect.cancel()
+        return Response(content=body, media_type="application/json")
 
     return app
 
 
-async def _read_body(request, limit: int) -> bytes:
-    """The request body, or a 413 as soon as it is known to pass ``limit`` bytes
-    (from Content-Length, or while reading a chunked body)."""
+async def _disconnected(request) -> None:
+    """Return once the client has gone: after the body, the next ASGI message
+    is ``http.disconnect``, sent when the connection closes."""
+    while True:
+        message = await request.receive()
+        if message["type"] == "http.disconnect":
+            return
+        await asyncio.sleep(0.05)  # a server that repeats empty body messages
+
+
+async def _read_body(request, limits: ServerLimits) -> bytes:
+    """The request body, or a 413 as soon as it is known to pass the limit
+    (from Content-Length, or while reading a chunked body), or a 408 if it has
+    not all arrived ``limits.body_timeout`` seconds after the headers."""
+    limit = limits.max_body_bytes
     length = request.headers.get("content-length", "")
     if length.isdigit() and int(length) > limit:
         raise RequestError(413, Errors.E300.format(limit=limit))
     body = bytearray()
-    async for chunk in request.stream():
+    deadline = time.monotonic() + limits.body_timeout
+    chunks = request.stream().__aiter__()
+    while True:
+        try:
+            chunk = await asyncio.wait_for(chunks.__anext__(), max(deadline - time.monotonic(), 0))
+        except StopAsyncIteration:
+            return bytes(body)
+        except asyncio.TimeoutError:
+            raise RequestError(408, Errors.E328.format(limit=f"{limits.body_timeout:g}"),
+                               {"Connection": "close"}) from None
         body += chunk
         if len(body) > limit:
             raise RequestError(413, Errors.E300.format(limit=limit))
-    return bytes(body)
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, *, model: Optional[str] = None,
-          spacy_model: Optional[str] = None, max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
-          batch_size: int = 32, log_level: str = "info") -> None:
-    """Load the pipeline and serve the application with uvicorn until stopped."""
+          spacy_model: Optional[str] = None, batch_size: int = 32, workers: int = 2,
+          log_level: str = "info", **limits: Any) -> None:
+    """Load the pipeline and serve the application with uvicorn until stopped,
+    with a deadline on request headers (``header_timeout``); ``limits`` as for
+    :func:`create_app`."""
     try:
         import uvicorn
     except ImportError:
         raise NeuralcorefError(Errors.E303) from None
-    app = create_app(model=model, spacy_model=spacy_model, max_body_bytes=max_body_bytes,
-                     batch_size=batch_size)
-    uvicorn.run(app, host=host, port=port, log_level=log_level)
+    from .server_http import header_timeout_protocol
+
+    app = create_app(model=model, spacy_model=spacy_model, batch_size=batch_size,
+                     workers=workers, **limits)
+    protocol = header_timeout_protocol(app.state.limits.header_timeout, app.state.limits.max_connections)
+    uvicorn.run(app, host=host, port=port, log_level=log_level, http=protocol)

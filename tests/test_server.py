@@ -10,11 +10,14 @@ import pytest
 pytest.importorskip("fastapi", reason="the REST server needs fastapi: pip install 'neuralcoref[serve]'")
 pytest.importorskip("httpx", reason="FastAPI's TestClient needs httpx")
 from fastapi.testclient import TestClient  # noqa: E402
+from spacy.language import Language  # noqa: E402
 
 from conftest import EN_PIPELINE  # noqa: E402
 from neuralcoref.errors import NeuralcorefError  # noqa: E402
 from neuralcoref.records import doc_record  # noqa: E402
 from neuralcoref.server import create_app, parse_request  # noqa: E402
+from neuralcoref.server_limits import ServerLimits, check_texts  # noqa: E402
+from neuralcoref.server_worker import Job, record_size_bound, run_job  # noqa: E402
 
 ANNA = "Anna said she likes Paris."
 LIMIT = 2_000
@@ -22,7 +25,7 @@ LIMIT = 2_000
 
 @pytest.fixture(scope="module")
 def client(nlp_coref):
-    with TestClient(create_app(nlp_coref, max_body_bytes=LIMIT)) as client:
+    with TestClient(create_app(nlp_coref, max_body_bytes=LIMIT, workers=1)) as client:
         yield client
 
 
@@ -110,7 +113,9 @@ def test_server_parse_request():
 
 
 def test_server_settings_are_checked(nlp_coref):
-    for setting in ({"max_body_bytes": 0}, {"batch_size": -1}, {"max_body_bytes": "1MB"}):
+    for setting in ({"max_body_bytes": 0}, {"batch_size": -1}, {"max_body_bytes": "1MB"},
+                    {"workers": 0}, {"timeout": 0}, {"timeout": float("inf")}, {"max_texts": 2.5},
+                    {"header_timeout": True}, {"max_txts": 3}, {"worker_memory_mb": 0}):
         with pytest.raises(NeuralcorefError, match=r"\[E304\]"):
             create_app(nlp_coref, **setting)
 
@@ -136,7 +141,8 @@ def test_server_uvicorn_process(handmade_model, tmp_path):
     log = open(tmp_path / "server.log", "wb")
     process = subprocess.Popen(
         [sys.executable, "-m", "neuralcoref", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--model", str(handmade_model), "--spacy-model", EN_PIPELINE, "--max-body-bytes", "5000"],
+         "--model", str(handmade_model), "--spacy-model", EN_PIPELINE, "--max-body-bytes", "5000",
+         "--workers", "1"],
         stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
@@ -194,3 +200,117 @@ def test_server_without_fastapi_is_a_coded_error(nlp_coref, monkeypatch):
     monkeypatch.setitem(sys.modules, "fastapi", None)
     with pytest.raises(NeuralcorefError, match=r"\[E303\].*neuralcoref\[serve\]"):
         create_app(nlp_coref)
+
+
+def test_server_health_reports_limits_and_workers(client):
+    data = client.get("/health").json()
+    assert data["limits"]["max_body_bytes"] == LIMIT
+    assert data["limits"]["max_text_chars"] == ServerLimits().max_text_chars
+    assert data["workers"] == {"workers": 1, "idle": 1, "waiting": 0, "restarts": 0}
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", "", "multipart/form-data; boundary=x"])
+def test_server_content_type_must_be_json(client, content_type):
+    headers = {"content-type": content_type} if content_type else {}
+    answer = client.post("/resolve", content=json.dumps({"text": ANNA}), headers=headers)
+    assert answer.status_code == 415 and answer.json()["detail"].startswith("[E325] ")
+    answer = client.post("/resolve", content=json.dumps({"text": ANNA}),
+                         headers={"content-type": "application/json; charset=utf-8"})
+    assert answer.status_code == 200
+
+
+def test_server_deep_json_is_422():
+    with pytest.raises(NeuralcorefError, match=r"\[E326\]") as err:
+        parse_request(b"[" * 5000 + b"]" * 5000)
+    assert err.value.status == 422
+
+
+def test_server_limits_checked_before_the_workers():
+    limits = ServerLimits(max_text_chars=15, max_texts=2, max_tokens=5)
+    check_texts(["Anna left.", "Tom left."], limits)
+    for texts, code, status in ((["a" * 16], "E320", 413), (["a", "b", "c"], "E321", 413),
+                                (["one two three", "four five six"], "E322", 413)):
+        with pytest.raises(NeuralcorefError, match=rf"\[{code}\]") as err:
+            check_texts(texts, limits)
+        assert err.value.status == status
+
+
+def test_server_run_job_answers_records(nlp_coref):
+    texts = [ANNA, "Tom said he left."]
+    status, body = run_job(nlp_coref, Job(texts, False, 100, 100_000), batch_size=8)
+    assert status == "ok"
+    assert json.loads(body) == {"results": [doc_record(nlp_coref(t)) for t in texts]}
+    status, body = run_job(nlp_coref, Job([ANNA], True, 100, 100_000), batch_size=8)
+    assert json.loads(body) == doc_record(nlp_coref(ANNA))
+
+
+def test_server_run_job_limits(nlp_coref):
+    # Tokens are counted exactly once the texts are tokenized: 7 here, for one word.
+    assert run_job(nlp_coref, Job(["a,b,c,d"], True, 6, 100_000), 8)[:2] == ("error", 413)
+    assert "[E322]" in run_job(nlp_coref, Job(["a,b,c,d"], True, 6, 100_000), 8)[2]
+    status, body = run_job(nlp_coref, Job([ANNA], True, 100, 100_000), 8)
+    size = len(body)
+    # Refused before it is built when an upper bound on its size passes the limit.
+    bound = record_size_bound(nlp_coref(ANNA))
+    assert size <= bound
+    assert run_job(nlp_coref, Job([ANNA], True, 100, bound + 16), 8) == ("ok", body)
+    too_small = run_job(nlp_coref, Job([ANNA], True, 100, size - 1), 8)
+    assert too_small[:2] == ("error", 413) and "[E323]" in too_small[2]
+
+
+def test_server_record_size_bound(nlp_coref):
+    # A long main mention replacing many pronouns: the bound is checked before
+    # the resolved text (here 200 times the main mention) is built.
+    text = "The tall old man with the grey hat arrived. " + "He said he was tired. " * 100
+    doc = nlp_coref(text)
+    size = len(json.dumps(doc_record(doc), ensure_ascii=False, separators=(",", ":")))
+    assert size <= record_size_bound(doc) < 20 * size
+    assert len(doc_record(doc)["resolved"]) > 2 * len(text)
+
+
+def test_server_workers_start_with_the_lifespan(nlp_coref):
+    app = create_app(nlp_coref, workers=1)
+    answer = TestClient(app).post("/resolve", json={"text": ANNA})  # no lifespan: no workers
+    assert answer.status_code == 503 and answer.json()["detail"].startswith("[E329] ")
+    for _ in range(2):  # each run of the app starts and stops its own workers
+        with TestClient(app) as client:
+            answer = client.post("/resolve", json={"text": ANNA})
+            assert answer.status_code == 200 and answer.json()["resolved"] == "Anna said Anna likes Paris."
+
+
+def test_server_run_job_out_of_memory(nlp_coref):
+    class Starved:  # a pipeline whose allocations fail
+        make_doc = nlp_coref.make_doc
+
+        def pipe(self, docs, batch_size):
+            raise MemoryError()
+
+    reply = run_job(Starved(), Job([ANNA], True, 100, 100_000), 8)
+    assert reply[:2] == ("error", 422) and reply[2].startswith("[E330] ") and reply[3] == "replace"
+
+
+def _refuse_to_load():
+    raise RuntimeError("this component cannot be copied to another process")
+
+
+class _NotPortable:
+    """A component that pickles, but cannot be unpickled (in a worker)."""
+
+    def __call__(self, doc):
+        return doc
+
+    def __reduce__(self):
+        return (_refuse_to_load, ())
+
+
+@Language.factory("neuralcoref_test_not_portable")
+def _make_not_portable(nlp, name):
+    return _NotPortable()
+
+
+def test_server_worker_that_cannot_start_is_a_coded_error(make_nlp):
+    nlp = make_nlp()
+    nlp.add_pipe("neuralcoref_test_not_portable")
+    with pytest.raises(NeuralcorefError, match=r"\[E331\] .*could not start \(RuntimeError: this component"):
+        with TestClient(create_app(nlp, workers=1)):
+            pass
