@@ -44,7 +44,8 @@ def load_spacy(name: Optional[str] = None, lang: str = "en", prefer: Optional[st
         p for p in (prefer, *DEFAULT_PIPELINES.get(lang, ())) if p))
     for candidate in candidates:
         try:
-            return spacy.load(resolve_pipeline_name(candidate))
+            # Only a pipeline the user named is announced, not a default's stand-in.
+            return spacy.load(resolve_pipeline_name(candidate, announce=candidate == name))
         except (OSError, ImportError):
             continue
     raise NeuralcorefError(Errors.E152.format(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from typing import Dict, Optional, Tuple
 
-logger = logging.getLogger("neuralcoref")
+logger = logging.getLogger(__name__)
 
 #: Republished copies of official pipelines: the same weights and version under
 #: another package name. A copy stands in for the official name only when its
@@ -66,13 +66,14 @@ def installed_equivalent(name: str) -> Optional[str]:
     return None
 
 
-def resolve_pipeline_name(name: str) -> str:
+def resolve_pipeline_name(name: str, announce: bool = True) -> str:
     """The pipeline that a request for ``name`` loads: ``name`` itself (a package
-    or a path), or its installed equivalent (announced once at INFO level)."""
+    or a path), or its installed equivalent (when ``announce``, said once per name
+    at INFO level on the ``neuralcoref.pipelines`` logger)."""
     copy = installed_equivalent(name)
     if copy is None:
         return name
-    if name not in _ANNOUNCED:
+    if announce and name not in _ANNOUNCED:
         _ANNOUNCED.add(name)
         logger.info("spaCy pipeline '%s' is not installed: loading '%s', the same pipeline "
                     "and version under another name", name, copy)

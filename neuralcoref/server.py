@@ -127,9 +127,9 @@ def create_app(nlp: Optional["Language"] = None, *, model: Optional[str] = None,
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise NeuralcorefError(Errors.E304.format(name=name, value=value, expected="an integer >= 1"))
     if nlp is None:
-        from .api import add_neuralcoref, load_spacy
+        from .api import build_pipeline
 
-        nlp = add_neuralcoref(load_spacy(spacy_model), model=model)
+        nlp = build_pipeline(model, spacy_model)  # the model's own pipeline by default
     if "neuralcoref" not in nlp.pipe_names:
         raise NeuralcorefError(Errors.E305.format(pipes=nlp.pipe_names))
     nlp.get_pipe("neuralcoref").resolver  # a model that failed to load: fail now, not per request
