@@ -119,11 +119,13 @@ def resolve_command(
         _fail(typer.BadParameter("give either TEXT or --file, not both"))
     if text is None and file is None:
         if sys.stdin.isatty():
-            _fail(typer.BadParameter("give TEXT, --file, or a text on standard input"))
+            _fail(typer.BadParameter("give either TEXT or --file, or a text on standard input"))
         file = Path("-")
     _show_pipeline_choice()
     try:
         content = text if file is None else _read_text(file)
+        if text is None and str(file) == "-" and not content.strip():
+            _fail(typer.BadParameter("give either TEXT or --file, or a text on standard input"))
         result = Coref(model=model, spacy_model=spacy_model, greedyness=greedyness).predict(content)[0]
     except UnicodeDecodeError as err:
         _fail(NeuralcorefError(Errors.E156.format(path=file, reason=err.reason, position=err.start)))

@@ -40,6 +40,16 @@ def _names(keys: List[DocKey], docs: Dict[DocKey, ConllDocument]) -> str:
     return shown + (f" and {len(keys) - 3} more" if len(keys) > 3 else "")
 
 
+def _pair(gold: ConllDocument, system: ConllDocument, keep_singletons: bool) -> Tuple[List, List]:
+    """The key's and the response's clusters of one document (E012 if their tokens differ)."""
+    if len(gold) != len(system):
+        raise NeuralcorefError(Errors.E012.format(key=gold.name, key_tokens=len(gold),
+                                                  response_tokens=len(system)))
+    if keep_singletons:
+        return gold.clusters, system.clusters
+    return remove_singletons(gold.clusters), remove_singletons(system.clusters)
+
+
 def evaluate_files(key_path: Union[str, Path], response_path: Union[str, Path],
                    keep_singletons: bool = True, allow_missing: bool = False) -> Evaluation:
     """Score a response against a key, document by document (id and part).
@@ -58,6 +68,8 @@ def evaluate_files(key_path: Union[str, Path], response_path: Union[str, Path],
     key = _documents(key_path)
     if not key:
         raise NeuralcorefError(Errors.E018.format(path=key_path))
+    common = [k for k in key if k in response]
+    pairs = [_pair(key[k], response[k], keep_singletons) for k in common]
     missing = [k for k in key if k not in response]
     extra = [k for k in response if k not in key]
     if missing and not allow_missing:
@@ -68,15 +80,6 @@ def evaluate_files(key_path: Union[str, Path], response_path: Union[str, Path],
     if extra and not allow_missing:
         raise NeuralcorefError(Errors.E161.format(response=response_path, key=key_path,
                                                   n_extra=len(extra), extra=_names(extra, response)))
-    common = [k for k in key if k in response]
     if not common:
         raise NeuralcorefError(Errors.E163.format(key=key_path, response=response_path))
-    pairs = []
-    for k in common:
-        gold, system = key[k], response[k]
-        if len(gold) != len(system):
-            raise NeuralcorefError(Errors.E012.format(key=gold.name, key_tokens=len(gold),
-                                                      response_tokens=len(system)))
-        clusters = (gold.clusters, system.clusters)
-        pairs.append(clusters if keep_singletons else tuple(remove_singletons(c) for c in clusters))
     return Evaluation(score_documents(pairs), len(common), len(missing), len(extra))
