@@ -231,6 +231,21 @@ def test_first_hour_symbols_are_never_mentions(coref_en):
     assert "👍" not in result.resolved.replace("said 👍 to", "")
 
 
+def test_first_hour_symbol_spans_dropped_by_the_extractor(make_doc):
+    # Emoji parsed as nouns, as the English pipeline does: never candidate mentions,
+    # while a span mixing them with a word stays one.
+    from neuralcoref.lang import get_rules
+    from neuralcoref.mentions import extract_mentions, extract_mentions_reference
+
+    doc = make_doc([("😀", 2, "compound", "PROPN"), ("🎉", 2, "compound", "NOUN"), ("Anna", 3, "nsubj", "PROPN"),
+                    ("said", 3, "ROOT", "VERB"), ("👍", 3, "dobj", "NOUN"), ("to", 3, "prep", "ADP"),
+                    ("her", 5, "pobj", "PRON")])
+    for extract in (extract_mentions, extract_mentions_reference):
+        spans = [doc[s:e].text for s, e in extract(doc, get_rules("en")).spans()]
+        assert "her" in spans and any("Anna" in s for s in spans)
+        assert not any(s.strip("😀🎉👍 ") == "" for s in spans), spans
+
+
 def test_first_hour_sentence_start_capitalised(coref_en):
     result = coref_en.predict("I bought a new laptop. It is very fast.")[0]
     assert result.get_clusters() == [["a new laptop", "It"]]
