@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 import spacy
-from spacy.tokens import Doc, DocBin
+from spacy.tokens import DocBin
 from click.testing import CliRunner
 
 import neuralcoref
