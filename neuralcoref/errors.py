@@ -59,6 +59,11 @@ class Warnings(metaclass=ErrorsWithCodes):
     W120 = ("The challenge set ({path}) is not here: it lives in the tests of a "
             "neuralcoref checkout. Run evaluate-board from a checkout to get its rows; "
             "they are reported as n/a.")
+    # The first hour: pipelines, languages and the command line (W104-W109)
+    W104 = ("The text of {where} is probably not in the pipeline's language '{lang}' "
+            "({pipeline}): only {rate} of its first words are '{lang}' stop words, where "
+            "a text in that language has about half. Coreference will be near zero: "
+            "give a pipeline (--spacy-model) and model (--model) of the text's language.")
 
 
 class Errors(metaclass=ErrorsWithCodes):
@@ -200,6 +205,26 @@ class Errors(metaclass=ErrorsWithCodes):
             "surrogates before resolving.")
     E156 = ("Cannot read {path} as UTF-8 ({reason} at byte {position}): save the file "
             "as UTF-8.")
+    # The first hour: pipelines, languages and the command line (E157-E175)
+    E157 = ("Unknown model '{model}': it is neither a shipped model ({shipped}) nor a "
+            "model folder. Give one of those names, or the folder written by "
+            "'neuralcoref train' (OUT/model).")
+    E158 = ("The model '{model}' was trained for language '{model_lang}' (spaCy pipeline "
+            "{model_pipeline}), but the spaCy pipeline '{pipeline}' is '{lang}': leave "
+            "out the pipeline to load the model's own, or give a '{model_lang}' pipeline.")
+    E159 = ("The spaCy pipeline '{pipeline}' (components: {components}) has no "
+            "dependency parser, which mentions are built from: add a 'parser' before "
+            "'neuralcoref', or use a pipeline that has one (e.g. {example}).")
+    E160 = ("The response {response} lacks {n_missing} document(s) of the key {key} "
+            "(e.g. {missing}){extra}: score a response predicted from the key file, or "
+            "pass --allow-missing to score only the documents both have.")
+    E161 = ("The response {response} has {n_extra} document(s) that the key {key} "
+            "lacks (e.g. {extra}): score it against the key it was predicted from, or "
+            "pass --allow-missing to score only the documents both have.")
+    E162 = ("The response {path} holds no CoNLL-2012 document: it is empty or was not "
+            "written by a coreference system ('neuralcoref predict' writes one).")
+    E163 = ("The key and the response have no document in common ({key}, {response}): "
+            "check that they come from the same data.")
 
     # HTML view, REST server and batch processing
     E300 = ("The request body has more than {limit} bytes: send fewer or shorter "

@@ -4,7 +4,9 @@ The truth is in ``doc.spans`` (which survives ``DocBin`` and pickling): cluster 
 mentions are the span group ``coref_clusters_{i + 1}`` (in document order) and its
 main mention is span i of the group ``coref_mains``. The extension attributes of
 the predecessor (``doc._.coref_clusters``, ``span._.is_coref``...) are getters over
-those groups, registered when the component is created, never at import.
+those groups, registered by ``import neuralcoref`` (so that a Doc read from a
+DocBin answers them in a process that never created the component) and again,
+idempotently, when the component is created.
 """
 from __future__ import annotations
 

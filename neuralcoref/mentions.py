@@ -38,7 +38,7 @@ from functools import lru_cache
 from typing import Dict, List, NamedTuple, Tuple
 
 import numpy as np
-from spacy.attrs import DEP, ENT_IOB, ENT_TYPE, HEAD, IS_PUNCT, LOWER, MORPH, POS, TAG
+from spacy.attrs import DEP, ENT_IOB, ENT_TYPE, HEAD, IS_PUNCT, LOWER, MORPH, ORTH, POS, TAG
 from spacy.strings import get_string_id
 from spacy.tokens import Doc
 
@@ -328,7 +328,8 @@ def extract_mentions(doc: Doc, rules: LanguageRules) -> Mentions:
     left, right = _mentions.subtree_bounds(t.heads)
     candidates = _mentions.extract_candidates(
         t.heads, left, right, t.tag, t.pos, t.dep, t.word, t.ent, t.iob)
-    return _without_punctuation(doc, Mentions(*_mentions.sort_unique(len(doc), *candidates)))
+    mentions = _without_punctuation(doc, Mentions(*_mentions.sort_unique(len(doc), *candidates)))
+    return _without_symbols(doc, mentions)
 
 
 def _without_punctuation(doc: Doc, mentions: Mentions) -> Mentions:
@@ -342,6 +343,27 @@ def _without_punctuation(doc: Doc, mentions: Mentions) -> Mentions:
     return mentions if keep.all() else mentions.select(keep)
 
 
+def _without_symbols(doc: Doc, mentions: Mentions) -> Mentions:
+    # Emoji and other symbol-only tokens are parsed as nouns now and then
+    # ("😀😀 🎉 He said 👍 to her" made "😀😀 🎉" a mention that replaced "He"):
+    # a span with no letter or digit is never a mention.
+    symbols = _symbol_tokens(doc)
+    if not symbols.any():
+        return mentions
+    words = np.concatenate([[0], np.cumsum(~symbols)])
+    keep = words[mentions.ends] > words[mentions.starts]
+    return mentions if keep.all() else mentions.select(keep)
+
+
+def _symbol_tokens(doc: Doc) -> np.ndarray:
+    """(n_tokens,) bool: tokens without a letter or digit, checked once per word type."""
+    orth = doc.to_array([ORTH]).reshape(-1)
+    types, inverse = np.unique(orth, return_inverse=True)
+    strings = doc.vocab.strings
+    wordless = np.array([not any(c.isalnum() for c in strings[int(t)]) for t in types], dtype=bool)
+    return wordless[inverse.reshape(-1)]
+
+
 def extract_mentions_reference(doc: Doc, rules: LanguageRules) -> Mentions:
     """:func:`extract_mentions` through the pure-Python references of the kernels."""
     if _only_whitespace(doc):
@@ -351,7 +373,8 @@ def extract_mentions_reference(doc: Doc, rules: LanguageRules) -> Mentions:
     left, right = subtree_bounds_reference(t.heads)
     candidates = extract_candidates_reference(
         t.heads, left, right, t.tag, t.pos, t.dep, t.word, t.ent, t.iob)
-    return _without_punctuation(doc, Mentions(*sort_unique_reference(len(doc), *candidates)))
+    mentions = _without_punctuation(doc, Mentions(*sort_unique_reference(len(doc), *candidates)))
+    return _without_symbols(doc, mentions)
 
 
 def token_classes_reference(array: np.ndarray,

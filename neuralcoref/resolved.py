@@ -4,7 +4,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Dict, FrozenSet, List, NamedTuple, Optional, Tuple
 
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc, Span, Token
 
 _POSSESSIVE_TAGS = {"PRP$", "WP$"}
 _VOWELS = frozenset("aeiouyàâäéèêëîïôöùûüœæ")
@@ -77,6 +77,13 @@ def _elided_before(doc: Doc, start: int, text: str, output: _Output) -> Optional
     return full[:1].upper() + full[1:] if prev.text[:1].isupper() else full
 
 
+def _capitalised(first: Token, text: str) -> str:
+    """``text`` with a capital initial when it replaces a capitalised word that
+    starts a sentence ("It is fast" -> "A new laptop is fast", not "a new laptop")."""
+    if text and first.is_sent_start and first.text[:1].isupper():
+        return text[:1].upper() + text[1:]
+    return text
+
 def coref_resolved(doc: Doc) -> str:
     """The Doc's text with every mention replaced by its cluster's main mention.
 
@@ -109,6 +116,8 @@ def coref_resolved(doc: Doc) -> str:
             pieces.append(doc[i:start - 1].text_with_ws + full + " ")
         else:
             pieces.append(doc[i:start].text_with_ws)
+        if text is not None:
+            text = _capitalised(doc[start], text)
         pieces.append(doc[start:end].text_with_ws if text is None else text + doc[end - 1].whitespace_)
         i = end
     pieces.append(doc[i:].text_with_ws)

@@ -120,9 +120,9 @@ def create_app(nlp: Optional["Language"] = None, *, model: Optional[str] = None,
             raise NeuralcorefError(Errors.E304.format(name=name, value=value, expected="an integer >= 1"))
     settings = make_limits(limits)
     if nlp is None:
-        from .api import add_neuralcoref, load_spacy
+        from .api import build_pipeline
 
-        nlp = add_neuralcoref(load_spacy(spacy_model), model=model)
+        nlp = build_pipeline(model, spacy_model)  # the model's own pipeline by default
     if "neuralcoref" not in nlp.pipe_names:
         raise NeuralcorefError(Errors.E305.format(pipes=nlp.pipe_names))
     nlp.get_pipe("neuralcoref").resolver  # a model that failed to load: fail now, not per request

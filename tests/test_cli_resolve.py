@@ -1,5 +1,6 @@
 """The ``neuralcoref resolve`` command."""
 import json
+import warnings
 
 import pytest
 from typer.testing import CliRunner
@@ -68,11 +69,14 @@ def test_cli_resolve_text_or_file(options, args):
 def test_cli_resolve_clean_errors(tmp_path, options):
     result = resolve("--file", tmp_path / "missing.txt", *options)
     assert result.exit_code == 1 and "missing.txt" in result.output and result.exception is not None
-    with pytest.warns(UserWarning):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the unknown model is refused before anything warns
         result = resolve(ANNA, "--model", tmp_path / "no_model", "--spacy-model", EN_PIPELINE)
-    assert result.exit_code == 1 and "[E102]" in result.output
-    result = resolve(ANNA, "--model", tmp_path, "--spacy-model", "no_such_pipeline")
+    assert result.exit_code == 1 and result.output.startswith("[E157]")
+    assert "en, en_fast, en_portable, fr, fr_sm" in result.output
+    result = resolve(ANNA, "--model", "en", "--spacy-model", "no_such_pipeline")
     assert result.exit_code == 1 and "[E152]" in result.output
+    assert "python -m spacy download no_such_pipeline" in result.output
 
 
 def test_cli_resolve_html(tmp_path, options):

@@ -143,16 +143,19 @@ def test_component_damaged_model_folder(tmp_path, handmade_model):
         spacy.blank("en").add_pipe("neuralcoref", config={"model": str(folder)})
 
 
-def test_component_extensions_registered_by_the_factory_only(handmade_model):
+def test_component_extensions_registered_by_import_and_factory(handmade_model):
+    # Importing neuralcoref registers them (for Docs read from a DocBin); the
+    # factory registers them too, for spacy.load without the import.
     code = f"""
-import spacy, neuralcoref, neuralcoref.component, neuralcoref.extensions, neuralcoref.api, neuralcoref.cli
+import spacy
 from spacy.tokens import Doc, Span, Token
 assert not Doc.has_extension("coref_clusters") and not Span.has_extension("is_coref")
-assert not Token.has_extension("in_coref")
-nlp = spacy.blank("en")
-nlp.add_pipe("neuralcoref", config={{"model": {str(handmade_model)!r}}})
+import neuralcoref
 assert Doc.has_extension("coref_clusters") and Span.has_extension("is_coref")
 assert Token.has_extension("in_coref")
+neuralcoref.register_extensions()  # idempotent
+nlp = spacy.blank("en")
+nlp.add_pipe("neuralcoref", config={{"model": {str(handmade_model)!r}}})
 print("ok")
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

@@ -73,9 +73,8 @@ def test_predict_clean_errors(tmp_path, handmade_model):
 def test_predict_failure_leaves_no_partial_output(tmp_path):
     out = tmp_path / "out.conll"
     out.write_text("an earlier result\n", encoding="utf8")
-    with pytest.warns(UserWarning, match="E102"):  # the component loads lazily, then fails
-        result = runner.invoke(app, ["predict", str(SAMPLE_CONLL), str(out), "--model",
-                                     str(tmp_path / "none"), "--spacy-model", EN_PIPELINE])
-    assert result.exit_code == 1 and "[E102]" in result.output
+    result = runner.invoke(app, ["predict", str(SAMPLE_CONLL), str(out), "--model",
+                                 str(tmp_path / "none"), "--spacy-model", EN_PIPELINE])
+    assert result.exit_code == 1 and "[E157]" in result.output  # the model is checked first
     assert out.read_text(encoding="utf8") == "an earlier result\n"  # not truncated
     assert [p.name for p in tmp_path.iterdir()] == ["out.conll"]  # no partial file left

@@ -83,7 +83,7 @@ def test_resolved_nested_mentions_not_replaced_twice(make_doc):
                     ("is", 9, "cop", "AUX"), ("fast", 9, "ROOT", "ADJ"), (".", 9, "punct", "PUNCT")])
     clusters = [[(0, 1), (6, 7)], [(2, 5), (6, 8)]]
     got = resolved(doc, clusters)
-    assert got == "John owns a red car . a red car is fast . "
+    assert got == "John owns a red car . A red car is fast . "  # capitalised at a sentence start
     assert "John's" not in got
 
 
