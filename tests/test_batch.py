@@ -59,7 +59,8 @@ def test_batch_output_is_input_plus_coref(nlp_coref, data, clean_output):
 
 BAD_LINES = {
     "invalid-json": (b'{"text": "Anna said', "E310"),
-    "invalid-utf8": (b'{"text": "\xff\xfe"}', "E310"),
+    "invalid-utf8": (b'{"text": "\xff\xfe"}', "E337"),
+    "nested-5000-deep": (b'{"text": "Anna left.", "x": ' + b"[" * 5000 + b"]" * 5000 + b"}", "E336"),
     "not-an-object": (b'["Anna said she left."]', "E311"),
     "missing-field": (b'{"body": "Anna said she left."}', "E311"),
     "not-a-string": (b'{"text": 42}', "E311"),
@@ -78,7 +79,7 @@ def test_batch_bad_line_becomes_error_record(nlp_coref, tmp_path, name):
     assert first["coref"]["resolved"] == "Anna said Anna left." and last["coref"] is not None
     assert error["coref"] is None and error["coref_error"].startswith(f"[{code}] ")
     assert "line 2 of " in error["coref_error"].lower()
-    if code == "E310" or name == "not-an-object":
+    if code in ("E310", "E336", "E337") or name == "not-an-object":
         assert error["input_line"] == 2 and isinstance(error["input"], str)
     else:
         assert {k: v for k, v in error.items() if not k.startswith("coref")} == json.loads(line)
