@@ -101,9 +101,11 @@ def predict_command(
     """Predict coreference for every document of INPUT_CONLL, writing OUTPUT_CONLL."""
     from .api import add_neuralcoref, load_spacy
     from .errors import NeuralcorefError
+    from .output_guard import check_output
     from .predict import predict_conll
 
     try:
+        check_output(output_conll, input_conll)  # before loading the pipeline
         nlp = add_neuralcoref(load_spacy(spacy_model), model=model)
         stats = predict_conll(nlp, input_conll, output_conll, batch_size=batch_size)
     except (NeuralcorefError, OSError) as err:

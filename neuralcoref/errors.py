@@ -261,7 +261,8 @@ QUOTE_LIMIT = 200
 def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
     """``text`` cut to its first ``limit`` characters (with a note of the rest), for
     error messages: a file without line breaks must not be echoed whole."""
-    text = str(text)
+    # Line breaks shown, not obeyed: a CR would make a terminal overwrite the message.
+    text = str(text).replace("\r", "\\r").replace("\n", "\\n")
     if len(text) <= limit:
         return text
     return f"{text[:limit]}... ({len(text) - limit} more characters)"
