@@ -121,7 +121,7 @@ def scorer_problems(scorer: Any) -> List[str]:
         return [f"scorer is {_short(scorer)}, not an object"]
     problems = _unknown(scorer, SCORER_FIELDS, "scorer.")
     hidden = scorer.get("mention_hidden")
-    if hidden is not None and not (isinstance(hidden, list) and hidden and all(is_int(n, 1) for n in hidden)):
+    if hidden is not None and not (isinstance(hidden, list) and all(is_int(n, 1) for n in hidden)):
         problems.append(f"scorer.mention_hidden is {_short(hidden)}, not null or a list of integers >= 1")
     if "refine" in scorer and not isinstance(scorer["refine"], bool):
         problems.append(f"scorer.refine is {_short(scorer['refine'])}, not true or false")
