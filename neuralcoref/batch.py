@@ -13,12 +13,18 @@ already have an output line, so re-running after a crash (or Ctrl-C) finishes th
 job without losing or repeating a line. Lines are written and flushed a batch at a
 time; a partial last line left by a crash is removed before resuming.
 
-Bad input lines (not JSON, not an object, no string in the text field) do not stop
-the run: their output line is an error record, ``{"coref": null, "coref_error":
-"[E310] ..."}`` (the input object's fields kept when there is an object; otherwise
-``input_line`` and ``input``, the line as read). ``strict=True`` (``--strict``)
-stops at the first bad line instead, with that coded error, after writing every
-line before it.
+Bad input lines (not JSON, not an object, no string in the text field, a text
+longer than ``nlp.max_length``, JSON nested too deep, bytes that are not UTF-8, a
+text the pipeline fails on) do not stop the run: their output line is an error
+record, ``{"coref": null, "coref_error": "[E310] ..."}`` (the input object's
+fields kept when there is an object; otherwise ``input_line`` and ``input``, the
+line as read). ``strict=True`` (``--strict``) stops at the first bad line
+instead, with that coded error, after writing every line before it.
+
+The output is guarded (:mod:`neuralcoref.output_guard`): never the input, locked
+while a run writes it, and tied to its input, which a resumed run must match.
+With ``n_process`` > 1 the texts go to worker processes that die with the run,
+even after ``kill -9`` (:mod:`neuralcoref.workers`). See docs/serving.md.
 
 On Dask, ``resolve_bag`` maps a bag of JSON lines (or dicts) to output records and
 ``resolve_jsonl_dask`` runs ``resolve_jsonl`` on many files at once, one task per
@@ -357,7 +363,7 @@ def resolve_jsonl(input_path: Union[str, Path], output_path: Union[str, Path], *
         (once per process, see get_pipeline) from ``model``, ``spacy_model`` and
         ``settings``, and only if there is something to do.
     text_field (str): the field holding the text.
-    n_process (int): processes for ``nlp.pipe``.
+    n_process (int): worker processes (1: this process).
     batch_size (int): lines per batch: texts per ``nlp.pipe`` batch, and lines
         written and flushed together.
     strict (bool): stop with the coded error of the first bad line instead of

@@ -271,7 +271,7 @@ def batch_command(
     text_field: str = typer.Option("text", help="Field of each object holding the text."),
     model: Optional[str] = typer.Option(None, help="Shipped model name or model folder."),
     spacy_model: Optional[str] = typer.Option(None, help="spaCy pipeline (default: en_core_web_sm)."),
-    n_process: int = typer.Option(1, help="Processes for nlp.pipe."),
+    n_process: int = typer.Option(1, help="Worker processes (they die with the run, even after kill -9)."),
     batch_size: int = typer.Option(64, help="Lines per batch (written and flushed together)."),
     strict: bool = typer.Option(
         False, "--strict", help="Stop at the first bad line instead of writing an error record."),

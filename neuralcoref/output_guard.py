@@ -41,9 +41,9 @@ def same_file(first: Union[str, Path], second: Union[str, Path]) -> bool:
 
 
 def check_output(output: Union[str, Path], inputs: Union[str, Path]) -> None:
-    """Before a run: E340 if ``output`` is the input (or a file inside an input
-    folder is not at stake: only the same file), E342 if it cannot be written
-    (a folder, a missing or read-only parent folder).
+    """Before a run: E340 if ``output`` is the input file (same path or same
+    inode), E342 if it cannot be written (a folder, a missing or read-only
+    parent folder).
 
     output (str | Path): the file the command will write.
     inputs (str | Path): the file or folder it reads.

@@ -1,6 +1,5 @@
 """Hostile files (issue 28): each attack on the loaders and the command line gets its
 coded error, and nothing is written, inflated or run on the way."""
-import io
 import json
 import random
 import shutil
@@ -17,7 +16,7 @@ from typer.testing import CliRunner
 
 from conftest import SAMPLE_CONLL
 from neuralcoref.cli import app
-from neuralcoref.errors import ModelLoadError, NeuralcorefError, quote
+from neuralcoref.errors import NeuralcorefError, quote
 from neuralcoref.model_dir import (CONFIG_FILE, VOCAB_FILE, WEIGHTS_FILE, file_checksums, load_model,
                                    shipped_model_path, write_checksums)
 from neuralcoref.scoring import weight_shapes
@@ -85,15 +84,20 @@ def test_hostile_folder_without_checksums_warns(model_copy):
 # Weights: bounded before inflating ----------------------------------------------
 
 def write_bomb(folder: Path, inflated: int) -> int:
-    """weights.npz with the real arrays but ``embeddings`` padded with ``inflated``
-    zero bytes (a few KB on disk per MB declared). RETURNS its size on disk."""
+    """weights.npz with the real arrays but ``embeddings``: ``inflated`` zero bytes
+    under a header declaring that many float32 (about 1 KB on disk per MB). The
+    loader before issue 28 inflated it whole before seeing the shape was wrong.
+    RETURNS its size on disk."""
     with np.load(folder / WEIGHTS_FILE) as data:
         weights = {k: data[k] for k in data.files}
     with zipfile.ZipFile(folder / WEIGHTS_FILE, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, array in weights.items():
             with archive.open(f"{name}.npy", "w", force_zip64=name == "embeddings") as member:
-                np.lib.format.write_array(member, array)
-                if name == "embeddings":
+                if name != "embeddings":
+                    np.lib.format.write_array(member, array)
+                else:  # a header declaring as many float32 as the zeros that follow
+                    header = {"descr": "<f4", "fortran_order": False, "shape": (inflated // 4,)}
+                    np.lib.format.write_array_header_1_0(member, header)
                     block = bytes(1 << 20)
                     for _ in range(inflated >> 20):
                         member.write(block)
