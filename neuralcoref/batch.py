@@ -213,11 +213,14 @@ def resolve_records(items: Iterable[Tuple[int, Union[str, bytes, dict]]], nlp: "
         results = (_resolve_chunk(nlp, chunk, path, batch_size) for chunk in chunks)
     else:
         results = _pooled(nlp, chunks, path, batch_size, n_process)
-    for records in results:
-        for record in records:
-            if strict and record["coref"] is None:
-                raise NeuralcorefError(record["coref_error"])
-            yield record
+    try:
+        for records in results:
+            for record in records:
+                if strict and record["coref"] is None:
+                    raise NeuralcorefError(record["coref_error"])
+                yield record
+    finally:
+        results.close()  # now, not when a traceback lets go of it: stops the workers
 
 
 def _parsed(line: int, item: Union[str, bytes, dict], path: str, text_field: str,
@@ -438,8 +441,11 @@ def _resolve_into(input_path: Path, output_path: Path, nlp: "Language", stats: B
             # Whatever stops the run (a strict error, Ctrl-C), the lines read before
             # it are complete: keep them. Not after a failed write, which may have
             # left part of them (the next run cuts a partial line, then resumes).
-            if lines and not writing:
-                write()
+            try:
+                if lines and not writing:
+                    write()
+            finally:
+                records.close()  # stops the workers now, whatever happened
     return stats
 
 
