@@ -233,6 +233,9 @@ class Errors(metaclass=ErrorsWithCodes):
     E117 = ("The saved neuralcoref settings {path} have invalid values ({problems}): the "
             "file is corrupted or was edited by hand; save the pipeline again, or fix the "
             "values (the same types as nlp.add_pipe's config).")
+    E118 = ("The file {file} of the model in {path} has {size} bytes, more than its "
+            "config.json allows ({limit}): refused unread (a damaged or crafted folder); "
+            "copy the model folder again or retrain.")
 
     # Hostile input (issue 28): batch runner and command line
     E335 = ("Line {line} of {path} holds a text of {length} characters, more than the "

@@ -42,6 +42,12 @@ NPY_HEADER_BYTES = 10_240
 #: Arrays beyond the declared ones that weights.npz may hold (to be named as
 #: unexpected) before it is refused unread.
 EXTRA_ARRAYS = 16
+#: Room for a file's framing (zip directory, JSON brackets) in the size bounds.
+ZIP_SLACK_BYTES = 1 << 20
+#: Bytes a vocabulary word may take in vocab.json, on average.
+WORD_BYTES = 1024
+#: Largest config.json read (a document prior of a few thousand numbers is ~100 KB).
+CONFIG_BYTES = 16 << 20
 #: Other shipped models, by name: picked by default only as below.
 SHIPPED_VARIANTS = {"en_fast": "en_fast", "en_portable": "en_portable", "fr_sm": "fr_sm"}
 #: The models a language's default falls back to, in order, for pipelines whose
@@ -184,6 +190,9 @@ def read_config(path: Union[str, Path]) -> ModelConfig:
 
 def _read_config_data(path: Path) -> dict:
     """config.json as JSON, every field checked (E104 unreadable, E110 invalid)."""
+    size = (path / CONFIG_FILE).stat().st_size
+    if size > CONFIG_BYTES:
+        raise ModelLoadError(Errors.E118.format(file=CONFIG_FILE, path=path, size=size, limit=CONFIG_BYTES))
     try:
         data = json.loads((path / CONFIG_FILE).read_text(encoding="utf8"))
     except (ValueError, RecursionError) as err:  # RecursionError: JSON nested too deep
@@ -256,19 +265,21 @@ def load_model(path: Union[str, Path]) -> CorefModel:
         raise ModelLoadError(Errors.E103.format(path=path, files=", ".join(missing)))
     data = _read_config_data(path)
     config = ModelConfig.from_dict(data)
+    if config.schema_hash != SCHEMA_HASH:
+        raise ModelLoadError(Errors.E101.format(where=f"The model in {path}",
+                                                found=config.schema_hash, expected=SCHEMA_HASH))
+    _check_config(config, path)
+    shapes = weight_shapes(config.scorer)
     # Each file is read once: its bytes are parsed and hashed (checked last, so that
     # a damaged file gets the more telling structural error first).
-    contents = {name: (path / name).read_bytes() for name in CHECKSUM_FILES}
+    contents = _read_bounded(path, {WEIGHTS_FILE: _npz_limit(shapes) + ZIP_SLACK_BYTES,
+                                    VOCAB_FILE: ZIP_SLACK_BYTES + WORD_BYTES * config.scorer.vocab_size})
     try:
         words = json.loads(contents[VOCAB_FILE].decode("utf8"))
     except (ValueError, RecursionError) as err:  # UnicodeDecodeError is a ValueError
         error = err if isinstance(err, ValueError) else "JSON nested too deeply"
         raise ModelLoadError(Errors.E104.format(path=path, error=error)) from None
-    if config.schema_hash != SCHEMA_HASH:
-        raise ModelLoadError(Errors.E101.format(where=f"The model in {path}",
-                                                found=config.schema_hash, expected=SCHEMA_HASH))
-    _check_config(config, path)
-    weights = _read_weights(path / WEIGHTS_FILE, contents[WEIGHTS_FILE], weight_shapes(config.scorer))
+    weights = _read_weights(path / WEIGHTS_FILE, contents[WEIGHTS_FILE], shapes)
     _check_weights(config, weights, path)
     if not isinstance(words, list) or len(words) + FIRST_WORD_ROW != config.scorer.vocab_size:
         found = len(words) if isinstance(words, list) else "no list of"
@@ -286,6 +297,23 @@ def load_model(path: Union[str, Path]) -> CorefModel:
         raise ModelLoadError(Errors.E108.format(path=path, problems=err)) from err
     _check_checksums(path, data.get("checksums"), contents)
     return CorefModel(config, scorers, vocab, path)
+
+
+def _read_bounded(path: Path, limits: Mapping[str, int]) -> Dict[str, bytes]:
+    """The bytes of each file, E118 for one larger than its limit (checked before
+    reading: a model folder's file can be any size, or a link to a huge one)."""
+    for name, limit in limits.items():
+        size = (path / name).stat().st_size
+        if size > limit:
+            raise ModelLoadError(Errors.E118.format(file=name, path=path, size=size, limit=limit))
+    return {name: (path / name).read_bytes() for name in limits}
+
+
+def _npz_limit(shapes: Mapping[str, tuple]) -> int:
+    """Most bytes the arrays of ``shapes`` take in weights.npz, inflated (the
+    deflated file is smaller but for a few bytes per block)."""
+    return sum(NPY_HEADER_BYTES + 8 * int(np.prod(s)) for s in shapes.values()) \
+        + EXTRA_ARRAYS * NPY_HEADER_BYTES
 
 
 def _check_checksums(path: Path, recorded: Optional[Dict[str, str]], contents: Dict[str, bytes]) -> None:
@@ -370,8 +398,7 @@ def _check_npz_sizes(file: Path, content: bytes, shapes: Mapping[str, tuple]) ->
     with zipfile.ZipFile(io.BytesIO(content)) as archive:
         members = archive.infolist()
         # Unexpected arrays are named by _check_weights; a few small ones may be read.
-        limit = sum(NPY_HEADER_BYTES + 8 * int(np.prod(s)) for s in shapes.values()) \
-            + EXTRA_ARRAYS * NPY_HEADER_BYTES
+        limit = _npz_limit(shapes)
         if len(members) > len(shapes) + EXTRA_ARRAYS:
             raise ModelLoadError(Errors.E116.format(path=file, limit=limit, problem=(
                 f"{len(members)} arrays where the config declares {len(shapes)}")))

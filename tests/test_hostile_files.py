@@ -314,3 +314,12 @@ def test_hostile_cr_only_file_is_not_echoed(tmp_path):
 def test_hostile_quote_keeps_short_text():
     assert quote("Anna") == "Anna"
     assert quote("x" * 300).startswith("x" * 200 + "... (100 more")
+
+
+@pytest.mark.parametrize("name", [WEIGHTS_FILE, VOCAB_FILE, CONFIG_FILE])
+def test_hostile_oversized_file_refused_unread(model_copy, name):
+    with open(model_copy / name, "r+b") as f:  # a sparse file: 64 MB that take no disk
+        f.truncate(64 << 20)
+    with coded("E118") as err:
+        load_model(model_copy)
+    assert name in str(err.value)
