@@ -29,7 +29,7 @@ from .extensions import SCORES_KEY, get_clusters, register_extensions, set_clust
 from .clustering import check_link_offsets
 from .lang import get_pipeline_rules, get_rules
 from .lang.base import LanguageRules
-from .model_dir import (CARD_FILE, CONFIG_FILE, VOCAB_FILE, WEIGHTS_FILE, CorefModel, fallback_models,
+from .model_dir import (CARD_FILE, CONFIG_BYTES, CONFIG_FILE, VOCAB_FILE, WEIGHTS_FILE, CorefModel, fallback_models,
                         load_model, pipeline_id, resolve_model_path)
 from .pairs import candidate_window, check_top_antecedents
 from .resolver import DocCoref, Resolver
@@ -335,6 +335,9 @@ def _checked_files(bytes_data: bytes) -> Dict[str, bytes]:
 
 def _read_settings(file: Path, required: Iterable[str] = ()) -> Dict[str, Any]:
     """A saved pipeline's cfg.json, checked like the factory's settings (E117)."""
+    if file.stat().st_size > CONFIG_BYTES:
+        raise ModelLoadError(Errors.E117.format(path=file, problems=(
+            f"{file.stat().st_size} bytes, more than {CONFIG_BYTES}")))
     try:
         # The standard library, not srsly: ujson reads 0.6 back as 0.6000000000000001.
         data = json.loads(file.read_text(encoding="utf8"))

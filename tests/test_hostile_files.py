@@ -323,3 +323,11 @@ def test_hostile_oversized_file_refused_unread(model_copy, name):
     with coded("E118") as err:
         load_model(model_copy)
     assert name in str(err.value)
+
+
+def test_hostile_oversized_saved_settings(saved_pipeline):
+    with open(saved_pipeline / "neuralcoref" / "cfg.json", "r+b") as f:
+        f.truncate(64 << 20)
+    with coded("E117") as err:
+        spacy.load(saved_pipeline)
+    assert "bytes, more than" in str(err.value)
