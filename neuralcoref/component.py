@@ -351,7 +351,12 @@ def _read_settings(file: Path, required: Iterable[str] = ()) -> Dict[str, Any]:
 
 
 def _read_model_files(folder: Path) -> Dict[str, bytes]:
-    """The bytes of a model folder's files (those present)."""
+    """The bytes of a model folder's files (those present): a loaded model's, whose
+    files load_model has bounded, but for the model card, bounded here."""
+    card = folder / CARD_FILE
+    if card.exists() and card.stat().st_size > CONFIG_BYTES:
+        raise ModelLoadError(Errors.E118.format(file=CARD_FILE, path=folder, size=card.stat().st_size,
+                                                limit=CONFIG_BYTES))
     return {name: (folder / name).read_bytes()
             for name in MODEL_FILES if (folder / name).exists()}
 

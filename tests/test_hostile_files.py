@@ -331,3 +331,11 @@ def test_hostile_oversized_saved_settings(saved_pipeline):
     with coded("E117") as err:
         spacy.load(saved_pipeline)
     assert "bytes, more than" in str(err.value)
+
+
+def test_hostile_oversized_model_card(model_copy):
+    with open(model_copy / "model_card.md", "r+b") as f:
+        f.truncate(64 << 20)
+    with coded("E118") as err:
+        spacy.blank("en").add_pipe("neuralcoref", config={"model": str(model_copy)})
+    assert "model_card.md" in str(err.value)
