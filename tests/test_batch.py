@@ -356,6 +356,23 @@ def test_batch_second_run_on_one_output_is_refused(nlp_coref, data):
     assert resolve_jsonl(data, out, nlp=nlp_coref).written == 23  # free again
 
 
+def test_batch_second_process_on_one_output_is_refused(nlp_coref, data):
+    import subprocess
+
+    out = data.parent / "out.jsonl"
+    script = ("import sys, time; from neuralcoref.output_guard import locked_output\n"
+              "with locked_output(sys.argv[1]):\n    print('locked', flush=True); time.sleep(60)")
+    holder = subprocess.Popen([sys.executable, "-c", script, str(out)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        with pytest.raises(NeuralcorefError, match=r"\[E339\]"):
+            resolve_jsonl(data, out, nlp=nlp_coref)
+    finally:
+        holder.kill()
+        holder.wait()
+    assert resolve_jsonl(data, out, nlp=nlp_coref).written == 23  # the kernel dropped the lock
+
+
 def test_batch_resume_refuses_another_input(nlp_coref, data, tmp_path, monkeypatch):
     out = tmp_path / "out.jsonl"
     monkeypatch.setattr(batch, "_write_batch", lambda f, lines: (_ for _ in ()).throw(Crash()))
