@@ -13,12 +13,18 @@ already have an output line, so re-running after a crash (or Ctrl-C) finishes th
 job without losing or repeating a line. Lines are written and flushed a batch at a
 time; a partial last line left by a crash is removed before resuming.
 
-Bad input lines (not JSON, not an object, no string in the text field) do not stop
-the run: their output line is an error record, ``{"coref": null, "coref_error":
-"[E310] ..."}`` (the input object's fields kept when there is an object; otherwise
-``input_line`` and ``input``, the line as read). ``strict=True`` (``--strict``)
-stops at the first bad line instead, with that coded error, after writing every
-line before it.
+Bad input lines (not JSON, not an object, no string in the text field, a text
+longer than ``nlp.max_length``, JSON nested too deep, bytes that are not UTF-8, a
+text the pipeline fails on) do not stop the run: their output line is an error
+record, ``{"coref": null, "coref_error": "[E310] ..."}`` (the input object's
+fields kept when there is an object; otherwise ``input_line`` and ``input``, the
+line as read). ``strict=True`` (``--strict``) stops at the first bad line
+instead, with that coded error, after writing every line before it.
+
+The output is guarded (:mod:`neuralcoref.output_guard`): never the input, locked
+while a run writes it, and tied to its input, which a resumed run must match.
+With ``n_process`` > 1 the texts go to worker processes that die with the run,
+even after ``kill -9`` (:mod:`neuralcoref.workers`). See docs/serving.md.
 
 On Dask, ``resolve_bag`` maps a bag of JSON lines (or dicts) to output records and
 ``resolve_jsonl_dask`` runs ``resolve_jsonl`` on many files at once, one task per
@@ -39,7 +45,9 @@ from pathlib import Path
 from typing import (TYPE_CHECKING, Any, ContextManager, Deque, Dict, Iterable, Iterator, List,
                     Optional, Tuple, Union)
 
-from .errors import Errors, NeuralcorefError
+from .errors import Errors, NeuralcorefError, quote
+from .output_guard import check_output, check_same_input, input_fingerprint, locked_output, write_state
+from .workers import terminating
 
 if TYPE_CHECKING:
     from spacy.language import Language
@@ -114,8 +122,8 @@ def _describe(value: Any) -> str:
     return names.get(type(value), type(value).__name__)
 
 
-def _parse(item: Union[str, bytes, dict], line: int, path: str,
-           text_field: str) -> Tuple[Optional[dict], Optional[str], Optional[Dict[str, Any]]]:
+def _parse(item: Union[str, bytes, dict], line: int, path: str, text_field: str,
+           max_length: Optional[int] = None) -> Tuple[Optional[dict], Optional[str], Optional[Dict[str, Any]]]:
     """(object, text, None) for a good record, (None, None, error record) for a bad one."""
     if isinstance(item, dict):
         obj: Any = item
@@ -123,9 +131,9 @@ def _parse(item: Union[str, bytes, dict], line: int, path: str,
     else:
         raw = item
         try:
-            obj = json.loads(raw)
-        except ValueError as err:  # JSONDecodeError, UnicodeDecodeError
-            return None, None, _error_record(raw, line, Errors.E310.format(line=line, path=path, error=err))
+            obj = _loads(raw, line, path)
+        except NeuralcorefError as err:
+            return None, None, _error_record(raw, line, str(err))
     if not isinstance(obj, dict):
         message = Errors.E311.format(line=line, path=path, field=text_field,
                                      found=f"the line is {_describe(obj)}, not an object")
@@ -140,7 +148,30 @@ def _parse(item: Union[str, bytes, dict], line: int, path: str,
         message = Errors.E317.format(where=f" of line {line} of {path}", offset=surrogate.start(),
                                      char=f"U+{ord(surrogate.group()):04X}")
         return None, None, {**obj, "coref": None, "coref_error": message}
+    if max_length is not None and len(text) > max_length:
+        # spaCy would refuse it (E088) and stop the whole run: refused here, alone.
+        message = Errors.E335.format(line=line, path=path, length=len(text), limit=max_length)
+        return None, None, {**obj, "coref": None, "coref_error": message}
     return obj, text, None
+
+
+def _loads(raw: Union[str, bytes], line: int, path: str) -> Any:
+    """A JSON line (E337 not UTF-8, E336 nested too deep, E310 not JSON), checked to
+    be writable back as JSON (its output record holds it)."""
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf8")
+        except UnicodeDecodeError as err:
+            raise NeuralcorefError(Errors.E337.format(line=line, path=path, reason=err.reason,
+                                                      position=err.start)) from None
+    try:
+        obj = json.loads(raw)
+        json.dumps(obj)  # as deep as the reader allows may be too deep for the writer
+    except RecursionError:
+        raise NeuralcorefError(Errors.E336.format(line=line, path=path)) from None
+    except ValueError as err:  # JSONDecodeError
+        raise NeuralcorefError(Errors.E310.format(line=line, path=path, error=quote(str(err)))) from None
+    return obj
 
 
 def _error_record(raw: Any, line: int, message: str) -> Dict[str, Any]:
@@ -149,6 +180,11 @@ def _error_record(raw: Any, line: int, message: str) -> Dict[str, Any]:
     if isinstance(raw, str):
         raw = raw.rstrip("\r\n")
     return {"input_line": line, "input": raw, "coref": None, "coref_error": message}
+
+
+#: A parsed input record: (line number, object, text, error record); text is None
+#: for a bad record, whose error record is then set.
+Parsed = Tuple[int, Optional[dict], Optional[str], Optional[Dict[str, Any]]]
 
 
 def resolve_records(items: Iterable[Tuple[int, Union[str, bytes, dict]]], nlp: "Language", *,
@@ -161,40 +197,106 @@ def resolve_records(items: Iterable[Tuple[int, Union[str, bytes, dict]]], nlp: "
     nlp (Language): a pipeline with the neuralcoref component.
     text_field (str): the field holding the text.
     batch_size (int): texts per ``nlp.pipe`` batch.
-    n_process (int): processes for ``nlp.pipe``.
+    n_process (int): worker processes (each dies with this one, see
+        :mod:`neuralcoref.workers`); 1 runs in this process.
     strict (bool): raise the coded error of the first bad item (after yielding
         every record before it) instead of yielding an error record.
     path (str): where the items come from, for error messages.
-    YIELDS (Dict[str, Any]): the input object with "coref" added, or an error record.
-    RAISES (NeuralcorefError): with ``strict``, E310, E311 or E317.
+    YIELDS (Dict[str, Any]): the input object with "coref" added, or an error
+        record: a bad line (E310, E311, E317, E335-E337) or a text the pipeline
+        fails on (E338) never stops the others.
+    RAISES (NeuralcorefError): with ``strict``, the first bad line's error.
     """
+    parsed = (_parsed(line, item, path, text_field, nlp.max_length) for line, item in items)
+    chunks = _chunks(parsed, batch_size)
+    if n_process == 1:
+        results = (_resolve_chunk(nlp, chunk, path, batch_size) for chunk in chunks)
+    else:
+        results = _pooled(nlp, chunks, path, batch_size, n_process)
+    try:
+        for records in results:
+            for record in records:
+                if strict and record["coref"] is None:
+                    raise NeuralcorefError(record["coref_error"])
+                yield record
+    finally:
+        results.close()  # now, not when a traceback lets go of it: stops the workers
+
+
+def _parsed(line: int, item: Union[str, bytes, dict], path: str, text_field: str,
+            max_length: Optional[int]) -> Parsed:
+    obj, text, error = _parse(item, line, path, text_field, max_length)
+    return line, obj, text, error
+
+
+def _chunks(parsed: Iterable[Parsed], batch_size: int) -> Iterator[List[Parsed]]:
+    """Records in groups of ``batch_size`` texts (bad records ride along): the
+    batches of one ``nlp.pipe`` over the good ones, whatever the bad ones."""
+    chunk: List[Parsed] = []
+    texts = 0
+    for record in parsed:
+        chunk.append(record)
+        texts += record[2] is not None
+        if texts >= batch_size:
+            yield chunk
+            chunk, texts = [], 0
+    if chunk:
+        yield chunk
+
+
+def _resolve_chunk(nlp: "Language", chunk: List[Parsed], path: str,
+                   batch_size: int) -> Iterator[Dict[str, Any]]:
+    """The output records of one chunk, in order, as their Docs come."""
+    results = _coref_records(nlp, [(line, text) for line, _, text, _ in chunk if text is not None],
+                             path, batch_size)
+    for _, obj, text, error in chunk:
+        if text is None:
+            yield error
+        else:
+            coref, message = next(results)
+            yield {**obj, "coref": coref, **({"coref_error": message} if message else {})}
+
+
+def _coref_records(nlp: "Language", texts: List[Tuple[int, str]], path: str,
+                   batch_size: int) -> Iterator[Tuple[Optional[Dict[str, Any]], Optional[str]]]:
+    """(doc_record, None) per text, or (None, E338 message) for a text the pipeline
+    fails on: after a failure in a batch, the rest are run one by one."""
     from .records import doc_record
 
-    # Records wait here, in input order, until the pipeline gives their Doc back
-    # (nlp.pipe reads ahead, and bad records have no Doc).
-    pending: Deque[Tuple[Optional[dict], Optional[Dict[str, Any]]]] = deque()
+    done = 0
+    try:
+        for doc in nlp.pipe((text for _, text in texts), batch_size=batch_size):
+            done += 1
+            yield doc_record(doc), None
+    except Exception:  # which text failed is unknown: each of the rest alone
+        for line, text in texts[done:]:
+            try:
+                yield doc_record(nlp(text)), None
+            except Exception as err:
+                error = quote(f"{type(err).__name__}: {err}")
+                yield None, Errors.E338.format(line=line, path=path, error=error)
 
-    def texts() -> Iterator[str]:
-        for line, item in items:
-            obj, text, error = _parse(item, line, path, text_field)
-            pending.append((obj, error))
-            if error is not None and strict:
-                return
-            if error is None:
-                yield text
 
-    def flush_errors() -> Iterator[Dict[str, Any]]:
-        while pending and pending[0][1] is not None:
-            _, error = pending.popleft()
-            if strict:
-                raise NeuralcorefError(error["coref_error"])
-            yield error
+def _pooled(nlp: "Language", chunks: Iterator[List[Parsed]], path: str, batch_size: int,
+            n_process: int) -> Iterator[List[Dict[str, Any]]]:
+    """The chunks' records from worker processes, in order, with at most two
+    chunks per worker in flight (the input is never read far ahead)."""
+    from .workers import worker_pool
 
-    for doc in nlp.pipe(texts(), batch_size=batch_size, n_process=n_process):
-        yield from flush_errors()
-        obj, _ = pending.popleft()
-        yield {**obj, "coref": doc_record(doc)}
-    yield from flush_errors()
+    with worker_pool(n_process, {"nlp": nlp}) as pool:
+        pending: Deque = deque()
+        for chunk in chunks:
+            pending.append(pool.submit(_worker_chunk, chunk, path, batch_size))
+            if len(pending) >= 2 * n_process:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+
+
+def _worker_chunk(chunk: List[Parsed], path: str, batch_size: int) -> List[Dict[str, Any]]:
+    from .workers import worker_state
+
+    return list(_resolve_chunk(worker_state()["nlp"], chunk, path, batch_size))
 
 
 def _dumps(record: Dict[str, Any]) -> bytes:
@@ -264,7 +366,7 @@ def resolve_jsonl(input_path: Union[str, Path], output_path: Union[str, Path], *
         (once per process, see get_pipeline) from ``model``, ``spacy_model`` and
         ``settings``, and only if there is something to do.
     text_field (str): the field holding the text.
-    n_process (int): processes for ``nlp.pipe``.
+    n_process (int): worker processes (1: this process).
     batch_size (int): lines per batch: texts per ``nlp.pipe`` batch, and lines
         written and flushed together.
     strict (bool): stop with the coded error of the first bad line instead of
@@ -272,26 +374,37 @@ def resolve_jsonl(input_path: Union[str, Path], output_path: Union[str, Path], *
     progress (bool): show a progress bar (on stderr).
     RETURNS (BatchStats): records in all, skipped, written, error records.
     RAISES (NeuralcorefError): E312 if the output has more lines than the input has
-        records, E313 if the output is damaged before its last line.
+        records, E313 if the output is damaged before its last line, E339 if
+        another run writes the output, E340 if the output is the input, E341 if
+        the output was begun from another input (see
+        :mod:`neuralcoref.output_guard`), E342 if it cannot be written.
     """
     _check_setting("batch_size", batch_size)
     _check_setting("n_process", n_process)
     input_path, output_path = Path(input_path), Path(output_path)
-    total = _count_records(input_path)
-    done = _resume_point(output_path)
-    if done > total:
-        raise NeuralcorefError(Errors.E312.format(output=output_path, n_output=done,
-                                                  path=input_path, n_input=total))
-    stats = BatchStats(total=total, skipped=done)
-    if done == total:
-        return stats
-    lock: ContextManager = contextlib.nullcontext()
-    if nlp is None:
-        nlp, lock = _cached_pipeline(model, spacy_model, settings)
-    with lock:
-        return _resolve_into(input_path, output_path, nlp, stats, text_field=text_field,
-                             batch_size=batch_size, n_process=n_process, strict=strict,
-                             progress=progress)
+    if not input_path.is_file():
+        raise FileNotFoundError(f"No such file: {input_path}")
+    check_output(output_path, input_path)
+    fingerprint = input_fingerprint(input_path)
+    with locked_output(output_path) as recorded:
+        total = _count_records(input_path)
+        done = _resume_point(output_path)
+        if done > total:
+            raise NeuralcorefError(Errors.E312.format(output=output_path, n_output=done,
+                                                      path=input_path, n_input=total))
+        if done:
+            check_same_input(output_path, recorded, fingerprint, input_path)
+        write_state(output_path, fingerprint)
+        stats = BatchStats(total=total, skipped=done)
+        if done == total:
+            return stats
+        lock: ContextManager = contextlib.nullcontext()
+        if nlp is None:
+            nlp, lock = _cached_pipeline(model, spacy_model, settings)
+        with lock, terminating():
+            return _resolve_into(input_path, output_path, nlp, stats, text_field=text_field,
+                                 batch_size=batch_size, n_process=n_process, strict=strict,
+                                 progress=progress)
 
 
 def _resolve_into(input_path: Path, output_path: Path, nlp: "Language", stats: BatchStats, *,
@@ -328,8 +441,11 @@ def _resolve_into(input_path: Path, output_path: Path, nlp: "Language", stats: B
             # Whatever stops the run (a strict error, Ctrl-C), the lines read before
             # it are complete: keep them. Not after a failed write, which may have
             # left part of them (the next run cuts a partial line, then resumes).
-            if lines and not writing:
-                write()
+            try:
+                if lines and not writing:
+                    write()
+            finally:
+                records.close()  # stops the workers now, whatever happened
     return stats
 
 

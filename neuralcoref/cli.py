@@ -163,6 +163,7 @@ def predict_command(
 
     from .api import build_pipeline
     from .errors import NeuralcorefError
+    from .output_guard import check_output
     from .predict import predict_conll
 
     _show_pipeline_choice()
@@ -171,6 +172,7 @@ def predict_command(
             if str(input_conll) == "-":
                 input_conll = Path(tmp) / "stdin.conll"
                 input_conll.write_bytes(sys.stdin.buffer.read())
+            check_output(output_conll, input_conll)  # before loading the pipeline
             nlp = build_pipeline(model, spacy_model)
             _check_language(nlp, input_conll)
             stats = predict_conll(nlp, input_conll, output_conll, batch_size=batch_size)
@@ -386,7 +388,7 @@ def batch_command(
     text_field: str = typer.Option("text", help="Field of each object holding the text."),
     model: Optional[str] = typer.Option(None, help=MODEL_HELP),
     spacy_model: Optional[str] = typer.Option(None, help=PIPELINE_HELP),
-    n_process: int = typer.Option(1, help="Processes for nlp.pipe."),
+    n_process: int = typer.Option(1, help="Worker processes (they die with the run, even after kill -9)."),
     batch_size: int = typer.Option(64, help="Lines per batch (written and flushed together)."),
     strict: bool = typer.Option(
         False, "--strict", help="Stop at the first bad line instead of writing an error record."),

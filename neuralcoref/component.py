@@ -24,15 +24,20 @@ from spacy.training import Example
 from spacy.util import minibatch
 from spacy.vocab import Vocab
 
-from .errors import Errors, ModelLoadError, NeuralcorefError, Warnings
+from .errors import Errors, ModelLoadError, NeuralcorefError, Warnings, quote
 from .extensions import SCORES_KEY, get_clusters, register_extensions, set_clusters
 from .clustering import check_link_offsets
 from .lang import get_pipeline_rules, get_rules
 from .lang.base import LanguageRules
-from .model_dir import (CARD_FILE, CONFIG_FILE, VOCAB_FILE, WEIGHTS_FILE, CorefModel, fallback_models,
+from .model_dir import (CARD_FILE, CONFIG_BYTES, CONFIG_FILE, VOCAB_FILE, WEIGHTS_FILE, CorefModel, fallback_models,
                         load_model, pipeline_id, resolve_model_path)
 from .pairs import candidate_window, check_top_antecedents
 from .resolver import DocCoref, Resolver
+from .validation import COMPONENT_FIELDS, component_problems, component_settings
+
+#: The files a saved component holds: its model folder's, and its settings.
+MODEL_FILES = (CONFIG_FILE, WEIGHTS_FILE, VOCAB_FILE, CARD_FILE)
+SETTINGS_FILE = "cfg.json"
 
 #: The predecessor's blacklist: first- and second-person pronouns left unresolved.
 DEFAULT_BLACKLIST = ("i", "me", "my", "you", "your")
@@ -253,10 +258,12 @@ class NeuralCoref(Pipe):
             (path / name).write_bytes(data)
 
     def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = ()) -> "NeuralCoref":
-        cfg_file = Path(path) / "cfg.json"
+        """Load the settings (cfg.json, checked: E117) and the model folder's files
+        saved by ``to_disk``; only those known names are read."""
+        cfg_file = Path(path) / SETTINGS_FILE
         if cfg_file.exists():
-            # The standard library, not srsly: ujson reads 0.6 back as 0.6000000000000001.
-            self.cfg.update(json.loads(cfg_file.read_text(encoding="utf8")))
+            self.cfg.update(_read_settings(cfg_file, required=[k for k in COMPONENT_FIELDS
+                                                                if k not in self.cfg]))
         self._set_model(load_model(Path(path)))
         return self
 
@@ -264,9 +271,11 @@ class NeuralCoref(Pipe):
         return srsly.msgpack_dumps(self._files())
 
     def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = ()) -> "NeuralCoref":
+        """Load what ``to_bytes`` wrote: a mapping of the known file names to bytes,
+        checked before anything is written (E115), then loaded as by ``from_disk``."""
         import tempfile
 
-        files = srsly.msgpack_loads(bytes_data)
+        files = _checked_files(bytes_data)
         with tempfile.TemporaryDirectory() as tmp:
             for name, data in files.items():
                 (Path(tmp) / name).write_bytes(data)
@@ -276,8 +285,8 @@ class NeuralCoref(Pipe):
     def _files(self) -> Dict[str, bytes]:
         if self._resolver is None or not self._model_files:
             raise self._load_error or ModelLoadError(Errors.E151)
-        files = dict(self._model_files)
-        files["cfg.json"] = json.dumps(self.cfg).encode("utf8")
+        files = {name: data for name, data in self._model_files.items() if name in MODEL_FILES}
+        files[SETTINGS_FILE] = json.dumps(self.cfg).encode("utf8")
         return files
 
     def __reduce__(self):
@@ -327,11 +336,51 @@ def _from_bytes(vocab: Vocab, name: str, lang: str, rules: LanguageRules,
     return pipe.from_bytes(data)
 
 
+def _checked_files(bytes_data: bytes) -> Dict[str, bytes]:
+    """The files of a ``to_bytes`` blob: E115 unless it maps known file names (never
+    a path: "../x" or "/etc/x" would be written outside the folder) to bytes."""
+    known = ", ".join((*MODEL_FILES, SETTINGS_FILE))
+    try:
+        files = srsly.msgpack_loads(bytes_data)
+    except Exception as err:  # msgpack raises many kinds (ExtraData, ValueError...)
+        raise ModelLoadError(Errors.E115.format(name=f"nothing readable ({type(err).__name__})",
+                                                known=known)) from None
+    if not isinstance(files, dict):
+        raise ModelLoadError(Errors.E115.format(name=f"no mapping but {type(files).__name__}",
+                                                known=known))
+    for name, data in files.items():
+        if name not in (*MODEL_FILES, SETTINGS_FILE) or not isinstance(data, bytes):
+            shown = quote(repr(name), 100) if isinstance(data, bytes) else f"{quote(repr(name), 100)} (not bytes)"
+            raise ModelLoadError(Errors.E115.format(name=shown, known=known))
+    return files
+
+
+def _read_settings(file: Path, required: Iterable[str] = ()) -> Dict[str, Any]:
+    """A saved pipeline's cfg.json, checked like the factory's settings (E117)."""
+    if file.stat().st_size > CONFIG_BYTES:
+        raise ModelLoadError(Errors.E117.format(path=file, problems=(
+            f"{file.stat().st_size} bytes, more than {CONFIG_BYTES}")))
+    try:
+        # The standard library, not srsly: ujson reads 0.6 back as 0.6000000000000001.
+        data = json.loads(file.read_text(encoding="utf8"))
+    except (ValueError, RecursionError) as err:
+        error = err if isinstance(err, ValueError) else "JSON nested too deeply"
+        raise ModelLoadError(Errors.E117.format(path=file, problems=f"not JSON: {error}")) from None
+    problems = component_problems(data, required)
+    if problems:
+        raise ModelLoadError(Errors.E117.format(path=file, problems="; ".join(problems[:5])))
+    return component_settings(data)
+
+
 def _read_model_files(folder: Path) -> Dict[str, bytes]:
-    """The bytes of a model folder's files (those present)."""
+    """The bytes of a model folder's files (those present): a loaded model's, whose
+    files load_model has bounded, but for the model card, bounded here."""
+    card = folder / CARD_FILE
+    if card.exists() and card.stat().st_size > CONFIG_BYTES:
+        raise ModelLoadError(Errors.E118.format(file=CARD_FILE, path=folder, size=card.stat().st_size,
+                                                limit=CONFIG_BYTES))
     return {name: (folder / name).read_bytes()
-            for name in (CONFIG_FILE, WEIGHTS_FILE, VOCAB_FILE, CARD_FILE)
-            if (folder / name).exists()}
+            for name in MODEL_FILES if (folder / name).exists()}
 
 
 def _raw_scores(result: DocCoref) -> Dict[str, list]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, BinaryIO, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
-from .errors import ConllFormatError, Errors
+from .errors import ConllFormatError, Errors, quote
 
 Span = Tuple[int, int]
 Cluster = List[Span]
@@ -182,7 +182,7 @@ class _DocumentBuilder:
             )
         cell = columns[-1]
         if not _VALID_CELL.match(cell) and cell not in _EMPTY_CELLS:
-            raise ConllFormatError(Errors.E007.format(cell=cell), self.path, line)
+            raise ConllFormatError(Errors.E007.format(cell=quote(cell)), self.path, line)
         position = len(self.doc.rows)
         self.doc.rows.append(columns[:-1])
         if cell not in _EMPTY_CELLS:
@@ -201,10 +201,10 @@ class _DocumentBuilder:
         for label in closes:
             stack = self.open.get(label)
             if not stack:
-                raise ConllFormatError(Errors.E005.format(cluster=label), self.path, line)
+                raise ConllFormatError(Errors.E005.format(cluster=quote(label)), self.path, line)
             self._cluster(label).append((stack.pop()[0], position + 1))
         if rest.strip("|"):
-            raise ConllFormatError(Errors.E007.format(cell=cell), self.path, line)
+            raise ConllFormatError(Errors.E007.format(cell=quote(cell)), self.path, line)
 
     def end_sentence(self) -> None:
         if self.sentence_length:
@@ -220,7 +220,7 @@ class _DocumentBuilder:
             first_line, example = min(unclosed)
             labels = ", ".join(sorted(label for _, label in unclosed))
             raise ConllFormatError(
-                Errors.E006.format(clusters=labels, doc=self.doc.name, example=example),
+                Errors.E006.format(clusters=quote(labels), doc=quote(self.doc.name), example=quote(example)),
                 self.path, first_line,
             )
         return self.doc
@@ -249,7 +249,7 @@ def read_conll_lines(lines: Iterable[str], path: str = "<string>") -> Iterator[C
             begin = _BEGIN.match(raw.rstrip("\r\n").lstrip(" \t"))
             if begin:
                 if builder is not None:
-                    raise ConllFormatError(Errors.E003.format(doc=builder.doc.name), path, line_no)
+                    raise ConllFormatError(Errors.E003.format(doc=quote(builder.doc.name)), path, line_no)
                 builder = _DocumentBuilder(begin.group(1), path, line_no)
                 continue
             if _END.match(text):
@@ -264,7 +264,7 @@ def read_conll_lines(lines: Iterable[str], path: str = "<string>") -> Iterator[C
             raise ConllFormatError(Errors.E001, path, line_no)
         builder.add_token(raw, line_no)
     if builder is not None:
-        raise ConllFormatError(Errors.E002.format(doc=builder.doc.name), path, line_no)
+        raise ConllFormatError(Errors.E002.format(doc=quote(builder.doc.name)), path, line_no)
 
 
 def _decoded_lines(file: BinaryIO, path: str) -> Iterator[str]:

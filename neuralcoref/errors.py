@@ -64,6 +64,11 @@ class Warnings(metaclass=ErrorsWithCodes):
             "({pipeline}): only {rate} of its first words are '{lang}' stop words, where "
             "a text in that language has about half. Coreference will be near zero: "
             "give a pipeline (--spacy-model) and model (--model) of the text's language.")
+    # Hostile files (issue 28)
+    W128 = ("The model in {path} records no checksums of its files (config.json has no "
+            "'checksums'): a damaged or altered weights.npz or vocab.json cannot be told "
+            "from the real one. Write them with neuralcoref.model_dir.write_checksums(path) "
+            "once the folder is known to be good.")
 
 
 class Errors(metaclass=ErrorsWithCodes):
@@ -294,3 +299,53 @@ class Errors(metaclass=ErrorsWithCodes):
             "system's own means (container, ulimit).")
     E334 = ("The server has {limit} open connections, its limit: try again later, or "
             "start it with a larger --max-connections.")
+
+    # Hostile input and hostile files (issue 28): model folders and saved pipelines
+    E114 = ("The file {file} of the model in {path} does not match the SHA-256 its "
+            "config.json records (found {found}..., expected {expected}...): the file was "
+            "changed or damaged after the model was written; copy the folder again or retrain.")
+    E115 = ("The saved neuralcoref component holds a file named {name}: only {known} are "
+            "accepted, and never a path. The data is damaged or was crafted; nothing was "
+            "written. Save the pipeline again with nlp.to_bytes / nlp.to_disk.")
+    E116 = ("The weights {path} declare {problem}: more than the shapes in config.json "
+            "allow ({limit} bytes). Refused before decompressing (a damaged or crafted "
+            "file); copy the model folder again or retrain.")
+    E117 = ("The saved neuralcoref settings {path} have invalid values ({problems}): the "
+            "file is corrupted or was edited by hand; save the pipeline again, or fix the "
+            "values (the same types as nlp.add_pipe's config).")
+    E118 = ("The file {file} of the model in {path} has {size} bytes, more than its "
+            "config.json allows ({limit}): refused unread (a damaged or crafted folder); "
+            "copy the model folder again or retrain.")
+
+    # Hostile input (issue 28): batch runner and command line
+    E335 = ("Line {line} of {path} holds a text of {length} characters, more than the "
+            "pipeline's nlp.max_length ({limit}): split the text, or raise nlp.max_length "
+            "(parsing takes about 1 GB per 100,000 characters).")
+    E336 = ("Line {line} of {path} nests JSON too deeply to be read: give one flat "
+            "JSON object per line.")
+    E337 = ("Line {line} of {path} is not valid UTF-8 ({reason} at byte {position}): "
+            "save the file as UTF-8.")
+    E338 = ("The pipeline failed on line {line} of {path} ({error}): the line is left "
+            "out as an error record; check its text.")
+    E339 = ("Another run is writing to {output} (its lock {lock} is held): wait for it "
+            "to finish, or give another output file.")
+    E340 = ("The output {output} is the input {path}: writing would destroy the input. "
+            "Give another output file.")
+    E341 = ("The output {output} was written from another input ({found}), not from "
+            "{path} ({expected}): give a new output file (or delete it) to start over.")
+    E342 = ("Cannot write the output {output}: {reason}. Give the path of a file in an "
+            "existing, writable folder.")
+
+
+#: How much of a line, cell or name from the input an error message quotes.
+QUOTE_LIMIT = 200
+
+
+def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` cut to its first ``limit`` characters (with a note of the rest), for
+    error messages: a file without line breaks must not be echoed whole."""
+    # Line breaks shown, not obeyed: a CR would make a terminal overwrite the message.
+    text = str(text).replace("\r", "\\r").replace("\n", "\\n")
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text) - limit} more characters)"

@@ -9,7 +9,11 @@ coded error at load time, never at prediction time.
 """
 from __future__ import annotations
 
+import hashlib
+import io
 import json
+import warnings
+import zipfile
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -20,15 +24,30 @@ import numpy as np
 from . import __version__
 from .clustering import check_link_offsets
 from .embeddings import WordVocab
-from .errors import Errors, ModelLoadError
+from .errors import Errors, ModelLoadError, Warnings
 from .features import SCHEMA_HASH
 from .pairs import check_top_antecedents
 from .scoring import FIRST_WORD_ROW, ScorerConfig, Scorers, weight_shapes
+from .validation import checksum_problems, config_problems
 
 CONFIG_FILE, WEIGHTS_FILE, VOCAB_FILE, CARD_FILE = (
     "config.json", "weights.npz", "vocab.json", "model_card.md")
 #: Shipped models, by language code: folders under ``neuralcoref/models/``.
 SHIPPED_MODELS = {"en": "en", "fr": "fr"}
+#: The files whose SHA-256 config.json records ("checksums"): those the scores
+#: depend on. Not the model card, which ``neuralcoref tune`` appends to.
+CHECKSUM_FILES = (WEIGHTS_FILE, VOCAB_FILE)
+#: Room for one .npy header in weights.npz (numpy reads headers up to 10,000 bytes).
+NPY_HEADER_BYTES = 10_240
+#: Arrays beyond the declared ones that weights.npz may hold (to be named as
+#: unexpected) before it is refused unread.
+EXTRA_ARRAYS = 16
+#: Room for a file's framing (zip directory, JSON brackets) in the size bounds.
+ZIP_SLACK_BYTES = 1 << 20
+#: Bytes a vocabulary word may take in vocab.json, on average.
+WORD_BYTES = 1024
+#: Largest config.json read (a document prior of a few thousand numbers is ~100 KB).
+CONFIG_BYTES = 16 << 20
 #: Other shipped models, by name: picked by default only as below.
 SHIPPED_VARIANTS = {"en_fast": "en_fast", "en_portable": "en_portable", "fr_sm": "fr_sm"}
 #: The models a language's default falls back to, in order, for pipelines whose
@@ -166,10 +185,55 @@ def read_config(path: Union[str, Path]) -> ModelConfig:
         raise ModelLoadError(Errors.E102.format(path=path))
     if not (path / CONFIG_FILE).is_file():
         raise ModelLoadError(Errors.E103.format(path=path, files=CONFIG_FILE))
+    return ModelConfig.from_dict(_read_config_data(path))
+
+
+def _read_config_data(path: Path) -> dict:
+    """config.json as JSON, every field checked (E104 unreadable, E110 invalid)."""
+    size = (path / CONFIG_FILE).stat().st_size
+    if size > CONFIG_BYTES:
+        raise ModelLoadError(Errors.E118.format(file=CONFIG_FILE, path=path, size=size, limit=CONFIG_BYTES))
     try:
-        return ModelConfig.from_dict(json.loads((path / CONFIG_FILE).read_text(encoding="utf8")))
-    except (ValueError, KeyError, TypeError) as err:
-        raise ModelLoadError(Errors.E104.format(path=path, error=err)) from err
+        data = json.loads((path / CONFIG_FILE).read_text(encoding="utf8"))
+    except (ValueError, RecursionError) as err:  # RecursionError: JSON nested too deep
+        error = err if isinstance(err, ValueError) else "JSON nested too deeply"
+        raise ModelLoadError(Errors.E104.format(path=path, error=error)) from None
+    missing = ([n for n in ("lang", "scorer") if n not in data] if isinstance(data, dict)
+               else [f"the file holds {type(data).__name__}, not a JSON object"])
+    if missing:  # not a model's config at all
+        raise ModelLoadError(Errors.E104.format(path=path, error="; ".join(
+            f"no '{m}' field" if m in ("lang", "scorer") else m for m in missing)))
+    problems = config_problems(data)
+    if "checksums" in data:
+        problems += checksum_problems(data["checksums"], CHECKSUM_FILES)
+    if problems:
+        raise ModelLoadError(Errors.E110.format(path=path, problems="; ".join(problems[:5])))
+    return data
+
+
+def file_checksums(path: Union[str, Path]) -> Dict[str, str]:
+    """SHA-256 (hex) of the files of a model folder that config.json records
+    (CHECKSUM_FILES), for those present."""
+    path = Path(path)
+    return {name: _sha256(path / name) for name in CHECKSUM_FILES if (path / name).is_file()}
+
+
+def write_checksums(path: Union[str, Path]) -> Dict[str, str]:
+    """Record the SHA-256 of a model folder's weights and vocabulary in its
+    config.json ("checksums"), which load_model checks: call it after changing
+    those files on purpose. The rest of config.json is kept as it is.
+
+    RETURNS (Dict[str, str]): the checksums written.
+    """
+    path = Path(path)
+    config = json.loads((path / CONFIG_FILE).read_text(encoding="utf8"))
+    config["checksums"] = file_checksums(path)
+    (path / CONFIG_FILE).write_text(json.dumps(config, indent=2), encoding="utf8")
+    return config["checksums"]
+
+
+def _sha256(file: Path) -> str:
+    return hashlib.sha256(file.read_bytes()).hexdigest()
 
 
 def save_model(path: Union[str, Path], config: ModelConfig, weights: Mapping[str, np.ndarray],
@@ -183,6 +247,7 @@ def save_model(path: Union[str, Path], config: ModelConfig, weights: Mapping[str
                         **{k: np.asarray(v, dtype=np.float32) for k, v in weights.items()})
     (path / VOCAB_FILE).write_text(json.dumps(vocab_words, ensure_ascii=False), encoding="utf8")
     (path / CARD_FILE).write_text(card or f"# neuralcoref model ({config.lang})\n", encoding="utf8")
+    write_checksums(path)
     return path
 
 
@@ -198,16 +263,23 @@ def load_model(path: Union[str, Path]) -> CorefModel:
     missing = [f for f in (CONFIG_FILE, WEIGHTS_FILE, VOCAB_FILE) if not (path / f).is_file()]
     if missing:
         raise ModelLoadError(Errors.E103.format(path=path, files=", ".join(missing)))
-    config = read_config(path)
-    try:
-        words = json.loads((path / VOCAB_FILE).read_text(encoding="utf8"))
-    except ValueError as err:
-        raise ModelLoadError(Errors.E104.format(path=path, error=err)) from err
+    data = _read_config_data(path)
+    config = ModelConfig.from_dict(data)
     if config.schema_hash != SCHEMA_HASH:
         raise ModelLoadError(Errors.E101.format(where=f"The model in {path}",
                                                 found=config.schema_hash, expected=SCHEMA_HASH))
     _check_config(config, path)
-    weights = _read_weights(path / WEIGHTS_FILE)
+    shapes = weight_shapes(config.scorer)
+    # Each file is read once: its bytes are parsed and hashed (checked last, so that
+    # a damaged file gets the more telling structural error first).
+    contents = _read_bounded(path, {WEIGHTS_FILE: _npz_limit(shapes) + ZIP_SLACK_BYTES,
+                                    VOCAB_FILE: ZIP_SLACK_BYTES + WORD_BYTES * config.scorer.vocab_size})
+    try:
+        words = json.loads(contents[VOCAB_FILE].decode("utf8"))
+    except (ValueError, RecursionError) as err:  # UnicodeDecodeError is a ValueError
+        error = err if isinstance(err, ValueError) else "JSON nested too deeply"
+        raise ModelLoadError(Errors.E104.format(path=path, error=error)) from None
+    weights = _read_weights(path / WEIGHTS_FILE, contents[WEIGHTS_FILE], shapes)
     _check_weights(config, weights, path)
     if not isinstance(words, list) or len(words) + FIRST_WORD_ROW != config.scorer.vocab_size:
         found = len(words) if isinstance(words, list) else "no list of"
@@ -223,7 +295,38 @@ def load_model(path: Union[str, Path]) -> CorefModel:
         scorers = Scorers(config.scorer, weights)
     except ValueError as err:  # blocks declared in config.json that the weights break
         raise ModelLoadError(Errors.E108.format(path=path, problems=err)) from err
+    _check_checksums(path, data.get("checksums"), contents)
     return CorefModel(config, scorers, vocab, path)
+
+
+def _read_bounded(path: Path, limits: Mapping[str, int]) -> Dict[str, bytes]:
+    """The bytes of each file, E118 for one larger than its limit (checked before
+    reading: a model folder's file can be any size, or a link to a huge one)."""
+    for name, limit in limits.items():
+        size = (path / name).stat().st_size
+        if size > limit:
+            raise ModelLoadError(Errors.E118.format(file=name, path=path, size=size, limit=limit))
+    return {name: (path / name).read_bytes() for name in limits}
+
+
+def _npz_limit(shapes: Mapping[str, tuple]) -> int:
+    """Most bytes the arrays of ``shapes`` take in weights.npz, inflated (the
+    deflated file is smaller but for a few bytes per block)."""
+    return sum(NPY_HEADER_BYTES + 8 * int(np.prod(s)) for s in shapes.values()) \
+        + EXTRA_ARRAYS * NPY_HEADER_BYTES
+
+
+def _check_checksums(path: Path, recorded: Optional[Dict[str, str]], contents: Dict[str, bytes]) -> None:
+    """E114 naming the first file whose SHA-256 differs from config.json's; W128
+    when config.json records none (a folder written before checksums)."""
+    if not recorded:
+        warnings.warn(Warnings.W128.format(path=path))
+        return
+    for name in CHECKSUM_FILES:
+        found = hashlib.sha256(contents[name]).hexdigest()
+        if name in recorded and found != recorded[name]:
+            raise ModelLoadError(Errors.E114.format(file=name, path=path, found=found[:12],
+                                                    expected=recorded[name][:12]))
 
 
 def _check_config(config: ModelConfig, path: Path) -> None:
@@ -272,14 +375,64 @@ def _valid_blocks(blocks: Any, layers: List[int], is_size) -> bool:
                     and sum(b) == n for b, n in zip(blocks, layers)))
 
 
-def _read_weights(file: Path) -> Dict[str, np.ndarray]:
+def _read_weights(file: Path, content: bytes, shapes: Mapping[str, tuple]) -> Dict[str, np.ndarray]:
+    """The arrays of weights.npz (``content``), inflated only once the zip directory
+    and every .npy header agree with the ``shapes`` config.json declares."""
     # A damaged zip or .npy header raises errors of many kinds (BadZipFile,
     # zlib.error, SyntaxError from the header parser...): all mean a bad file.
     try:
-        with np.load(file, allow_pickle=False) as data:
+        _check_npz_sizes(file, content, shapes)
+        with np.load(io.BytesIO(content), allow_pickle=False) as data:
             return {k: data[k] for k in data.files}
+    except ModelLoadError:
+        raise
     except Exception as err:
         raise ModelLoadError(Errors.E107.format(path=file, error=err)) from err
+
+
+def _check_npz_sizes(file: Path, content: bytes, shapes: Mapping[str, tuple]) -> None:
+    """E116 when the zip directory declares more bytes than the shapes hold (a zip
+    bomb), E108 when a .npy header declares another shape: read before inflating
+    any array. Python's zipfile never inflates a member past its declared size, so
+    the declared sizes bound the memory."""
+    with zipfile.ZipFile(io.BytesIO(content)) as archive:
+        members = archive.infolist()
+        # Unexpected arrays are named by _check_weights; a few small ones may be read.
+        limit = _npz_limit(shapes)
+        if len(members) > len(shapes) + EXTRA_ARRAYS:
+            raise ModelLoadError(Errors.E116.format(path=file, limit=limit, problem=(
+                f"{len(members)} arrays where the config declares {len(shapes)}")))
+        for info in members:
+            name = info.filename[:-4] if info.filename.endswith(".npy") else info.filename
+            bound = NPY_HEADER_BYTES + 8 * int(np.prod(shapes.get(name, (0,))))
+            if info.file_size > bound:
+                raise ModelLoadError(Errors.E116.format(path=file, limit=bound, problem=(
+                    f"{info.file_size} bytes for the array {name[:60]!r}")))
+        total = sum(info.file_size for info in members)
+        if total > limit:
+            raise ModelLoadError(Errors.E116.format(path=file, limit=limit, problem=f"{total} bytes in all"))
+        problems = [_npy_header_problem(archive, info, shapes) for info in members]
+    problems = [p for p in problems if p]
+    if problems:
+        raise ModelLoadError(Errors.E108.format(path=file.parent, problems="; ".join(problems[:5])))
+
+
+def _npy_header_problem(archive: zipfile.ZipFile, info: zipfile.ZipInfo,
+                        shapes: Mapping[str, tuple]) -> str:
+    """A .npy member's shape (from its header alone) against the declared one."""
+    name = info.filename[:-4] if info.filename.endswith(".npy") else info.filename
+    if name not in shapes:
+        return ""  # named among the unexpected arrays by _check_weights
+    with archive.open(info) as member:
+        version = np.lib.format.read_magic(member)
+        read_header = (np.lib.format.read_array_header_1_0 if version == (1, 0)
+                       else np.lib.format.read_array_header_2_0)
+        shape, _, dtype = read_header(member)
+    if tuple(shape) != tuple(shapes[name]):
+        return f"{name}: shape {tuple(shape)} != {tuple(shapes[name])}"
+    if dtype.itemsize > 8:
+        return f"{name}: dtype {dtype} is not numeric"
+    return ""
 
 
 def _check_weights(config: ModelConfig, weights: Dict[str, np.ndarray], path: Path) -> None:

@@ -16,6 +16,7 @@ from tqdm import tqdm
 from .conll import read_conll_path, write_conll
 from .extensions import get_clusters
 from .gold import parse_conll_docs
+from .output_guard import check_output
 
 
 def predict_conll(nlp: Language, input_path: Union[str, Path], output_path: Union[str, Path],
@@ -28,7 +29,10 @@ def predict_conll(nlp: Language, input_path: Union[str, Path], output_path: Unio
         written to a temporary file first, so a failed run leaves no partial
         output (an earlier file at that path stays as it was).
     RETURNS (Dict[str, int]): documents, tokens and predicted clusters.
+    RAISES (NeuralcorefError): before any work, E340 if the output is the input,
+        E342 if it cannot be written (a folder, no such folder).
     """
+    check_output(output_path, input_path)
     stats = {"docs": 0, "tokens": 0, "clusters": 0}
     output_path = Path(output_path)
     partial = output_path.with_name(output_path.name + ".partial")

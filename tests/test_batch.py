@@ -59,7 +59,8 @@ def test_batch_output_is_input_plus_coref(nlp_coref, data, clean_output):
 
 BAD_LINES = {
     "invalid-json": (b'{"text": "Anna said', "E310"),
-    "invalid-utf8": (b'{"text": "\xff\xfe"}', "E310"),
+    "invalid-utf8": (b'{"text": "\xff\xfe"}', "E337"),
+    "nested-5000-deep": (b'{"text": "Anna left.", "x": ' + b"[" * 5000 + b"]" * 5000 + b"}", "E336"),
     "not-an-object": (b'["Anna said she left."]', "E311"),
     "missing-field": (b'{"body": "Anna said she left."}', "E311"),
     "not-a-string": (b'{"text": 42}', "E311"),
@@ -78,7 +79,7 @@ def test_batch_bad_line_becomes_error_record(nlp_coref, tmp_path, name):
     assert first["coref"]["resolved"] == "Anna said Anna left." and last["coref"] is not None
     assert error["coref"] is None and error["coref_error"].startswith(f"[{code}] ")
     assert "line 2 of " in error["coref_error"].lower()
-    if code == "E310" or name == "not-an-object":
+    if code in ("E310", "E336", "E337") or name == "not-an-object":
         assert error["input_line"] == 2 and isinstance(error["input"], str)
     else:
         assert {k: v for k, v in error.items() if not k.startswith("coref")} == json.loads(line)
@@ -287,3 +288,160 @@ def test_batch_dask_missing_is_a_coded_error(monkeypatch, tmp_path):
         resolve_jsonl_dask(str(tmp_path / "*.jsonl"), tmp_path)
     with pytest.raises(NeuralcorefError, match=r"\[E314\]"):
         resolve_bag(None)
+
+
+# Hostile input (issue 28) ---------------------------------------------------------
+
+def test_batch_text_longer_than_max_length_is_an_error_record(nlp_coref, tmp_path, monkeypatch):
+    monkeypatch.setattr(nlp_coref, "max_length", 40)
+    path, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    path.write_text('{"text": "Anna left."}\n{"text": "' + "Anna said she left. " * 5 + '"}\n'
+                    '{"text": "Tom ate."}\n')
+    stats = resolve_jsonl(path, out, nlp=nlp_coref)
+    assert (stats.written, stats.errors) == (3, 1)
+    records = read_jsonl(out)
+    assert records[1]["coref_error"].startswith("[E335] Line 2 of ") and "(40)" in records[1]["coref_error"]
+    assert records[2]["coref"] is not None
+    # every resume goes past it: the run is complete
+    assert resolve_jsonl(path, out, nlp=nlp_coref).written == 0
+
+
+def test_batch_text_the_pipeline_fails_on_is_an_error_record(nlp_coref, data, clean_output, monkeypatch):
+    coref = nlp_coref.get_pipe("neuralcoref")
+    real_predict = coref.predict
+
+    def fragile_predict(docs):
+        docs = list(docs)
+        if any("Tom lent" in doc.text for doc in docs):
+            raise RuntimeError("poison " * 100)
+        return real_predict(docs)
+
+    monkeypatch.setattr(coref, "predict", fragile_predict)
+    out = data.parent / "out.jsonl"
+    stats = resolve_jsonl(data, out, nlp=nlp_coref, batch_size=4)
+    bad = [i for i in range(23) if TEXTS[i % len(TEXTS)].startswith("Tom lent")]
+    assert (stats.written, stats.errors) == (23, len(bad))
+    records, clean = read_jsonl(out), [json.loads(x) for x in clean_output.decode().splitlines()]
+    for i, (record, expected) in enumerate(zip(records, clean)):
+        if i in bad:
+            assert record["coref"] is None and record["id"] == i
+            assert record["coref_error"].startswith(f"[E338] The pipeline failed on line {i + 1} ")
+            assert len(record["coref_error"]) < 500  # the error is quoted, not dumped
+        else:
+            assert record == expected  # the others as in a clean run
+
+
+def test_batch_output_is_input(nlp_coref, data, tmp_path):
+    before = data.read_bytes()
+    for output in (data, data.parent / "." / data.name):
+        with pytest.raises(NeuralcorefError, match=r"\[E340\]"):
+            resolve_jsonl(data, output, nlp=nlp_coref)
+    link = tmp_path / "link.jsonl"
+    link.hardlink_to(data)  # another name, the same inode
+    with pytest.raises(NeuralcorefError, match=r"\[E340\]"):
+        resolve_jsonl(data, link, nlp=nlp_coref)
+    assert data.read_bytes() == before
+    with pytest.raises(NeuralcorefError, match=r"\[E342\].*folder"):
+        resolve_jsonl(data, tmp_path, nlp=nlp_coref)
+
+
+def test_batch_second_run_on_one_output_is_refused(nlp_coref, data):
+    from neuralcoref.output_guard import locked_output
+
+    out = data.parent / "out.jsonl"
+    with locked_output(out):  # another run holds the output
+        with pytest.raises(NeuralcorefError, match=r"\[E339\] Another run is writing"):
+            resolve_jsonl(data, out, nlp=nlp_coref)
+    assert not out.exists()
+    assert resolve_jsonl(data, out, nlp=nlp_coref).written == 23  # free again
+
+
+def test_batch_second_process_on_one_output_is_refused(nlp_coref, data):
+    import subprocess
+
+    out = data.parent / "out.jsonl"
+    script = ("import sys, time; from neuralcoref.output_guard import locked_output\n"
+              "with locked_output(sys.argv[1]):\n    print('locked', flush=True); time.sleep(60)")
+    holder = subprocess.Popen([sys.executable, "-c", script, str(out)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        with pytest.raises(NeuralcorefError, match=r"\[E339\]"):
+            resolve_jsonl(data, out, nlp=nlp_coref)
+    finally:
+        holder.kill()
+        holder.wait()
+    assert resolve_jsonl(data, out, nlp=nlp_coref).written == 23  # the kernel dropped the lock
+
+
+def test_batch_resume_refuses_another_input(nlp_coref, data, tmp_path, monkeypatch):
+    out = tmp_path / "out.jsonl"
+    monkeypatch.setattr(batch, "_write_batch", lambda f, lines: (_ for _ in ()).throw(Crash()))
+    with pytest.raises(Crash):
+        resolve_jsonl(data, out, nlp=nlp_coref, batch_size=4)
+    monkeypatch.undo()
+    out.write_bytes(b'{"id": 0, "coref": null}\n')  # one line done
+    other = tmp_path / "other.jsonl"
+    other.write_bytes(data.read_bytes())  # the same lines under another name
+    with pytest.raises(NeuralcorefError, match=r"\[E341\].*in\.jsonl"):
+        resolve_jsonl(other, out, nlp=nlp_coref)
+    data.write_bytes(data.read_bytes().replace(b"Anna", b"Emma"))  # same name, same size
+    with pytest.raises(NeuralcorefError, match=r"\[E341\].*first lines"):
+        resolve_jsonl(data, out, nlp=nlp_coref)
+
+
+def _children(pid: int) -> List[int]:
+    """Pids of the live processes whose parent is ``pid`` (from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("signal_name", ["SIGKILL", "SIGTERM"])
+def test_batch_workers_die_with_their_parent(handmade_model, tmp_path, signal_name):
+    import os
+    import signal
+    import subprocess
+    import time
+
+    if not Path("/proc/self/stat").exists():
+        pytest.skip("needs /proc (Linux)")
+    path, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    write_jsonl(path, 5000)
+    script = ("import sys; from neuralcoref.batch import resolve_jsonl; "
+              f"resolve_jsonl(sys.argv[1], sys.argv[2], model={str(handmade_model)!r}, "
+              f"spacy_model={EN_PIPELINE!r}, n_process=2, batch_size=2)")
+    parent = subprocess.Popen([sys.executable, "-c", script, str(path), str(out)])
+    try:
+        deadline = time.time() + 120
+        while time.time() < deadline and not (out.exists() and out.stat().st_size > 0):
+            time.sleep(0.2)
+        workers = _children(parent.pid)
+        assert len(workers) >= 2, "the workers never started"
+        parent.send_signal(getattr(signal, signal_name))
+        parent.wait(30)
+        deadline = time.time() + 10
+        while time.time() < deadline and any(_alive(w) for w in workers):
+            time.sleep(0.1)
+        assert not [w for w in workers if _alive(w)], "orphaned workers"
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+        for worker in _children(parent.pid):
+            os.kill(worker, signal.SIGKILL)
+    lines = out.read_bytes()
+    if signal_name == "SIGTERM":  # unwound: only complete lines
+        assert lines.endswith(b"\n") and parent.returncode != 0

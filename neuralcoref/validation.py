@@ -1,0 +1,202 @@
+"""Checks of the settings read from files: a model folder's ``config.json`` and a
+saved pipeline's component settings (``cfg.json``).
+
+Each check returns the problems it finds as short sentences ("defaults.max_dist
+is 'x', not an integer >= 0"); the caller raises one coded error listing them,
+so a bad file fails when it is loaded, with a message naming the field, never
+with a bare TypeError or at the first document.
+"""
+from __future__ import annotations
+
+import math
+import re
+from typing import Any, Callable, Dict, Iterable, List, Mapping
+
+from .clustering import check_link_offsets
+from .pairs import check_top_antecedents
+
+#: Fields of config.json (besides "checksums", checked by model_dir).
+CONFIG_FIELDS = {"lang", "rules", "rules_hash", "spacy_pipeline", "vector_pipelines",
+                 "schema_hash", "neuralcoref_version", "defaults", "scorer", "document_prior",
+                 "checksums"}
+SCORER_FIELDS = {"vector_dim", "vocab_size", "embedding_dim", "single_hidden", "pair_hidden",
+                 "similarity_rank", "mention_hidden", "refine", "single_blocks", "pair_blocks"}
+WINDOW_SETTINGS = ("max_dist", "max_dist_match", "max_dist_nominal")
+DEFAULTS_FIELDS = {"greedyness", *WINDOW_SETTINGS, "link_offsets", "top_antecedents"}
+#: The component settings a saved pipeline's cfg.json holds.
+COMPONENT_FIELDS = {"greedyness", *WINDOW_SETTINGS, "link_offsets", "top_antecedents",
+                    "store_scores", "blacklist", "conv_dict"}
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+
+
+def is_int(value: Any, least: int = 0) -> bool:
+    """Whether ``value`` is an integer >= ``least`` (a bool is not an integer here)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= least
+
+
+def is_number(value: Any) -> bool:
+    """Whether ``value`` is a finite int or float (not a bool)."""
+    return (isinstance(value, (int, float)) and not isinstance(value, bool)
+            and math.isfinite(value))
+
+
+def _is_str_list(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _unknown(data: Mapping, known: set, where: str) -> List[str]:
+    return [f"{where}{key!r} is not a known field" for key in sorted(map(str, data)) if key not in known]
+
+
+def _window(name: str, value: Any, where: str) -> List[str]:
+    if value is None or is_int(value):
+        return []
+    return [f"{where}{name} is {_short(value)}, not an integer >= 0 or null"]
+
+
+def _checked(name: str, value: Any, check: Callable[[Any], Any], where: str) -> List[str]:
+    if value is None:
+        return []
+    try:
+        check(value)
+    except (ValueError, TypeError) as err:
+        return [f"{where}{name}: {err}"]
+    return []
+
+
+def _short(value: Any) -> str:
+    """repr of a value, cut to 60 characters: a problem list quotes, it does not dump."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def config_problems(data: Any) -> List[str]:
+    """Problems of a model folder's config.json, as read by ``json.loads``: every
+    field's type and range (the relations between scorer sizes and blocks are
+    checked by model_dir once the config is built).
+
+    data (Any): the parsed JSON.
+    RETURNS (List[str]): the problems; empty when the config is valid.
+    """
+    if not isinstance(data, dict):
+        return [f"the file holds {type(data).__name__}, not a JSON object"]
+    problems = _unknown(data, CONFIG_FIELDS, "")
+    for name in ("lang", "scorer"):
+        if name not in data:
+            problems.append(f"{name} is missing")
+    for name in ("lang", "rules", "rules_hash", "spacy_pipeline", "schema_hash", "neuralcoref_version"):
+        if name in data and not isinstance(data[name], str):
+            problems.append(f"{name} is {_short(data[name])}, not a string")
+    if "vector_pipelines" in data and not _is_str_list(data["vector_pipelines"]):
+        problems.append(f"vector_pipelines is {_short(data['vector_pipelines'])}, not a list of strings")
+    problems += defaults_problems(data.get("defaults", {}))
+    scorer = data.get("scorer", {})
+    problems += scorer_problems(scorer)
+    vector_dim = scorer.get("vector_dim") if isinstance(scorer, dict) else None
+    problems += prior_problems(data.get("document_prior", {}), vector_dim)
+    return problems
+
+
+def defaults_problems(defaults: Any) -> List[str]:
+    """Problems of config.json's ``defaults`` (decoding settings the model records)."""
+    if not isinstance(defaults, dict):
+        return [f"defaults is {_short(defaults)}, not an object"]
+    where = "defaults."
+    problems = _unknown(defaults, DEFAULTS_FIELDS, where)
+    if "greedyness" in defaults and not (is_number(defaults["greedyness"])
+                                         and 0 <= defaults["greedyness"] <= 1):
+        problems.append(f"defaults.greedyness is {_short(defaults['greedyness'])}, not a number within [0, 1]")
+    for name in WINDOW_SETTINGS:
+        problems += _window(name, defaults.get(name), where)
+    problems += _checked("link_offsets", defaults.get("link_offsets"), check_link_offsets, where)
+    problems += _checked("top_antecedents", defaults.get("top_antecedents"), check_top_antecedents, where)
+    return problems
+
+
+def scorer_problems(scorer: Any) -> List[str]:
+    """Problems of the types of config.json's ``scorer`` fields that model_dir does
+    not check itself (sizes, layers and blocks are checked there, with the
+    relations between them)."""
+    if not isinstance(scorer, dict):
+        return [f"scorer is {_short(scorer)}, not an object"]
+    problems = _unknown(scorer, SCORER_FIELDS, "scorer.")
+    hidden = scorer.get("mention_hidden")
+    if hidden is not None and not (isinstance(hidden, list) and all(is_int(n, 1) for n in hidden)):
+        problems.append(f"scorer.mention_hidden is {_short(hidden)}, not null or a list of integers >= 1")
+    if "refine" in scorer and not isinstance(scorer["refine"], bool):
+        problems.append(f"scorer.refine is {_short(scorer['refine'])}, not true or false")
+    return problems
+
+
+def prior_problems(prior: Any, vector_dim: Any) -> List[str]:
+    """Problems of config.json's ``document_prior``: {} or {"mean": [vector_dim
+    finite numbers], "tokens": a number >= 0}."""
+    if prior == {}:
+        return []
+    if not isinstance(prior, dict):
+        return [f"document_prior is {_short(prior)}, not an object"]
+    problems = _unknown(prior, {"mean", "tokens"}, "document_prior.")
+    mean = prior.get("mean")
+    if not (isinstance(mean, list) and all(is_number(v) for v in mean)):
+        problems.append(f"document_prior.mean is {_short(mean)}, not a list of numbers")
+    elif is_int(vector_dim) and len(mean) != vector_dim:
+        problems.append(f"document_prior.mean has {len(mean)} numbers, not scorer.vector_dim ({vector_dim})")
+    tokens = prior.get("tokens")
+    if not (is_number(tokens) and tokens >= 0):
+        problems.append(f"document_prior.tokens is {_short(tokens)}, not a number >= 0")
+    return problems
+
+
+def checksum_problems(checksums: Any, files: Any) -> List[str]:
+    """Problems of config.json's ``checksums``: an object mapping some of ``files``
+    to SHA-256 hex digests."""
+    if not isinstance(checksums, dict):
+        return [f"checksums is {_short(checksums)}, not an object"]
+    problems = [f"checksums names {_short(name)}, not one of the model's files ({', '.join(files)})"
+                for name in checksums if name not in files]
+    problems += [f"checksums.{name} is {_short(value)}, not a SHA-256 (64 hex digits)"
+                 for name, value in checksums.items()
+                 if name in files and not (isinstance(value, str) and _SHA256.fullmatch(value))]
+    return problems
+
+
+def component_problems(cfg: Any, required: Iterable[str] = ()) -> List[str]:
+    """Problems of a saved pipeline's neuralcoref settings (its cfg.json): the
+    same types and ranges the component's constructor accepts, in the form the
+    component saves them (``blacklist`` a list of words, ``conv_dict`` an object
+    of word lists).
+
+    cfg (Any): the parsed JSON.
+    required (Iterable[str]): settings that must be present (those the component
+        has no value of yet).
+    RETURNS (List[str]): the problems; empty when the settings are valid.
+    """
+    if not isinstance(cfg, dict):
+        return [f"the file holds {type(cfg).__name__}, not a JSON object"]
+    problems = _unknown(cfg, COMPONENT_FIELDS, "")
+    problems += [f"{name} is missing" for name in sorted(required) if name not in cfg]
+    if "greedyness" in cfg and not (is_number(cfg["greedyness"]) and 0 <= cfg["greedyness"] <= 1):
+        problems.append(f"greedyness is {_short(cfg['greedyness'])}, not a number within [0, 1]")
+    for name in WINDOW_SETTINGS:
+        problems += _window(name, cfg.get(name), "")
+    problems += _checked("link_offsets", cfg.get("link_offsets"), check_link_offsets, "")
+    problems += _checked("top_antecedents", cfg.get("top_antecedents"), check_top_antecedents, "")
+    if "store_scores" in cfg and not isinstance(cfg["store_scores"], bool):
+        problems.append(f"store_scores is {_short(cfg['store_scores'])}, not true or false")
+    if "blacklist" in cfg and not _is_str_list(cfg["blacklist"]):
+        problems.append(f"blacklist is {_short(cfg['blacklist'])}, not a list of words")
+    conv = cfg.get("conv_dict") or {}
+    if not (isinstance(conv, dict) and all(_is_str_list(v) for v in conv.values())):
+        problems.append(f"conv_dict is {_short(conv)}, not an object of word lists")
+    return problems
+
+
+def component_settings(cfg: Dict[str, Any]) -> Dict[str, Any]:
+    """The settings of a valid cfg.json as the component keeps them (copies, so
+    that the loaded file is not shared)."""
+    settings = dict(cfg)
+    if "blacklist" in cfg:
+        settings["blacklist"] = list(cfg["blacklist"])
+    if "conv_dict" in cfg:
+        settings["conv_dict"] = {k: list(v) for k, v in (cfg["conv_dict"] or {}).items()}
+    return settings
