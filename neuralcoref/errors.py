@@ -203,6 +203,8 @@ class Errors(metaclass=ErrorsWithCodes):
             "and optionally max_epochs, patience, lr, lr_decay, costs.")
     E219 = ("The checkpoint {path} does not record {missing}: it was written by an "
             "older version; train again to export it with 'neuralcoref export'.")
+    E220 = ("No checkpoint in {path} ({file} is missing): give the output folder "
+            "(--out) of a training run that completed at least one epoch.")
     E152 = "No spaCy pipeline could be loaded (tried: {tried}): {hint}, or name an installed pipeline."
     E153 = ("No score between the spans {first} and {second}: both must be candidate "
             "mentions, the later one within the earlier one's candidate window.")

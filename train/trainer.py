@@ -219,10 +219,12 @@ def export_run(run_dir: Union[str, Path], progress: bool = True) -> Path:
     ``run_dir/model``, as the run itself would have (``neuralcoref export``).
 
     RETURNS (Path): the model folder.
-    RAISES (NeuralcorefError): E209 without a checkpoint, E216/E217 for a damaged
+    RAISES (NeuralcorefError): E220 without a checkpoint, E216/E217 for a damaged
         or unsafe one, E219 for one that lacks what the export needs.
     """
     out = Path(run_dir)
+    if not (out / CHECKPOINT_JSON).is_file():
+        raise NeuralcorefError(Errors.E220.format(path=out, file=CHECKPOINT_JSON))
     checkpoint = load_checkpoint(out, torch.device("cpu"))
     missing = [k for k in ("config", "run", "vocab") if k not in checkpoint.meta]
     if missing or checkpoint.state.best_state is None:
