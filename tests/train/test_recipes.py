@@ -12,14 +12,13 @@ from neuralcoref.train import TrainConfig, load_config, recipe_names, train  # n
 from neuralcoref.train.recipes import RECIPES_DIR, read_settings  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-MODELS = ROOT / "neuralcoref" / "models"
 SAMPLE = ROOT / "conll_data" / "sample.english.v4_gold_conll"
 
 
 def card_settings(model: str, member: int = 0) -> dict:
-    """The training settings a shipped model's card records (a merged model
-    lists its members in order)."""
-    card = (MODELS / model / "model_card.md").read_text(encoding="utf8")
+    """The training settings a shipped model's training card records (a merged
+    model lists its members in order)."""
+    card = (ROOT / "docs" / "experiments" / f"2026-11-25-model-card-{model}.md").read_text(encoding="utf8")
     blocks = re.findall(r"##+ Settings\s+```json\n(.*?)```", card, re.S)
     return json.loads(blocks[member])
 
@@ -78,9 +77,11 @@ def test_recipes_by_name_or_path_and_unknown_names(tmp_path):
         load_config(path)
 
 
-def test_recipes_the_readme_names_exist():
-    readme = (ROOT / "README.md").read_text(encoding="utf8")
-    named = set(re.findall(r"--config ([a-z_]+)\b(?!\.json)", readme))
+def test_recipes_the_readme_and_model_metrics_name_exist():
+    texts = [(ROOT / "README.md").read_text(encoding="utf8")]
+    texts += [p.read_text(encoding="utf8") for p in (ROOT / "neuralcoref" / "models").glob("*/metrics.json")]
+    readme = texts[0]
+    named = set(re.findall(r"--config ([a-z_]+)\b(?!\.json)", "\n".join(texts)))
     assert {"en", "fr", "quick"} <= named
     assert named <= set(recipe_names())
     assert all((ROOT / "configs" / f"{n}.json").is_file()
