@@ -205,6 +205,8 @@ class Errors(metaclass=ErrorsWithCodes):
             "older version; train again to export it with 'neuralcoref export'.")
     E220 = ("No checkpoint in {path} ({file} is missing): give the output folder "
             "(--out) of a training run that completed at least one epoch.")
+    E221 = ("The run in {path} was trained with other settings ({keys} differ): "
+            "resume with the same --config and --seed, or start a new run.")
     E152 = "No spaCy pipeline could be loaded (tried: {tried}): {hint}, or name an installed pipeline."
     E153 = ("No score between the spans {first} and {second}: both must be candidate "
             "mentions, the later one within the earlier one's candidate window.")

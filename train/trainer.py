@@ -214,6 +214,10 @@ def _start(run: Run, resume: bool) -> Tuple[CorefScorers, RunState, Optional[Dic
         (run.out / LOG_FILE).unlink(missing_ok=True)
         return model, RunState(), None
     checkpoint = load_checkpoint(run.out, run.device)
+    recorded = checkpoint.meta.get("config", {})
+    differ = sorted(k for k, v in cfg.to_dict().items() if k in recorded and recorded[k] != v)
+    if differ:  # other shapes would fail deep in torch; other settings would mix two recipes
+        raise NeuralcorefError(Errors.E221.format(path=run.out / CHECKPOINT_JSON, keys=", ".join(differ)))
     # A phase starts from the best model so far, which the last checkpoint of the
     # previous phase holds as "best", not as "model".
     start = checkpoint.state.best_state if checkpoint.state.epoch == 0 else None

@@ -115,3 +115,13 @@ def test_resume_after_an_interruption_finishes_the_run_as_if_uninterrupted(tmp_p
     drop = ("seconds",)
     assert [{k: v for k, v in e.items() if k not in drop} for e in log] == \
         [{k: v for k, v in e.items() if k not in drop} for e in reference]
+
+
+def test_resume_with_other_settings_is_a_coded_error(tmp_path):
+    cfg = tiny_config(phases=[PhaseConfig("softmax", max_epochs=1, patience=5)], tune_link_offsets=False)
+    train(SAMPLE, SAMPLE, PIPELINE, tmp_path / "run", config=cfg, progress=False)
+    other = tiny_config(phases=[PhaseConfig("softmax", max_epochs=1, patience=5)], tune_link_offsets=False,
+                        pair_hidden=[32])
+    with pytest.raises(NeuralcorefError, match="E221.*pair_hidden"):
+        train(SAMPLE, SAMPLE, PIPELINE, tmp_path / "run", config=other, resume=True, progress=False)
+    assert (tmp_path / "run" / "model").is_dir()  # the run's folder is left as it was
