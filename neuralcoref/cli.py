@@ -154,8 +154,9 @@ def train_command(
         _fail(err)
     except TrainingInterrupted as stop:
         _stopped(stop)
-    except KeyboardInterrupt:  # before training started: nothing to export
-        typer.echo("Aborted before training: no model written", err=True)
+    except KeyboardInterrupt:  # while featurizing, or exporting after the last epoch
+        typer.echo(f"Aborted: no model written; once an epoch has ended, 'neuralcoref export {out}' "
+                   "exports the run's best checkpoint", err=True)
         raise typer.Exit(code=130)
     typer.echo(f"Model written to {path}")
 
