@@ -2,7 +2,8 @@
 
 The extension modules are listed explicitly; `.pyx` sources are compiled with
 Cython 3 against numpy's headers. `train/` is installed as `neuralcoref.train`
-so users can train from an installed package.
+so users can train from an installed package, and the recipes of `configs/` as
+`neuralcoref/configs/`.
 """
 import numpy
 from Cython.Build import cythonize
@@ -50,10 +51,13 @@ setup(
     long_description_content_type="text/markdown",
     license="MIT",
     python_requires=">=3.9",
-    packages=["neuralcoref", "neuralcoref.lang", "neuralcoref.train"],
-    package_dir={"neuralcoref.train": "train"},
+    packages=["neuralcoref", "neuralcoref.lang", "neuralcoref.train", "neuralcoref.configs"],
+    # The training recipes (configs/*.json) land beside neuralcoref/train/, where
+    # train/recipes.py finds them in both layouts.
+    package_dir={"neuralcoref.train": "train", "neuralcoref.configs": "configs"},
     package_data={
         "neuralcoref": ["*.pyx", "*.pyi", "models/*/*", "templates/*"],
+        "neuralcoref.configs": ["*.json"],
     },
     ext_modules=cythonize(
         [extension(name) for name in EXTENSIONS],

@@ -205,8 +205,9 @@ def train_command(
     spacy_model: str = typer.Option(..., "--spacy-model", help="spaCy pipeline to parse with."),
     out: Path = typer.Option(..., "--out", help="Output folder (model in OUT/model)."),
     device: str = typer.Option("cpu", help="cpu or cuda."),
-    config: Optional[Path] = typer.Option(None, help="JSON file of training settings."),
-    resume: bool = typer.Option(False, "--resume", help="Continue from OUT/checkpoint.pt."),
+    config: Optional[str] = typer.Option(
+        None, help="Training recipe: a name (en, fr, quick...: the JSON files of configs/) or a JSON file."),
+    resume: bool = typer.Option(False, "--resume", help="Continue from OUT/checkpoint.json."),
     cache_dir: Optional[Path] = typer.Option(None, help="Featurized data cache (default OUT/cache)."),
     seed: Optional[int] = typer.Option(
         None, help="Random seed, overriding the config's (train members of an ensemble with different seeds)."),
@@ -214,14 +215,18 @@ def train_command(
         0, min=0, help="CPU threads for PyTorch (0: its default, every core); 1 per run when runs share "
                        "a machine, since oversubscribed cores slowed two runs on two cores fourfold."),
 ) -> None:
-    """Train a model on CoNLL-2012 data and export it to OUT/model."""
+    """Train a model on CoNLL-2012 data and export it to OUT/model.
+
+    Ctrl-C (SIGINT) or SIGTERM: finish the batch, export the best model so far
+    (marked interrupted), exit 130/143; a second Ctrl-C aborts at once.
+    """
     import logging
 
     from .errors import NeuralcorefError
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     try:
-        from .train import load_config, train as run_training
+        from .train import TrainingInterrupted, load_config, train as run_training
 
         if threads:
             import torch
@@ -231,6 +236,41 @@ def train_command(
             settings.seed = seed
         path = run_training(train, dev, spacy_model, out, device=device, config=settings,
                             resume=resume, cache_dir=cache_dir)
+    except (NeuralcorefError, OSError) as err:
+        _fail(err)
+    except TrainingInterrupted as stop:
+        _stopped(stop)
+    except KeyboardInterrupt:  # while featurizing, or exporting after the last epoch
+        typer.echo(f"Aborted: no model written; once an epoch has ended, 'neuralcoref export {out}' "
+                   "exports the run's best checkpoint", err=True)
+        raise typer.Exit(code=130)
+    typer.echo(f"Model written to {path}")
+
+
+def _stopped(stop) -> None:
+    """Report a training run stopped by a signal and exit with 128 + its number."""
+    if stop.model_path is not None:
+        typer.echo(f"Interrupted ({stop}): best model so far written to {stop.model_path}", err=True)
+    else:
+        typer.echo(f"Aborted ({stop}): no model written; 'neuralcoref export' exports the last "
+                   "checkpoint", err=True)
+    raise typer.Exit(code=stop.exit_code)
+
+
+@app.command("export")
+def export_command(
+    run_dir: Path = typer.Argument(..., help="Output folder of a training run (--out of train)."),
+) -> None:
+    """Export the best checkpoint of a training run (finished, interrupted or killed) to RUN_DIR/model."""
+    import logging
+
+    from .errors import NeuralcorefError
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    try:
+        from .train import export_run
+
+        path = export_run(run_dir)
     except (NeuralcorefError, OSError) as err:
         _fail(err)
     typer.echo(f"Model written to {path}")

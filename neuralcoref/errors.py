@@ -51,6 +51,8 @@ class Warnings(metaclass=ErrorsWithCodes):
             "'{model_lang}' pipeline ({pipeline}), but this pipeline uses the "
             "'{rules}' rules (language '{lang}'): mentions will differ from training "
             "and accuracy will suffer. Use a model trained for this pipeline.")
+    W110 = ("{signal} received: finishing the current batch, then exporting the best "
+            "model so far (press Ctrl-C again to abort at once, without a model).")
     W050 = ("No mention-extraction rules for language '{lang}' (languages with "
             "rules: {available}): using the generic Universal Dependencies rules "
             "(neuralcoref.lang.ud), which need a pipeline with UD dependency labels "
@@ -199,6 +201,22 @@ class Errors(metaclass=ErrorsWithCodes):
     E214 = "document_prior_tokens is {value}: give a number of tokens, 0 or more (0: no prior)."
     E210 = ("PyTorch is needed for training but is not installed: "
             "pip install 'neuralcoref[train]' (or pip install torch).")
+    # Training: recipes, checkpoints, interruption and export
+    E215 = ("No training recipe named '{name}' (recipes: {known}; files in {folder}): "
+            "give one of these names or the path of a JSON file of settings.")
+    E216 = ("The checkpoint {path} is damaged ({error}): export or resume another "
+            "run, or start this one again without --resume.")
+    E217 = ("Refused to load {path}: it holds more than tensors ({error}), which a "
+            "training checkpoint never does; it may be crafted to run code. Nothing "
+            "in it was executed. Delete it, or use a checkpoint written by neuralcoref train.")
+    E218 = ("Setting 'phases' entry {index} is {value!r}: give an object with 'loss' "
+            "and optionally max_epochs, patience, lr, lr_decay, costs.")
+    E219 = ("The checkpoint {path} does not record {missing}: it was written by an "
+            "older version; train again to export it with 'neuralcoref export'.")
+    E220 = ("No checkpoint in {path} ({file} is missing): give the output folder "
+            "(--out) of a training run that completed at least one epoch.")
+    E221 = ("The run in {path} was trained with other settings ({keys} differ): "
+            "resume with the same --config and --seed, or start a new run.")
     E152 = "No spaCy pipeline could be loaded (tried: {tried}): {hint}, or name an installed pipeline."
     E153 = ("No score between the spans {first} and {second}: both must be candidate "
             "mentions, the later one within the earlier one's candidate window.")

@@ -1,6 +1,7 @@
 """Training for neuralcoref (installed as ``neuralcoref.train``; needs PyTorch).
 
-    neuralcoref train --train TRAIN --dev DEV --spacy-model en_core_web_sm --out runs/en
+    neuralcoref train --train TRAIN --dev DEV --spacy-model en_core_web_sm --out runs/en --config en
+    neuralcoref export runs/en    # the best checkpoint of a stopped run
 """
 try:
     import torch  # noqa: F401
@@ -10,6 +11,9 @@ except ImportError as err:  # pragma: no cover - depends on the environment
     raise NeuralcorefError(Errors.E210) from err
 
 from .config import PhaseConfig, TrainConfig, load_config
-from .trainer import train
+from .interrupt import TrainingInterrupted
+from .recipes import recipe_names
+from .trainer import export_run, train
 
-__all__ = ["PhaseConfig", "TrainConfig", "load_config", "train"]
+__all__ = ["PhaseConfig", "TrainConfig", "TrainingInterrupted", "export_run", "load_config",
+           "recipe_names", "train"]

@@ -1,12 +1,13 @@
 """Training settings: one dataclass, defaults that work, JSON files to override them."""
 from __future__ import annotations
 
-import json
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Dict, List, Optional, Union
 
 from neuralcoref.errors import Errors, NeuralcorefError
+
+from .recipes import find_recipe, is_recipe_name, read_settings
 
 
 @dataclass
@@ -135,7 +136,7 @@ class TrainConfig:
                                                       known=", ".join(sorted(known))))
         values = dict(data)
         if "phases" in values:
-            values["phases"] = [PhaseConfig(**p) for p in values["phases"]]
+            values["phases"] = [_phase(i, p) for i, p in enumerate(values["phases"])]
         config = cls(**values)
         config.validate()
         return config
@@ -159,12 +160,24 @@ class TrainConfig:
                 raise NeuralcorefError(Errors.E213.format(name=name, value=value))
 
 
+def _phase(index: int, value) -> PhaseConfig:
+    if isinstance(value, PhaseConfig):
+        return value
+    try:
+        return PhaseConfig(**value)
+    except TypeError as err:  # not a mapping, or unknown / missing keys
+        raise NeuralcorefError(Errors.E218.format(index=index, value=value)) from err
+
+
 def load_config(path: Optional[Union[str, Path]]) -> TrainConfig:
-    """Defaults, overridden by a JSON file's keys when a path is given."""
+    """Defaults, overridden by the keys of a recipe or JSON file when one is given.
+
+    path (str | Path | None): a recipe name ("en", "fr", "quick": ``configs/*.json``,
+        see train/recipes.py) or a JSON file of settings.
+    RETURNS (TrainConfig): the checked settings.
+    """
     if path is None:
         return TrainConfig()
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf8"))
-    except (OSError, ValueError) as err:
-        raise NeuralcorefError(Errors.E203.format(path=path, error=err)) from err
-    return TrainConfig.from_dict(data)
+    if is_recipe_name(path) and not Path(path).is_file():
+        path = find_recipe(str(path))
+    return TrainConfig.from_dict(read_settings(path))

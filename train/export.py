@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Dict, Optional
+from typing import Dict, List, Optional
 
 from neuralcoref.coref_scorer import CorefScores
 from neuralcoref.embeddings import WordVocab
@@ -60,7 +60,8 @@ def model_card(config: ModelConfig, cfg: TrainConfig, dev: CorefScores, summary:
           f"{e['n_tokens']} tokens)" for e in summary.get("extra_train", [])],
         f"- device: {summary['device']}; time: featurize {summary['seconds']['featurize']} s, "
         f"train {summary['seconds']['train']} s; peak RAM {summary.get('peak_rss_mb', 0):.0f} MB",
-        f"- link offset folded into the single scorer: {summary['link_offset']:+.2f}", "",
+        f"- link offset folded into the single scorer: {summary['link_offset']:+.2f}",
+        *_interruption_lines(summary.get("interrupted")), "",
         "## Dev scores", "",
         f"Against the gold clusters {'without' if cfg.drop_singletons else 'with'} singletons "
         "(the model predicts clusters of two or more mentions).", "",
@@ -70,10 +71,25 @@ def model_card(config: ModelConfig, cfg: TrainConfig, dev: CorefScores, summary:
         s = scores[name]
         lines.append(f"| {name} | {s['recall']:.2f} | {s['precision']:.2f} | {s['f1']:.2f} |")
     lines += ["", f"**CoNLL F1: {scores['conll_f1']:.2f}**", "", "## Training log", "",
-              "| phase | epoch | loss | dev MUC | dev B3 | dev CEAF-e | dev CoNLL F1 |",
-              "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+              "Dev scores at each epoch's dev-tuned link offset, as the export folds it in "
+              "(raw: at offset 0).", "",
+              "| phase | epoch | loss | dev MUC | dev B3 | dev CEAF-e | dev CoNLL F1 | offset | raw F1 |",
+              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for e in summary["log"]:
         lines.append(f"| {e['phase']} | {e['epoch']} | {e['loss']:.4f} | {e['dev_muc']:.2f} | "
-                     f"{e['dev_bcub']:.2f} | {e['dev_ceafe']:.2f} | {e['dev_conll_f1']:.2f} |")
+                     f"{e['dev_bcub']:.2f} | {e['dev_ceafe']:.2f} | {e['dev_conll_f1']:.2f} | "
+                     f"{e.get('link_offset', 0.0):+.2f} | {e.get('dev_conll_f1_raw', e['dev_conll_f1']):.2f} |")
     lines += ["", "## Settings", "", "```json", json.dumps(cfg.to_dict(), indent=2), "```", ""]
     return "\n".join(lines)
+
+
+def _interruption_lines(interrupted: Optional[Dict]) -> List[str]:
+    """The card's note on a run that did not finish (see train/trainer.py's finish_run)."""
+    if not interrupted:
+        return []
+    how = (f"interrupted by {interrupted['signal']}" if interrupted.get("signal")
+           else "exported from the checkpoint of an unfinished run")
+    return [f"- **INTERRUPTED**: {how} after {interrupted['epochs']} evaluated epochs "
+            f"(last: {interrupted['last']}); this is the best model of those epochs"
+            + (", link offsets per mention type not tuned (`neuralcoref tune`)"
+               if interrupted.get("signal") else "")]

@@ -100,7 +100,7 @@ def featurize_corpus(path: Union[str, Path], nlp: Language, rules: LanguageRules
     stats = Counter()
     stream = parse_conll_docs(nlp, read_conll_path(path), batch_size=batch_size)
     for conll_doc, doc in tqdm(stream, desc=f"featurize {Path(path).name}", unit="doc",
-                               disable=not progress):
+                               disable=None if progress else True):  # None: on a terminal only
         mentions = extract_mentions(doc, rules)
         use_vectors = doc.tensor is not None and doc.tensor.ndim == 2 and doc.tensor.shape[1] > 0
         windows = document_chunk_windows(doc, mentions.heads, conll_doc.doc_id) \

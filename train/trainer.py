@@ -1,9 +1,11 @@
 """The training run: featurize, build the model, run the phases, export.
 
 Each phase trains until the dev CoNLL F1 (the project's scorer over the runtime's
-decoding) has not improved for ``patience`` evaluations, then the next phase
-starts from the best model so far. A checkpoint after every epoch makes runs
-resumable (``--resume``).
+decoding, at the link threshold the export folds in) has not improved for
+``patience`` evaluations, then the next phase starts from the best model so far.
+A checkpoint after every epoch (train/checkpoint.py: no pickle) makes runs
+resumable (``--resume``) and exportable (``neuralcoref export``); SIGINT/SIGTERM
+stop after the current batch and export the best model so far.
 """
 from __future__ import annotations
 
@@ -11,16 +13,20 @@ import copy
 import functools
 import json
 import logging
+import shutil
+import signal
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Optional, Union
+from typing import Dict, List, Optional, Tuple, Union
 
 import numpy as np
 import torch
+from spacy.language import Language
 from tqdm import tqdm
 
+from neuralcoref.coref_scorer import CorefScores
 from neuralcoref.embeddings import WordVocab, build_vocab
 from neuralcoref.errors import Errors, NeuralcorefError
 from neuralcoref.lang import get_pipeline_rules
@@ -29,29 +35,43 @@ from neuralcoref.scoring import FIRST_WORD_ROW, ScorerConfig
 from neuralcoref.tuning import tune_model
 
 from .batching import make_batches
+from .checkpoint import CHECKPOINT_JSON, RunState, load_checkpoint, save_checkpoint
 from .config import SINGLETON_SHARE, PhaseConfig, TrainConfig, load_config
 from .dataset import TrainingData
-from .evaluation import batch_outputs, evaluate, set_soft_clusters, to_tensors, tune_offset
+from .evaluation import batch_outputs, dev_scores, set_soft_clusters, to_tensors
 from .export import export_model
 from .featurize import document_prior, featurize_corpus, load_pipeline, pipeline_id
+from .interrupt import GracefulStop, TrainingInterrupted
 from .losses import LOSSES
 from .model import CorefScorers
 
 logger = logging.getLogger("neuralcoref.train")
-CHECKPOINT, LOG_FILE, PLOT_FILE = "checkpoint.pt", "training_log.jsonl", "training_curves.png"
+LOG_FILE, PLOT_FILE = "training_log.jsonl", "training_curves.png"
 
 
 @dataclass
-class RunState:
-    """What a checkpoint restores: position in the phases and the best model."""
+class Run:
+    """A prepared run: settings, pipeline, featurized data, and what the export records.
 
-    phase: int = 0
-    epoch: int = 0
-    phase_best: float = -1.0
-    bad_evals: int = 0
-    best_f1: float = -1.0
-    best_state: Optional[Dict[str, torch.Tensor]] = None
-    log: List[dict] = field(default_factory=list)
+    train_data (List[TrainingData]): the training data, then each extra corpus.
+    summary (Dict): the data's manifests and statistics, pipeline, device, timings.
+    args (Dict): the run's arguments as ``neuralcoref export`` needs them again.
+    """
+
+    cfg: TrainConfig
+    out: Path
+    nlp: Language
+    rules: LanguageRules
+    device: torch.device
+    vocab: WordVocab
+    scorer_cfg: ScorerConfig
+    prior: Dict
+    train_data: List[TrainingData]
+    dev_data: TrainingData
+    summary: Dict
+    args: Dict
+    started: float
+    rng: Optional[np.random.Generator] = None
 
 
 def resolve_device(device: str) -> torch.device:
@@ -70,23 +90,51 @@ def train(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_model:
     spacy_model (str): the spaCy pipeline to parse with (name or path).
     out_dir (str | Path): where the log, curves, checkpoint and model go.
     device (str): "cpu" (default) or "cuda".
-    config (TrainConfig | str | Path | None): settings, or a JSON file of them.
-    resume (bool): continue from ``out_dir/checkpoint.pt``.
+    config (TrainConfig | str | Path | None): settings, a recipe name ("fr") or a JSON file.
+    resume (bool): continue from the checkpoint in ``out_dir``.
     cache_dir (str | Path | None): featurized data cache (default out_dir/cache).
-    progress (bool): show progress bars.
+    progress (bool): show progress bars (on a terminal).
     RETURNS (Path): the exported model folder.
+    RAISES (TrainingInterrupted): on SIGINT/SIGTERM, after exporting the best
+        model so far (its ``model_path``), or at once on a second signal.
     """
-    started = time.time()
     cfg = copy.deepcopy(config) if isinstance(config, TrainConfig) else load_config(config)
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    created = [_first_missing(Path(p)) for p in (out, cache_dir) if p is not None]
+    try:
+        run = prepare_run(train_path, dev_path, spacy_model, out, device, cfg, cache_dir, progress)
+        model, state, restored = _start(run, resume)
+    except BaseException:
+        for folder in filter(None, created):  # a run that fails before training leaves no folder behind
+            shutil.rmtree(folder, ignore_errors=True)
+        raise
+    with GracefulStop() as stop:
+        t0 = time.time()
+        _run_phases(model, run, state, restored, stop, progress)
+        run.summary["seconds"]["train"] = round(time.time() - t0, 1)
+        if stop.requested is not None:
+            path = _finish_interrupted(run, model, state, stop.requested, progress)
+            raise TrainingInterrupted(stop.requested, path)
+    return finish_run(run, model, state, None, run.cfg.tune_link_offsets, progress)
+
+
+def prepare_run(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_model: str,
+                out: Path, device: str, cfg: TrainConfig, cache_dir: Union[str, Path, None],
+                progress: bool, vocab_words: Optional[List[str]] = None) -> Run:
+    """Load the pipeline, featurize (or read from the cache) and build the datasets.
+
+    vocab_words (List[str] | None): the run's recorded vocabulary (export of a
+        checkpoint); None builds it from the training data.
+    RETURNS (Run): everything the phases and the export need; ``cfg`` is updated
+        with the settings decided from the data (``drop_singletons``).
+    """
+    started = time.time()
     dev = resolve_device(device)
     torch.manual_seed(cfg.seed)
-    rng = np.random.default_rng(cfg.seed)
-
     nlp = load_pipeline(spacy_model)
     rules = get_pipeline_rules(nlp)
     cache = Path(cache_dir) if cache_dir else out / "cache"
+    out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     chunks = cfg.document_chunks  # training data only: dev is featurized as at inference
     train_corpus = featurize_corpus(train_path, nlp, rules, cache, progress=progress,
@@ -103,9 +151,13 @@ def train(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_model:
         logger.info("Training data %s singletons: dev scores %s them",
                     "annotates" if cfg.drop_singletons else "does not annotate",
                     "without" if cfg.drop_singletons else "with")
-    vocab = build_vocab(_merged_counts([train_corpus] + extra_corpora), cfg.vocab_min_count,
-                        cfg.vocab_max_size) \
-        if cfg.embedding_dim else WordVocab([])
+    if vocab_words is not None:
+        vocab = WordVocab(vocab_words)
+    elif cfg.embedding_dim:
+        vocab = build_vocab(_merged_counts([train_corpus] + extra_corpora), cfg.vocab_min_count,
+                            cfg.vocab_max_size)
+    else:
+        vocab = WordVocab([])
     vector_dim = train_corpus.manifest["vector_dim"] if cfg.use_vectors else 0
     scorer_cfg = ScorerConfig(vector_dim=vector_dim, vocab_size=len(vocab),
                               embedding_dim=cfg.embedding_dim,
@@ -119,45 +171,153 @@ def train(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_model:
     dev_data = _training_data(dev_corpus, vocab, cfg, vector_dim, rules)
     logger.info("Train: %s; extra: %s; dev: %s", train_data.stats(),
                 [d.stats() for d in extra_data], dev_data.stats())
-
-    model = CorefScorers(scorer_cfg, dropout=cfg.dropout, word_dropout=cfg.word_dropout,
-                         vector_dropout=cfg.vector_dropout)
-    if cfg.init_vectors and cfg.embedding_dim:
-        _init_embeddings(model, vocab, cfg.init_vectors)
-    model = model.to(dev)
-    state = RunState()
-    if resume:
-        state = _load_checkpoint(out / CHECKPOINT, model, dev)
-    else:
-        (out / LOG_FILE).unlink(missing_ok=True)
-    t0 = time.time()
-    _run_phases(model, cfg, state, [train_data] + extra_data, dev_data, dev, rng, out, progress)
-    train_seconds = time.time() - t0
-
-    model.load_state_dict(state.best_state)
-    offset, tuned_f1 = (tune_offset(model, dev_data, dev, cfg.pair_budget) if cfg.tune_greedyness
-                        else (0.0, state.best_f1))
-    final = evaluate(model, dev_data, dev, cfg.pair_budget, offset)
-    logger.info("Dev CoNLL F1 %.2f (link offset %+.2f)", 100 * final.conll_f1, offset)
-    _plot(state.log, out / PLOT_FILE)
     summary = {
         "train": {"path": str(train_path), **train_corpus.manifest, **train_data.stats()},
         "dev": {"path": str(dev_path), **dev_corpus.manifest, **dev_data.stats()},
         "extra_train": [{**c.manifest, **d.stats()} for c, d in zip(extra_corpora, extra_data)],
-        "spacy_pipeline": pipeline_id(nlp), "device": str(dev), "link_offset": offset,
-        "seconds": {"featurize": round(featurize_seconds, 1), "train": round(train_seconds, 1),
-                    "total": round(time.time() - started, 1)},
-        "peak_rss_mb": round(_peak_rss_mb(), 1),
-        "log": state.log,
+        "spacy_pipeline": pipeline_id(nlp), "device": str(dev),
+        "seconds": {"featurize": round(featurize_seconds, 1), "train": 0.0},
     }
-    path = export_model(out / "model", model, cfg, vocab, nlp.lang, rules, pipeline_id(nlp),
-                        final, offset, summary, document_prior=prior)
-    if cfg.tune_link_offsets:  # in place: the export is this run's own
-        result = tune_model(nlp, path, dev_path, keep_singletons=not cfg.drop_singletons,
+    args = {"train": _absolute(train_path), "dev": _absolute(dev_path),
+            "spacy_model": _absolute(spacy_model) if Path(spacy_model).exists() else spacy_model,
+            "cache_dir": _absolute(cache), "device": device}
+    return Run(cfg, out, nlp, rules, dev, vocab, scorer_cfg, prior, [train_data] + extra_data,
+               dev_data, summary, args, started)
+
+
+def _first_missing(path: Path) -> Optional[Path]:
+    """The outermost folder of ``path`` that does not exist yet (None: it exists):
+    what creating ``path`` creates."""
+    path = path.absolute()
+    if path.exists():
+        return None
+    while not path.parent.exists():
+        path = path.parent
+    return path
+
+
+def _absolute(path: Union[str, Path]) -> str:
+    return str(Path(path).resolve())
+
+
+def _start(run: Run, resume: bool) -> Tuple[CorefScorers, RunState, Optional[Dict]]:
+    """The model and run state to train from: fresh, or restored from the checkpoint
+    (with the optimizer, weight average and RNG states it recorded)."""
+    cfg = run.cfg
+    model = CorefScorers(run.scorer_cfg, dropout=cfg.dropout, word_dropout=cfg.word_dropout,
+                         vector_dropout=cfg.vector_dropout)
+    if cfg.init_vectors and cfg.embedding_dim:
+        _init_embeddings(model, run.vocab, cfg.init_vectors)
+    model = model.to(run.device)
+    run.rng = np.random.default_rng(cfg.seed)
+    if not resume:
+        (run.out / LOG_FILE).unlink(missing_ok=True)
+        return model, RunState(), None
+    checkpoint = load_checkpoint(run.out, run.device)
+    recorded = checkpoint.meta.get("config", {})
+    differ = sorted(k for k, v in cfg.to_dict().items() if k in recorded and recorded[k] != v)
+    if differ:  # other shapes would fail deep in torch; other settings would mix two recipes
+        raise NeuralcorefError(Errors.E221.format(path=run.out / CHECKPOINT_JSON, keys=", ".join(differ)))
+    # A phase starts from the best model so far, which the last checkpoint of the
+    # previous phase holds as "best", not as "model".
+    start = checkpoint.state.best_state if checkpoint.state.epoch == 0 else None
+    model.load_state_dict(start or checkpoint.model)
+    if "numpy_rng" in checkpoint.meta:
+        run.rng.bit_generator.state = checkpoint.meta["numpy_rng"]
+    if "torch_rng" in checkpoint.tensors:
+        torch.set_rng_state(checkpoint.tensors["torch_rng"].cpu())
+    return model, checkpoint.state, checkpoint.tensors
+
+
+def export_run(run_dir: Union[str, Path], progress: bool = True) -> Path:
+    """Export the best checkpoint of a run (finished, interrupted or killed) to
+    ``run_dir/model``, as the run itself would have (``neuralcoref export``).
+
+    RETURNS (Path): the model folder.
+    RAISES (NeuralcorefError): E220 without a checkpoint, E216/E217 for a damaged
+        or unsafe one, E219 for one that lacks what the export needs.
+    """
+    out = Path(run_dir)
+    if not (out / CHECKPOINT_JSON).is_file():
+        raise NeuralcorefError(Errors.E220.format(path=out, file=CHECKPOINT_JSON))
+    checkpoint = load_checkpoint(out, torch.device("cpu"))
+    missing = [k for k in ("config", "run", "vocab") if k not in checkpoint.meta]
+    if missing or checkpoint.state.best_state is None:
+        raise NeuralcorefError(Errors.E219.format(path=out / CHECKPOINT_JSON,
+                                                  missing=", ".join(missing) or "a best model"))
+    cfg = TrainConfig.from_dict(checkpoint.meta["config"])
+    args = checkpoint.meta["run"]
+    run = prepare_run(args["train"], args["dev"], args["spacy_model"], out, "cpu", cfg,
+                      args["cache_dir"], progress, vocab_words=checkpoint.meta["vocab"])
+    model = CorefScorers(run.scorer_cfg)
+    state = checkpoint.state
+    unfinished = None
+    if state.phase < len(cfg.phases):
+        unfinished = {"signal": None, "epochs": len(state.log), "last": _last_epoch(state, cfg)}
+    return finish_run(run, model, state, unfinished, cfg.tune_link_offsets, progress)
+
+
+def _finish_interrupted(run: Run, model: CorefScorers, state: RunState, signum: int,
+                        progress: bool) -> Path:
+    """Export the best model so far after a stop request (the current weights
+    when no epoch was evaluated yet), without the slow link-offset tuning."""
+    name = signal.Signals(signum).name
+    if state.best_state is None:
+        logger.info("%s before the first evaluation: exporting the current weights", name)
+        state.best_state = copy.deepcopy(model.state_dict())
+    interrupted = {"signal": name, "epochs": len(state.log), "last": _last_epoch(state, run.cfg)}
+    return finish_run(run, model, state, interrupted, False, progress)
+
+
+def _last_epoch(state: RunState, cfg: TrainConfig) -> str:
+    if not state.log:
+        return "none"
+    e = state.log[-1]
+    max_epochs = next((p.max_epochs for p in cfg.phases if p.loss == e["phase"]), "?")
+    return f"{e['phase']} epoch {e['epoch']}/{max_epochs}"
+
+
+def finish_run(run: Run, model: CorefScorers, state: RunState, interrupted: Optional[Dict],
+               tune_links: bool, progress: bool) -> Path:
+    """Load the best model, fold in the dev-tuned link threshold, plot, export to
+    ``run.out/model`` (replacing a previous export only once the new one is
+    complete) and tune link offsets per mention type if ``tune_links``.
+
+    interrupted (Dict | None): how the run stopped early ("signal", "epochs",
+        "last"), recorded in the summary and the model card; None: it finished.
+    RETURNS (Path): the model folder.
+    """
+    cfg, out = run.cfg, run.out
+    model.load_state_dict(state.best_state)
+    offset, final, _ = dev_scores(model, run.dev_data, run.device, cfg.pair_budget, cfg.tune_greedyness)
+    logger.info("Dev CoNLL F1 %.2f (link offset %+.2f)", 100 * final.conll_f1, offset)
+    _plot(state.log, out / PLOT_FILE)
+    summary = {**run.summary, "link_offset": offset,
+               "seconds": {**run.summary["seconds"], "total": round(time.time() - run.started, 1)},
+               "peak_rss_mb": round(_peak_rss_mb(), 1), "log": state.log}
+    if interrupted is not None:
+        summary["interrupted"] = interrupted
+    partial = out / "model.partial"
+    shutil.rmtree(partial, ignore_errors=True)
+    export_model(partial, model, cfg, run.vocab, run.nlp.lang, run.rules, pipeline_id(run.nlp),
+                 final, offset, summary, document_prior=run.prior)
+    if tune_links:  # in place: the export is this run's own
+        result = tune_model(run.nlp, partial, run.args["dev"], keep_singletons=not cfg.drop_singletons,
                             progress=progress)
         logger.info("Link offsets %s: dev CoNLL F1 %.2f -> %.2f", result.offsets or "none",
                     100 * result.before.conll_f1, 100 * result.after.conll_f1)
-    return path
+    return _replace_folder(partial, out / "model")
+
+
+def _replace_folder(new: Path, target: Path) -> Path:
+    """Move ``new`` to ``target``, removing a previous ``target`` only after."""
+    old = target.with_name(target.name + ".old")
+    shutil.rmtree(old, ignore_errors=True)
+    if target.exists():
+        target.rename(old)
+    new.rename(target)
+    shutil.rmtree(old, ignore_errors=True)
+    return target
 
 
 def _peak_rss_mb() -> float:
@@ -211,33 +371,45 @@ def _training_data(corpus, vocab, cfg: TrainConfig, vector_dim: int, rules: Lang
     return data
 
 
-def _run_phases(model: CorefScorers, cfg: TrainConfig, state: RunState,
-                train_data: List[TrainingData], dev_data: TrainingData, device: torch.device,
-                rng: np.random.Generator, out: Path, progress: bool) -> None:
+def _run_phases(model: CorefScorers, run: Run, state: RunState, restored: Optional[Dict],
+                stop: GracefulStop, progress: bool) -> None:
+    """Train phase after phase from ``state``'s position, evaluating and
+    checkpointing each epoch; return early, between batches, on a stop request.
+
+    restored (Dict | None): the checkpoint's tensors when resuming ("optimizer" and
+        "average" continue the phase in progress).
+    """
+    cfg = run.cfg
     for p in range(state.phase, len(cfg.phases)):
         phase = cfg.phases[p]
         optimizer = torch.optim.Adam(model.parameters(), lr=phase.lr * phase.lr_decay ** state.epoch,
                                      weight_decay=cfg.weight_decay)
-        schedule = torch.optim.lr_scheduler.ExponentialLR(optimizer, gamma=phase.lr_decay)
         average = WeightAverage(model, cfg.ema_decay)
+        if restored is not None and state.epoch > 0 and "optimizer" in restored:
+            optimizer.load_state_dict(restored["optimizer"])
+            average.shadow = restored.get("average") or average.shadow
+        restored = None
+        schedule = torch.optim.lr_scheduler.ExponentialLR(optimizer, gamma=phase.lr_decay)
         for epoch in range(state.epoch, phase.max_epochs):
+            if stop.requested is not None:
+                return
             t0 = time.time()
-            loss = _train_epoch(model, optimizer, phase, train_data, cfg, device, rng, progress,
-                                f"{phase.loss} {epoch + 1}/{phase.max_epochs}", average)
+            desc = f"epoch {epoch + 1}/{phase.max_epochs} {phase.loss}"
+            loss = _train_epoch(model, optimizer, phase, run.train_data, cfg, run.device, run.rng,
+                                progress, desc, average, stop)
+            if loss is None:  # stopped within the epoch: it is neither evaluated nor saved
+                return
             schedule.step()
             with average.applied(model):
-                scores = evaluate(model, dev_data, device, cfg.pair_budget)
+                offset, scores, raw = dev_scores(model, run.dev_data, run.device, cfg.pair_budget,
+                                                 cfg.tune_greedyness)
                 evaluated_state = copy.deepcopy(model.state_dict())
-            f1 = scores.conll_f1
-            entry = {"phase": phase.loss, "epoch": epoch + 1, "loss": loss,
-                     "dev_muc": scores.muc.f1 * 100, "dev_bcub": scores.bcub.f1 * 100,
-                     "dev_ceafe": scores.ceafe.f1 * 100, "dev_conll_f1": f1 * 100,
-                     "dev_mention_recall": scores.mentions.recall * 100,
-                     "seconds": round(time.time() - t0, 1)}
+            entry = log_entry(phase.loss, epoch + 1, loss, scores, raw, offset, time.time() - t0)
             state.log.append(entry)
-            with (out / LOG_FILE).open("a", encoding="utf8") as log_file:
+            with (run.out / LOG_FILE).open("a", encoding="utf8") as log_file:
                 log_file.write(json.dumps(entry) + "\n")
-            logger.info("%s", entry)
+            logger.info("%s", format_epoch(entry, phase.max_epochs))
+            f1 = scores.conll_f1
             if f1 > state.best_f1:
                 state.best_f1 = f1
                 state.best_state = evaluated_state
@@ -246,15 +418,45 @@ def _run_phases(model: CorefScorers, cfg: TrainConfig, state: RunState,
             else:
                 state.bad_evals += 1
             state.phase, state.epoch = p, epoch + 1
-            stop = state.bad_evals >= phase.patience
-            if stop or epoch + 1 == phase.max_epochs:
+            done = state.bad_evals >= phase.patience
+            if done or epoch + 1 == phase.max_epochs:
                 state.phase, state.epoch, state.phase_best, state.bad_evals = p + 1, 0, -1.0, 0
-            _save_checkpoint(out / CHECKPOINT, model, state)
-            if stop:
+            _checkpoint(run, model, state, optimizer, average)
+            if done:
                 break
         state.epoch = 0
         if state.best_state is not None:
             model.load_state_dict(state.best_state)
+
+
+def log_entry(phase: str, epoch: int, loss: float, scores: CorefScores, raw: CorefScores,
+              offset: float, seconds: float) -> Dict:
+    """One line of the JSONL log: dev scores (percent) at the link offset the
+    export would fold in, and the raw CoNLL F1 at offset 0."""
+    return {"phase": phase, "epoch": epoch, "loss": round(loss, 6),
+            "dev_muc": round(scores.muc.f1 * 100, 4), "dev_bcub": round(scores.bcub.f1 * 100, 4),
+            "dev_ceafe": round(scores.ceafe.f1 * 100, 4), "dev_conll_f1": round(scores.conll_f1 * 100, 4),
+            "dev_mention_recall": round(scores.mentions.recall * 100, 4), "link_offset": offset,
+            "dev_conll_f1_raw": round(raw.conll_f1 * 100, 4), "seconds": round(seconds, 1)}
+
+
+def format_epoch(entry: Dict, max_epochs: int) -> str:
+    """The log line of an epoch, e.g. ``epoch 3/8 softmax  loss 0.238  dev CoNLL F1
+    58.60 (MUC 70.28, B3 57.11, CEAF-e 48.40)  6.0 s``."""
+    return (f"epoch {entry['epoch']}/{max_epochs} {entry['phase']}  loss {entry['loss']:.3f}  "
+            f"dev CoNLL F1 {entry['dev_conll_f1']:.2f} (MUC {entry['dev_muc']:.2f}, "
+            f"B3 {entry['dev_bcub']:.2f}, CEAF-e {entry['dev_ceafe']:.2f}; "
+            f"link offset {entry['link_offset']:+.2f}, raw {entry['dev_conll_f1_raw']:.2f})  "
+            f"{entry['seconds']:.1f} s")
+
+
+def _checkpoint(run: Run, model: CorefScorers, state: RunState, optimizer: torch.optim.Optimizer,
+                average: "WeightAverage") -> None:
+    tensors = {"model": model.state_dict(), "optimizer": optimizer.state_dict(),
+               "average": average.shadow, "torch_rng": torch.get_rng_state()}
+    meta = {"config": run.cfg.to_dict(), "run": run.args, "vocab": run.vocab.words,
+            "numpy_rng": run.rng.bit_generator.state}
+    save_checkpoint(run.out, state, tensors, meta)
 
 
 class WeightAverage:
@@ -288,7 +490,9 @@ class WeightAverage:
 def _train_epoch(model: CorefScorers, optimizer: torch.optim.Optimizer, phase: PhaseConfig,
                  datasets: List[TrainingData], cfg: TrainConfig, device: torch.device,
                  rng: np.random.Generator, progress: bool, desc: str,
-                 average: WeightAverage) -> float:
+                 average: WeightAverage, stop: GracefulStop) -> Optional[float]:
+    """One pass over the batches; RETURNS the mean loss per anaphor, or None when
+    a stop was requested before the last batch (the current batch is finished)."""
     for data in datasets if model.config.refine else ():
         set_soft_clusters(model, data, device, cfg.pair_budget)
     model.train()
@@ -300,7 +504,10 @@ def _train_epoch(model: CorefScorers, optimizer: torch.optim.Optimizer, phase: P
                for anaphors in make_batches(data.n_candidates, cfg.pair_budget, data.doc_ids, rng,
                                             data.train_anaphors)]
     order = rng.permutation(len(batches))
-    for i in tqdm(order, desc=desc, unit="batch", disable=not progress, leave=False):
+    # disable=None: a bar on a terminal only, not in redirected logs
+    for i in tqdm(order, desc=desc, unit="batch", disable=None if progress else True, leave=False):
+        if stop.requested is not None:
+            return None
         data, anaphors = batches[i]
         t = to_tensors(data.batch(anaphors), device)
         scores, mention_scores = batch_outputs(model, t)
@@ -318,20 +525,6 @@ def _train_epoch(model: CorefScorers, optimizer: torch.optim.Optimizer, phase: P
         total += loss.item() * len(anaphors)
         count += len(anaphors)
     return total / max(count, 1)
-
-
-def _save_checkpoint(path: Path, model: CorefScorers, state: RunState) -> None:
-    tmp = path.with_suffix(".tmp")
-    torch.save({"model": model.state_dict(), "state": vars(state)}, tmp)
-    tmp.replace(path)
-
-
-def _load_checkpoint(path: Path, model: CorefScorers, device: torch.device) -> RunState:
-    if not path.is_file():
-        raise NeuralcorefError(Errors.E209.format(path=path))
-    data = torch.load(path, map_location=device, weights_only=False)
-    model.load_state_dict(data["model"])
-    return RunState(**data["state"])
 
 
 def _plot(log: List[dict], path: Path) -> None:

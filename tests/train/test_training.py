@@ -23,7 +23,8 @@ from neuralcoref.train.featurize import featurize_corpus, gold_labels  # noqa: E
 from neuralcoref.train.losses import LOSSES  # noqa: E402
 from neuralcoref.train.model import CorefScorers  # noqa: E402
 
-SAMPLE = Path(__file__).resolve().parents[2] / "conll_data" / "sample.english.v4_gold_conll"
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = ROOT / "conll_data" / "sample.english.v4_gold_conll"
 
 
 def tiny_config(**changes) -> TrainConfig:

@@ -1,0 +1,134 @@
+"""Checkpoints that load without unpickling code.
+
+A checkpoint is two files in the run folder:
+
+- ``checkpoint.json``: the run state (phase, epoch, best score, log, numpy RNG
+  state), the settings, the run's arguments and vocabulary, and the name and
+  SHA-256 of the tensors file;
+- ``checkpoint-NNNN.pt``: tensors only (model, best model, optimizer, weight
+  average, torch RNG), read with ``torch.load(weights_only=True)``, which
+  refuses any pickled object other than tensors and plain containers.
+
+The tensors file is written first under a new name and the JSON replaced
+atomically after it, so a run killed at any moment leaves a consistent pair.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import pickle
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, List, Optional
+
+import torch
+
+from neuralcoref.errors import Errors, NeuralcorefError
+
+CHECKPOINT_JSON = "checkpoint.json"
+FORMAT = 1
+
+
+@dataclass
+class RunState:
+    """What a checkpoint restores: position in the phases and the best model."""
+
+    phase: int = 0
+    epoch: int = 0
+    phase_best: float = -1.0
+    bad_evals: int = 0
+    best_f1: float = -1.0
+    best_state: Optional[Dict[str, torch.Tensor]] = None
+    log: List[dict] = field(default_factory=list)
+
+    def to_json(self) -> Dict[str, Any]:
+        """The state's plain fields (the best model goes into the tensors file)."""
+        return {"phase": self.phase, "epoch": self.epoch, "phase_best": self.phase_best,
+                "bad_evals": self.bad_evals, "best_f1": self.best_f1, "log": self.log}
+
+
+@dataclass
+class Checkpoint:
+    """A loaded checkpoint.
+
+    state (RunState): position, best score and best model.
+    model (Dict[str, Tensor]): the weights at the end of the last saved epoch.
+    tensors (Dict[str, Any]): the other tensors ("optimizer", "average", "torch_rng").
+    meta (Dict[str, Any]): the JSON: "config", "run", "vocab", "numpy_rng".
+    """
+
+    state: RunState
+    model: Dict[str, torch.Tensor]
+    tensors: Dict[str, Any]
+    meta: Dict[str, Any]
+
+
+def save_checkpoint(folder: Path, state: RunState, tensors: Dict[str, Any], meta: Dict[str, Any]) -> Path:
+    """Write the checkpoint of ``state`` into ``folder``; RETURNS (Path): its JSON file.
+
+    tensors (Dict[str, Any]): "model", "optimizer", "average", "torch_rng"... (the
+        best model is added from ``state``): tensors and plain containers only.
+    meta (Dict[str, Any]): JSON-serialisable run information ("config", "run", "vocab"...).
+    """
+    name = f"checkpoint-{len(state.log):04d}.pt"
+    tmp = folder / (name + ".tmp")
+    torch.save({**tensors, "best": state.best_state or {}}, tmp)
+    tmp.replace(folder / name)
+    record = {"format": FORMAT, "tensors": name, "tensors_sha256": _sha256(folder / name),
+              "state": state.to_json(), **meta}
+    json_tmp = folder / (CHECKPOINT_JSON + ".tmp")
+    json_tmp.write_text(json.dumps(record), encoding="utf8")
+    json_tmp.replace(folder / CHECKPOINT_JSON)
+    for old in folder.glob("checkpoint-*.pt"):
+        if old.name != name:
+            old.unlink(missing_ok=True)
+    return folder / CHECKPOINT_JSON
+
+
+def load_checkpoint(folder: Path, device: torch.device) -> Checkpoint:
+    """Read the checkpoint of the run in ``folder``.
+
+    RAISES (NeuralcorefError): E209 when there is none, E216 when it is damaged
+        or does not match its tensors file, E217 when the tensors file holds
+        anything but tensors (e.g. a pickled object that would run code).
+    """
+    path = folder / CHECKPOINT_JSON
+    if not path.is_file():
+        raise NeuralcorefError(Errors.E209.format(path=folder))
+    try:
+        record = json.loads(path.read_text(encoding="utf8"))
+        tensors_path = folder / record["tensors"]
+        expected = record["tensors_sha256"]
+        state = RunState(**record["state"])
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        raise NeuralcorefError(Errors.E216.format(path=path, error=f"{type(err).__name__}: {err}")) from err
+    if Path(record["tensors"]).name != record["tensors"] or not tensors_path.is_file():
+        raise NeuralcorefError(Errors.E216.format(path=path, error=f"no tensors file {record['tensors']!r}"))
+    if _sha256(tensors_path) != expected:
+        raise NeuralcorefError(Errors.E216.format(
+            path=path, error=f"{tensors_path.name} is not the file it was saved with (SHA-256 differs)"))
+    tensors = _load_tensors(tensors_path, device)
+    state.best_state = tensors.pop("best", None) or None
+    meta = {k: v for k, v in record.items() if k not in ("format", "tensors", "tensors_sha256", "state")}
+    return Checkpoint(state, tensors.pop("model"), tensors, meta)
+
+
+def _load_tensors(path: Path, device: torch.device) -> Dict[str, Any]:
+    try:
+        data = torch.load(path, map_location=device, weights_only=True)
+    except pickle.UnpicklingError as err:
+        # weights_only refuses pickled callables before calling them: nothing ran.
+        raise NeuralcorefError(Errors.E217.format(path=path, error=str(err).splitlines()[0])) from err
+    except (OSError, RuntimeError, EOFError) as err:
+        raise NeuralcorefError(Errors.E216.format(path=path, error=err)) from err
+    if not isinstance(data, dict) or "model" not in data:
+        raise NeuralcorefError(Errors.E216.format(path=path, error="no 'model' tensors"))
+    return data
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
