@@ -51,12 +51,12 @@ def model_card(config: ModelConfig, cfg: TrainConfig, dev: CorefScores, summary:
         f"# neuralcoref model ({config.lang})", "",
         f"- spaCy pipeline: `{config.spacy_pipeline}`",
         f"- feature schema: `{config.schema_hash}`",
-        f"- trained on: `{train['path']}` ({train['n_docs']} docs, {train['n_tokens']} tokens, "
+        f"- trained on: `{Path(train['path']).name}` ({train['n_docs']} docs, {train['n_tokens']} tokens, "
         f"{train['mentions']} candidate mentions, extractor recall "
         f"{100 * train['mention_recall']:.1f}%)",
-        f"- tuned on: `{dev_data['path']}` ({dev_data['n_docs']} docs, {dev_data['n_tokens']} tokens, "
+        f"- tuned on: `{Path(dev_data['path']).name}` ({dev_data['n_docs']} docs, {dev_data['n_tokens']} tokens, "
         f"extractor recall {100 * dev_data['mention_recall']:.1f}%)",
-        *[f"- also trained on (gold anaphors only): `{e['source']}` ({e['n_docs']} docs, "
+        *[f"- also trained on (gold anaphors only): `{Path(e['source']).name}` ({e['n_docs']} docs, "
           f"{e['n_tokens']} tokens)" for e in summary.get("extra_train", [])],
         f"- device: {summary['device']}; time: featurize {summary['seconds']['featurize']} s, "
         f"train {summary['seconds']['train']} s; peak RAM {summary.get('peak_rss_mb', 0):.0f} MB",
