@@ -78,7 +78,7 @@ def test_recipes_by_name_or_path_and_unknown_names(tmp_path):
 
 
 def test_recipes_the_readme_and_model_metrics_name_exist():
-    texts = [(ROOT / "README.md").read_text(encoding="utf8")]
+    texts = [(ROOT / "README.md").read_text(encoding="utf8") + (ROOT / "docs" / "training.md").read_text(encoding="utf8")]
     texts += [p.read_text(encoding="utf8") for p in (ROOT / "neuralcoref" / "models").glob("*/metrics.json")]
     readme = texts[0]
     named = set(re.findall(r"--config ([a-z_]+)\b(?!\.json)", "\n".join(texts)))
