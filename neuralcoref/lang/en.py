@@ -11,6 +11,8 @@ from .en_gender import gender_words
 RULES = LanguageRules(
     lang="en",
     decoding_agreement=labels("gender", "number"),
+    # Noun classes and first names (WordNet, Names Corpus: see lang/data/NOTICE).
+    lexicons=labels("en_lexicon"),
     possessive_suffixes=labels("'s", "'"),
     noun_pos=labels("NOUN"),
     proper_pos=labels("PROPN"),
