@@ -36,6 +36,7 @@ setup(
     package_dir={"neuralcoref.train": "train"},
     package_data={
         "neuralcoref": ["*.pyx", "*.pyi", "models/*/*", "templates/*"],
+        "neuralcoref.lang": ["data/*"],
     },
     ext_modules=cythonize(
         [extension(name) for name in EXTENSIONS],

@@ -19,11 +19,12 @@ import spacy
 from spacy.tokens import DocBin
 
 from neuralcoref import clustering
-from neuralcoref.clustering import agreement_codes, pronoun_persons, repeat_keys
+from neuralcoref.clustering import (agreement_codes, name_words, pronoun_persons, repeat_keys,
+                                   with_speaker_genders, with_speaker_names)
 from neuralcoref.conll import read_conll_path
 from neuralcoref.coref_scorer import remove_singletons, score_documents
 from neuralcoref.gold import parse_conll_docs
-from neuralcoref.lang.lexicon import MENTION_CLASSES
+from neuralcoref.lang.lexicon import MENTION_CLASSES, mention_classes
 from neuralcoref.mentions import PROPER
 
 DATA = Path("/work/shared/data")
@@ -44,6 +45,8 @@ def parsed(nlp, name: str, path: Path):
     cache = CACHE / f"{name}.spacy"
     if cache.exists():
         docs = list(DocBin().from_disk(cache).get_docs(nlp.vocab))
+        if "tok2vec" in nlp.pipe_names:  # DocBin keeps no doc.tensor: the same weights give it again
+            docs = [nlp.get_pipe("tok2vec")(doc) for doc in docs]
     else:
         docs = [doc for _, doc in parse_conll_docs(nlp, conll)]
         CACHE.mkdir(exist_ok=True)
@@ -52,27 +55,40 @@ def parsed(nlp, name: str, path: Path):
 
 
 def variants() -> Dict[str, Callable]:
-    """name -> function(item) giving decide()'s keyword arguments for one Doc."""
-    def keep(codes):  # the lexicon classes to keep, by MENTION_CLASSES name
-        def classes(item):
-            c = item.classes.copy()
-            c[~np.isin(c, [MENTION_CLASSES.index(k) for k in codes])] = 0
-            return c
-        return classes
+    """name -> function(item, base) giving decide()'s keyword arguments for one
+    Doc; ``base`` holds its names and classes without speakers."""
+    def keep(classes, codes):  # the lexicon classes to keep, by MENTION_CLASSES name
+        c = classes.copy()
+        c[~np.isin(c, [MENTION_CLASSES.index(k) for k in codes])] = 0
+        return c
 
-    def run(classes=None, rescue=False):
-        return lambda item: {"classes": None if classes is None else classes(item),
-                             "persons": pronoun_persons(item.features.codes) if rescue else None}
     every = ("person", "group", "inanimate", "female", "male")
+
+    def run(kept=(), rescue=False, constrain=False, join=False):
+        def kwargs(item, base):
+            classes = keep(base["classes"], kept)
+            names = base["names"]
+            if constrain:
+                classes = with_speaker_genders(classes, item.features.codes, item.speakers)
+                names = with_speaker_names(names, item.speakers)
+            return {"classes": classes, "names": names,
+                    "persons": pronoun_persons(item.features.codes) if rescue else None,
+                    "speakers": item.speakers if join else None}
+        return kwargs
     return {
         "none": run(),
-        "person": run(keep(("person",))),
-        "group": run(keep(("group",))),
-        "inanimate": run(keep(("inanimate",))),
-        "names": run(keep(("female", "male"))),
-        "lexicon": run(keep(every)),
-        "rescue": run(None, True),
-        "lexicon+rescue": run(keep(every), True),
+        "person": run(("person",)),
+        "group": run(("group",)),
+        "inanimate": run(("inanimate",)),
+        "names": run(("female", "male")),
+        "lexicon": run(every),
+        "rescue": run((), True),
+        "lexicon+rescue": run(every, True),
+        "spk-constraint": run((), False, True),
+        "spk-join": run((), False, False, True),
+        "speakers": run((), False, True, True),
+        "lexicon+speakers": run(every, False, True, True),
+        "all": run(every, True, True, True),
     }
 
 
@@ -98,14 +114,19 @@ def main() -> None:
         conll, docs = parsed(nlp, name, path)
         items = [resolver.featurize_doc(doc) for doc in docs]
         scores = [resolver.score([item]) for item in items]
+        bases = [{"names": name_words(doc, it.mentions.starts, it.mentions.ends, it.mentions.types),
+                  "classes": mention_classes(doc, it.mentions.starts, it.mentions.ends, it.mentions.heads,
+                                             it.mentions.types, resolver.rules.lexicons)}
+                 for doc, it in zip(docs, items)]
         row = f"{name:16}"
         for variant in chosen.values():
             pairs = []
-            for c, item, (s, p, m) in zip(conll, items, scores):
+            for c, item, (s, p, m), base in zip(conll, items, scores, bases):
                 f = item.features
                 out = resolver.decide(item.mentions, s[0], p[0], item.ptr, item.ante, False,
                                       agreement_codes(f.codes, resolver.rules.decoding_agreement),
-                                      repeat_keys(f.codes, f.hashes), item.names, m[0], **variant(item))
+                                      repeat_keys(f.codes, f.hashes), span_scores=m[0],
+                                      **variant(item, base))
                 response = [[(int(item.mentions.starts[i]), int(item.mentions.ends[i])) for i in cl]
                             for cl in out.clusters]
                 key = c.clusters if singletons else remove_singletons(c.clusters)

@@ -210,7 +210,8 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
                     names: Optional[np.ndarray] = None,
                     span_scores: Optional[np.ndarray] = None,
                     classes: Optional[np.ndarray] = None,
-                    persons: Optional[np.ndarray] = None) -> List[List[int]]:
+                    persons: Optional[np.ndarray] = None,
+                    speakers: Optional[np.ndarray] = None) -> List[List[int]]:
     """The clusters a Doc's scores decode to, as the runtime and training's dev
     evaluation both list them: :func:`best_antecedents`, then
     :func:`clusters_from_links`, then :func:`one_span_per_head`, then
@@ -228,6 +229,9 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
     classes (int (n,) | None): lexicon classes, for :func:`best_antecedents`.
     persons (int (n,) | None): pronouns' PERSON codes (-1 for other mentions),
         for :func:`rescue_pronouns`; None skips it.
+    speakers (int (k, 2) | None): pronouns and their speakers, for a last step,
+        :func:`join_speakers` (after the repeats' steps, or after
+        :func:`one_span_per_head` without repeats).
     RETURNS (List[List[int]]): mention indices per cluster.
     """
     if offsets is not None:  # a higher no-antecedent score is a higher threshold
@@ -237,9 +241,12 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
         links = rescue_pronouns(links, single, pair, ptr, ante, persons, greedyness, agreement,
                                 names, classes)
     clusters = one_span_per_head(clusters_from_links(links), heads, span_scores)
-    if repeats is None:
+    if repeats is not None:
+        clusters = merge_repeats(attach_repeats(clusters, repeats, heads), repeats, heads, span_scores, names)
+    if speakers is None or not len(speakers):
         return clusters
-    return merge_repeats(attach_repeats(clusters, repeats, heads), repeats, heads, span_scores, names)
+    masks = agreement_masks(agreement, classes) if agreement is not None else None
+    return join_speakers(clusters, speakers, heads, masks, names, span_scores)
 
 
 def name_words(doc: Doc, starts: np.ndarray, ends: np.ndarray, types: np.ndarray) -> np.ndarray:
@@ -383,6 +390,103 @@ def merge_repeats(clusters: List[List[int]], keys: np.ndarray, heads: np.ndarray
         groups.setdefault(root(c), []).extend(members)
     merged = one_span_per_head([sorted(g) for g in groups.values()], heads, span_scores)
     return sorted(merged, key=lambda members: members[0])
+
+
+def with_speaker_names(names: np.ndarray, speakers: np.ndarray) -> np.ndarray:
+    """Name words with those of each pronoun's speaker added (from
+    :func:`~neuralcoref.quotes.speaker_links`): Anna's "I" then never joins a
+    cluster named Tom, nor Tom's "I", whatever the scores.
+
+    names (uint64 (n,)): from :func:`name_words`; speakers (int (k, 2)): pairs
+        (pronoun, speaker mention). RETURNS (ndarray): a copy of ``names``.
+    """
+    out = np.array(names, dtype=np.uint64)
+    if len(speakers):
+        np.bitwise_or.at(out, speakers[:, 0], np.asarray(names, dtype=np.uint64)[speakers[:, 1]])
+    return out
+
+
+def with_speaker_genders(classes: np.ndarray, codes: np.ndarray, speakers: np.ndarray) -> np.ndarray:
+    """Lexicon classes with each pronoun of an attributed quotation given its
+    speaker's gender ("female" for the "I" of "said Anna" or "dit-elle"), so
+    that the "I" of a man and that of a woman never share a cluster even when
+    neither speaker has a name ('dit-il' ... 'répondit-elle').
+
+    classes (int (n,)): MENTION_CLASSES codes; codes (int (n, len(MENTION_CODES))):
+        mention codes (a speaker's gender code, else its class, gives the gender);
+    speakers (int (k, 2)): pairs (pronoun, speaker mention).
+    RETURNS (ndarray): (n,) int8, a copy of ``classes``.
+    """
+    out = np.array(classes, dtype=np.int8)
+    if not len(speakers):
+        return out
+    pronoun, speaker = speakers[:, 0], speakers[:, 1]
+    gender = np.asarray(codes)[speaker, C["gender"]]
+    by_code = np.select([gender == GENDER.index("fem"), gender == GENDER.index("masc")],
+                        [MENTION_CLASSES.index("female"), MENTION_CLASSES.index("male")], 0)
+    by_class = np.where(np.isin(out[speaker], [MENTION_CLASSES.index("female"),
+                                               MENTION_CLASSES.index("male")]), out[speaker], 0)
+    found = np.where(by_code > 0, by_code, by_class)
+    out[pronoun[found > 0]] = found[found > 0]
+    return out
+
+
+def join_speakers(clusters: List[List[int]], speakers: np.ndarray, heads: np.ndarray,
+                  masks: Optional[np.ndarray] = None, names: Optional[np.ndarray] = None,
+                  span_scores: Optional[np.ndarray] = None) -> List[List[int]]:
+    """Put each pronoun of an attributed quotation in its speaker's cluster
+    ('"I am tired," said Anna': "I" joins Anna), as one more decoding step.
+
+    Scorers trained without such pairs seldom link a quoted "I" to the name of
+    the verb's subject. A pronoun's cluster and its speaker's merge unless they
+    have names that share no word, or genders or numbers that no value satisfies.
+
+    clusters (List[List[int]]): sorted mention indices, as from :func:`merge_repeats`.
+    speakers (int (k, 2)): pairs (pronoun, speaker mention), from
+        :func:`~neuralcoref.quotes.speaker_links`.
+    heads (int (n,)), span_scores: for :func:`one_span_per_head`.
+    masks (uint32 (n, 2) | None): from :func:`agreement_masks`; names (uint64 (n,) | None).
+    RETURNS (List[List[int]]): the clusters, each sorted, in order of their first mention.
+    """
+    if not len(speakers):
+        return clusters
+    groups: List[List[int]] = [list(c) for c in clusters]
+    owner = {m: c for c, members in enumerate(groups) for m in members}
+    for pronoun, speaker in np.asarray(speakers).tolist():
+        a, b = owner.get(pronoun), owner.get(speaker)
+        if a is not None and a == b:
+            continue
+        left, right = groups[a] if a is not None else [pronoun], groups[b] if b is not None else [speaker]
+        if not _compatible(left, right, masks, names):
+            continue
+        target = b if b is not None else a
+        if target is None:
+            target = len(groups)
+            groups.append([])
+        for m in left + right:
+            if owner.get(m) != target:
+                if m in owner:
+                    groups[owner[m]] = [x for x in groups[owner[m]] if x != m]
+                owner[m] = target
+                groups[target].append(m)
+    joined = one_span_per_head([sorted(g) for g in groups if g], heads, span_scores)
+    return sorted(joined, key=lambda members: members[0])
+
+
+def _compatible(left: List[int], right: List[int], masks: Optional[np.ndarray],
+                names: Optional[np.ndarray]) -> bool:
+    """Whether two groups of mentions may form one cluster: names that share a
+    word (or none on one side), and some gender and number both allow."""
+    if names is not None:
+        wl, wr = (int(np.bitwise_or.reduce(names[g])) for g in (left, right))
+        if wl and wr and not wl & wr:
+            return False
+    if masks is not None:
+        for col in range(masks.shape[1]):
+            allowed = [m for m in masks[left + right, col].tolist() if m]
+            if allowed and not np.bitwise_and.reduce(allowed):
+                return False
+    return True
 
 
 def clusters_from_links(links: np.ndarray) -> List[List[int]]:
