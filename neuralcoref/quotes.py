@@ -158,7 +158,7 @@ def attribute_quotations(doc: Doc, rules: LanguageRules, window: int = 4) -> Lis
     Documents with a speaker column (CoNLL) keep theirs: none are attributed.
     RETURNS (List[Quotation]): in document order, speaker -1 where none is found.
     """
-    if not rules.speech_verbs or get_speakers(doc):
+    if not rules.speech_verbs or any(s not in ("-", "", None) for s in get_speakers(doc) or ()):
         return []
     spans = quotations(doc, rules)
     if not spans:

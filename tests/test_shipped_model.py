@@ -30,6 +30,19 @@ FRENCH_PASSING = {
                                                "court_soeur", "court_directrice", "court_helene",
                                                "personne_maison"},
 }
+#: Cases the lexicon's classes and names and the speakers of quotations made pass
+#: (docs/experiments/2026-11-26-lexicon-speakers.md).
+PASSING |= {
+    "gender_actress", "gender_sister_dog", "lexicon_book_she", "lexicon_car_he",
+    "lexicon_committee_they", "lexicon_company_it_them", "lexicon_horse_it", "lexicon_laptop_he",
+    "lexicon_machine_it", "lexicon_names_anna_peter", "lexicon_names_philippa",
+    "lexicon_names_rare", "lexicon_puppy_it", "lexicon_team_its", "number_students_teacher",
+    "speaker_anna_said", "speaker_asked", "speaker_name_after", "speaker_said_anna",
+    "speaker_two_i", "title_dr",
+}
+# The French sets hold every case but the known failures: the new ones that fail.
+FRENCH_PASSING["fr"] -= {"animal_chat", "animal_cheval"}
+FRENCH_PASSING["fr_sm"] -= {"animal_chat", "animal_cheval", "locuteur_tirets", "locuteur_dit_il"}
 SHIPPED = [name for name in ("en", "fr", "en_fast", "en_portable", "fr_sm")
            if (shipped_model_path(name) / "config.json").exists()]
 

@@ -60,9 +60,9 @@ MENTION_CLASSES = ("none", "person", "group", "inanimate", "female", "male")
 def mention_classes(doc, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray,
                     types: np.ndarray, lexicons: Iterable[str]) -> np.ndarray:
     """Each mention's class in the lexicons: a nominal mention's by its head's
-    lemma ("engineers": person), a proper name's by its first word or head when
-    that is a first name of one gender ("Anna Smith": female), else "person" for
-    a name the entity recognizer calls a person.
+    lemma ("engineers": person), a proper name's by its first word when that is
+    a first name of one gender ("Anna Smith": female), else "person" for a name
+    the entity recognizer calls a person.
 
     doc (Doc): the parsed Doc; starts, ends, heads, types (int (n,)): the mentions.
     lexicons (Iterable[str]): lexicon names (the language rules' ``lexicons``).
@@ -82,10 +82,11 @@ def mention_classes(doc, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray
     nominal = np.flatnonzero(types == NOMINAL)
     out[nominal] = _classes(doc, array[heads[nominal], 0], nouns)
     proper = np.flatnonzero(types == PROPER)
+    # The first word only: after a title ("Ms. Garcia") the head is a surname,
+    # and many surnames are also first names of the lists.
     by_first = _classes(doc, array[starts[proper], 1], first_names)
-    by_head = _classes(doc, array[heads[proper], 1], first_names)
     person = np.where(array[heads[proper], 2] == _PERSON, MENTION_CLASSES.index("person"), 0)
-    out[proper] = np.where(by_first > 0, by_first, np.where(by_head > 0, by_head, person))
+    out[proper] = np.where(by_first > 0, by_first, person)
     return out
 
 
