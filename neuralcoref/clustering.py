@@ -161,7 +161,7 @@ def best_antecedents(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray,
 #: How far below its threshold a blocked pronoun's best allowed candidate may score
 #: and still be linked by :func:`rescue_pronouns` (measured: docs/experiments/
 #: 2026-11-26-lexicon-speakers.md).
-RESCUE_MARGIN = 1.0
+RESCUE_MARGIN = 0.3
 
 
 def rescue_pronouns(links: np.ndarray, single: np.ndarray, pair: np.ndarray, ptr: np.ndarray,

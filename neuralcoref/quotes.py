@@ -127,7 +127,7 @@ def _turns(doc: Doc, orth: np.ndarray, sent_start: np.ndarray, rules: LanguageRu
         before = p - 1
         while before >= 0 and doc[before].is_space:
             before -= 1
-        if not (sent_start[p] or p == 0 or doc[before].text in _SENTENCE_ENDS or before < p - 1):
+        if not (sent_start[p] or before < 0 or doc[before].text in _SENTENCE_ENDS or before < p - 1):
             continue
         if any(a <= p < b for a, b in quoted):
             continue
@@ -179,7 +179,8 @@ def attribute_quotations(doc: Doc, rules: LanguageRules, window: int = 4) -> Lis
         # full stop ('« Je suis fatiguée. » Tom répondit').
         after = [] if doc[end - 2].text == "." else _verbs(range(end, min(end + window, len(doc))), is_verb, stops)
         before = _verbs(range(start - 1, max(start - window, 0) - 1, -1), is_verb, stops)
-        inside = [v for v in range(start + 1, end) if is_verb[v] and doc[v - 1].is_punct]
+        inside = [v for v in (np.flatnonzero(is_verb[start + 1:end]) + start + 1).tolist()
+                  if doc[v - 1].is_punct]
         speaker = -1
         for v in after[:1] + inside + before[:1]:
             speaker = _subject(doc, v, subject_deps, arr[:, 2], after_only=v in inside)
@@ -237,6 +238,7 @@ def speaker_links(doc: Doc, rules: LanguageRules, starts: np.ndarray, ends: np.n
     quotes = [q for q in attribute_quotations(doc, rules) if q.speaker >= 0]
     if not quotes or not len(heads):
         return empty
+    starts, ends = np.asarray(starts), np.asarray(ends)
     heads, persons = np.asarray(heads), np.asarray(persons)
     pairs = []
     previous = None
@@ -244,17 +246,21 @@ def speaker_links(doc: Doc, rules: LanguageRules, starts: np.ndarray, ends: np.n
         speaker = _mention_of(q.speaker, starts, ends, heads)
         if speaker < 0:
             continue
-        inside = (np.asarray(starts) >= q.start) & (np.asarray(ends) <= q.end) & (heads != q.speaker)
-        pairs += [(int(m), speaker) for m in np.flatnonzero(inside & (persons == 1))]
+        lo, hi = np.searchsorted(starts, [q.start, q.end])  # mentions sorted by start
+        inside = np.arange(lo, hi)
+        inside = inside[(ends[lo:hi] <= q.end) & (heads[lo:hi] != q.speaker)]
+        pairs += [(int(m), speaker) for m in inside[persons[inside] == 1]]
         if previous is not None and doc[previous[1]].lower_ != doc[q.speaker].lower_:
-            pairs += [(int(m), previous[0]) for m in np.flatnonzero(inside & (persons == 2))]
+            pairs += [(int(m), previous[0]) for m in inside[persons[inside] == 2]]
         previous = (speaker, q.speaker)
     return np.array(pairs, dtype=np.int64).reshape(-1, 2)
 
 
 def _mention_of(token: int, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray) -> int:
-    """The shortest mention headed by a token, -1 for none."""
-    found = np.flatnonzero(np.asarray(heads) == token)
+    """The shortest mention headed by a token, -1 for none (mentions sorted by
+    start: only those starting at most 64 tokens before it are looked at)."""
+    lo, hi = np.searchsorted(starts, [token - 64, token], side="right")
+    found = lo + np.flatnonzero(heads[lo:hi] == token)
     if not len(found):
         return -1
-    return int(found[np.argmin(np.asarray(ends)[found] - np.asarray(starts)[found])])
+    return int(found[np.argmin(ends[found] - starts[found])])
