@@ -415,11 +415,11 @@ def with_speaker_genders(classes: np.ndarray, codes: np.ndarray, speakers: np.nd
     classes (int (n,)): MENTION_CLASSES codes; codes (int (n, len(MENTION_CODES))):
         mention codes (a speaker's gender code, else its class, gives the gender);
     speakers (int (k, 2)): pairs (pronoun, speaker mention).
-    RETURNS (ndarray): (n,) int8, a copy of ``classes``.
+    RETURNS (ndarray): (n,) int8, a copy of ``classes`` (``classes`` itself without speakers).
     """
-    out = np.array(classes, dtype=np.int8)
     if not len(speakers):
-        return out
+        return classes
+    out = np.array(classes, dtype=np.int8)
     pronoun, speaker = speakers[:, 0], speakers[:, 1]
     gender = np.asarray(codes)[speaker, C["gender"]]
     by_code = np.select([gender == GENDER.index("fem"), gender == GENDER.index("masc")],

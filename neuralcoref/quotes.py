@@ -20,6 +20,7 @@ mention the quotation's "I" joins, and whose name keeps that "I" away from the
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Iterable, List, NamedTuple, Optional, Tuple
 
 import numpy as np
@@ -90,9 +91,8 @@ def quotations(doc: Doc, rules: LanguageRules) -> List[Tuple[int, int]]:
 
     A quotation runs from an opening mark (``quote_open_marks``, or one of the
     ``speech_marks`` outside a quotation) to the matching closing one; a
-    sentence that opens with a dialogue dash is a turn, to the end of the
-    sentence after the dash when the parser made the dash a sentence of its own.
-    Only the marks are visited: a Doc of 100,000 tokens costs a few milliseconds.
+    dialogue dash opens a turn (see :func:`_turns`). Only the marks and dashes
+    are visited in Python.
     """
     opens, closes, toggles = (_hashes(rules.quote_open_marks), _hashes(rules.quote_close_marks),
                               _hashes(rules.speech_marks))
@@ -122,6 +122,10 @@ def _turns(doc: Doc, orth: np.ndarray, sent_start: np.ndarray, rules: LanguageRu
     if not len(dashes):
         return []
     sents = np.union1d([0], np.flatnonzero(sent_start))
+    quote_starts = np.array([a for a, _ in quoted], dtype=np.int64)
+    quote_ends = np.array([b for _, b in quoted], dtype=np.int64)
+    spaces = np.flatnonzero(doc.to_array(IS_SPACE))
+    breaks_at = np.array([t for t in spaces.tolist() if "\n" in doc[t].text], dtype=np.int64)
     turns = []
     for p in dashes.tolist():
         before = p - 1
@@ -129,7 +133,8 @@ def _turns(doc: Doc, orth: np.ndarray, sent_start: np.ndarray, rules: LanguageRu
             before -= 1
         if not (sent_start[p] or before < 0 or doc[before].text in _SENTENCE_ENDS or before < p - 1):
             continue
-        if any(a <= p < b for a, b in quoted):
+        q = int(np.searchsorted(quote_starts, p, side="right")) - 1  # the last quotation opened before
+        if q >= 0 and p < quote_ends[q]:
             continue
         turns.append(p)
     out = []
@@ -140,8 +145,8 @@ def _turns(doc: Doc, orth: np.ndarray, sent_start: np.ndarray, rules: LanguageRu
             end = int(sents[k + 1]) if k + 1 < len(sents) else len(doc)
         if i + 1 < len(turns):
             end = min(end, turns[i + 1])
-        breaks = [t for t in range(p + 1, end) if "\n" in doc[t].text]
-        out.append((p, breaks[0] if breaks else end))
+        b = int(np.searchsorted(breaks_at, p + 1))
+        out.append((p, min(end, int(breaks_at[b])) if b < len(breaks_at) else end))
     return out
 
 
@@ -163,14 +168,10 @@ def attribute_quotations(doc: Doc, rules: LanguageRules, window: int = 4) -> Lis
     spans = quotations(doc, rules)
     if not spans:
         return []
-    verbs = {hash_string(w) for w in rules.speech_verbs}
-    subject_deps = {hash_string(d) for d in rules.subject_deps} | {
-        hash_string(d) for d, c in rules.class_map("dep_classes").items() if c == "subject"}
+    verbs, subject_deps, stop_words = _speech_tables(rules)
     arr = doc.to_array([LEMMA, LOWER, DEP, SENT_START, IS_SPACE])
-    is_verb = np.isin(arr[:, 0], list(verbs)) | np.isin(arr[:, 1], list(verbs))
-    marks = set(_hashes(rules.quote_open_marks | rules.quote_close_marks | rules.speech_marks
-                        | rules.turn_dashes).tolist())
-    stops = _stops(arr[:, 1], arr[:, 4], marks)
+    is_verb = np.isin(arr[:, 0], verbs) | np.isin(arr[:, 1], verbs)
+    stops = np.isin(arr[:, 1], stop_words) | (arr[:, 4] == 1)
     out = []
     for start, end in spans:
         # A verb outside the quotation speaks it only up to a sentence's end or
@@ -191,12 +192,15 @@ def attribute_quotations(doc: Doc, rules: LanguageRules, window: int = 4) -> Lis
     return out
 
 
-def _stops(lower: np.ndarray, space: np.ndarray, marks) -> np.ndarray:
-    """Tokens a search for a speech verb does not cross: sentence ends, quotation
-    marks and dashes, line breaks."""
-    ends = np.isin(lower.astype(np.uint64),
-                   np.array([hash_string(w) for w in _SENTENCE_ENDS] + sorted(marks), dtype=np.uint64))
-    return ends | (space == 1)
+@lru_cache(maxsize=None)
+def _speech_tables(rules: LanguageRules) -> Tuple[np.ndarray, frozenset, np.ndarray]:
+    """Hashes of the rules' speech verbs, subject labels, and the words a search
+    for a speech verb does not cross (sentence ends, quotation marks, dashes;
+    line breaks are checked apart): computed once per rules."""
+    subject_deps = frozenset(hash_string(d) for d in rules.subject_deps) | frozenset(
+        hash_string(d) for d, c in rules.class_map("dep_classes").items() if c == "subject")
+    marks = rules.quote_open_marks | rules.quote_close_marks | rules.speech_marks | rules.turn_dashes
+    return _hashes(rules.speech_verbs), subject_deps, _hashes(_SENTENCE_ENDS | marks)
 
 
 def _verbs(positions: Iterable[int], is_verb: np.ndarray, stops: np.ndarray) -> List[int]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import gzip
 from functools import lru_cache
 from pathlib import Path
-from typing import Dict, Iterable, Mapping
+from typing import Dict, Iterable, Mapping, Tuple
 
 import numpy as np
 from spacy.attrs import ENT_TYPE, LEMMA, LOWER
@@ -69,14 +69,10 @@ def mention_classes(doc, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray
     RETURNS (ndarray): (n,) int8 codes of MENTION_CLASSES (0: none, or no lexicon).
     """
     out = np.zeros(len(heads), dtype=np.int8)
-    names = sorted(lexicons)
-    if not names or not len(heads):
+    if not lexicons or not len(heads):
         return out
-    nouns: Dict[str, str] = {}
-    first_names: Dict[str, str] = {}
-    for name in names:
-        nouns.update(load(name)["nouns"])
-        first_names.update(load(name)["names"])
+    tables = _merged(tuple(sorted(lexicons)))
+    nouns, first_names = tables["nouns"], tables["names"]
     array = doc.to_array([LEMMA, LOWER, ENT_TYPE])
     heads, starts, types = np.asarray(heads), np.asarray(starts), np.asarray(types)
     nominal = np.flatnonzero(types == NOMINAL)
@@ -87,6 +83,18 @@ def mention_classes(doc, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray
     by_first = _classes(doc, array[starts[proper], 1], first_names)
     person = np.where(array[heads[proper], 2] == _PERSON, MENTION_CLASSES.index("person"), 0)
     out[proper] = np.where(by_first > 0, by_first, person)
+    return out
+
+
+@lru_cache(maxsize=None)
+def _merged(names: Tuple[str, ...]) -> Dict[str, Dict[str, str]]:
+    """The lexicons ``names`` as one, the later ones winning (built once)."""
+    if len(names) == 1:
+        return load(names[0])
+    out: Dict[str, Dict[str, str]] = {"nouns": {}, "names": {}}
+    for name in names:
+        for part in out:
+            out[part].update(load(name)[part])
     return out
 
 
