@@ -58,6 +58,7 @@ setup(
     package_data={
         "neuralcoref": ["*.pyx", "*.pyi", "models/*/*", "templates/*"],
         "neuralcoref.configs": ["*.json"],
+        "neuralcoref.lang": ["data/*"],
     },
     ext_modules=cythonize(
         [extension(name) for name in EXTENSIONS],

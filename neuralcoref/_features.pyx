@@ -319,6 +319,11 @@ def top_candidates(const float[::1] scores, const int64_t[::1] ptr, Py_ssize_t k
     return out_arr[:n_out].copy()
 
 
+cdef inline uint32_t _meet(uint32_t a, uint32_t b) noexcept nogil:
+    # The values two allowed sets both allow; 0 allows any.
+    return a & b if a and b else a | b
+
+
 cdef inline Py_ssize_t _root(int64_t[::1] parent, Py_ssize_t i) noexcept nogil:
     while parent[i] != i:
         parent[i] = parent[parent[i]]
@@ -328,18 +333,19 @@ cdef inline Py_ssize_t _root(int64_t[::1] parent, Py_ssize_t i) noexcept nogil:
 
 def consistent_antecedents(const float[::1] single, const float[::1] pair,
                            const int64_t[::1] ptr, const int32_t[::1] ante, double offset,
-                           const int32_t[::1] gender, const int32_t[::1] number,
+                           const uint32_t[::1] gender, const uint32_t[::1] number,
                            const uint64_t[::1] names):
     """Each mention's antecedent, decided left to right with the clusters so far.
 
     A mention takes its best-scoring candidate (the first of equal ones) among
-    those whose cluster holds no mention of a known gender or number other than
-    the mention's own and, when both have names, shares a name word with it; it
-    links to it if that score beats its single score by more than ``offset``; its
-    attributes and name words then join the cluster's.
+    those whose cluster still allows one of the mention's genders and numbers
+    and, when both have names, shares a name word with it; it links to it if that
+    score beats its single score by more than ``offset``; the cluster then allows
+    only the genders and numbers both allowed, and holds the mention's name words.
     single (float32 (n,)), pair (float32 (n_pairs,)): scores.
     ptr (int64 (n + 1,)), ante (int32 (n_pairs,)): candidates (CSR).
-    gender, number (int32 (n,)): class codes, 0 for unknown.
+    gender, number (uint32 (n,)): bit sets of the values each mention allows
+        (bit c for class code c: one bit for "he", two for a person noun), 0 for any.
     names (uint64 (n,)): bit sets of the mention's name words, 0 for none.
     RETURNS (ndarray): (n,) int32 antecedent index or -1.
     """
@@ -357,8 +363,8 @@ def consistent_antecedents(const float[::1] single, const float[::1] pair,
     cdef float best_score
     with nogil:
         for m in range(n):
-            masks[m, 0] = (1u << gender[m]) if 0 < gender[m] < 32 else 0
-            masks[m, 1] = (1u << number[m]) if 0 < number[m] < 32 else 0
+            masks[m, 0] = gender[m]
+            masks[m, 1] = number[m]
         for m in range(n):
             own_g, own_n, own_w = masks[m, 0], masks[m, 1], words[m]
             best, best_score = -1, 0.0
@@ -366,7 +372,8 @@ def consistent_antecedents(const float[::1] single, const float[::1] pair,
                 if best >= 0 and pair[k] <= best_score:
                     continue
                 r = _root(parent, ante[k])
-                if (own_g and masks[r, 0] & ~own_g) or (own_n and masks[r, 1] & ~own_n):
+                if (own_g and masks[r, 0] and not (masks[r, 0] & own_g)) or \
+                        (own_n and masks[r, 1] and not (masks[r, 1] & own_n)):
                     continue
                 if own_w and words[r] and not (own_w & words[r]):
                     continue
@@ -377,7 +384,7 @@ def consistent_antecedents(const float[::1] single, const float[::1] pair,
                 k = _root(parent, m)
                 if k != r:
                     parent[k] = r
-                    masks[r, 0] |= masks[k, 0]
-                    masks[r, 1] |= masks[k, 1]
+                    masks[r, 0] = _meet(masks[r, 0], masks[k, 0])
+                    masks[r, 1] = _meet(masks[r, 1], masks[k, 1])
                     words[r] |= words[k]
     return links_arr

@@ -10,7 +10,8 @@ from spacy.symbols import PROPN
 from spacy.tokens import Doc
 
 from . import _features
-from .features import C, H, NUMBER, PERSON
+from .features import C, GENDER, H, NUMBER, PERSON
+from .lang.lexicon import MENTION_CLASSES
 from .mentions import MENTION_TYPES
 
 _PRONOMINAL = MENTION_TYPES.index("pronominal")
@@ -86,10 +87,44 @@ def agreement_codes(codes: np.ndarray, attributes: Iterable[str] = ("gender", "n
     return out
 
 
+#: Genders (bits of features.GENDER codes) and numbers each lexicon class allows.
+_BIT = {name: 1 << GENDER.index(name) for name in GENDER[1:]}
+_CLASS_GENDERS = {"person": _BIT["masc"] | _BIT["fem"], "group": _BIT["neut"],
+                  "inanimate": _BIT["neut"], "female": _BIT["fem"], "male": _BIT["masc"]}
+_SING, _PLUR = 1 << NUMBER.index("sing"), 1 << NUMBER.index("plur")
+
+
+def agreement_masks(agreement: np.ndarray, classes: Optional[np.ndarray] = None) -> np.ndarray:
+    """What each mention allows, for :func:`best_antecedents`: bit sets of
+    gender and number codes, from its own codes and, where its morphology gives
+    no gender, its lexicon class (:func:`neuralcoref.lang.lexicon.mention_classes`).
+
+    A person noun or name allows he and she, never "it"; a group ("the
+    committee", "the company") and a thing "it", not he or she; a group in the
+    singular also "they". Animals and unlisted nouns allow any.
+
+    agreement (int (n, 2)): gender and number codes, from :func:`agreement_codes`
+        (0 for unknown, or for an attribute that does not constrain decoding).
+    classes (int (n,) | None): MENTION_CLASSES codes; None: the codes alone.
+    RETURNS (ndarray): (n, 2) uint32, 0 where a mention allows any value.
+    """
+    agreement = np.asarray(agreement)
+    out = np.where(agreement > 0, np.left_shift(1, agreement), 0).astype(np.uint32)
+    if classes is None or not np.any(classes):
+        return out
+    table = np.array([_CLASS_GENDERS.get(c, 0) for c in MENTION_CLASSES], dtype=np.uint32)
+    gender_known = agreement[:, 0] > 0
+    out[:, 0] = np.where(gender_known, out[:, 0], table[np.asarray(classes, dtype=np.int64)])
+    group_sing = (np.asarray(classes) == MENTION_CLASSES.index("group")) & (out[:, 1] == _SING)
+    out[group_sing, 1] = _SING | _PLUR
+    return out
+
+
 def best_antecedents(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray,
                      ante: np.ndarray, greedyness: float = 0.5,
                      agreement: Optional[np.ndarray] = None,
-                     names: Optional[np.ndarray] = None) -> np.ndarray:
+                     names: Optional[np.ndarray] = None,
+                     classes: Optional[np.ndarray] = None) -> np.ndarray:
     """Each mention's chosen antecedent, or -1 for none, decided left to right.
 
     single (float32 (n,)): no-antecedent scores.
@@ -104,6 +139,8 @@ def best_antecedents(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray,
     names (uint64 (n,) | None): from :func:`name_words`; when given, a mention
         with a name never joins a cluster whose names share no word with it
         ("Pauline" and "Laurence"; "Samuel" and "Samuel de Constant" may meet).
+    classes (int (n,) | None): lexicon classes, see :func:`agreement_masks`
+        ("the laptop" never joins "he"); they need ``agreement``.
     RETURNS (ndarray): (n,) int32; a mention links to its best allowed candidate
         (the first of equal ones) when that score beats its single score by the
         greedyness offset.
@@ -113,11 +150,56 @@ def best_antecedents(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray,
         agreement = np.zeros((n, 2), dtype=np.int32)
     if names is None:
         names = np.zeros(n, dtype=np.uint64)
+    masks = agreement_masks(agreement, classes)
     return _features.consistent_antecedents(
         np.ascontiguousarray(single, dtype=np.float32), np.ascontiguousarray(pair, dtype=np.float32),
         np.ascontiguousarray(ptr, dtype=np.int64), np.ascontiguousarray(ante, dtype=np.int32),
-        greedyness_offset(greedyness), np.ascontiguousarray(agreement[:, 0], dtype=np.int32),
-        np.ascontiguousarray(agreement[:, 1], dtype=np.int32), np.ascontiguousarray(names, dtype=np.uint64))
+        greedyness_offset(greedyness), np.ascontiguousarray(masks[:, 0]),
+        np.ascontiguousarray(masks[:, 1]), np.ascontiguousarray(names, dtype=np.uint64))
+
+
+#: How far below its threshold a blocked pronoun's best allowed candidate may score
+#: and still be linked by :func:`rescue_pronouns` (measured: docs/experiments/
+#: 2026-11-26-lexicon-speakers.md).
+RESCUE_MARGIN = 0.3
+
+
+def rescue_pronouns(links: np.ndarray, single: np.ndarray, pair: np.ndarray, ptr: np.ndarray,
+                    ante: np.ndarray, persons: np.ndarray, greedyness: float = 0.5,
+                    agreement: Optional[np.ndarray] = None, names: Optional[np.ndarray] = None,
+                    classes: Optional[np.ndarray] = None, margin: Optional[float] = None) -> np.ndarray:
+    """Links again, letting a third-person pronoun that the scores called anaphoric
+    but agreement left unlinked take its best allowed candidate.
+
+    In "My sister has a dog. She loves him." the scorers rank "My sister" first
+    for "him" and clear its threshold: "him" refers to something, just not to a
+    woman. Agreement forbids her, and "a dog" scores under the threshold, so
+    "him" was left alone. Here such a pronoun's threshold drops by ``margin``
+    and first- and second-person candidates are left out ("My"), then the
+    mentions are linked again with every constraint.
+
+    links (int (n,)): from :func:`best_antecedents` with the same arguments.
+    persons (int (n,)): a pronoun's PERSON code, -1 for other mentions.
+    margin (float | None): None: RESCUE_MARGIN.
+    The other arguments: as for :func:`best_antecedents` (``single`` with its offsets).
+    RETURNS (ndarray): (n,) int32 links, ``links`` itself when no pronoun was blocked.
+    """
+    single, pair, ptr = np.asarray(single, np.float32), np.asarray(pair, np.float32), np.asarray(ptr)
+    counts = np.diff(ptr)
+    has = counts > 0
+    top = np.full(len(single), -np.inf, dtype=np.float32)
+    if has.any():
+        top[has] = np.maximum.reduceat(pair, ptr[:-1][has])
+    third = np.asarray(persons) == PERSON.index("3")
+    blocked = (np.asarray(links) < 0) & third & (top - single > greedyness_offset(greedyness))
+    if not blocked.any():
+        return links
+    anaphor = np.repeat(np.arange(len(single)), counts)
+    speech = np.isin(np.asarray(persons)[np.asarray(ante)], (PERSON.index("1"), PERSON.index("2")))
+    pair = np.where(blocked[anaphor] & speech, np.float32(-np.inf), pair)
+    margin = RESCUE_MARGIN if margin is None else margin
+    single = np.where(blocked, single - np.float32(margin), single)
+    return best_antecedents(single, pair, ptr, ante, greedyness, agreement, names, classes)
 
 
 def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante: np.ndarray,
@@ -126,7 +208,10 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
                     offsets: Optional[np.ndarray] = None,
                     repeats: Optional[np.ndarray] = None,
                     names: Optional[np.ndarray] = None,
-                    span_scores: Optional[np.ndarray] = None) -> List[List[int]]:
+                    span_scores: Optional[np.ndarray] = None,
+                    classes: Optional[np.ndarray] = None,
+                    persons: Optional[np.ndarray] = None,
+                    speakers: Optional[np.ndarray] = None) -> List[List[int]]:
     """The clusters a Doc's scores decode to, as the runtime and training's dev
     evaluation both list them: :func:`best_antecedents`, then
     :func:`clusters_from_links`, then :func:`one_span_per_head`, then
@@ -141,15 +226,27 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
         (the runtime passes them; training's dev evaluation, which has no Docs, does not).
     span_scores (float (n,) | None): for :func:`one_span_per_head` (the mention
         scorer's scores, when the model has one).
+    classes (int (n,) | None): lexicon classes, for :func:`best_antecedents`.
+    persons (int (n,) | None): pronouns' PERSON codes (-1 for other mentions),
+        for :func:`rescue_pronouns`; None skips it.
+    speakers (int (k, 2) | None): pronouns and their speakers, for a last step,
+        :func:`join_speakers` (after the repeats' steps, or after
+        :func:`one_span_per_head` without repeats).
     RETURNS (List[List[int]]): mention indices per cluster.
     """
     if offsets is not None:  # a higher no-antecedent score is a higher threshold
         single = np.asarray(single, dtype=np.float32) + offsets
-    links = best_antecedents(single, pair, ptr, ante, greedyness, agreement, names)
+    links = best_antecedents(single, pair, ptr, ante, greedyness, agreement, names, classes)
+    if persons is not None:
+        links = rescue_pronouns(links, single, pair, ptr, ante, persons, greedyness, agreement,
+                                names, classes)
     clusters = one_span_per_head(clusters_from_links(links), heads, span_scores)
-    if repeats is None:
+    if repeats is not None:
+        clusters = merge_repeats(attach_repeats(clusters, repeats, heads), repeats, heads, span_scores, names)
+    if speakers is None or not len(speakers):
         return clusters
-    return merge_repeats(attach_repeats(clusters, repeats, heads), repeats, heads, span_scores, names)
+    masks = agreement_masks(agreement, classes) if agreement is not None else None
+    return join_speakers(clusters, speakers, heads, masks, names, span_scores)
 
 
 def name_words(doc: Doc, starts: np.ndarray, ends: np.ndarray, types: np.ndarray) -> np.ndarray:
@@ -176,6 +273,16 @@ def name_words(doc: Doc, starts: np.ndarray, ends: np.ndarray, types: np.ndarray
     for i in proper.tolist():
         out[i] = np.bitwise_or.reduce(bits[int(starts[i]):int(ends[i])])
     return out
+
+
+def pronoun_persons(codes: np.ndarray) -> np.ndarray:
+    """Each pronoun's PERSON code, -1 for other mentions, for :func:`rescue_pronouns`.
+
+    codes (int (n, len(MENTION_CODES))): mention codes.
+    RETURNS (ndarray): (n,) int32.
+    """
+    codes = np.asarray(codes)
+    return np.where(codes[:, C["type"]] == _PRONOMINAL, codes[:, C["person"]], -1).astype(np.int32)
 
 
 def repeat_keys(codes: np.ndarray, hashes: np.ndarray) -> np.ndarray:
@@ -283,6 +390,103 @@ def merge_repeats(clusters: List[List[int]], keys: np.ndarray, heads: np.ndarray
         groups.setdefault(root(c), []).extend(members)
     merged = one_span_per_head([sorted(g) for g in groups.values()], heads, span_scores)
     return sorted(merged, key=lambda members: members[0])
+
+
+def with_speaker_names(names: np.ndarray, speakers: np.ndarray) -> np.ndarray:
+    """Name words with those of each pronoun's speaker added (from
+    :func:`~neuralcoref.quotes.speaker_links`): Anna's "I" then never joins a
+    cluster named Tom, nor Tom's "I", whatever the scores.
+
+    names (uint64 (n,)): from :func:`name_words`; speakers (int (k, 2)): pairs
+        (pronoun, speaker mention). RETURNS (ndarray): a copy of ``names``.
+    """
+    out = np.array(names, dtype=np.uint64)
+    if len(speakers):
+        np.bitwise_or.at(out, speakers[:, 0], np.asarray(names, dtype=np.uint64)[speakers[:, 1]])
+    return out
+
+
+def with_speaker_genders(classes: np.ndarray, codes: np.ndarray, speakers: np.ndarray) -> np.ndarray:
+    """Lexicon classes with each pronoun of an attributed quotation given its
+    speaker's gender ("female" for the "I" of "said Anna" or "dit-elle"), so
+    that the "I" of a man and that of a woman never share a cluster even when
+    neither speaker has a name ('dit-il' ... 'répondit-elle').
+
+    classes (int (n,)): MENTION_CLASSES codes; codes (int (n, len(MENTION_CODES))):
+        mention codes (a speaker's gender code, else its class, gives the gender);
+    speakers (int (k, 2)): pairs (pronoun, speaker mention).
+    RETURNS (ndarray): (n,) int8, a copy of ``classes`` (``classes`` itself without speakers).
+    """
+    if not len(speakers):
+        return classes
+    out = np.array(classes, dtype=np.int8)
+    pronoun, speaker = speakers[:, 0], speakers[:, 1]
+    gender = np.asarray(codes)[speaker, C["gender"]]
+    by_code = np.select([gender == GENDER.index("fem"), gender == GENDER.index("masc")],
+                        [MENTION_CLASSES.index("female"), MENTION_CLASSES.index("male")], 0)
+    by_class = np.where(np.isin(out[speaker], [MENTION_CLASSES.index("female"),
+                                               MENTION_CLASSES.index("male")]), out[speaker], 0)
+    found = np.where(by_code > 0, by_code, by_class)
+    out[pronoun[found > 0]] = found[found > 0]
+    return out
+
+
+def join_speakers(clusters: List[List[int]], speakers: np.ndarray, heads: np.ndarray,
+                  masks: Optional[np.ndarray] = None, names: Optional[np.ndarray] = None,
+                  span_scores: Optional[np.ndarray] = None) -> List[List[int]]:
+    """Put each pronoun of an attributed quotation in its speaker's cluster
+    ('"I am tired," said Anna': "I" joins Anna), as one more decoding step.
+
+    Scorers trained without such pairs seldom link a quoted "I" to the name of
+    the verb's subject. A pronoun's cluster and its speaker's merge unless they
+    have names that share no word, or genders or numbers that no value satisfies.
+
+    clusters (List[List[int]]): sorted mention indices, as from :func:`merge_repeats`.
+    speakers (int (k, 2)): pairs (pronoun, speaker mention), from
+        :func:`~neuralcoref.quotes.speaker_links`.
+    heads (int (n,)), span_scores: for :func:`one_span_per_head`.
+    masks (uint32 (n, 2) | None): from :func:`agreement_masks`; names (uint64 (n,) | None).
+    RETURNS (List[List[int]]): the clusters, each sorted, in order of their first mention.
+    """
+    if not len(speakers):
+        return clusters
+    groups: List[List[int]] = [list(c) for c in clusters]
+    owner = {m: c for c, members in enumerate(groups) for m in members}
+    for pronoun, speaker in np.asarray(speakers).tolist():
+        a, b = owner.get(pronoun), owner.get(speaker)
+        if a is not None and a == b:
+            continue
+        left, right = groups[a] if a is not None else [pronoun], groups[b] if b is not None else [speaker]
+        if not _compatible(left, right, masks, names):
+            continue
+        target = b if b is not None else a
+        if target is None:
+            target = len(groups)
+            groups.append([])
+        for m in left + right:
+            if owner.get(m) != target:
+                if m in owner:
+                    groups[owner[m]] = [x for x in groups[owner[m]] if x != m]
+                owner[m] = target
+                groups[target].append(m)
+    joined = one_span_per_head([sorted(g) for g in groups if g], heads, span_scores)
+    return sorted(joined, key=lambda members: members[0])
+
+
+def _compatible(left: List[int], right: List[int], masks: Optional[np.ndarray],
+                names: Optional[np.ndarray]) -> bool:
+    """Whether two groups of mentions may form one cluster: names that share a
+    word (or none on one side), and some gender and number both allow."""
+    if names is not None:
+        wl, wr = (int(np.bitwise_or.reduce(names[g])) for g in (left, right))
+        if wl and wr and not wl & wr:
+            return False
+    if masks is not None:
+        for col in range(masks.shape[1]):
+            allowed = [m for m in masks[left + right, col].tolist() if m]
+            if allowed and not np.bitwise_and.reduce(allowed):
+                return False
+    return True
 
 
 def clusters_from_links(links: np.ndarray) -> List[List[int]]:

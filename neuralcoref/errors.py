@@ -137,6 +137,10 @@ class Errors(metaclass=ErrorsWithCodes):
             "'neuralcoref'.")
     E053 = ("The Doc has no fine-grained tags (Token.tag) but the '{lang}' mention "
             "rules use them: add a 'tagger' to the pipeline before 'neuralcoref'.")
+    # Lexicon and speakers (E071-E080)
+    E071 = ("Cannot read the lexicon {path} ({error}): the package's data is missing "
+            "or corrupted; reinstall neuralcoref, or rebuild it with "
+            "'python bench/build_lexicon.py'.")
 
     # Features, scorers and model folders
     E100 = ("The Doc of {n_tokens} tokens has no token vectors (doc.tensor) but the "

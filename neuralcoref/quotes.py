@@ -12,16 +12,23 @@ A quotation runs from an opening mark to the next closing mark; an opening mark
 inside an open quotation continues it (French opens each paragraph of a long
 quotation again: the letters and tales told within fr-litbank's novels). A
 sentence that opens with a dialogue dash is a turn of speech to its end.
+
+Decoding goes further (:func:`speaker_links`): a speech verb next to a quotation
+names its speaker ('"I am tired," said Anna', '— Je viens, répondit Marie'), whose
+mention the quotation's "I" joins, and whose name keeps that "I" away from the
+"I" of another speaker.
 """
 from __future__ import annotations
 
-from typing import Optional
+from functools import lru_cache
+from typing import Iterable, List, NamedTuple, Optional, Tuple
 
 import numpy as np
-from spacy.attrs import ORTH, SENT_START
+from spacy.attrs import DEP, IS_SPACE, LEMMA, LOWER, ORTH, SENT_START
 from spacy.strings import get_string_id as hash_string
 from spacy.tokens import Doc
 
+from .gold import get_speakers
 from .lang.base import LanguageRules
 
 
@@ -68,3 +75,196 @@ def quote_ids(doc: Doc, rules: LanguageRules) -> Optional[np.ndarray]:
 
 def _hashes(words) -> np.ndarray:
     return np.array(sorted(hash_string(w) for w in words), dtype=np.uint64)
+
+
+class Quotation(NamedTuple):
+    """A quotation or a dialogue turn: token span [start, end), marks included,
+    and its speaker's token (-1 when no speech verb names one)."""
+
+    start: int
+    end: int
+    speaker: int
+
+
+def quotations(doc: Doc, rules: LanguageRules) -> List[Tuple[int, int]]:
+    """The token spans [start, end) of a Doc's quotations and dialogue turns.
+
+    A quotation runs from an opening mark (``quote_open_marks``, or one of the
+    ``speech_marks`` outside a quotation) to the matching closing one; a
+    dialogue dash opens a turn (see :func:`_turns`). Only the marks and dashes
+    are visited in Python.
+    """
+    opens, closes, toggles = (_hashes(rules.quote_open_marks), _hashes(rules.quote_close_marks),
+                              _hashes(rules.speech_marks))
+    if not (len(opens) or len(toggles) or rules.turn_dashes) or not len(doc):
+        return []
+    arr = doc.to_array([ORTH, SENT_START])
+    orth = arr[:, 0].astype(np.uint64)
+    marks = np.flatnonzero(np.isin(orth, opens) | np.isin(orth, closes) | np.isin(orth, toggles))
+    spans: List[Tuple[int, int]] = []
+    start = -1
+    for p in marks.tolist():
+        if start < 0 and (orth[p] in opens or orth[p] in toggles):
+            start = p
+        elif start >= 0 and (orth[p] in closes or orth[p] in toggles):
+            spans.append((start, p + 1))
+            start = -1
+    return sorted(spans + _turns(doc, orth, arr[:, 1] == 1, rules, spans))
+
+
+def _turns(doc: Doc, orth: np.ndarray, sent_start: np.ndarray, rules: LanguageRules,
+           quoted: List[Tuple[int, int]]) -> List[Tuple[int, int]]:
+    """Dialogue turns outside quotations: from a dash that starts a sentence or
+    follows a sentence's end (a parser often runs two turns into one sentence)
+    to the next such dash, a line break, or the end of the dash's sentence (of
+    the next sentence when the dash is a sentence of its own)."""
+    dashes = np.flatnonzero(np.isin(orth, _hashes(rules.turn_dashes)))
+    if not len(dashes):
+        return []
+    sents = np.union1d([0], np.flatnonzero(sent_start))
+    quote_starts = np.array([a for a, _ in quoted], dtype=np.int64)
+    quote_ends = np.array([b for _, b in quoted], dtype=np.int64)
+    spaces = np.flatnonzero(doc.to_array(IS_SPACE))
+    breaks_at = np.array([t for t in spaces.tolist() if "\n" in doc[t].text], dtype=np.int64)
+    turns = []
+    for p in dashes.tolist():
+        before = p - 1
+        while before >= 0 and doc[before].is_space:
+            before -= 1
+        if not (sent_start[p] or before < 0 or doc[before].text in _SENTENCE_ENDS or before < p - 1):
+            continue
+        q = int(np.searchsorted(quote_starts, p, side="right")) - 1  # the last quotation opened before
+        if q >= 0 and p < quote_ends[q]:
+            continue
+        turns.append(p)
+    out = []
+    for i, p in enumerate(turns):
+        k = int(np.searchsorted(sents, p, side="right"))  # sentence after the dash's
+        end = int(sents[k]) if k < len(sents) else len(doc)
+        if end == p + 1:
+            end = int(sents[k + 1]) if k + 1 < len(sents) else len(doc)
+        if i + 1 < len(turns):
+            end = min(end, turns[i + 1])
+        b = int(np.searchsorted(breaks_at, p + 1))
+        out.append((p, min(end, int(breaks_at[b])) if b < len(breaks_at) else end))
+    return out
+
+
+_SENTENCE_ENDS = frozenset({".", "!", "?", "…", "...", "»", "\u201d"})
+
+
+def attribute_quotations(doc: Doc, rules: LanguageRules, window: int = 4) -> List[Quotation]:
+    """Each quotation with its speaker: the subject of a speech verb
+    (``speech_verbs``, by lemma or form) next to it: within ``window`` tokens
+    after it ('"...," said Anna', '"...," Anna said', '« ... », dit-il') or
+    before it ('Tom replied, "..."'), or inside it after a comma, with the
+    subject after the verb (an incise: '— Je viens, répondit Marie.').
+
+    Documents with a speaker column (CoNLL) keep theirs: none are attributed.
+    RETURNS (List[Quotation]): in document order, speaker -1 where none is found.
+    """
+    if not rules.speech_verbs or any(s not in ("-", "", None) for s in get_speakers(doc) or ()):
+        return []
+    spans = quotations(doc, rules)
+    if not spans:
+        return []
+    verbs, subject_deps, stop_words = _speech_tables(rules)
+    arr = doc.to_array([LEMMA, LOWER, DEP, SENT_START, IS_SPACE])
+    is_verb = np.isin(arr[:, 0], verbs) | np.isin(arr[:, 1], verbs)
+    stops = np.isin(arr[:, 1], stop_words) | (arr[:, 4] == 1)
+    out = []
+    for start, end in spans:
+        # A verb outside the quotation speaks it only up to a sentence's end or
+        # another quotation: in 'Anna said, "I am tired." Tom replied, "..."'
+        # Tom's verb is not Anna's; nor after a quotation that ends with a
+        # full stop ('« Je suis fatiguée. » Tom répondit').
+        after = [] if doc[end - 2].text == "." else _verbs(range(end, min(end + window, len(doc))), is_verb, stops)
+        before = _verbs(range(start - 1, max(start - window, 0) - 1, -1), is_verb, stops)
+        inside = [v for v in (np.flatnonzero(is_verb[start + 1:end]) + start + 1).tolist()
+                  if doc[v - 1].is_punct]
+        speaker = -1
+        for v in after[:1] + inside + before[:1]:
+            speaker = _subject(doc, v, subject_deps, arr[:, 2], after_only=v in inside)
+            if speaker >= 0 and not (start <= speaker < end and v not in inside):
+                break
+            speaker = -1
+        out.append(Quotation(start, end, speaker))
+    return out
+
+
+@lru_cache(maxsize=None)
+def _speech_tables(rules: LanguageRules) -> Tuple[np.ndarray, frozenset, np.ndarray]:
+    """Hashes of the rules' speech verbs, subject labels, and the words a search
+    for a speech verb does not cross (sentence ends, quotation marks, dashes;
+    line breaks are checked apart): computed once per rules."""
+    subject_deps = frozenset(hash_string(d) for d in rules.subject_deps) | frozenset(
+        hash_string(d) for d, c in rules.class_map("dep_classes").items() if c == "subject")
+    marks = rules.quote_open_marks | rules.quote_close_marks | rules.speech_marks | rules.turn_dashes
+    return _hashes(rules.speech_verbs), subject_deps, _hashes(_SENTENCE_ENDS | marks)
+
+
+def _verbs(positions: Iterable[int], is_verb: np.ndarray, stops: np.ndarray) -> List[int]:
+    """The speech verbs at ``positions``, in order, up to the first stop."""
+    out = []
+    for v in positions:
+        if stops[v]:
+            break
+        if is_verb[v]:
+            out.append(v)
+    return out
+
+
+def _subject(doc: Doc, verb: int, subject_deps, deps: np.ndarray, after_only: bool) -> int:
+    """The subject of a speech verb (a child with a subject label, or the word
+    right after it when that is a name or pronoun), -1 for none."""
+    for child in doc[verb].children:
+        if deps[child.i] in subject_deps and (child.i > verb or not after_only):
+            return child.i
+    nxt = verb + 1
+    if nxt < len(doc) and doc[nxt].pos_ in ("PROPN", "PRON"):
+        return nxt
+    return -1
+
+
+def speaker_links(doc: Doc, rules: LanguageRules, starts: np.ndarray, ends: np.ndarray,
+                  heads: np.ndarray, persons: np.ndarray) -> np.ndarray:
+    """Pairs (pronoun, speaker) of mentions: each first-person pronoun of an
+    attributed quotation with the mention of its speaker, and each
+    second-person one with the speaker of the quotation before it, when that
+    one has another speaker (the addressee of a reply).
+
+    doc (Doc), rules (LanguageRules): see :func:`attribute_quotations`.
+    starts, ends, heads (int (n,)): the mentions, sorted by start.
+    persons (int (n,)): pronouns' PERSON codes (1, 2, 3; -1 for other mentions).
+    RETURNS (ndarray): (k, 2) int64, pronoun first; empty without attributed quotations.
+    """
+    empty = np.zeros((0, 2), dtype=np.int64)
+    quotes = [q for q in attribute_quotations(doc, rules) if q.speaker >= 0]
+    if not quotes or not len(heads):
+        return empty
+    starts, ends = np.asarray(starts), np.asarray(ends)
+    heads, persons = np.asarray(heads), np.asarray(persons)
+    pairs = []
+    previous = None
+    for q in quotes:
+        speaker = _mention_of(q.speaker, starts, ends, heads)
+        if speaker < 0:
+            continue
+        lo, hi = np.searchsorted(starts, [q.start, q.end])  # mentions sorted by start
+        inside = np.arange(lo, hi)
+        inside = inside[(ends[lo:hi] <= q.end) & (heads[lo:hi] != q.speaker)]
+        pairs += [(int(m), speaker) for m in inside[persons[inside] == 1]]
+        if previous is not None and doc[previous[1]].lower_ != doc[q.speaker].lower_:
+            pairs += [(int(m), previous[0]) for m in inside[persons[inside] == 2]]
+        previous = (speaker, q.speaker)
+    return np.array(pairs, dtype=np.int64).reshape(-1, 2)
+
+
+def _mention_of(token: int, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray) -> int:
+    """The shortest mention headed by a token, -1 for none (mentions sorted by
+    start: only those starting at most 64 tokens before it are looked at)."""
+    lo, hi = np.searchsorted(starts, [token - 64, token], side="right")
+    found = lo + np.flatnonzero(heads[lo:hi] == token)
+    if not len(found):
+        return -1
+    return int(found[np.argmin(ends[found] - starts[found])])

@@ -15,14 +15,17 @@ import numpy as np
 from spacy.tokens import Doc
 
 from .clustering import (agreement_codes, check_link_offsets, decode_clusters, link_offsets_of, main_mention,
-                         name_words, repeat_keys)
+                         name_words, pronoun_persons, repeat_keys, with_speaker_genders,
+                         with_speaker_names)
 from .errors import Errors, NeuralcorefError, Warnings
 from .features import FeatureTables, MentionFeatures, featurize, pair_codes, prior_argument
 from .lang import get_rules
 from .lang.base import LanguageRules
+from .lang.lexicon import mention_classes
 from .mentions import Mentions, extract_mentions
 from .model_dir import CorefModel
 from .pairs import anaphor_index, candidate_antecedents, check_top_antecedents, nominal_window
+from .quotes import speaker_links
 
 
 @dataclass
@@ -59,6 +62,8 @@ class _Featurized:
     ante: np.ndarray
     codes: np.ndarray
     names: np.ndarray  # name words per mention (clustering.name_words), read at decoding
+    classes: Optional[np.ndarray] = None  # lexicon classes (lang.lexicon.mention_classes)
+    speakers: Optional[np.ndarray] = None  # (pronoun, speaker) pairs (quotes.speaker_links)
 
 
 class Resolver:
@@ -124,8 +129,14 @@ class Resolver:
                              document_prior=self.document_prior)
         ptr, ante = candidate_antecedents(features, self.max_dist, self.max_dist_match,
                                           self.max_dist_nominal)
-        return _Featurized(mentions, features, ptr, ante, pair_codes(features, ptr, ante),
-                           name_words(doc, mentions.starts, mentions.ends, mentions.types))
+        speakers = speaker_links(doc, self.rules, mentions.starts, mentions.ends, mentions.heads,
+                                 pronoun_persons(features.codes))
+        names = with_speaker_names(name_words(doc, mentions.starts, mentions.ends, mentions.types), speakers)
+        classes = with_speaker_genders(mention_classes(doc, mentions.starts, mentions.ends, mentions.heads,
+                                                       mentions.types, self.rules.lexicons),
+                                       features.codes, speakers)
+        return _Featurized(mentions, features, ptr, ante, pair_codes(features, ptr, ante), names,
+                           classes, speakers)
 
     def _mentions(self, doc: Doc) -> Mentions:
         mentions = extract_mentions(doc, self.rules)
@@ -188,17 +199,21 @@ class Resolver:
         features = item.features
         return self.decide(item.mentions, single, pair, item.ptr, item.ante, store_scores,
                            agreement_codes(features.codes, self.rules.decoding_agreement),
-                           repeat_keys(features.codes, features.hashes), item.names, mention)
+                           repeat_keys(features.codes, features.hashes), item.names, mention,
+                           item.classes, pronoun_persons(features.codes), item.speakers)
 
     def decide(self, mentions: Mentions, single: np.ndarray, pair: np.ndarray,
                ptr: np.ndarray, ante: np.ndarray, store_scores: bool = False,
                agreement: Optional[np.ndarray] = None, repeats: Optional[np.ndarray] = None,
-               names: Optional[np.ndarray] = None, span_scores: Optional[np.ndarray] = None) -> DocCoref:
+               names: Optional[np.ndarray] = None, span_scores: Optional[np.ndarray] = None,
+               classes: Optional[np.ndarray] = None, persons: Optional[np.ndarray] = None,
+               speakers: Optional[np.ndarray] = None) -> DocCoref:
         """Links, clusters and main mentions from scores (``agreement``, ``repeats``,
-        ``names``, ``span_scores``: see :func:`~neuralcoref.clustering.decode_clusters`)."""
+        ``names``, ``span_scores``, ``classes``, ``persons``, ``speakers``: see
+        :func:`~neuralcoref.clustering.decode_clusters`)."""
         clusters = decode_clusters(single, pair, ptr, ante, mentions.heads, self.greedyness, agreement,
                                    link_offsets_of(mentions.types, self.link_offsets), repeats, names,
-                                   span_scores)
+                                   span_scores, classes, persons, speakers)
         mains = [main_mention(c, mentions.types) for c in clusters]
         if not store_scores:
             return DocCoref(mentions, clusters, mains)

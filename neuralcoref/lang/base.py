@@ -143,6 +143,16 @@ class LanguageRules:
         kept (French "sa maison" has no such form).
     elided_words (ClassMap): elided word -> full form, restored before a
         replacement that starts with a consonant ("qu'il" -> "que Jean").
+    lexicons (Labels): compiled lexicons in ``neuralcoref/lang/data/`` ("en_lexicon":
+        noun classes and first names, see :mod:`neuralcoref.lang.lexicon`) whose
+        classes constrain decoding: "the laptop" never joins "he", "the accountant"
+        never "it", "the committee" may join "they".
+    speech_verbs (Labels): lemmas of verbs that introduce speech ("say", "reply",
+        "dire"): their subject next to a quotation is its speaker (see
+        :mod:`neuralcoref.quotes`), whose first-person pronouns join it.
+    speech_marks (Labels): quotation marks that open and close alike (straight
+        '"'), for speakers of quotations at decoding (besides the open and close
+        marks above, which also give speaker features).
     """
 
     lang: str
@@ -196,6 +206,9 @@ class LanguageRules:
     decoding_agreement: Labels = labels("number")
     possessive_suffixes: Labels = frozenset()
     elided_words: Union[ClassMap, Mapping[str, str]] = frozenset()
+    lexicons: Labels = labels()
+    speech_verbs: Labels = labels()
+    speech_marks: Labels = labels()
 
     def __post_init__(self) -> None:
         # Accept any iterable of strings (or a dict for class maps) but store
@@ -249,7 +262,8 @@ class LanguageRules:
 
 
 #: Fields that only steer decoding, left out of the fingerprint.
-_DECODING_FIELDS = ("decoding_agreement", "possessive_suffixes", "elided_words")
+_DECODING_FIELDS = ("decoding_agreement", "possessive_suffixes", "elided_words",
+                    "lexicons", "speech_verbs", "speech_marks")
 #: Fields added after models shipped: left out of the fingerprint while empty,
 #: so rules that do not use them keep the fingerprint their models recorded.
 _LATER_FIELDS = ("quote_open_marks", "quote_close_marks", "turn_dashes")

@@ -11,6 +11,15 @@ from .en_gender import gender_words
 RULES = LanguageRules(
     lang="en",
     decoding_agreement=labels("gender", "number"),
+    # Noun classes and first names (WordNet, Names Corpus: see lang/data/NOTICE).
+    lexicons=labels("en_lexicon"),
+    # Speakers of quotations, for decoding only (see neuralcoref.quotes): the
+    # quotation marks give no speaker features to the shipped models.
+    speech_marks=labels('"', "“", "”", "``", "''"),
+    speech_verbs=labels("say", "reply", "ask", "answer", "add", "shout", "cry", "whisper",
+                        "murmur", "mutter", "exclaim", "respond", "yell", "scream", "continue",
+                        "explain", "insist", "repeat", "protest", "declare", "announce",
+                        "remark", "observe", "retort", "sigh", "laugh", "call"),
     possessive_suffixes=labels("'s", "'"),
     noun_pos=labels("NOUN"),
     proper_pos=labels("PROPN"),

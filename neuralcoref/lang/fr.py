@@ -107,6 +107,15 @@ RULES = replace(
     quote_open_marks=labels("«", "“"),
     quote_close_marks=labels("»", "”"),
     turn_dashes=labels("—", "–"),
+    # Speakers of quotations and turns, for decoding (see neuralcoref.quotes):
+    # lemmas, and the forms the lemmatizer leaves as they are ("répondit").
+    speech_verbs=labels("dire", "répondre", "demander", "écrier", "crier", "reprendre", "ajouter",
+                        "murmurer", "répliquer", "continuer", "faire", "poursuivre", "interrompre",
+                        "hurler", "souffler", "déclarer", "observer", "expliquer", "chuchoter",
+                        "exclamer", "balbutier", "insister", "dit", "répondit", "demanda",
+                        "s'écria", "écria", "cria", "reprit", "ajouta", "murmura", "répliqua",
+                        "continua", "fit", "poursuivit", "interrompit", "hurla", "souffla",
+                        "déclara", "observa", "expliqua", "chuchota", "balbutia", "insista"),
     expletive_pronouns=labels(*_elided("il", "-il", "c'")),
     # Only the parser's expletive labels: with "nsubj" too, every subject "il"
     # was flagged and the flag could not tell impersonal "il" from referential.

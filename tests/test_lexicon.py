@@ -1,0 +1,157 @@
+"""The compiled English lexicon (neuralcoref.lang.lexicon) and how decoding uses
+its classes: allowed genders and numbers per cluster, blocked pronouns rescued."""
+import gzip
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from neuralcoref.clustering import agreement_masks, best_antecedents, rescue_pronouns
+from neuralcoref.errors import NeuralcorefError
+from neuralcoref.features import GENDER, NUMBER, PERSON
+from neuralcoref.lang import en, fr, lexicon
+from neuralcoref.lang.lexicon import MENTION_CLASSES, mention_classes
+from neuralcoref.mentions import extract_mentions
+
+ROOT = Path(__file__).resolve().parents[1]
+MASC, FEM, NEUT = (GENDER.index(g) for g in ("masc", "fem", "neut"))
+SING, PLUR = (NUMBER.index(n) for n in ("sing", "plur"))
+PERSON_, GROUP, THING, FEMALE, MALE = (MENTION_CLASSES.index(c) for c in
+                                       ("person", "group", "inanimate", "female", "male"))
+
+
+def test_lexicon_classes_of_nouns_and_names():
+    data = lexicon.load("en_lexicon")
+    nouns, names = data["nouns"], data["names"]
+    assert [nouns.get(w) for w in ("accountant", "sister", "committee", "company", "laptop", "city")] == \
+        ["person", "person", "group", "group", "inanimate", "inanimate"]
+    # Animals and nouns with a person or animal sense anywhere agree with any pronoun.
+    assert [nouns.get(w) for w in ("dog", "cat", "star", "head")] == [None] * 4
+    assert (names["anna"], names["tom"], names["john"]) == ("female", "male", "male")
+    assert "leslie" not in names  # in both lists: no gender
+    assert len(nouns) > 40000 and len(names) > 7000
+
+
+def test_lexicon_is_cached_and_not_read_on_import():
+    code = ("import sys, neuralcoref, neuralcoref.lang.en; "
+            "from neuralcoref.lang import lexicon; print(lexicon.load.cache_info().currsize)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "0"
+    assert lexicon.load("en_lexicon") is lexicon.load("en_lexicon")
+
+
+def test_lexicon_missing_or_corrupt_is_a_coded_error(tmp_path, monkeypatch):
+    monkeypatch.setattr(lexicon, "DATA", tmp_path)
+    with pytest.raises(NeuralcorefError, match=r"\[E071\].*nothing\.txt\.gz"):
+        lexicon.load.__wrapped__("nothing")
+    with gzip.open(tmp_path / "bad.txt.gz", "wt") as f:
+        f.write("[colours]\nred green\n")
+    with pytest.raises(NeuralcorefError, match=r"\[E071\].*unknown section"):
+        lexicon.load.__wrapped__("bad")
+
+
+def test_lexicon_build_script_reproduces_the_package_data(tmp_path, shared_data):
+    source = shared_data / "lexicons"
+    if not source.exists():
+        pytest.skip("no lexicons in the shared data")
+    subprocess.run([sys.executable, str(ROOT / "bench/build_lexicon.py"), "--source", str(source),
+                    "--out", str(tmp_path)], check=True, capture_output=True)
+    built = gzip.decompress((tmp_path / "en_lexicon.txt.gz").read_bytes())
+    assert built == gzip.decompress((lexicon.DATA / "en_lexicon.txt.gz").read_bytes())
+
+
+def test_lexicon_ships_its_attribution():
+    notice = (lexicon.DATA / "NOTICE").read_text()
+    assert "Open English WordNet" in notice and "Creative Commons Attribution 4.0" in notice
+    assert "Mark Kantrowitz" in (lexicon.DATA / "NAMES_README").read_text()
+
+
+def test_lexicon_fields_leave_the_rules_fingerprint_alone():
+    import dataclasses
+    bare = dataclasses.replace(en.RULES, lexicons=frozenset(), speech_verbs=frozenset(),
+                               speech_marks=frozenset())
+    assert bare.fingerprint() == en.RULES.fingerprint()
+    bare_fr = dataclasses.replace(fr.RULES, speech_verbs=frozenset())
+    assert bare_fr.fingerprint() == fr.RULES.fingerprint()
+
+
+def test_lexicon_classes_of_parsed_mentions(nlp_en):
+    doc = nlp_en("The accountant met Anna Smith and the committee. John bought a laptop and a dog.")
+    mentions = extract_mentions(doc, en.RULES)
+    classes = mention_classes(doc, mentions.starts, mentions.ends, mentions.heads, mentions.types,
+                              en.RULES.lexicons)
+    got = {doc[int(s):int(e)].text: MENTION_CLASSES[c] for s, e, c in
+           zip(mentions.starts, mentions.ends, classes)}
+    assert got["The accountant"] == "person"
+    assert got["Anna Smith"] == "female"
+    assert got["the committee"] == "group"
+    assert got["John"] == "male"
+    assert got["a laptop"] == "inanimate"
+    assert got["a dog"] == "none"
+    assert not mention_classes(doc, mentions.starts, mentions.ends, mentions.heads, mentions.types,
+                               ()).any()
+
+
+def test_agreement_masks_from_codes_and_classes():
+    codes = np.array([[MASC, SING], [0, SING], [0, SING], [0, PLUR], [0, 0], [FEM, SING]])
+    classes = np.array([THING, PERSON_, GROUP, GROUP, 0, MALE])
+    masks = agreement_masks(codes, classes)
+    bit = lambda *values: sum(1 << v for v in values)  # noqa: E731
+    # A known gender wins over the class ("he" stays masculine; "Anna" tagged feminine).
+    assert masks[:, 0].tolist() == [bit(MASC), bit(MASC, FEM), bit(NEUT), bit(NEUT), 0, bit(FEM)]
+    # A singular group allows "they"; a plural one stays plural.
+    assert masks[:, 1].tolist() == [bit(SING), bit(SING), bit(SING, PLUR), bit(PLUR), 0, bit(SING)]
+    assert agreement_masks(codes).tolist() == agreement_masks(codes, np.zeros(6, int)).tolist()
+
+
+def _decide(single, rows, codes, classes=None):
+    ptr = np.cumsum([0] + [len(r) for r in rows]).astype(np.int64)
+    ante = np.array([a for r in rows for a, _ in r], dtype=np.int32)
+    pair = np.array([s for r in rows for _, s in r], dtype=np.float32)
+    return best_antecedents(np.array(single, np.float32), pair, ptr, ante, 0.5,
+                            np.array(codes, np.int32),
+                            classes=None if classes is None else np.array(classes)).tolist()
+
+
+def test_decoding_keeps_he_from_things_and_it_from_people():
+    # "the accountant"(0) "a laptop"(1) "it"(2, neut) "he"(3, masc): the scores
+    # prefer the wrong one each time; the classes forbid it.
+    rows = [[], [(0, -1.0)], [(1, 0.5), (0, 1.0)], [(2, -1.0), (1, 2.0), (0, 0.5)]]
+    codes = [[0, SING], [0, SING], [NEUT, SING], [MASC, SING]]
+    assert _decide([0] * 4, rows, codes) == [-1, -1, 0, 1]
+    assert _decide([0] * 4, rows, codes, [PERSON_, THING, 0, 0]) == [-1, -1, 1, 0]
+
+
+def test_decoding_lets_a_group_take_they_and_it():
+    # "the committee"(0, sing) "they"(1, plur) "it"(2, neut sing)
+    rows = [[], [(0, 1.0)], [(1, -1.0), (0, 1.0)]]
+    codes = [[0, SING], [0, PLUR], [NEUT, SING]]
+    assert _decide([0] * 3, rows, codes) == [-1, -1, 0]
+    assert _decide([0] * 3, rows, codes, [GROUP, 0, 0]) == [-1, 0, -1]  # then "it" meets plural "they"
+    # "it" first, then "they": both join the committee
+    codes = [[0, SING], [NEUT, SING], [0, PLUR]]
+    assert _decide([0] * 3, rows, codes, [GROUP, 0, 0]) == [-1, 0, -1]
+
+
+def test_rescue_links_a_blocked_pronoun_to_its_best_allowed_candidate():
+    # "My"(0, 1st person) "my sister"(1, fem) "a dog"(2) "She"(3, fem) "him"(4, masc):
+    # "him" prefers "my sister" (blocked), then "My" (1st person), then "a dog" (under threshold).
+    rows = [[], [(0, -3.0)], [(1, -4.0), (0, -5.0)], [(2, 0.0), (1, 4.0), (0, 0.4)],
+            [(3, 0.0), (2, -0.1), (1, 1.5), (0, 0.02)]]
+    single = np.zeros(5, np.float32)
+    ptr = np.cumsum([0] + [len(r) for r in rows]).astype(np.int64)
+    ante = np.array([a for r in rows for a, _ in r], dtype=np.int32)
+    pair = np.array([s for r in rows for _, s in r], dtype=np.float32)
+    codes = np.array([[0, SING], [FEM, SING], [0, SING], [FEM, SING], [MASC, SING]], np.int32)
+    persons = np.array([PERSON.index("1"), -1, -1, 3, 3])
+    links = best_antecedents(single + 0.1, pair, ptr, ante, 0.5, codes)
+    assert links.tolist() == [-1, -1, -1, 1, -1]
+    rescued = rescue_pronouns(links, single + 0.1, pair, ptr, ante, persons, 0.5, codes)
+    assert rescued.tolist() == [-1, -1, -1, 1, 2]
+    assert rescue_pronouns(links, single + 0.1, pair, ptr, ante, persons, 0.5, codes, margin=0.1).tolist() \
+        == links.tolist()  # a dog scores 0.2 under the threshold
+    # Not blocked (the scores did not want a link, "my sister" 1.5 under 2.0): unchanged.
+    high = best_antecedents(single + 2.0, pair, ptr, ante, 0.5, codes)
+    assert rescue_pronouns(high, single + 2.0, pair, ptr, ante, persons, 0.5, codes) is high
