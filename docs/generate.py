@@ -87,6 +87,7 @@ def model_card(m: Dict) -> str:
               "## Settings recorded in the model", "", "| setting | value |", "| --- | --- |"]
     lines += [f"| `{key}` | `{json.dumps(value)}` |" for key, value in sorted(defaults.items())]
     lines += ["", "## Limitations", "", *[f"- {text}" for text in m["limitations"]], "",
+              "## Data and licences", "", *[f"- {text}" for text in m.get("licences", [])], "",
               "## History", "", f"The experiments behind this model: [{m['history']}](../../../{m['history']}).", ""]
     return "\n".join(lines)
 
