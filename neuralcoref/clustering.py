@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Set, Tuple
 
 import numpy as np
 from spacy.attrs import IS_ALPHA, LENGTH, LOWER, POS
@@ -10,6 +10,7 @@ from spacy.symbols import PROPN
 from spacy.tokens import Doc
 
 from . import _features
+from .binding import Binding, allowed_together
 from .features import C, H, NUMBER, PERSON
 from .mentions import MENTION_TYPES
 
@@ -89,7 +90,8 @@ def agreement_codes(codes: np.ndarray, attributes: Iterable[str] = ("gender", "n
 def best_antecedents(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray,
                      ante: np.ndarray, greedyness: float = 0.5,
                      agreement: Optional[np.ndarray] = None,
-                     names: Optional[np.ndarray] = None) -> np.ndarray:
+                     names: Optional[np.ndarray] = None,
+                     binding: Optional[Binding] = None) -> np.ndarray:
     """Each mention's chosen antecedent, or -1 for none, decided left to right.
 
     single (float32 (n,)): no-antecedent scores.
@@ -104,6 +106,10 @@ def best_antecedents(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray,
     names (uint64 (n,) | None): from :func:`name_words`; when given, a mention
         with a name never joins a cluster whose names share no word with it
         ("Pauline" and "Laurence"; "Samuel" and "Samuel de Constant" may meet).
+    binding (Binding | None): from :func:`~neuralcoref.binding.binding_constraints`;
+        when given, a mention never joins a cluster holding a mention it is
+        forbidden to corefer with ("He saw him"), and a reflexive links to its
+        binder ("Peter saw himself") when agreement allows, whatever the scores.
     RETURNS (ndarray): (n,) int32; a mention links to its best allowed candidate
         (the first of equal ones) when that score beats its single score by the
         greedyness offset.
@@ -113,11 +119,16 @@ def best_antecedents(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray,
         agreement = np.zeros((n, 2), dtype=np.int32)
     if names is None:
         names = np.zeros(n, dtype=np.uint64)
+    if binding is None:
+        binding = Binding.none(n)
     return _features.consistent_antecedents(
         np.ascontiguousarray(single, dtype=np.float32), np.ascontiguousarray(pair, dtype=np.float32),
         np.ascontiguousarray(ptr, dtype=np.int64), np.ascontiguousarray(ante, dtype=np.int32),
         greedyness_offset(greedyness), np.ascontiguousarray(agreement[:, 0], dtype=np.int32),
-        np.ascontiguousarray(agreement[:, 1], dtype=np.int32), np.ascontiguousarray(names, dtype=np.uint64))
+        np.ascontiguousarray(agreement[:, 1], dtype=np.int32), np.ascontiguousarray(names, dtype=np.uint64),
+        np.ascontiguousarray(binding.forbid_ptr, dtype=np.int64),
+        np.ascontiguousarray(binding.forbid, dtype=np.int32),
+        np.ascontiguousarray(binding.binder, dtype=np.int32))
 
 
 def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante: np.ndarray,
@@ -126,7 +137,8 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
                     offsets: Optional[np.ndarray] = None,
                     repeats: Optional[np.ndarray] = None,
                     names: Optional[np.ndarray] = None,
-                    span_scores: Optional[np.ndarray] = None) -> List[List[int]]:
+                    span_scores: Optional[np.ndarray] = None,
+                    binding: Optional[Binding] = None) -> List[List[int]]:
     """The clusters a Doc's scores decode to, as the runtime and training's dev
     evaluation both list them: :func:`best_antecedents`, then
     :func:`clusters_from_links`, then :func:`one_span_per_head`, then
@@ -141,15 +153,19 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
         (the runtime passes them; training's dev evaluation, which has no Docs, does not).
     span_scores (float (n,) | None): for :func:`one_span_per_head` (the mention
         scorer's scores, when the model has one).
+    binding (Binding | None): binding constraints, which every step keeps: no
+        cluster holds a forbidden pair.
     RETURNS (List[List[int]]): mention indices per cluster.
     """
     if offsets is not None:  # a higher no-antecedent score is a higher threshold
         single = np.asarray(single, dtype=np.float32) + offsets
-    links = best_antecedents(single, pair, ptr, ante, greedyness, agreement, names)
+    links = best_antecedents(single, pair, ptr, ante, greedyness, agreement, names, binding)
     clusters = one_span_per_head(clusters_from_links(links), heads, span_scores)
     if repeats is None:
         return clusters
-    return merge_repeats(attach_repeats(clusters, repeats, heads), repeats, heads, span_scores, names)
+    partners = binding.partners() if binding is not None else {}
+    return merge_repeats(attach_repeats(clusters, repeats, heads, partners), repeats, heads,
+                         span_scores, names, partners)
 
 
 def name_words(doc: Doc, starts: np.ndarray, ends: np.ndarray, types: np.ndarray) -> np.ndarray:
@@ -196,7 +212,8 @@ def repeat_keys(codes: np.ndarray, hashes: np.ndarray) -> np.ndarray:
     return keys
 
 
-def attach_repeats(clusters: List[List[int]], keys: np.ndarray, heads: np.ndarray) -> List[List[int]]:
+def attach_repeats(clusters: List[List[int]], keys: np.ndarray, heads: np.ndarray,
+                   partners: Optional[Dict[int, Set[int]]] = None) -> List[List[int]]:
     """Add each mention left out of every cluster to the cluster of the latest
     earlier mention with the same :func:`repeat_keys` key.
 
@@ -212,8 +229,11 @@ def attach_repeats(clusters: List[List[int]], keys: np.ndarray, heads: np.ndarra
     clusters (List[List[int]]): sorted mention indices, as from :func:`one_span_per_head`.
     keys (uint64 (n,)): from :func:`repeat_keys` (0: none).
     heads (int (n,)): head token of each mention.
+    partners (Dict[int, Set[int]] | None): from :meth:`~neuralcoref.binding.Binding.partners`:
+        a mention never joins a cluster holding one of its partners.
     RETURNS (List[List[int]]): the clusters, each still sorted.
     """
+    partners = partners or {}
     keyed = np.flatnonzero(keys)
     if not len(keyed) or not clusters:
         return clusters
@@ -225,7 +245,8 @@ def attach_repeats(clusters: List[List[int]], keys: np.ndarray, heads: np.ndarra
         key = int(keys[m])
         if m in cluster_of:
             latest[key] = cluster_of[m]
-        elif key in latest and int(heads[m]) not in held[latest[key]]:
+        elif (key in latest and int(heads[m]) not in held[latest[key]]
+              and not partners.get(m, set()) & set(out[latest[key]])):
             c = cluster_of[m] = latest[key]
             out[c].append(m)
             held[c].add(int(heads[m]))
@@ -234,9 +255,11 @@ def attach_repeats(clusters: List[List[int]], keys: np.ndarray, heads: np.ndarra
 
 def merge_repeats(clusters: List[List[int]], keys: np.ndarray, heads: np.ndarray,
                   span_scores: Optional[np.ndarray] = None,
-                  names: Optional[np.ndarray] = None) -> List[List[int]]:
+                  names: Optional[np.ndarray] = None,
+                  partners: Optional[Dict[int, Set[int]]] = None) -> List[List[int]]:
     """Merge the clusters that hold mentions of one :func:`repeat_keys` key,
-    unless both have names and their names share no word.
+    unless both have names and their names share no word, or the merge would
+    put a pair that binding forbids in one cluster.
 
     Linking is local: a chain of hundreds of mentions (a novel's narrator, a
     letter writer, a name repeated over chapters) breaks into several clusters
@@ -255,9 +278,13 @@ def merge_repeats(clusters: List[List[int]], keys: np.ndarray, heads: np.ndarray
         which a merged cluster goes through again (its pieces may share a head).
     names (uint64 (n,) | None): from :func:`name_words`; None merges without the
         names' check (training's dev evaluation, which has no Docs).
+    partners (Dict[int, Set[int]] | None): forbidden partners per mention
+        (:meth:`~neuralcoref.binding.Binding.partners`); None: none.
     RETURNS (List[List[int]]): the clusters, each sorted, in order of their first mention.
     """
+    partners = partners or {}
     parent = list(range(len(clusters)))
+    held = [list(members) for members in clusters]  # members per root, for the binding check
     words = [int(np.bitwise_or.reduce(names[members])) if names is not None and members else 0
              for members in clusters]
 
@@ -273,9 +300,11 @@ def merge_repeats(clusters: List[List[int]], keys: np.ndarray, heads: np.ndarray
                 owner[key] = c
                 continue
             a, b = root(owner[key]), root(c)
-            if a != b and (not words[a] or not words[b] or words[a] & words[b]):
+            if a != b and (not words[a] or not words[b] or words[a] & words[b]) \
+                    and allowed_together(partners, held[a], held[b]):
                 parent[b] = a
                 words[a] |= words[b]
+                held[a] += held[b]
     if all(root(c) == c for c in range(len(clusters))):
         return clusters
     groups: Dict[int, List[int]] = {}

@@ -107,6 +107,9 @@ class Errors(metaclass=ErrorsWithCodes):
             "'neuralcoref'.")
     E053 = ("The Doc has no fine-grained tags (Token.tag) but the '{lang}' mention "
             "rules use them: add a 'tagger' to the pipeline before 'neuralcoref'.")
+    # Binding constraints and expletives (E061-E070)
+    E061 = ("LanguageRules.binding_principles holds unknown principles {found}: use "
+            "some of {known}, or none to decode without binding constraints.")
 
     # Features, scorers and model folders
     E100 = ("The Doc of {n_tokens} tokens has no token vectors (doc.tensor) but the "

@@ -14,6 +14,7 @@ from typing import Iterable, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 from spacy.tokens import Doc
 
+from .binding import Binding, binding_constraints
 from .clustering import (agreement_codes, check_link_offsets, decode_clusters, link_offsets_of, main_mention,
                          name_words, repeat_keys)
 from .errors import Errors, NeuralcorefError, Warnings
@@ -59,6 +60,7 @@ class _Featurized:
     ante: np.ndarray
     codes: np.ndarray
     names: np.ndarray  # name words per mention (clustering.name_words), read at decoding
+    binding: Optional[Binding] = None  # binding constraints, read at decoding
 
 
 class Resolver:
@@ -125,7 +127,8 @@ class Resolver:
         ptr, ante = candidate_antecedents(features, self.max_dist, self.max_dist_match,
                                           self.max_dist_nominal)
         return _Featurized(mentions, features, ptr, ante, pair_codes(features, ptr, ante),
-                           name_words(doc, mentions.starts, mentions.ends, mentions.types))
+                           name_words(doc, mentions.starts, mentions.ends, mentions.types),
+                           binding_constraints(doc, mentions, self.rules))
 
     def _mentions(self, doc: Doc) -> Mentions:
         mentions = extract_mentions(doc, self.rules)
@@ -188,17 +191,20 @@ class Resolver:
         features = item.features
         return self.decide(item.mentions, single, pair, item.ptr, item.ante, store_scores,
                            agreement_codes(features.codes, self.rules.decoding_agreement),
-                           repeat_keys(features.codes, features.hashes), item.names, mention)
+                           repeat_keys(features.codes, features.hashes), item.names, mention,
+                           item.binding)
 
     def decide(self, mentions: Mentions, single: np.ndarray, pair: np.ndarray,
                ptr: np.ndarray, ante: np.ndarray, store_scores: bool = False,
                agreement: Optional[np.ndarray] = None, repeats: Optional[np.ndarray] = None,
-               names: Optional[np.ndarray] = None, span_scores: Optional[np.ndarray] = None) -> DocCoref:
+               names: Optional[np.ndarray] = None, span_scores: Optional[np.ndarray] = None,
+               binding: Optional[Binding] = None) -> DocCoref:
         """Links, clusters and main mentions from scores (``agreement``, ``repeats``,
-        ``names``, ``span_scores``: see :func:`~neuralcoref.clustering.decode_clusters`)."""
+        ``names``, ``span_scores``, ``binding``: see
+        :func:`~neuralcoref.clustering.decode_clusters`)."""
         clusters = decode_clusters(single, pair, ptr, ante, mentions.heads, self.greedyness, agreement,
                                    link_offsets_of(mentions.types, self.link_offsets), repeats, names,
-                                   span_scores)
+                                   span_scores, binding)
         mains = [main_mention(c, mentions.types) for c in clusters]
         if not store_scores:
             return DocCoref(mentions, clusters, mains)

