@@ -7,13 +7,18 @@ mentions the filter drops).
         ../shared/data/ontogum/dev.english.v4_gold_conll
     python bench/binding_ablation.py --no-singletons --spacy-model fr_core_news_md --model fr \\
         ../shared/data/fr-litbank/dev.french.v4_gold_conll
+    python bench/binding_ablation.py --challenge --spacy-model fr_core_news_md --model fr
 """
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+from pathlib import Path
 from dataclasses import replace
 from typing import Dict, List, Sequence, Tuple
+
+import numpy as np
 
 from neuralcoref.api import load_spacy
 from neuralcoref.binding import binding_constraints
@@ -26,6 +31,27 @@ from neuralcoref.lang.base import _FILTER_FIELDS, LanguageRules
 from neuralcoref.mentions import extract_mentions
 
 Parsed = List[Tuple[object, object]]
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+
+def parse_cached(nlp, path: str) -> Parsed:
+    """The documents of ``path`` parsed by ``nlp``, cached as a DocBin under
+    /tmp (parsing is the slow part; the variants only change decoding)."""
+    from spacy.tokens import DocBin
+
+    conll_docs = list(read_conll_path(path))
+    cache = Path("/tmp") / f"binding-cache-{nlp.meta['name']}-{Path(path).parent.name}-{Path(path).name}.spacy"
+    tensors = cache.with_suffix(".npz")  # a DocBin does not keep doc.tensor
+    if cache.exists() and tensors.exists():
+        docs = list(DocBin().from_disk(cache).get_docs(nlp.vocab))
+        with np.load(tensors) as stored:
+            for k, doc in enumerate(docs):
+                doc.tensor = stored[str(k)]
+        return list(zip(conll_docs, docs))
+    parsed = list(parse_conll_docs(nlp, conll_docs))
+    DocBin(store_user_data=True, docs=[doc for _, doc in parsed]).to_disk(cache)
+    np.savez(tensors, **{str(k): doc.tensor for k, (_, doc) in enumerate(parsed)})
+    return parsed
 
 
 def variants(rules: LanguageRules) -> Dict[str, LanguageRules]:
@@ -79,21 +105,47 @@ def disagreements(parsed: Parsed, rules: LanguageRules) -> Dict[str, int]:
     return out
 
 
+def challenge(nlp, coref, table: Dict[str, LanguageRules]) -> None:
+    """Challenge cases passed per variant, and the cases whose outcome differs."""
+    from challenge import CASES, FRENCH_CASES, check, make_doc, parse_case
+
+    cases = FRENCH_CASES if nlp.lang == "fr" else CASES
+    outcome = {}
+    for name, variant in table.items():
+        coref.resolver.rules = variant
+        outcome[name] = [not check(make_doc(nlp, parse_case(c)), parse_case(c)) for c in cases]
+        print(f"challenge {name}: {sum(outcome[name])}/{len(cases)}")
+    for k, case in enumerate(cases):
+        row = "".join("+" if outcome[name][k] else "-" for name in table)
+        if len(set(row)) > 1 or not outcome["all"][k]:
+            print(f"  {row} {case.name}")
+
+
 def main(argv: Sequence[str] = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("paths", nargs="+")
+    parser.add_argument("paths", nargs="*")
+    parser.add_argument("--challenge", action="store_true", help="run the challenge set too")
     parser.add_argument("--model", default=None)
     parser.add_argument("--spacy-model", default=None)
     parser.add_argument("--no-singletons", action="store_true")
+    parser.add_argument("--add", default="", help="principles to add to the rules' (e.g. P)")
+    parser.add_argument("--veto", action="store_true", help="no fallback link past a forbidden candidate")
     args = parser.parse_args(argv)
+    if args.veto:
+        import neuralcoref.binding
+        neuralcoref.binding.FALLBACK = False
     nlp = load_spacy(args.spacy_model)
     coref = nlp.add_pipe("neuralcoref", config={"model": args.model} if args.model else {})
     rules = coref.resolver.rules
+    rules = replace(rules, binding_principles=rules.binding_principles | set(args.add))
     table = variants(rules)
+    if args.challenge:
+        print("variants:", " ".join(table))
+        challenge(nlp, coref, table)
     print("file\t" + "\t".join(table) + "\t(CoNLL F1 / MUC F1)")
     for path in args.paths:
         start = time.time()
-        parsed = list(parse_conll_docs(nlp, read_conll_path(path)))
+        parsed = parse_cached(nlp, path)
         cells = []
         for variant in table.values():
             conll_f1, muc_f1 = score(coref, parsed, variant, not args.no_singletons)

@@ -340,7 +340,8 @@ def consistent_antecedents(const float[::1] single, const float[::1] pair,
                            const int64_t[::1] ptr, const int32_t[::1] ante, double offset,
                            const int32_t[::1] gender, const int32_t[::1] number,
                            const uint64_t[::1] names, const int64_t[::1] forbid_ptr,
-                           const int32_t[::1] forbid, const int32_t[::1] binder):
+                           const int32_t[::1] forbid, const int32_t[::1] binder,
+                           bint fallback=True):
     """Each mention's antecedent, decided left to right with the clusters so far.
 
     A mention takes its best-scoring candidate (the first of equal ones) among
@@ -357,6 +358,8 @@ def consistent_antecedents(const float[::1] single, const float[::1] pair,
     forbid_ptr (int64 (n + 1,)), forbid (int32 (n_forbidden,)): the earlier
         mentions each mention never shares a cluster with (CSR).
     binder (int32 (n,)): an earlier mention to link to, or -1.
+    fallback (bool): whether a mention whose best candidate is forbidden takes
+        its best allowed one; False: it stays unlinked (binding only vetoes).
     RETURNS (ndarray): (n,) int32 antecedent index or -1.
     """
     cdef Py_ssize_t n = single.shape[0], m, k, best, r
@@ -371,14 +374,15 @@ def consistent_antecedents(const float[::1] single, const float[::1] pair,
     cdef uint32_t own_g, own_n
     cdef uint64_t own_w
     cdef float best_score
-    cdef bint bound
+    cdef bint bound, vetoed
+    cdef float vetoed_score
     with nogil:
         for m in range(n):
             masks[m, 0] = (1u << gender[m]) if 0 < gender[m] < 32 else 0
             masks[m, 1] = (1u << number[m]) if 0 < number[m] < 32 else 0
         for m in range(n):
             own_g, own_n, own_w = masks[m, 0], masks[m, 1], words[m]
-            best, best_score, bound = -1, 0.0, False
+            best, best_score, bound, vetoed, vetoed_score = -1, 0.0, False, False, 0.0
             if 0 <= binder[m] < m:
                 r = _root(parent, binder[m])
                 bound = not ((own_g and masks[r, 0] & ~own_g) or (own_n and masks[r, 1] & ~own_n)
@@ -395,9 +399,14 @@ def consistent_antecedents(const float[::1] single, const float[::1] pair,
                     if own_w and words[r] and not (own_w & words[r]):
                         continue
                     if _forbidden(parent, forbid_ptr, forbid, m, r):
+                        # The best forbidden candidate, to tell whether the
+                        # best one overall is forbidden.
+                        if not vetoed or pair[k] > vetoed_score:
+                            vetoed, vetoed_score = True, pair[k]
                         continue
                     best, best_score = k, pair[k]
-                if best >= 0 and best_score - single[m] > offset:
+                if best >= 0 and best_score - single[m] > offset and (
+                        fallback or not vetoed or best_score > vetoed_score):
                     links[m] = ante[best]
             if links[m] >= 0:
                 r = _root(parent, links[m])

@@ -11,6 +11,10 @@ Three principles of binding theory, as the rules of a language state them
   a subject or object pronoun and a mention inside a dependent that follows it
   ("He said that John left": He is not John).
 
+and one preference, "P", which is no binding principle: a possessive determiner
+of an object takes the subject of its clause when agreement allows ("while
+Microsoft blamed its cloud unit": Microsoft).
+
 Computed once per Doc from ``doc.to_array`` (heads, labels, words): the loops run
 over personal pronouns only, the mentions in a pronoun's domain are found with
 a sorted array of mention heads. Decoding
@@ -19,7 +23,7 @@ one cluster and links a reflexive to its binder when agreement allows.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 import numpy as np
@@ -31,7 +35,11 @@ from . import _mentions
 from .lang.base import LanguageRules
 from .mentions import PRONOMINAL, Mentions
 
-PRINCIPLES = ("A", "B", "C")
+PRINCIPLES = ("A", "B", "C", "P")
+#: Whether a mention whose best candidate is forbidden takes its best allowed
+#: one. Vetoing instead (no link) cost WinoBias dev type 2 pro 25.7 MUC F1
+#: (47.25 -> 21.58) and gained OntoGUM dev 0.03 (docs/experiments/2026-11-26-binding.md).
+FALLBACK = True
 
 
 @dataclass(frozen=True)
@@ -43,11 +51,14 @@ class Binding:
         are the earlier mentions that mention m never shares a cluster with.
     binder (ndarray): (n,) int32, for a reflexive the earlier mention that binds
         it (principle A), else -1.
+    fallback (bool): whether a mention whose best candidate is forbidden links
+        to its best allowed one (else it stays unlinked).
     """
 
     forbid_ptr: np.ndarray
     forbid: np.ndarray
     binder: np.ndarray
+    fallback: bool = True
 
     @classmethod
     def none(cls, n: int) -> "Binding":
@@ -129,11 +140,15 @@ class _Parse:
         self.relcl = has(dep, rules.relative_clause_deps)
         self.relative = has(lower, rules.relative_words)
         self.no_c_command = has(dep, rules.binding_predicate_deps)
+        # A mention that is a predicate ("proclaimed himself [Emperor]", "serve
+        # as [the capital]") describes, it is not bound.
+        self.predicative = self.no_c_command | has(lower, rules.predicative_words)[self.heads]
         self.verb = has(pos, rules.verb_pos)
         self.clitic = has(lower, rules.binding_clitic_words) & self.verb[self.heads] \
             & (np.arange(n) < self.heads)
         self.personal = has(lower, rules.binding_pronoun_words)
         self.reflexive = has(lower, rules.reflexive_words)
+        self.possessive = has(lower, rules.binding_possessive_words) & has(dep, rules.determiner_deps)
         order = np.argsort(self.heads, kind="stable")
         is_root = self.heads[order] == order
         self.kids = order[~is_root].astype(np.int64)
@@ -228,9 +243,15 @@ def binding_constraints(doc: Doc, mentions: Mentions, rules: LanguageRules,
 
     pairs: List[Tuple[int, int]] = []
     binder = np.full(n, -1, dtype=np.int32)
-    anaphors = np.flatnonzero(pronominal & (parse.personal | parse.reflexive)[heads])
+    anaphors = np.flatnonzero(pronominal & (parse.personal | parse.reflexive | parse.possessive)[heads])
     for m in anaphors.tolist():
         p = int(heads[m])
+        if parse.possessive[p]:
+            if "P" in wanted:
+                owner = int(parse.heads[p])
+                v = parse.predicate(owner)
+                binder[m] = _binder(parse, owner, v, with_heads, m) if v >= 0 and not parse.subject[owner] else -1
+            continue
         v = parse.predicate(p)
         if v < 0:
             continue
@@ -240,13 +261,16 @@ def binding_constraints(doc: Doc, mentions: Mentions, rules: LanguageRules,
             continue
         if "B" in wanted:
             for a in parse.arguments(v):
-                if a != p:
+                # Two subjects of one verb are a dislocation ("The footage, it
+                # looks fake") or a parse error, not co-arguments.
+                if a != p and not parse.reflexive[a] and not (parse.subject[a] and parse.subject[p]):
                     pairs.extend((m, int(o)) for o in with_heads(a, a))
         if "C" in wanted and (parse.subject[p] or parse.object[p] or parse.clitic[p]):
             for lo, hi in parse.c_command_ranges(p, v):
                 inside = with_heads(lo, hi)
-                pairs.extend((m, int(o)) for o in inside[~pronominal[inside]])
-    return Binding.from_pairs(n, pairs, binder)
+                inside = inside[~pronominal[inside] & ~parse.predicative[heads[inside]]]
+                pairs.extend((m, int(o)) for o in inside)
+    return replace(Binding.from_pairs(n, pairs, binder), fallback=FALLBACK)
 
 
 def _binder(parse: _Parse, p: int, v: int, with_heads, m: int) -> int:

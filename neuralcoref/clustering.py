@@ -128,7 +128,7 @@ def best_antecedents(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray,
         np.ascontiguousarray(agreement[:, 1], dtype=np.int32), np.ascontiguousarray(names, dtype=np.uint64),
         np.ascontiguousarray(binding.forbid_ptr, dtype=np.int64),
         np.ascontiguousarray(binding.forbid, dtype=np.int32),
-        np.ascontiguousarray(binding.binder, dtype=np.int32))
+        np.ascontiguousarray(binding.binder, dtype=np.int32), binding.fallback)
 
 
 def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante: np.ndarray,

@@ -108,6 +108,19 @@ def test_binding_unknown_principle_is_a_coded_error():
         replace(EN, binding_principles=frozenset({"B", "D"}))
 
 
+def test_binding_two_subjects_of_one_verb_are_no_co_arguments():
+    # "The footage, it looks fake": a dislocation, or a parse error.
+    doc = parsed("en", [("The", 1, "det", "DET", "DT"), ("footage", 3, "nsubj", "NOUN", "NN"),
+                        ("it", 3, "nsubj", "PRON", "PRP"), ("looks", 3, "ROOT", "VERB", "VBZ"),
+                        ("fake", 3, "acomp", "ADJ", "JJ")])
+    assert forbidden_texts(doc, principles=["B"]) == []
+
+
+def test_binding_possessive_preference_takes_the_local_subject(nlp_en):
+    doc = nlp_en("Apple said its revenue grew, while Microsoft blamed its cloud unit.")
+    assert binders(doc, replace(EN, binding_principles=frozenset({"P"}))) == [("its", "Microsoft")]
+
+
 def test_binding_french_clitic_is_an_object_of_its_verb():
     # "Marie la regarde": la (parsed as a determiner) is not Marie.
     doc = parsed("fr", [("Marie", 2, "nsubj", "PROPN"), ("la", 2, "det", "DET"),
@@ -125,8 +138,15 @@ def test_binding_french_clitic_is_an_object_of_its_verb():
     ("John wants to see him.", [("him", "John")], []),
     ("Peter saw himself in the mirror.", [], [("himself", "Peter")]),
     ("Mary talked to her.", [("her", "Mary")], []),
+    ("Mark asked Tom to help him.", [("him", "Tom")], []),
+    # No constraint: first and second person, reflexive co-arguments, predicates.
+    ("What did you do, Sabrina?", [], []),
+    ("They told themselves that the storm would pass.", [("the storm", "They")],
+     [("themselves", "They")]),
+    ("It was chosen to serve as the capital of the state.", [], []),
 ], ids=["he_him", "she_her", "shared_subject", "winobias_type2", "principle_c", "cataphora",
-        "control", "reflexive", "preposition"])
+        "control", "reflexive", "preposition", "object_control", "vocative", "reflexive_object",
+        "predicative_as"])
 def test_binding_on_parsed_english(nlp_en, text, pairs, bound):
     doc = nlp_en(text)
     assert forbidden_texts(doc) == pairs
@@ -251,3 +271,15 @@ def test_binding_and_expletive_fields_keep_the_shipped_models_fingerprints(name,
     assert config["rules_hash"] == rules.fingerprint()
     off = replace(rules, binding_principles=frozenset(), weather_lemmas=frozenset())
     assert off.fingerprint() == rules.fingerprint()
+
+
+def test_binding_without_fallback_a_vetoed_mention_stays_unlinked():
+    # 2's best candidate 0 is forbidden: with fallback it takes 1, without it none.
+    pair, ptr, ante = _scores([{}, {0: -9.0}, {0: 5.0, 1: 2.0}])
+    single = np.zeros(3, np.float32)
+    binding = Binding.from_pairs(3, [(2, 0)])
+    assert best_antecedents(single, pair, ptr, ante, binding=binding).tolist() == [-1, -1, 1]
+    vetoing = replace(binding, fallback=False)
+    assert best_antecedents(single, pair, ptr, ante, binding=vetoing).tolist() == [-1, -1, -1]
+    pair[2] = 6.0  # the allowed candidate is the best one: linked either way
+    assert best_antecedents(single, pair, ptr, ante, binding=vetoing).tolist() == [-1, -1, 1]

@@ -147,7 +147,9 @@ class LanguageRules:
         replacement that starts with a consonant ("qu'il" -> "que Jean").
 
     Binding constraints (decoding only, see :mod:`neuralcoref.binding`):
-    binding_principles (Labels): those applied, among "A", "B", "C"; empty: none.
+    binding_principles (Labels): those applied, among "A", "B", "C", and "P" (the
+        possessive preference of :mod:`neuralcoref.binding`); empty: none.
+    binding_possessive_words (Labels): possessive determiners for "P" ("its").
     binding_pronoun_words (Labels): personal pronouns that principles B and C
         constrain ("he", "him"; not possessives or reflexives).
     reflexive_words (Labels): reflexives that principle A binds ("himself").
@@ -166,7 +168,10 @@ class LanguageRules:
         whose subject is a relative pronoun shares the subject of the noun it
         modifies ("the man who saw him").
     binding_predicate_deps (Labels): dependents a subject pronoun does not
-        c-command for principle C (predicate nominals: "He is the teacher").
+        c-command for principle C (predicate nominals: "He is the teacher"),
+        and predicates that principle C leaves free wherever they are.
+    predicative_words (Labels): prepositions whose object is a predicate, left
+        free by principle C ("serve [as] the capital").
 
     Expletives (non-referential pronouns: never mentions, see
     :mod:`neuralcoref.expletives`; not part of :meth:`fingerprint`, for the reason
@@ -248,6 +253,7 @@ class LanguageRules:
     elided_words: Union[ClassMap, Mapping[str, str]] = frozenset()
     binding_principles: Labels = labels()
     binding_pronoun_words: Labels = labels()
+    binding_possessive_words: Labels = labels()
     reflexive_words: Labels = labels()
     binding_subject_deps: Labels = labels()
     binding_object_deps: Labels = labels()
@@ -258,6 +264,7 @@ class LanguageRules:
     relative_clause_deps: Labels = labels()
     relative_words: Labels = labels()
     binding_predicate_deps: Labels = labels()
+    predicative_words: Labels = labels()
     weather_lemmas: Labels = labels()
     weather_adjectives: Labels = labels()
     weather_light_verbs: Labels = labels()
@@ -327,10 +334,12 @@ class LanguageRules:
 
 
 #: Fields that only steer decoding, left out of the fingerprint.
-_BINDING_FIELDS = ("binding_principles", "binding_pronoun_words", "reflexive_words",
+_BINDING_FIELDS = ("binding_principles", "binding_pronoun_words", "binding_possessive_words",
+                   "reflexive_words",
                    "binding_subject_deps", "binding_object_deps", "binding_preposition_deps",
                    "binding_prepositions", "binding_clitic_words", "control_deps",
-                   "relative_clause_deps", "relative_words", "binding_predicate_deps")
+                   "relative_clause_deps", "relative_words", "binding_predicate_deps",
+                   "predicative_words")
 #: Fields of the expletive filter, which drops whole pronoun candidates after
 #: extraction. Left out of the fingerprint like the resolver's blacklist, which
 #: drops candidates too: the mentions kept keep their spans, heads, types and
@@ -348,7 +357,7 @@ _DECODING_FIELDS = ("decoding_agreement", "possessive_suffixes", "elided_words")
 _LATER_FIELDS = ("quote_open_marks", "quote_close_marks", "turn_dashes")
 AGREEMENT_ATTRIBUTES = ("gender", "number")
 #: Binding principles decoding can apply (see :mod:`neuralcoref.binding`).
-BINDING_PRINCIPLES = ("A", "B", "C")
+BINDING_PRINCIPLES = ("A", "B", "C", "P")
 
 
 def _to_labels(value: Iterable[str], name: str) -> Labels:

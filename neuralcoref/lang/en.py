@@ -75,8 +75,10 @@ RULES = LanguageRules(
                               "nothing", "which"),
     # Binding (decoding only, see neuralcoref.binding).
     binding_principles=labels("A", "B", "C"),
-    binding_pronoun_words=labels("i", "me", "you", "he", "him", "she", "her", "it", "we",
-                                 "us", "they", "them"),
+    # Third person only: first and second person meet names as vocatives ("What
+    # did you do, Sabrina?") and predicates ("we as Americans").
+    binding_pronoun_words=labels("he", "him", "she", "her", "it", "they", "them"),
+    binding_possessive_words=labels("his", "her", "its", "their"),
     reflexive_words=labels("myself", "yourself", "himself", "herself", "itself", "ourselves",
                            "yourselves", "themselves", "oneself"),
     binding_subject_deps=labels("nsubj", "nsubjpass"),
@@ -89,6 +91,7 @@ RULES = LanguageRules(
     relative_clause_deps=labels("relcl"),
     relative_words=labels("who", "which", "that"),
     binding_predicate_deps=labels("attr", "acomp", "oprd", "appos", "punct"),
+    predicative_words=labels("as"),
     # Expletive "it" (see neuralcoref.expletives).
     weather_lemmas=labels("rain", "snow", "hail", "drizzle", "sleet", "thunder", "pour"),
     weather_adjectives=labels("cold", "hot", "warm", "cool", "sunny", "cloudy", "windy",
