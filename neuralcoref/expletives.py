@@ -92,6 +92,7 @@ class _Tables:
         self.cleft = np.isin(dep, _ids(rules.cleft_deps))
         self.relcl = np.isin(dep, _ids(rules.relative_clause_deps))
         self.particle = np.isin(lower, _ids(rules.expletive_particles))
+        self.cleft_word = np.isin(lower, _ids(rules.cleft_words))
         self.mark = np.isin(lower, _ids(rules.expletive_marks))
         self.passive = np.isin(dep, _ids(rules.extraposition_subject_deps))
         self.impersonal_adj = np.isin(lemma, _ids(rules.extraposition_adjectives))
@@ -118,8 +119,7 @@ class _Tables:
             return True  # "It seems that", "It is said that"
         if self.copula[h] and clause and any(self._predicate(c) for c in later):
             return True  # "It is important to sleep"
-        if self.copula[h] and any(self.cleft[c] and any(self.relcl[g] for g in self.children(c))
-                                  for c in later):
+        if self.copula[h] and any(self.cleft[c] and self._cleft_clause(c) for c in later):
             return True  # "It was Mary who called"
         # UD: the adjective heads the clause, the extraposed clause hangs on it
         # with its subordinator ("il est clair [que] Jean ment").
@@ -127,6 +127,12 @@ class _Tables:
                     and any(self.mark[g] for c in later for g in self.children(c)))
 
     def _predicate(self, c: int) -> bool:
-        if self.adjective[c]:
-            return self.any_adjective or bool(self.impersonal_adj[c])
-        return bool(self.cleft[c] and not any(self.relcl[g] for g in self.children(c)))
+        # Adjectives only: with a noun the clause is more often the noun's ("it
+        # is something to consider").
+        return bool(self.adjective[c] and (self.any_adjective or self.impersonal_adj[c]))
+
+    def _cleft_clause(self, c: int) -> bool:
+        # A relative clause on the predicate noun that opens with "who" or
+        # "that" ("It was Mary who called"; not "It is an oath whose power...").
+        return any(self.relcl[g] and any(self.cleft_word[w] and w < g for w in self.children(g))
+                   for g in self.children(c))

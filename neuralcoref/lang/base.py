@@ -189,6 +189,8 @@ class LanguageRules:
     extraposed_clause_deps (Labels): clausal complements ("ccomp", "xcomp").
     predicate_adjective_deps (Labels): adjective predicates of a copula ("acomp").
     cleft_deps (Labels): predicate nominals of a cleft ("attr").
+    cleft_words (Labels): relative words that open the clause of a cleft
+        ("who", "that").
     expletive_particles (Labels): words that make their head impersonal ("il
         [y] a").
     expletive_marks (Labels): subordinators of an extraposed clause in UD, where
@@ -275,6 +277,7 @@ class LanguageRules:
     cleft_deps: Labels = labels()
     expletive_particles: Labels = labels()
     expletive_marks: Labels = labels()
+    cleft_words: Labels = labels()
     extraposition_subject_deps: Labels = labels()
     extraposition_adjectives: Labels = labels()
 
@@ -349,7 +352,8 @@ _BINDING_FIELDS = ("binding_principles", "binding_pronoun_words", "binding_posse
 _FILTER_FIELDS = ("weather_lemmas", "weather_adjectives", "weather_light_verbs",
                   "extraposition_lemmas", "copula_lemmas", "extraposed_clause_deps",
                   "predicate_adjective_deps", "cleft_deps", "expletive_particles",
-                  "expletive_marks", "extraposition_subject_deps", "extraposition_adjectives")
+                  "expletive_marks", "extraposition_subject_deps", "extraposition_adjectives",
+                  "cleft_words")
 _DECODING_FIELDS = ("decoding_agreement", "possessive_suffixes", "elided_words") \
     + _BINDING_FIELDS + _FILTER_FIELDS
 #: Fields added after models shipped: left out of the fingerprint while empty,

@@ -103,5 +103,6 @@ RULES = LanguageRules(
     extraposed_clause_deps=labels("ccomp", "xcomp", "csubj"),
     predicate_adjective_deps=labels("acomp"),
     cleft_deps=labels("attr"),
+    cleft_words=labels("who", "that"),
     extraposition_subject_deps=labels("nsubjpass", "expl"),
 )
