@@ -28,10 +28,10 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 import numpy as np
 from spacy.attrs import DEP, HEAD, LOWER, POS
-from spacy.strings import get_string_id
 from spacy.tokens import Doc
 
 from . import _mentions
+from .expletives import label_ids
 from .lang.base import LanguageRules
 from .mentions import PRONOMINAL, Mentions
 
@@ -129,8 +129,7 @@ class _Parse:
         dep, lower, pos = (array[:, k].astype(np.uint64) for k in (1, 2, 3))
 
         def has(column: np.ndarray, values) -> np.ndarray:
-            ids = np.array([get_string_id(v) for v in values], dtype=np.uint64)
-            return np.isin(column, ids)
+            return np.isin(column, label_ids(values))
 
         self.subject = has(dep, rules.binding_subject_deps)
         self.object = has(dep, rules.binding_object_deps)

