@@ -105,6 +105,7 @@ class _Tables:
         self.relcl = np.isin(dep, _ids(rules.relative_clause_deps))
         self.particle = np.isin(lower, _ids(rules.expletive_particles))
         self.cleft_word = np.isin(lower, _ids(rules.cleft_words))
+        self.any_cleft_word = not rules.cleft_words
         self.mark = np.isin(lower, _ids(rules.expletive_marks))
         self.passive = np.isin(dep, _ids(rules.extraposition_subject_deps))
         self.impersonal_adj = np.isin(lemma, _ids(rules.extraposition_adjectives))
@@ -139,12 +140,14 @@ class _Tables:
                     and any(self.mark[g] for c in later for g in self.children(c)))
 
     def _predicate(self, c: int) -> bool:
-        # Adjectives only: with a noun the clause is more often the noun's ("it
-        # is something to consider").
-        return bool(self.adjective[c] and (self.any_adjective or self.impersonal_adj[c]))
+        if self.adjective[c]:
+            return self.any_adjective or bool(self.impersonal_adj[c])
+        # A predicate noun without a relative clause: "It is a pity that".
+        return bool(self.cleft[c] and not any(self.relcl[g] for g in self.children(c)))
 
     def _cleft_clause(self, c: int) -> bool:
-        # A relative clause on the predicate noun that opens with "who" or
-        # "that" ("It was Mary who called"; not "It is an oath whose power...").
-        return any(self.relcl[g] and any(self.cleft_word[w] and w < g for w in self.children(g))
+        # A relative clause on the predicate noun ("It was Mary who called"),
+        # opening with one of ``cleft_words`` when the rules name some.
+        return any(self.relcl[g] and (self.any_cleft_word
+                                      or any(self.cleft_word[w] and w < g for w in self.children(g)))
                    for g in self.children(c))

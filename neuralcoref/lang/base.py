@@ -190,7 +190,7 @@ class LanguageRules:
     predicate_adjective_deps (Labels): adjective predicates of a copula ("acomp").
     cleft_deps (Labels): predicate nominals of a cleft ("attr").
     cleft_words (Labels): relative words that open the clause of a cleft
-        ("who", "that").
+        ("who", "that"); empty: any relative clause.
     expletive_particles (Labels): words that make their head impersonal ("il
         [y] a").
     expletive_marks (Labels): subordinators of an extraposed clause in UD, where
