@@ -10,6 +10,8 @@ from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 import spacy
 from spacy.tokens import Doc
 
@@ -283,3 +285,47 @@ def test_binding_without_fallback_a_vetoed_mention_stays_unlinked():
     assert best_antecedents(single, pair, ptr, ante, binding=vetoing).tolist() == [-1, -1, -1]
     pair[2] = 6.0  # the allowed candidate is the best one: linked either way
     assert best_antecedents(single, pair, ptr, ante, binding=vetoing).tolist() == [-1, -1, 1]
+
+
+def _reference_links(single, rows, binding):
+    """best_antecedents with binding as a plain loop over explicit clusters."""
+    cluster = list(range(len(single)))
+    forbidden = binding.partners()
+    links = []
+    for m, row in enumerate(rows):
+        def allowed(a):
+            members = {k for k in range(m) if cluster[k] == cluster[a]}
+            return not forbidden.get(m, set()) & members
+        b = int(binding.binder[m])
+        if 0 <= b < m and allowed(b):
+            link = b
+        else:
+            options = [(a, s) for a, s in row if allowed(a)]
+            best = max(options, key=lambda r: r[1], default=None)
+            top = max(row, key=lambda r: r[1], default=None)
+            vetoed = top is not None and not allowed(top[0])  # the first of equal ones
+            link = best[0] if best is not None and best[1] > single[m] \
+                and (binding.fallback or not vetoed) else -1
+        if link >= 0:
+            old = cluster[m]
+            cluster = [cluster[link] if c == old else c for c in cluster]
+        links.append(link)
+    return links
+
+
+@given(st.lists(st.lists(st.integers(-3, 3), max_size=5), max_size=9),
+       st.lists(st.tuples(st.integers(0, 8), st.integers(0, 8)), max_size=6),
+       st.lists(st.integers(-1, 8), max_size=9), st.booleans())
+@settings(max_examples=300, deadline=None)
+def test_binding_kernel_matches_a_loop(score_rows, pairs, binders, fallback):
+    n = len(score_rows)
+    rows = [[(m - 1 - k, float(s)) for k, s in enumerate(scores[:m])] for m, scores in enumerate(score_rows)]
+    binder = np.array([b if 0 <= b < m else -1 for m, b in enumerate((binders + [-1] * n)[:n])], np.int32)
+    binding = replace(Binding.from_pairs(n, [(a, b) for a, b in pairs if a < n and b < n], binder),
+                      fallback=fallback)
+    ptr = np.array([0] + np.cumsum([len(r) for r in rows]).tolist(), np.int64)
+    ante = np.array([a for r in rows for a, _ in r], np.int32)
+    pair = np.array([s for r in rows for _, s in r], np.float32)
+    single = np.full(n, 0.5, np.float32)
+    links = best_antecedents(single, pair, ptr, ante, binding=binding).tolist()
+    assert links == _reference_links(single.tolist(), rows, binding)
