@@ -21,6 +21,13 @@ PASSING = {
     "dialogue_i_you", "dialogue_we", "dialogue_my", "dialogue_same_speaker",
     "possessive_their", "possessive_s", "possessive_its",
     "appositive_ceo", "appositive_author", "title_ms",
+    # binding and expletives (decoding constraints and the expletive filter)
+    "binding_a_peter_himself", "binding_a_doctor_himself", "binding_a_mary_herself",
+    "binding_a_children_themselves", "binding_b_he_him", "binding_b_she_her",
+    "binding_b_shared_subject", "binding_b_talked_to_her", "binding_b_object_control",
+    "binding_c_he_said_john", "binding_c_she_told", "binding_c_after_john",
+    "possessive_clause_tom_job", "expletive_raining_laptop", "expletive_important_that",
+    "expletive_turned_out", "expletive_said_that", "expletive_clear_that", "expletive_cold",
 }
 #: The board's cases (tests/challenge.py, "board: more phenomena") the shipped English model passes.
 PASSING |= {
@@ -31,11 +38,15 @@ PASSING |= {
 }
 #: French challenge cases each shipped French model passes (bench/challenge.py
 #: --spacy-model fr_core_news_md / fr_core_news_sm lists the others).
+#: "genre_jean_pluie" marks the impersonal "il" of "s'il pleut" as Jean: the
+#: expletive filter drops it, rightly, so the case fails as written.
+_FRENCH_BINDING_FAILURES = {"genre_jean_pluie", "il_y_a", "liage_b_clitique", "liage_b_lui"}
 FRENCH_PASSING = {
-    "fr": {c.name for c in FRENCH_CASES} - {"court_paul_chien", "court_sophie_livre", "personne_maison"},
+    "fr": {c.name for c in FRENCH_CASES} - {"court_paul_chien", "court_sophie_livre", "personne_maison"}
+    - _FRENCH_BINDING_FAILURES,
     "fr_sm": {c.name for c in FRENCH_CASES} - {"court_paul_chien", "court_sophie_livre", "court_medecin",
                                                "court_soeur", "court_directrice", "court_helene",
-                                               "personne_maison"},
+                                               "personne_maison"} - _FRENCH_BINDING_FAILURES,
 }
 #: The board's French cases each model fails (clitics, apposition, coordination).
 FRENCH_PASSING["fr"] -= {"clitique_la", "clitique_l_elision", "clitique_les", "clitique_lui",
