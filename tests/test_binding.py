@@ -16,11 +16,14 @@ import spacy
 from spacy.tokens import Doc
 
 from neuralcoref.binding import Binding, allowed_together, binding_constraints
-from neuralcoref.clustering import attach_repeats, best_antecedents, decode_clusters, merge_repeats
+from neuralcoref.clustering import (attach_repeats, best_antecedents, decode_clusters, join_speakers,
+                                   merge_repeats, rescue_pronouns)
 from neuralcoref.errors import NeuralcorefError
 from neuralcoref.expletives import expletive_tokens
+from neuralcoref.features import GENDER, PERSON
 from neuralcoref.lang import en, fr
 from neuralcoref.lang.base import LanguageRules
+from neuralcoref.lang.lexicon import MENTION_CLASSES
 from neuralcoref.mentions import extract_mentions
 from neuralcoref.model_dir import shipped_model_path
 
@@ -210,6 +213,41 @@ def test_binding_repeats_never_attach_or_merge_across_a_forbidden_pair():
     clusters = decode_clusters(np.zeros(4, np.float32), pair, ptr, ante, heads, repeats=keys,
                                binding=Binding.from_pairs(4, [(3, 1)]))
     assert clusters == [[0, 1], [2, 3]]
+
+
+
+def test_binding_decoding_tests_the_binder_with_the_lexicons_allowed_sets():
+    # 0 the car, 1 Tom, 2 himself (masc) bound to 0 by a parse error: a thing
+    # allows only "it", so the binder is refused and himself takes its best candidate.
+    pair, ptr, ante = _scores([{}, {0: -5.0}, {1: 3.0, 0: -4.0}])
+    single = np.zeros(3, np.float32)
+    binding = Binding.from_pairs(3, [], np.array([-1, -1, 0], np.int32))
+    agreement = np.array([[0, 0], [0, 0], [GENDER.index("masc"), 0]], np.int32)
+    links = best_antecedents(single, pair, ptr, ante, agreement=agreement, binding=binding)
+    assert links.tolist() == [-1, -1, 0]
+    classes = np.array([MENTION_CLASSES.index("inanimate"), 0, 0])
+    links = best_antecedents(single, pair, ptr, ante, agreement=agreement, classes=classes, binding=binding)
+    assert links.tolist() == [-1, -1, 1]
+
+
+def test_binding_holds_in_the_rescue_and_the_speakers_join():
+    # 0 John, 1 a dog, 2 him (B: not John). The scores want John; the dog scores
+    # 0.2 under the threshold: the rescue links him to the dog, never to John.
+    pair, ptr, ante = _scores([{}, {0: -9.0}, {0: 5.0, 1: -0.2}])
+    single = np.zeros(3, np.float32)
+    persons = np.array([-1, -1, PERSON.index("3")], np.int32)
+    binding = Binding.from_pairs(3, [(2, 0)])
+    links = best_antecedents(single, pair, ptr, ante, binding=binding)
+    assert links.tolist() == [-1, -1, -1]
+    assert rescue_pronouns(links, single, pair, ptr, ante, persons, binding=binding).tolist() == [-1, -1, 1]
+    # A speaker's cluster and its pronoun's merge unless a forbidden pair would meet.
+    heads = np.arange(4)
+    assert join_speakers([[0, 1], [2, 3]], np.array([[1, 2]]), heads) == [[0, 1, 2, 3]]
+    partners = Binding.from_pairs(4, [(3, 0)]).partners()
+    joined = join_speakers([[0, 1], [2, 3]], np.array([[1, 2]]), heads, partners=partners)
+    assert joined == [[0, 1], [2, 3]]
+    clusters = decode_clusters(single, pair, ptr, ante, np.arange(3), persons=persons, binding=binding)
+    assert clusters == [[1, 2]]
 
 
 def expletives(doc: Doc, rules: LanguageRules = EN) -> List[str]:
