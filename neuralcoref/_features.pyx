@@ -331,22 +331,50 @@ cdef inline Py_ssize_t _root(int64_t[::1] parent, Py_ssize_t i) noexcept nogil:
     return i
 
 
+cdef inline bint _agrees(uint32_t[:, ::1] masks, Py_ssize_t r, uint32_t own_g,
+                         uint32_t own_n) noexcept nogil:
+    # Whether the cluster rooted at r still allows one of the mention's genders
+    # and one of its numbers (0 allows any).
+    return not ((own_g and masks[r, 0] and not (masks[r, 0] & own_g)) or
+                (own_n and masks[r, 1] and not (masks[r, 1] & own_n)))
+
+
+cdef inline bint _forbidden(int64_t[::1] parent, const int64_t[::1] forbid_ptr,
+                            const int32_t[::1] forbid, Py_ssize_t m, Py_ssize_t r) noexcept nogil:
+    # Whether mention m has a binding partner in the cluster rooted at r.
+    cdef Py_ssize_t j
+    for j in range(forbid_ptr[m], forbid_ptr[m + 1]):
+        if _root(parent, forbid[j]) == r:
+            return True
+    return False
+
+
 def consistent_antecedents(const float[::1] single, const float[::1] pair,
                            const int64_t[::1] ptr, const int32_t[::1] ante, double offset,
                            const uint32_t[::1] gender, const uint32_t[::1] number,
-                           const uint64_t[::1] names):
+                           const uint64_t[::1] names, const int64_t[::1] forbid_ptr,
+                           const int32_t[::1] forbid, const int32_t[::1] binder,
+                           bint fallback=True):
     """Each mention's antecedent, decided left to right with the clusters so far.
 
     A mention takes its best-scoring candidate (the first of equal ones) among
-    those whose cluster still allows one of the mention's genders and numbers
-    and, when both have names, shares a name word with it; it links to it if that
-    score beats its single score by more than ``offset``; the cluster then allows
-    only the genders and numbers both allowed, and holds the mention's name words.
+    those whose cluster still allows one of the mention's genders and numbers,
+    holds no mention it is forbidden to join and, when both have names, shares a
+    name word with it; it links to it if that score beats its single score by
+    more than ``offset``. A mention with a binder links to it whatever the
+    scores, when the binder's cluster allows it (agreement and binding). The
+    cluster then allows only the genders and numbers both allowed, and holds the
+    mention's name words.
     single (float32 (n,)), pair (float32 (n_pairs,)): scores.
     ptr (int64 (n + 1,)), ante (int32 (n_pairs,)): candidates (CSR).
     gender, number (uint32 (n,)): bit sets of the values each mention allows
         (bit c for class code c: one bit for "he", two for a person noun), 0 for any.
     names (uint64 (n,)): bit sets of the mention's name words, 0 for none.
+    forbid_ptr (int64 (n + 1,)), forbid (int32 (n_forbidden,)): the earlier
+        mentions each mention never shares a cluster with (CSR).
+    binder (int32 (n,)): an earlier mention to link to, or -1.
+    fallback (bool): whether a mention whose best candidate is forbidden takes
+        its best allowed one; False: it stays unlinked (binding only vetoes).
     RETURNS (ndarray): (n,) int32 antecedent index or -1.
     """
     cdef Py_ssize_t n = single.shape[0], m, k, best, r
@@ -361,26 +389,42 @@ def consistent_antecedents(const float[::1] single, const float[::1] pair,
     cdef uint32_t own_g, own_n
     cdef uint64_t own_w
     cdef float best_score
+    cdef bint bound, vetoed
+    cdef float vetoed_score
     with nogil:
         for m in range(n):
             masks[m, 0] = gender[m]
             masks[m, 1] = number[m]
         for m in range(n):
             own_g, own_n, own_w = masks[m, 0], masks[m, 1], words[m]
-            best, best_score = -1, 0.0
-            for k in range(ptr[m], ptr[m + 1]):
-                if best >= 0 and pair[k] <= best_score:
-                    continue
-                r = _root(parent, ante[k])
-                if (own_g and masks[r, 0] and not (masks[r, 0] & own_g)) or \
-                        (own_n and masks[r, 1] and not (masks[r, 1] & own_n)):
-                    continue
-                if own_w and words[r] and not (own_w & words[r]):
-                    continue
-                best, best_score = k, pair[k]
-            if best >= 0 and best_score - single[m] > offset:
-                links[m] = ante[best]
-                r = _root(parent, ante[best])
+            best, best_score, bound, vetoed, vetoed_score = -1, 0.0, False, False, 0.0
+            if 0 <= binder[m] < m:
+                r = _root(parent, binder[m])
+                bound = _agrees(masks, r, own_g, own_n) and \
+                    not _forbidden(parent, forbid_ptr, forbid, m, r)
+            if bound:
+                links[m] = binder[m]
+            else:
+                for k in range(ptr[m], ptr[m + 1]):
+                    if best >= 0 and pair[k] <= best_score:
+                        continue
+                    r = _root(parent, ante[k])
+                    if not _agrees(masks, r, own_g, own_n):
+                        continue
+                    if own_w and words[r] and not (own_w & words[r]):
+                        continue
+                    if _forbidden(parent, forbid_ptr, forbid, m, r):
+                        # The best forbidden candidate, to tell whether the
+                        # best one overall is forbidden.
+                        if not vetoed or pair[k] > vetoed_score:
+                            vetoed, vetoed_score = True, pair[k]
+                        continue
+                    best, best_score = k, pair[k]
+                if best >= 0 and best_score - single[m] > offset and (
+                        fallback or not vetoed or best_score > vetoed_score):
+                    links[m] = ante[best]
+            if links[m] >= 0:
+                r = _root(parent, links[m])
                 k = _root(parent, m)
                 if k != r:
                     parent[k] = r

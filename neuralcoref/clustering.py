@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Set, Tuple
 
 import numpy as np
 from spacy.attrs import IS_ALPHA, LENGTH, LOWER, POS
@@ -10,6 +10,7 @@ from spacy.symbols import PROPN
 from spacy.tokens import Doc
 
 from . import _features
+from .binding import Binding, allowed_together
 from .features import C, GENDER, H, NUMBER, PERSON
 from .lang.lexicon import MENTION_CLASSES
 from .mentions import MENTION_TYPES
@@ -124,7 +125,8 @@ def best_antecedents(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray,
                      ante: np.ndarray, greedyness: float = 0.5,
                      agreement: Optional[np.ndarray] = None,
                      names: Optional[np.ndarray] = None,
-                     classes: Optional[np.ndarray] = None) -> np.ndarray:
+                     classes: Optional[np.ndarray] = None,
+                     binding: Optional[Binding] = None) -> np.ndarray:
     """Each mention's chosen antecedent, or -1 for none, decided left to right.
 
     single (float32 (n,)): no-antecedent scores.
@@ -141,6 +143,10 @@ def best_antecedents(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray,
         ("Pauline" and "Laurence"; "Samuel" and "Samuel de Constant" may meet).
     classes (int (n,) | None): lexicon classes, see :func:`agreement_masks`
         ("the laptop" never joins "he"); they need ``agreement``.
+    binding (Binding | None): from :func:`~neuralcoref.binding.binding_constraints`;
+        when given, a mention never joins a cluster holding a mention it is
+        forbidden to corefer with ("He saw him"), and a reflexive links to its
+        binder ("Peter saw himself") when agreement allows, whatever the scores.
     RETURNS (ndarray): (n,) int32; a mention links to its best allowed candidate
         (the first of equal ones) when that score beats its single score by the
         greedyness offset.
@@ -150,12 +156,17 @@ def best_antecedents(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray,
         agreement = np.zeros((n, 2), dtype=np.int32)
     if names is None:
         names = np.zeros(n, dtype=np.uint64)
+    if binding is None:
+        binding = Binding.none(n)
     masks = agreement_masks(agreement, classes)
     return _features.consistent_antecedents(
         np.ascontiguousarray(single, dtype=np.float32), np.ascontiguousarray(pair, dtype=np.float32),
         np.ascontiguousarray(ptr, dtype=np.int64), np.ascontiguousarray(ante, dtype=np.int32),
         greedyness_offset(greedyness), np.ascontiguousarray(masks[:, 0]),
-        np.ascontiguousarray(masks[:, 1]), np.ascontiguousarray(names, dtype=np.uint64))
+        np.ascontiguousarray(masks[:, 1]), np.ascontiguousarray(names, dtype=np.uint64),
+        np.ascontiguousarray(binding.forbid_ptr, dtype=np.int64),
+        np.ascontiguousarray(binding.forbid, dtype=np.int32),
+        np.ascontiguousarray(binding.binder, dtype=np.int32), binding.fallback)
 
 
 #: How far below its threshold a blocked pronoun's best allowed candidate may score
@@ -167,7 +178,8 @@ RESCUE_MARGIN = 0.3
 def rescue_pronouns(links: np.ndarray, single: np.ndarray, pair: np.ndarray, ptr: np.ndarray,
                     ante: np.ndarray, persons: np.ndarray, greedyness: float = 0.5,
                     agreement: Optional[np.ndarray] = None, names: Optional[np.ndarray] = None,
-                    classes: Optional[np.ndarray] = None, margin: Optional[float] = None) -> np.ndarray:
+                    classes: Optional[np.ndarray] = None, margin: Optional[float] = None,
+                    binding: Optional[Binding] = None) -> np.ndarray:
     """Links again, letting a third-person pronoun that the scores called anaphoric
     but agreement left unlinked take its best allowed candidate.
 
@@ -176,7 +188,9 @@ def rescue_pronouns(links: np.ndarray, single: np.ndarray, pair: np.ndarray, ptr
     woman. Agreement forbids her, and "a dog" scores under the threshold, so
     "him" was left alone. Here such a pronoun's threshold drops by ``margin``
     and first- and second-person candidates are left out ("My"), then the
-    mentions are linked again with every constraint.
+    mentions are linked again with every constraint, binding included (so a
+    pronoun whose best candidate binding forbids may take its best allowed one
+    under the lowered threshold, never a forbidden one).
 
     links (int (n,)): from :func:`best_antecedents` with the same arguments.
     persons (int (n,)): a pronoun's PERSON code, -1 for other mentions.
@@ -199,7 +213,7 @@ def rescue_pronouns(links: np.ndarray, single: np.ndarray, pair: np.ndarray, ptr
     pair = np.where(blocked[anaphor] & speech, np.float32(-np.inf), pair)
     margin = RESCUE_MARGIN if margin is None else margin
     single = np.where(blocked, single - np.float32(margin), single)
-    return best_antecedents(single, pair, ptr, ante, greedyness, agreement, names, classes)
+    return best_antecedents(single, pair, ptr, ante, greedyness, agreement, names, classes, binding)
 
 
 def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante: np.ndarray,
@@ -211,7 +225,8 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
                     span_scores: Optional[np.ndarray] = None,
                     classes: Optional[np.ndarray] = None,
                     persons: Optional[np.ndarray] = None,
-                    speakers: Optional[np.ndarray] = None) -> List[List[int]]:
+                    speakers: Optional[np.ndarray] = None,
+                    binding: Optional[Binding] = None) -> List[List[int]]:
     """The clusters a Doc's scores decode to, as the runtime and training's dev
     evaluation both list them: :func:`best_antecedents`, then
     :func:`clusters_from_links`, then :func:`one_span_per_head`, then
@@ -232,21 +247,25 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
     speakers (int (k, 2) | None): pronouns and their speakers, for a last step,
         :func:`join_speakers` (after the repeats' steps, or after
         :func:`one_span_per_head` without repeats).
+    binding (Binding | None): binding constraints, which every step keeps: no
+        cluster holds a forbidden pair.
     RETURNS (List[List[int]]): mention indices per cluster.
     """
     if offsets is not None:  # a higher no-antecedent score is a higher threshold
         single = np.asarray(single, dtype=np.float32) + offsets
-    links = best_antecedents(single, pair, ptr, ante, greedyness, agreement, names, classes)
+    links = best_antecedents(single, pair, ptr, ante, greedyness, agreement, names, classes, binding)
     if persons is not None:
         links = rescue_pronouns(links, single, pair, ptr, ante, persons, greedyness, agreement,
-                                names, classes)
+                                names, classes, binding=binding)
     clusters = one_span_per_head(clusters_from_links(links), heads, span_scores)
+    partners = binding.partners() if binding is not None else {}
     if repeats is not None:
-        clusters = merge_repeats(attach_repeats(clusters, repeats, heads), repeats, heads, span_scores, names)
+        clusters = merge_repeats(attach_repeats(clusters, repeats, heads, partners), repeats, heads,
+                                 span_scores, names, partners)
     if speakers is None or not len(speakers):
         return clusters
     masks = agreement_masks(agreement, classes) if agreement is not None else None
-    return join_speakers(clusters, speakers, heads, masks, names, span_scores)
+    return join_speakers(clusters, speakers, heads, masks, names, span_scores, partners)
 
 
 def name_words(doc: Doc, starts: np.ndarray, ends: np.ndarray, types: np.ndarray) -> np.ndarray:
@@ -303,7 +322,8 @@ def repeat_keys(codes: np.ndarray, hashes: np.ndarray) -> np.ndarray:
     return keys
 
 
-def attach_repeats(clusters: List[List[int]], keys: np.ndarray, heads: np.ndarray) -> List[List[int]]:
+def attach_repeats(clusters: List[List[int]], keys: np.ndarray, heads: np.ndarray,
+                   partners: Optional[Dict[int, Set[int]]] = None) -> List[List[int]]:
     """Add each mention left out of every cluster to the cluster of the latest
     earlier mention with the same :func:`repeat_keys` key.
 
@@ -319,8 +339,11 @@ def attach_repeats(clusters: List[List[int]], keys: np.ndarray, heads: np.ndarra
     clusters (List[List[int]]): sorted mention indices, as from :func:`one_span_per_head`.
     keys (uint64 (n,)): from :func:`repeat_keys` (0: none).
     heads (int (n,)): head token of each mention.
+    partners (Dict[int, Set[int]] | None): from :meth:`~neuralcoref.binding.Binding.partners`:
+        a mention never joins a cluster holding one of its partners.
     RETURNS (List[List[int]]): the clusters, each still sorted.
     """
+    partners = partners or {}
     keyed = np.flatnonzero(keys)
     if not len(keyed) or not clusters:
         return clusters
@@ -332,7 +355,8 @@ def attach_repeats(clusters: List[List[int]], keys: np.ndarray, heads: np.ndarra
         key = int(keys[m])
         if m in cluster_of:
             latest[key] = cluster_of[m]
-        elif key in latest and int(heads[m]) not in held[latest[key]]:
+        elif (key in latest and int(heads[m]) not in held[latest[key]]
+              and not partners.get(m, set()) & set(out[latest[key]])):
             c = cluster_of[m] = latest[key]
             out[c].append(m)
             held[c].add(int(heads[m]))
@@ -341,9 +365,11 @@ def attach_repeats(clusters: List[List[int]], keys: np.ndarray, heads: np.ndarra
 
 def merge_repeats(clusters: List[List[int]], keys: np.ndarray, heads: np.ndarray,
                   span_scores: Optional[np.ndarray] = None,
-                  names: Optional[np.ndarray] = None) -> List[List[int]]:
+                  names: Optional[np.ndarray] = None,
+                  partners: Optional[Dict[int, Set[int]]] = None) -> List[List[int]]:
     """Merge the clusters that hold mentions of one :func:`repeat_keys` key,
-    unless both have names and their names share no word.
+    unless both have names and their names share no word, or the merge would
+    put a pair that binding forbids in one cluster.
 
     Linking is local: a chain of hundreds of mentions (a novel's narrator, a
     letter writer, a name repeated over chapters) breaks into several clusters
@@ -362,9 +388,13 @@ def merge_repeats(clusters: List[List[int]], keys: np.ndarray, heads: np.ndarray
         which a merged cluster goes through again (its pieces may share a head).
     names (uint64 (n,) | None): from :func:`name_words`; None merges without the
         names' check (training's dev evaluation, which has no Docs).
+    partners (Dict[int, Set[int]] | None): forbidden partners per mention
+        (:meth:`~neuralcoref.binding.Binding.partners`); None: none.
     RETURNS (List[List[int]]): the clusters, each sorted, in order of their first mention.
     """
+    partners = partners or {}
     parent = list(range(len(clusters)))
+    held = [list(members) for members in clusters]  # members per root, for the binding check
     words = [int(np.bitwise_or.reduce(names[members])) if names is not None and members else 0
              for members in clusters]
 
@@ -380,9 +410,11 @@ def merge_repeats(clusters: List[List[int]], keys: np.ndarray, heads: np.ndarray
                 owner[key] = c
                 continue
             a, b = root(owner[key]), root(c)
-            if a != b and (not words[a] or not words[b] or words[a] & words[b]):
+            if a != b and (not words[a] or not words[b] or words[a] & words[b]) \
+                    and allowed_together(partners, held[a], held[b]):
                 parent[b] = a
                 words[a] |= words[b]
+                held[a] += held[b]
     if all(root(c) == c for c in range(len(clusters))):
         return clusters
     groups: Dict[int, List[int]] = {}
@@ -433,19 +465,23 @@ def with_speaker_genders(classes: np.ndarray, codes: np.ndarray, speakers: np.nd
 
 def join_speakers(clusters: List[List[int]], speakers: np.ndarray, heads: np.ndarray,
                   masks: Optional[np.ndarray] = None, names: Optional[np.ndarray] = None,
-                  span_scores: Optional[np.ndarray] = None) -> List[List[int]]:
+                  span_scores: Optional[np.ndarray] = None,
+                  partners: Optional[Dict[int, Set[int]]] = None) -> List[List[int]]:
     """Put each pronoun of an attributed quotation in its speaker's cluster
     ('"I am tired," said Anna': "I" joins Anna), as one more decoding step.
 
     Scorers trained without such pairs seldom link a quoted "I" to the name of
     the verb's subject. A pronoun's cluster and its speaker's merge unless they
-    have names that share no word, or genders or numbers that no value satisfies.
+    have names that share no word, genders or numbers that no value satisfies,
+    or a pair of mentions that binding keeps apart.
 
     clusters (List[List[int]]): sorted mention indices, as from :func:`merge_repeats`.
     speakers (int (k, 2)): pairs (pronoun, speaker mention), from
         :func:`~neuralcoref.quotes.speaker_links`.
     heads (int (n,)), span_scores: for :func:`one_span_per_head`.
     masks (uint32 (n, 2) | None): from :func:`agreement_masks`; names (uint64 (n,) | None).
+    partners (Dict[int, Set[int]] | None): forbidden partners per mention
+        (:meth:`~neuralcoref.binding.Binding.partners`); None: none.
     RETURNS (List[List[int]]): the clusters, each sorted, in order of their first mention.
     """
     if not len(speakers):
@@ -457,7 +493,8 @@ def join_speakers(clusters: List[List[int]], speakers: np.ndarray, heads: np.nda
         if a is not None and a == b:
             continue
         left, right = groups[a] if a is not None else [pronoun], groups[b] if b is not None else [speaker]
-        if not _compatible(left, right, masks, names):
+        if not _compatible(left, right, masks, names) or \
+                not allowed_together(partners or {}, left, right):
             continue
         target = b if b is not None else a
         if target is None:

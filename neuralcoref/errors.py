@@ -137,6 +137,9 @@ class Errors(metaclass=ErrorsWithCodes):
             "'neuralcoref'.")
     E053 = ("The Doc has no fine-grained tags (Token.tag) but the '{lang}' mention "
             "rules use them: add a 'tagger' to the pipeline before 'neuralcoref'.")
+    # Binding constraints and expletives (E061-E070)
+    E061 = ("LanguageRules.binding_principles holds unknown principles {found}: use "
+            "some of {known}, or none to decode without binding constraints.")
     # Lexicon and speakers (E071-E080)
     E071 = ("Cannot read the lexicon {path} ({error}): the package's data is missing "
             "or corrupted; reinstall neuralcoref, or rebuild it with "

@@ -15,7 +15,9 @@ Candidates, per :class:`~neuralcoref.lang.base.LanguageRules`:
   being phrases of their own;
 - verbs whose subject is left out where the rules say it can be ("et
   [partit]" in French), as pronominal mentions of the omitted subject;
-- named entities of referential types.
+- named entities of referential types;
+
+and no expletive pronoun ("It is raining": :mod:`neuralcoref.expletives`).
 
 Every span is trimmed of edge punctuation, conjunctions and dangling prepositions
 (a closing bracket or quote stays when its opening partner is inside; the head
@@ -44,6 +46,7 @@ from spacy.tokens import Doc
 
 from . import _mentions
 from .errors import Errors, NeuralcorefError
+from .expletives import without_expletives
 from .lang.base import LanguageRules
 
 MENTION_TYPES = ("pronominal", "nominal", "proper", "list")
@@ -329,7 +332,7 @@ def extract_mentions(doc: Doc, rules: LanguageRules) -> Mentions:
     candidates = _mentions.extract_candidates(
         t.heads, left, right, t.tag, t.pos, t.dep, t.word, t.ent, t.iob)
     mentions = _without_punctuation(doc, Mentions(*_mentions.sort_unique(len(doc), *candidates)))
-    return _without_symbols(doc, mentions)
+    return without_expletives(doc, rules, _without_symbols(doc, mentions))
 
 
 def _without_punctuation(doc: Doc, mentions: Mentions) -> Mentions:
@@ -374,7 +377,7 @@ def extract_mentions_reference(doc: Doc, rules: LanguageRules) -> Mentions:
     candidates = extract_candidates_reference(
         t.heads, left, right, t.tag, t.pos, t.dep, t.word, t.ent, t.iob)
     mentions = _without_punctuation(doc, Mentions(*sort_unique_reference(len(doc), *candidates)))
-    return _without_symbols(doc, mentions)
+    return without_expletives(doc, rules, _without_symbols(doc, mentions))
 
 
 def token_classes_reference(array: np.ndarray,

@@ -14,6 +14,7 @@ from typing import Iterable, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 from spacy.tokens import Doc
 
+from .binding import Binding, binding_constraints
 from .clustering import (agreement_codes, check_link_offsets, decode_clusters, link_offsets_of, main_mention,
                          name_words, pronoun_persons, repeat_keys, with_speaker_genders,
                          with_speaker_names)
@@ -64,6 +65,7 @@ class _Featurized:
     names: np.ndarray  # name words per mention (clustering.name_words), read at decoding
     classes: Optional[np.ndarray] = None  # lexicon classes (lang.lexicon.mention_classes)
     speakers: Optional[np.ndarray] = None  # (pronoun, speaker) pairs (quotes.speaker_links)
+    binding: Optional[Binding] = None  # binding constraints, read at decoding
 
 
 class Resolver:
@@ -136,7 +138,7 @@ class Resolver:
                                                        mentions.types, self.rules.lexicons),
                                        features.codes, speakers)
         return _Featurized(mentions, features, ptr, ante, pair_codes(features, ptr, ante), names,
-                           classes, speakers)
+                           classes, speakers, binding_constraints(doc, mentions, self.rules))
 
     def _mentions(self, doc: Doc) -> Mentions:
         mentions = extract_mentions(doc, self.rules)
@@ -200,20 +202,22 @@ class Resolver:
         return self.decide(item.mentions, single, pair, item.ptr, item.ante, store_scores,
                            agreement_codes(features.codes, self.rules.decoding_agreement),
                            repeat_keys(features.codes, features.hashes), item.names, mention,
-                           item.classes, pronoun_persons(features.codes), item.speakers)
+                           item.classes, pronoun_persons(features.codes), item.speakers,
+                           item.binding)
 
     def decide(self, mentions: Mentions, single: np.ndarray, pair: np.ndarray,
                ptr: np.ndarray, ante: np.ndarray, store_scores: bool = False,
                agreement: Optional[np.ndarray] = None, repeats: Optional[np.ndarray] = None,
                names: Optional[np.ndarray] = None, span_scores: Optional[np.ndarray] = None,
                classes: Optional[np.ndarray] = None, persons: Optional[np.ndarray] = None,
-               speakers: Optional[np.ndarray] = None) -> DocCoref:
+               speakers: Optional[np.ndarray] = None,
+               binding: Optional[Binding] = None) -> DocCoref:
         """Links, clusters and main mentions from scores (``agreement``, ``repeats``,
-        ``names``, ``span_scores``, ``classes``, ``persons``, ``speakers``: see
-        :func:`~neuralcoref.clustering.decode_clusters`)."""
+        ``names``, ``span_scores``, ``classes``, ``persons``, ``speakers``,
+        ``binding``: see :func:`~neuralcoref.clustering.decode_clusters`)."""
         clusters = decode_clusters(single, pair, ptr, ante, mentions.heads, self.greedyness, agreement,
                                    link_offsets_of(mentions.types, self.link_offsets), repeats, names,
-                                   span_scores, classes, persons, speakers)
+                                   span_scores, classes, persons, speakers, binding)
         mains = [main_mention(c, mentions.types) for c in clusters]
         if not store_scores:
             return DocCoref(mentions, clusters, mains)

@@ -196,6 +196,56 @@ CASES: List[Case] = [
          '"[I|1] am hungry," said [Mark|1]. "[I|2] am not," said [Lisa|2].'),
     Case("speaker_asked", "speaker",
          '"Where is [my|1] hat?" asked [George|1].'),
+    # --- binding and expletives
+    # principle A: a reflexive takes its local subject
+    Case("binding_a_peter_himself", "binding",
+         "[Peter|1] met [Paul|2]. [Peter|1] saw [himself|1] in the mirror."),
+    Case("binding_a_doctor_himself", "binding",
+         "[Tom|1] met [the doctor|2]. [The doctor|2] blamed [himself|2]."),
+    Case("binding_a_mary_herself", "binding",
+         "[Mary|1] bought [herself|1] a new coat."),
+    Case("binding_a_children_themselves", "binding",
+         "[The children|1] washed [themselves|1] before dinner."),
+    # principle B: a pronoun is not a co-argument of its predicate
+    Case("binding_b_he_him", "binding", "[He|1] saw [him|2]."),
+    Case("binding_b_she_her", "binding", "[She|1] greeted [her|2]."),
+    Case("binding_b_shared_subject", "binding",
+         "[John|1] met [Bill|2] and wished [him|2] well."),
+    Case("binding_b_accountant_janitor", "binding",
+         "[The accountant|1] met [the janitor|2] and wished [him|2] well."),
+    Case("binding_b_talked_to_her", "binding",
+         "[Mary|1] met [Anna|2] and talked to [her|2]."),
+    Case("binding_b_object_control", "binding",
+         "[Mark|1] asked [Tom|2] to help [him|1]."),
+    Case("binding_b_john_walks_dog", "binding",
+         "[John|1] has [a dog|2]. [He|1] walks [him|2] every day."),
+    # principle C: a name is not bound by a pronoun that c-commands it
+    Case("binding_c_he_said_john", "binding", "[He|1] said that [John|2] left."),
+    Case("binding_c_she_told", "binding", "[She|1] told [Peter|2] that [Mary|3] was ill."),
+    Case("binding_c_after_john", "binding", "After [John|1] arrived, [he|1] sat down."),
+    # possessives in their clause
+    Case("possessive_clause_apple_microsoft", "possessive",
+         "[Apple|1] said [its|1] revenue grew, while [Microsoft|2] blamed [its|2] cloud unit."),
+    Case("possessive_clause_tom_job", "possessive",
+         "[Mary|1] thinks that [Tom|2] loves [his|2] job."),
+    # expletive "it": weather, extraposition, cleft
+    Case("expletive_raining_laptop", "it",
+         "I bought [a new laptop|1]. [It|-] is raining today, so I left [it|1] at home. "
+         "[It|-] seems that [the battery|2] is weak."),
+    Case("expletive_snowed", "it",
+         "[It|-] snowed all night, and [the road|1] was closed because [it|1] was icy."),
+    Case("expletive_important_that", "it",
+         "[It|-] is important that [Sarah|1] finishes [her|1] report."),
+    Case("expletive_turned_out", "it",
+         "[It|-] turned out that [the car|1] was stolen, but [the police|2] found [it|1]."),
+    Case("expletive_cleft", "it",
+         "[It|-] was [Mary|1] who called, and [she|1] left a message."),
+    Case("expletive_said_that", "it",
+         "[It|-] is said that [the castle|1] is haunted, but [it|1] is empty."),
+    Case("expletive_clear_that", "it",
+         "[It|-] was clear that [the engine|1] was broken, so [Tom|2] fixed [it|1]."),
+    Case("expletive_cold", "it",
+         "[It|-] was cold, so [Lisa|1] wore [her|1] coat."),
 ]
 
 #: French cases, most of them two-sentence texts: models trained on whole novels'
@@ -215,7 +265,7 @@ FRENCH_CASES: List[Case] = [
     Case("court_directrice", "short", "[La directrice|1] a parlé aux élèves. [Elle|1] était en colère."),
     Case("court_helene", "short", "[Hélène|1] a fini [ses|1] études. [Elle|1] cherche du travail."),
     Case("genre_marie_jean", "gender", "[Marie|1] a rencontré [Jean|2]. [Elle|1] [lui|2] a donné un livre."),
-    Case("genre_jean_pluie", "gender", "[Jean|1] dit que s'[il|1] pleut, [il|1] restera chez [lui|1]."),
+    Case("genre_jean_pluie", "gender", "[Jean|1] dit que s'[il|-] pleut, [il|1] restera chez [lui|1]."),
     Case("genre_noel_marthe", "gender", "[Noël|1] regarda [Marthe|2]. [Il|1] [lui|2] sourit."),
     Case("personne_maison", "animacy",
          "[Marie|1] a acheté [une maison|2]. [Elle|1] aime beaucoup [cette maison|2]."),
@@ -258,6 +308,19 @@ FRENCH_CASES: List[Case] = [
          "[Marie|1] a [un chat|2]. [Elle|1] [le|2] nourrit chaque matin."),
     Case("animal_cheval", "animacy",
          "[Le fermier|1] a vendu [le cheval|2] parce qu'[il|2] était trop vieux."),
+    # --- binding and expletives
+    # "il" impersonnel: no mention
+    Case("il_faut", "expletive", "[Il|-] faut que [Marie|1] parte, car [elle|1] est en retard."),
+    Case("il_y_a", "expletive", "[Il|-] y a [un chat|1] dans le jardin. [Il|1] dort au soleil."),
+    Case("il_pleut", "expletive", "[Il|-] pleut, alors [Paul|1] reste chez [lui|1]."),
+    Case("il_semble", "expletive", "[Il|-] semble que [Jean|1] est malade. [Il|1] reste au lit."),
+    Case("il_est_clair", "expletive", "[Il|-] est clair que [Sophie|1] a raison."),
+    Case("il_fait_froid", "expletive", "[Il|-] fait froid, mais [Luc|1] sort sans [son|1] manteau."),
+    # binding: object clitics (B), names under a subject pronoun (C), "se"
+    Case("liage_b_clitique", "binding", "[Jean|1] a rencontré [Paul|2] et [l'|2] a salué."),
+    Case("liage_b_lui", "binding", "[Marie|1] a vu [Sophie|2] et [lui|2] a parlé."),
+    Case("liage_c_il_dit", "binding", "[Il|1] dit que [Pierre|2] est parti."),
+    Case("liage_se", "binding", "[Jean|1] se regarde dans le miroir, puis [il|1] sort."),
 ]
 
 

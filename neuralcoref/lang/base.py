@@ -14,6 +14,8 @@ import json
 from dataclasses import dataclass, fields
 from typing import Dict, FrozenSet, Iterable, Mapping, Tuple, Union
 
+from ..errors import Errors, NeuralcorefError
+
 Labels = FrozenSet[str]
 #: A label -> class map, stored as frozen (label, class) pairs to stay hashable.
 ClassMap = FrozenSet[Tuple[str, str]]
@@ -153,6 +155,61 @@ class LanguageRules:
     speech_marks (Labels): quotation marks that open and close alike (straight
         '"'), for speakers of quotations at decoding (besides the open and close
         marks above, which also give speaker features).
+
+    Binding constraints (decoding only, see :mod:`neuralcoref.binding`):
+    binding_principles (Labels): those applied, among "A", "B", "C", and "P" (the
+        possessive preference of :mod:`neuralcoref.binding`); empty: none.
+    binding_possessive_words (Labels): possessive determiners for "P" ("its").
+    binding_pronoun_words (Labels): personal pronouns that principles B and C
+        constrain ("he", "him"; not possessives or reflexives).
+    reflexive_words (Labels): reflexives that principle A binds ("himself").
+    binding_subject_deps, binding_object_deps (Labels): a predicate's subjects
+        and its objects (prepositional objects included, "pobj").
+    binding_preposition_deps (Labels): prepositions attached to a predicate
+        ("prep", "agent") whose object is its argument when the word is one of
+        ``binding_prepositions`` ("to", "about"; not "near", "with": "John saw
+        a snake near him").
+    binding_prepositions (Labels): see ``binding_preposition_deps``.
+    binding_clitic_words (Labels): pronouns that are an object of the verb they
+        precede, however the parser labels them (French "le", "lui").
+    control_deps (Labels): complements that take their subject from the
+        governing verb's object, else its subject ("wants to see him").
+    relative_clause_deps (Labels), relative_words (Labels): a relative clause
+        whose subject is a relative pronoun shares the subject of the noun it
+        modifies ("the man who saw him").
+    binding_predicate_deps (Labels): dependents a subject pronoun does not
+        c-command for principle C (predicate nominals: "He is the teacher"),
+        and predicates that principle C leaves free wherever they are.
+    predicative_words (Labels): prepositions whose object is a predicate, left
+        free by principle C ("serve [as] the capital").
+
+    Expletives (non-referential pronouns: never mentions, see
+    :mod:`neuralcoref.expletives`; not part of :meth:`fingerprint`, for the reason
+    given at ``_FILTER_FIELDS``):
+    weather_lemmas (Labels): predicates whose ``expletive_pronouns`` subject is
+        always expletive ("rain", "pleuvoir", "falloir").
+    weather_adjectives (Labels): lemmas that make it expletive as the predicate of
+        a copula or ``weather_light_verbs`` ("It is cold", "il fait froid").
+    weather_light_verbs (Labels): verbs taking ``weather_adjectives`` ("faire").
+    extraposition_lemmas (Labels): verbs whose subject is expletive when they
+        have a clausal complement ("It seems that", "it turned out that").
+    copula_lemmas (Labels): "be": with an adjective and a clause it is extraposition
+        ("It is important to sleep"); with a predicate noun and a relative clause
+        a cleft ("It was Mary who called").
+    extraposed_clause_deps (Labels): clausal complements ("ccomp", "xcomp").
+    predicate_adjective_deps (Labels): adjective predicates of a copula ("acomp").
+    cleft_deps (Labels): predicate nominals of a cleft ("attr").
+    cleft_words (Labels): relative words that open the clause of a cleft
+        ("who", "that"); empty: any relative clause.
+    expletive_particles (Labels): words that make their head impersonal ("il
+        [y] a").
+    expletive_marks (Labels): subordinators of an extraposed clause in UD, where
+        it hangs on the adjective ("il est important [de] dormir").
+    extraposition_subject_deps (Labels): subject positions where a pronoun before
+        a clausal complement is expletive whatever the verb (passives: "It is
+        said that").
+    extraposition_adjectives (Labels): adjectives whose copula subject is
+        expletive before a clause ("il est [possible] que"); empty: any adjective.
     """
 
     lang: str
@@ -209,6 +266,33 @@ class LanguageRules:
     lexicons: Labels = labels()
     speech_verbs: Labels = labels()
     speech_marks: Labels = labels()
+    binding_principles: Labels = labels()
+    binding_pronoun_words: Labels = labels()
+    binding_possessive_words: Labels = labels()
+    reflexive_words: Labels = labels()
+    binding_subject_deps: Labels = labels()
+    binding_object_deps: Labels = labels()
+    binding_preposition_deps: Labels = labels()
+    binding_prepositions: Labels = labels()
+    binding_clitic_words: Labels = labels()
+    control_deps: Labels = labels()
+    relative_clause_deps: Labels = labels()
+    relative_words: Labels = labels()
+    binding_predicate_deps: Labels = labels()
+    predicative_words: Labels = labels()
+    weather_lemmas: Labels = labels()
+    weather_adjectives: Labels = labels()
+    weather_light_verbs: Labels = labels()
+    extraposition_lemmas: Labels = labels()
+    copula_lemmas: Labels = labels()
+    extraposed_clause_deps: Labels = labels()
+    predicate_adjective_deps: Labels = labels()
+    cleft_deps: Labels = labels()
+    expletive_particles: Labels = labels()
+    expletive_marks: Labels = labels()
+    cleft_words: Labels = labels()
+    extraposition_subject_deps: Labels = labels()
+    extraposition_adjectives: Labels = labels()
 
     def __post_init__(self) -> None:
         # Accept any iterable of strings (or a dict for class maps) but store
@@ -219,6 +303,10 @@ class LanguageRules:
                 object.__setattr__(self, f.name, frozenset(value.items()))
             elif f.name != "lang" and not isinstance(value, frozenset):
                 object.__setattr__(self, f.name, _to_labels(value, f.name))
+        if self.binding_principles - set(BINDING_PRINCIPLES):
+            raise NeuralcorefError(Errors.E061.format(
+                found=sorted(self.binding_principles - set(BINDING_PRINCIPLES)),
+                known=", ".join(BINDING_PRINCIPLES)))
         unknown = self.decoding_agreement - set(AGREEMENT_ATTRIBUTES)
         if unknown:
             raise ValueError(f"LanguageRules.decoding_agreement: unknown attributes {sorted(unknown)}, "
@@ -262,12 +350,32 @@ class LanguageRules:
 
 
 #: Fields that only steer decoding, left out of the fingerprint.
+_BINDING_FIELDS = ("binding_principles", "binding_pronoun_words", "binding_possessive_words",
+                   "reflexive_words",
+                   "binding_subject_deps", "binding_object_deps", "binding_preposition_deps",
+                   "binding_prepositions", "binding_clitic_words", "control_deps",
+                   "relative_clause_deps", "relative_words", "binding_predicate_deps",
+                   "predicative_words")
+#: Fields of the expletive filter, which drops whole pronoun candidates after
+#: extraction. Left out of the fingerprint like the resolver's blacklist, which
+#: drops candidates too: the mentions kept keep their spans, heads, types and
+#: features (only distances counted in mentions shrink where a dropped "it" was
+#: in between), so a model trained with or without the filter scores them as
+#: trained, and the shipped models, trained without it, load with no W101.
+_FILTER_FIELDS = ("weather_lemmas", "weather_adjectives", "weather_light_verbs",
+                  "extraposition_lemmas", "copula_lemmas", "extraposed_clause_deps",
+                  "predicate_adjective_deps", "cleft_deps", "expletive_particles",
+                  "expletive_marks", "extraposition_subject_deps", "extraposition_adjectives",
+                  "cleft_words")
 _DECODING_FIELDS = ("decoding_agreement", "possessive_suffixes", "elided_words",
-                    "lexicons", "speech_verbs", "speech_marks")
+                    "lexicons", "speech_verbs", "speech_marks") \
+    + _BINDING_FIELDS + _FILTER_FIELDS
 #: Fields added after models shipped: left out of the fingerprint while empty,
 #: so rules that do not use them keep the fingerprint their models recorded.
 _LATER_FIELDS = ("quote_open_marks", "quote_close_marks", "turn_dashes")
 AGREEMENT_ATTRIBUTES = ("gender", "number")
+#: Binding principles decoding can apply (see :mod:`neuralcoref.binding`).
+BINDING_PRINCIPLES = ("A", "B", "C", "P")
 
 
 def _to_labels(value: Iterable[str], name: str) -> Labels:

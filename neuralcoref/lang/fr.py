@@ -132,4 +132,35 @@ RULES = replace(
                                      "nous", "vous", "-je", "-tu", "-moi", "-toi", "-nous", "-vous",
                                      "mon", "ma", "mes", "ton", "ta", "tes", "notre", "nos",
                                      "votre", "vos")),
+    # Binding (decoding only, see neuralcoref.binding): none applied. On
+    # fr-litbank dev with `fr`, B cost 0.54 CoNLL F1 and C 0.25 (vetoing
+    # instead of falling back to the next candidate: 0.68 and 0.27), although
+    # gold disagrees with 6 of 846 B pairs and 11 of 2,051 C pairs: the
+    # clusters the links they block would make hold other errors
+    # (docs/experiments/2026-11-26-binding.md). The words stay for the day
+    # a model is trained with them. No A: reflexive "se" is no mention.
+    binding_principles=labels(),
+    binding_pronoun_words=labels(*_elided("il", "elle", "ils", "elles", "le", "la", "les", "l'",
+                                          "lui", "leur", "eux")),
+    # The parser labels many a referential "il" expl:subj ("Il dit que...").
+    binding_subject_deps=UD_RULES.binding_subject_deps | labels("expl:subj"),
+    # Object clitics precede their verb, whatever their label ("lui/dep", "le/det").
+    binding_clitic_words=labels(*_elided("le", "la", "les", "l'", "lui", "leur")),
+    relative_words=labels("qui"),
+    # Impersonal "il" (see neuralcoref.expletives).
+    weather_lemmas=labels("pleuvoir", "neiger", "grêler", "venter", "bruiner", "tonner",
+                          "falloir", "agir"),
+    weather_adjectives=labels("froid", "chaud", "beau", "doux", "frais", "nuit", "jour",
+                              "tard", "tôt", "sombre", "humide", "mauvais"),
+    weather_light_verbs=labels("faire"),
+    extraposition_lemmas=labels("sembler", "paraître", "arriver", "suffire", "importer",
+                                "convenir", "valoir", "exister"),
+    copula_lemmas=labels("être"),
+    expletive_particles=labels("y"),
+    expletive_marks=labels(*_elided("que", "qu'", "de", "d'")),
+    extraposition_adjectives=labels("important", "nécessaire", "possible", "impossible",
+                                    "difficile", "facile", "clair", "évident", "vrai",
+                                    "probable", "temps", "utile", "inutile", "naturel",
+                                    "normal", "rare", "dommage", "préférable", "certain",
+                                    "juste", "bon", "interdit", "permis", "étrange"),
 )

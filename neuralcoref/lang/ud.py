@@ -88,4 +88,13 @@ RULES = LanguageRules(
     },
     content_pos=labels("NOUN", "PROPN", "ADJ", "NUM"),
     expletive_deps=labels("expl", "expl:subj", "expl:impers", "expl:pass"),
+    # Binding (decoding only, see neuralcoref.binding): labels only, no words,
+    # so principles B and C need a language's pronoun words to apply.
+    binding_subject_deps=SUBJECT_DEPS - labels("csubj", "csubj:pass"),
+    # Argument obliques only ("obl:arg"): "obl:mod" holds locatives.
+    binding_object_deps=OBJECT_DEPS | labels("obl:arg", "obl:agent"),
+    control_deps=labels("xcomp"),
+    relative_clause_deps=labels("acl:relcl"),
+    binding_predicate_deps=labels("appos", "punct", "cop", "xcomp"),
+    extraposed_clause_deps=labels("ccomp", "xcomp", "csubj"),
 )

@@ -1,0 +1,283 @@
+"""Binding constraints from the dependency parse, for decoding.
+
+Three principles of binding theory, as the rules of a language state them
+(:class:`~neuralcoref.lang.base.LanguageRules`, the ``binding_*`` fields):
+
+- A: a reflexive takes its local subject ("Peter saw himself": Peter), the
+  subject a verb shares through coordination or control included;
+- B: a personal pronoun never corefers with a co-argument of its predicate ("He
+  saw him", "John met Bill and wished him well": him is not John);
+- C: a name or full noun phrase is not bound by a pronoun that c-commands it:
+  a subject or object pronoun and a mention inside a dependent that follows it
+  ("He said that John left": He is not John).
+
+and one preference, "P", which is no binding principle: a possessive determiner
+of an object takes the subject of its clause when agreement allows ("while
+Microsoft blamed its cloud unit": Microsoft).
+
+Computed once per Doc from ``doc.to_array`` (heads, labels, words): the loops run
+over personal pronouns only, the mentions in a pronoun's domain are found with
+a sorted array of mention heads. Decoding
+(:func:`~neuralcoref.clustering.decode_clusters`) never puts a forbidden pair in
+one cluster and links a reflexive to its binder when agreement allows.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Dict, List, Optional, Sequence, Set, Tuple
+
+import numpy as np
+from spacy.attrs import DEP, HEAD, LOWER, POS
+from spacy.tokens import Doc
+
+from . import _mentions
+from .expletives import label_ids
+from .lang.base import LanguageRules
+from .mentions import PRONOMINAL, Mentions
+
+PRINCIPLES = ("A", "B", "C", "P")
+#: Whether a mention whose best candidate is forbidden takes its best allowed
+#: one. Vetoing instead (no link) cost WinoBias dev type 2 pro 25.7 MUC F1
+#: (47.25 -> 21.58) and gained OntoGUM dev 0.03 (docs/experiments/2026-11-26-binding.md).
+FALLBACK = True
+
+
+@dataclass(frozen=True)
+class Binding:
+    """What binding says about the mentions of one Doc.
+
+    forbid_ptr (ndarray): (n + 1,) int64 CSR bounds into ``forbid``.
+    forbid (ndarray): (n_pairs,) int32; ``forbid[forbid_ptr[m]:forbid_ptr[m + 1]]``
+        are the earlier mentions that mention m never shares a cluster with.
+    binder (ndarray): (n,) int32, for a reflexive the earlier mention that binds
+        it (principle A), else -1.
+    fallback (bool): whether a mention whose best candidate is forbidden links
+        to its best allowed one (else it stays unlinked).
+    """
+
+    forbid_ptr: np.ndarray
+    forbid: np.ndarray
+    binder: np.ndarray
+    fallback: bool = True
+
+    @classmethod
+    def none(cls, n: int) -> "Binding":
+        """No constraint on n mentions."""
+        return cls(np.zeros(n + 1, dtype=np.int64), np.zeros(0, dtype=np.int32),
+                   np.full(n, -1, dtype=np.int32))
+
+    @classmethod
+    def from_pairs(cls, n: int, pairs: Sequence[Tuple[int, int]],
+                   binder: Optional[np.ndarray] = None) -> "Binding":
+        """Constraints from forbidden pairs of mention indices (either order).
+
+        n (int): number of mentions.
+        pairs (Sequence[Tuple[int, int]]): mentions never in one cluster.
+        binder (ndarray | None): (n,) int32 binders, -1 for none; None: none.
+        RETURNS (Binding): with the pairs stored under their later mention.
+        """
+        unique = sorted({(max(a, b), min(a, b)) for a, b in pairs if a != b})
+        later = np.array([p[0] for p in unique], dtype=np.int64)
+        counts = np.bincount(later, minlength=n) if len(later) else np.zeros(n, dtype=np.int64)
+        ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+        forbid = np.array([p[1] for p in unique], dtype=np.int32)
+        if binder is None:
+            binder = np.full(n, -1, dtype=np.int32)
+        return cls(ptr, forbid, np.asarray(binder, dtype=np.int32))
+
+    def __len__(self) -> int:
+        return int(self.binder.shape[0])
+
+    def pairs(self) -> Set[Tuple[int, int]]:
+        """RETURNS (Set[Tuple[int, int]]): forbidden (later, earlier) mention pairs."""
+        later = np.repeat(np.arange(len(self)), np.diff(self.forbid_ptr))
+        return set(zip(later.tolist(), self.forbid.tolist()))
+
+    def partners(self) -> Dict[int, Set[int]]:
+        """RETURNS (Dict[int, Set[int]]): each constrained mention's forbidden
+        partners, both directions."""
+        out: Dict[int, Set[int]] = {}
+        for a, b in self.pairs():
+            out.setdefault(a, set()).add(b)
+            out.setdefault(b, set()).add(a)
+        return out
+
+
+def allowed_together(partners: Dict[int, Set[int]], first: Sequence[int],
+                     second: Sequence[int]) -> bool:
+    """Whether two groups of mentions hold no forbidden pair between them.
+
+    partners (Dict[int, Set[int]]): from :meth:`Binding.partners`.
+    first, second (Sequence[int]): mention indices.
+    RETURNS (bool): True when no mention of one is a partner of one of the other.
+    """
+    if not partners:
+        return True
+    other = set(second)
+    return not any(partners.get(m, set()) & other for m in first)
+
+
+class _Parse:
+    """The token arrays binding reads, and children lists, for one Doc."""
+
+    def __init__(self, doc: Doc, rules: LanguageRules):
+        array = doc.to_array([HEAD, DEP, LOWER, POS]).astype(np.int64)
+        n = len(doc)
+        self.heads = (np.arange(n) + array[:, 0]).astype(np.int32)
+        left, right = _mentions.subtree_bounds(self.heads)
+        self.left, self.right = np.asarray(left), np.asarray(right)
+        dep, lower, pos = (array[:, k].astype(np.uint64) for k in (1, 2, 3))
+
+        def has(column: np.ndarray, values) -> np.ndarray:
+            return np.isin(column, label_ids(values))
+
+        self.subject = has(dep, rules.binding_subject_deps)
+        self.object = has(dep, rules.binding_object_deps)
+        self.prep = has(dep, rules.binding_preposition_deps) & has(lower, rules.binding_prepositions)
+        self.conj = has(dep, rules.conj_deps)
+        self.control = has(dep, rules.control_deps)
+        self.relcl = has(dep, rules.relative_clause_deps)
+        self.relative = has(lower, rules.relative_words)
+        self.no_c_command = has(dep, rules.binding_predicate_deps)
+        # A mention that is a predicate ("proclaimed himself [Emperor]", "serve
+        # as [the capital]") describes, it is not bound.
+        self.predicative = self.no_c_command | has(lower, rules.predicative_words)[self.heads]
+        self.verb = has(pos, rules.verb_pos)
+        self.clitic = has(lower, rules.binding_clitic_words) & self.verb[self.heads] \
+            & (np.arange(n) < self.heads)
+        self.personal = has(lower, rules.binding_pronoun_words)
+        self.reflexive = has(lower, rules.reflexive_words)
+        self.possessive = has(lower, rules.binding_possessive_words) & has(dep, rules.determiner_deps)
+        order = np.argsort(self.heads, kind="stable")
+        is_root = self.heads[order] == order
+        self.kids = order[~is_root].astype(np.int64)
+        counts = np.bincount(self.heads[order][~is_root], minlength=n)
+        self.kid_ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+
+    def children(self, i: int) -> List[int]:
+        return self.kids[self.kid_ptr[i]:self.kid_ptr[i + 1]].tolist()
+
+    def predicate(self, p: int) -> int:
+        """The predicate token p is an argument of, or -1."""
+        head = int(self.heads[p])
+        if head == p:
+            return -1
+        if self.subject[p] or self.clitic[p]:
+            return head
+        if self.object[p]:
+            # "talked to her": the preposition hangs on the predicate.
+            if self.prep[head] and self.heads[head] != head:
+                return int(self.heads[head])
+            return head
+        return -1
+
+    def subjects(self, v: int, depth: int = 0) -> List[int]:
+        """v's subjects, or those it shares: the first conjunct's ("met Bill and
+        wished him"), the controller of a complement ("wants to see him"), the
+        noun a relative clause's relative pronoun stands for."""
+        own = [c for c in self.children(v) if self.subject[c]]
+        head = int(self.heads[v])
+        if depth > 4 or head == v:
+            return own
+        if own:
+            if self.relcl[v] and any(self.relative[c] for c in own):
+                return own + [head]
+            return own
+        if self.conj[v]:
+            return self.subjects(head, depth + 1)
+        if self.control[v]:
+            objects = [c for c in self.children(head) if self.object[c]]
+            return objects or self.subjects(head, depth + 1)
+        return own
+
+    def arguments(self, v: int) -> List[int]:
+        """v's subjects (own or shared), objects and prepositional objects, with
+        their conjuncts."""
+        out = self.subjects(v)
+        for c in self.children(v):
+            if self.object[c] or self.clitic[c]:
+                out.append(c)
+            elif self.prep[c]:
+                out.extend(g for g in self.children(c) if self.object[g])
+        return out + [g for a in out for g in self.children(a) if self.conj[g]]
+
+    def c_command_ranges(self, p: int, v: int) -> List[Tuple[int, int]]:
+        """Token ranges (inclusive) a subject or object pronoun p c-commands: the
+        dependents of its predicate v that follow it, but for predicate nominals
+        and coordinated clauses with a subject of their own."""
+        out = []
+        for c in self.children(v):
+            if c < p or self.no_c_command[c]:
+                continue
+            if self.conj[c] and any(self.subject[g] for g in self.children(c)):
+                continue
+            out.append((int(self.left[c]), int(self.right[c])))
+        return out
+
+
+def binding_constraints(doc: Doc, mentions: Mentions, rules: LanguageRules,
+                        principles: Optional[Sequence[str]] = None) -> Binding:
+    """The binding constraints between the mentions of a parsed Doc.
+
+    doc (Doc): the parsed Doc the mentions come from.
+    mentions (Mentions): its candidate mentions.
+    rules (LanguageRules): the language's rules (``binding_*`` fields).
+    principles (Sequence[str] | None): among PRINCIPLES; None: the rules'
+        ``binding_principles``.
+    RETURNS (Binding): forbidden pairs (B, C) and binders (A).
+    """
+    wanted = set(rules.binding_principles if principles is None else principles)
+    n = len(mentions)
+    if not wanted or n == 0 or not doc.has_annotation("DEP"):
+        return Binding.none(n)
+    parse = _Parse(doc, rules)
+    heads = np.asarray(mentions.heads, dtype=np.int64)
+    order = np.argsort(heads, kind="stable")
+    sorted_heads = heads[order]
+    pronominal = np.asarray(mentions.types) == PRONOMINAL
+
+    def with_heads(lo: int, hi: int) -> np.ndarray:
+        # Mentions whose head lies in the token range [lo, hi].
+        return order[np.searchsorted(sorted_heads, lo):np.searchsorted(sorted_heads, hi, "right")]
+
+    pairs: List[Tuple[int, int]] = []
+    binder = np.full(n, -1, dtype=np.int32)
+    anaphors = np.flatnonzero(pronominal & (parse.personal | parse.reflexive | parse.possessive)[heads])
+    for m in anaphors.tolist():
+        p = int(heads[m])
+        if parse.possessive[p]:
+            if "P" in wanted:
+                owner = int(parse.heads[p])
+                v = parse.predicate(owner)
+                binder[m] = _binder(parse, owner, v, with_heads, m) if v >= 0 and not parse.subject[owner] else -1
+            continue
+        v = parse.predicate(p)
+        if v < 0:
+            continue
+        if parse.reflexive[p]:
+            if "A" in wanted:
+                binder[m] = _binder(parse, p, v, with_heads, m)
+            continue
+        if "B" in wanted:
+            for a in parse.arguments(v):
+                # Two subjects of one verb are a dislocation ("The footage, it
+                # looks fake") or a parse error, not co-arguments.
+                if a != p and not parse.reflexive[a] and not (parse.subject[a] and parse.subject[p]):
+                    pairs.extend((m, int(o)) for o in with_heads(a, a))
+        if "C" in wanted and (parse.subject[p] or parse.object[p] or parse.clitic[p]):
+            for lo, hi in parse.c_command_ranges(p, v):
+                inside = with_heads(lo, hi)
+                inside = inside[~pronominal[inside] & ~parse.predicative[heads[inside]]]
+                pairs.extend((m, int(o)) for o in inside)
+    return replace(Binding.from_pairs(n, pairs, binder), fallback=FALLBACK)
+
+
+def _binder(parse: _Parse, p: int, v: int, with_heads, m: int) -> int:
+    # The earliest mention headed by the reflexive's (first) local subject,
+    # when it precedes the reflexive's mention.
+    for s in parse.subjects(v):
+        if s != p:
+            found = with_heads(s, s)
+            found = found[found < m]
+            return int(found.min()) if len(found) else -1
+    return -1

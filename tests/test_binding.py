@@ -1,0 +1,369 @@
+"""Binding constraints (neuralcoref.binding), the expletive filter
+(neuralcoref.expletives), and decoding under the constraints.
+
+The syntax is tested on hand-built parses (what the rules compute from a given
+parse) and on sentences the English pipeline parses (what users get).
+"""
+import json
+from dataclasses import replace
+from typing import List, Optional, Sequence, Tuple
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+import spacy
+from spacy.tokens import Doc
+
+from neuralcoref.binding import Binding, allowed_together, binding_constraints
+from neuralcoref.clustering import (attach_repeats, best_antecedents, decode_clusters, join_speakers,
+                                   merge_repeats, rescue_pronouns)
+from neuralcoref.errors import NeuralcorefError
+from neuralcoref.expletives import expletive_tokens
+from neuralcoref.features import GENDER, PERSON
+from neuralcoref.lang import en, fr
+from neuralcoref.lang.base import LanguageRules
+from neuralcoref.lang.lexicon import MENTION_CLASSES
+from neuralcoref.mentions import extract_mentions
+from neuralcoref.model_dir import shipped_model_path
+
+EN, FR = en.RULES, fr.RULES
+Row = Tuple  # (word, absolute head, dep, pos, tag, lemma)
+
+
+def parsed(lang: str, rows: Sequence[Row]) -> Doc:
+    """A parsed Doc from rows of (word, absolute head, dep, pos[, tag[, lemma]])."""
+    return Doc(spacy.blank(lang).vocab, words=[r[0] for r in rows], heads=[r[1] for r in rows],
+               deps=[r[2] for r in rows], pos=[r[3] for r in rows],
+               tags=[r[4] if len(r) > 4 else r[3] for r in rows],
+               lemmas=[r[5] if len(r) > 5 else r[0].lower() for r in rows])
+
+
+def forbidden_texts(doc: Doc, rules: LanguageRules = EN, principles=None) -> List[Tuple[str, str]]:
+    """Forbidden pairs as (later, earlier) mention texts, sorted."""
+    mentions = extract_mentions(doc, rules)
+    binding = binding_constraints(doc, mentions, rules, principles)
+    text = [doc[s:e].text for s, e in mentions.spans()]
+    return sorted((text[a], text[b]) for a, b in binding.pairs())
+
+
+def binders(doc: Doc, rules: LanguageRules = EN) -> List[Tuple[str, str]]:
+    mentions = extract_mentions(doc, rules)
+    binding = binding_constraints(doc, mentions, rules)
+    text = [doc[s:e].text for s, e in mentions.spans()]
+    return [(text[m], text[b]) for m, b in enumerate(binding.binder.tolist()) if b >= 0]
+
+
+HE_SAW_HIM = [("He", 1, "nsubj", "PRON", "PRP"), ("saw", 1, "ROOT", "VERB", "VBD"),
+              ("him", 1, "dobj", "PRON", "PRP"), (".", 1, "punct", "PUNCT", ".")]
+PETER_SAW_HIMSELF = [("Peter", 1, "nsubj", "PROPN", "NNP"), ("saw", 1, "ROOT", "VERB", "VBD"),
+                     ("himself", 1, "dobj", "PRON", "PRP"), (".", 1, "punct", "PUNCT", ".")]
+JOHN_MET_BILL = [("John", 1, "nsubj", "PROPN", "NNP"), ("met", 1, "ROOT", "VERB", "VBD"),
+                 ("Bill", 1, "dobj", "PROPN", "NNP"), ("and", 1, "cc", "CCONJ", "CC"),
+                 ("wished", 1, "conj", "VERB", "VBD"), ("him", 4, "dobj", "PRON", "PRP"),
+                 ("well", 4, "advmod", "ADV", "RB"), (".", 1, "punct", "PUNCT", ".")]
+HE_SAID_JOHN_LEFT = [("He", 1, "nsubj", "PRON", "PRP"), ("said", 1, "ROOT", "VERB", "VBD"),
+                     ("that", 4, "mark", "SCONJ", "IN"), ("John", 4, "nsubj", "PROPN", "NNP"),
+                     ("left", 1, "ccomp", "VERB", "VBD"), (".", 1, "punct", "PUNCT", ".")]
+AFTER_JOHN_ARRIVED = [("After", 2, "mark", "SCONJ", "IN"), ("John", 2, "nsubj", "PROPN", "NNP"),
+                      ("arrived", 5, "advcl", "VERB", "VBD"), (",", 5, "punct", "PUNCT", ","),
+                      ("he", 5, "nsubj", "PRON", "PRP"), ("left", 5, "ROOT", "VERB", "VBD"),
+                      (".", 5, "punct", "PUNCT", ".")]
+JOHNS_DOG_BIT_HIM = [("John", 2, "poss", "PROPN", "NNP"), ("'s", 0, "case", "PART", "POS"),
+                     ("dog", 3, "nsubj", "NOUN", "NN"), ("bit", 3, "ROOT", "VERB", "VBD"),
+                     ("him", 3, "dobj", "PRON", "PRP"), (".", 3, "punct", "PUNCT", ".")]
+
+
+def test_binding_principle_b_forbids_co_arguments():
+    assert forbidden_texts(parsed("en", HE_SAW_HIM)) == [("him", "He")]
+
+
+def test_binding_principle_b_counts_a_subject_shared_through_coordination():
+    # "John met Bill and wished him well": him is not John, may be Bill.
+    assert forbidden_texts(parsed("en", JOHN_MET_BILL), principles=["B"]) == [("him", "John")]
+
+
+def test_binding_principle_b_spares_a_possessor_of_a_co_argument():
+    assert forbidden_texts(parsed("en", JOHNS_DOG_BIT_HIM), principles=["B"]) == [("him", "John 's dog")]
+
+
+def test_binding_principle_c_forbids_a_name_a_pronoun_c_commands():
+    assert forbidden_texts(parsed("en", HE_SAID_JOHN_LEFT)) == [("John", "He")]
+
+
+def test_binding_principle_c_spares_names_before_the_pronoun_and_under_a_possessor():
+    assert forbidden_texts(parsed("en", AFTER_JOHN_ARRIVED)) == []
+    assert ("him", "John") not in forbidden_texts(parsed("en", JOHNS_DOG_BIT_HIM))
+
+
+def test_binding_principle_a_binds_a_reflexive_to_its_subject():
+    doc = parsed("en", PETER_SAW_HIMSELF)
+    assert binders(doc) == [("himself", "Peter")]
+    assert forbidden_texts(doc) == []  # a reflexive is no principle-B pronoun
+
+
+def test_binding_principles_are_chosen_by_the_rules():
+    doc = parsed("en", HE_SAID_JOHN_LEFT)
+    assert forbidden_texts(doc, replace(EN, binding_principles=frozenset({"B"}))) == []
+    assert binders(parsed("en", PETER_SAW_HIMSELF), replace(EN, binding_principles=frozenset())) == []
+
+
+def test_binding_unknown_principle_is_a_coded_error():
+    with pytest.raises(NeuralcorefError, match=r"\[E061\].*'D'"):
+        replace(EN, binding_principles=frozenset({"B", "D"}))
+
+
+def test_binding_two_subjects_of_one_verb_are_no_co_arguments():
+    # "The footage, it looks fake": a dislocation, or a parse error.
+    doc = parsed("en", [("The", 1, "det", "DET", "DT"), ("footage", 3, "nsubj", "NOUN", "NN"),
+                        ("it", 3, "nsubj", "PRON", "PRP"), ("looks", 3, "ROOT", "VERB", "VBZ"),
+                        ("fake", 3, "acomp", "ADJ", "JJ")])
+    assert forbidden_texts(doc, principles=["B"]) == []
+
+
+def test_binding_possessive_preference_takes_the_local_subject(nlp_en):
+    doc = nlp_en("Apple said its revenue grew, while Microsoft blamed its cloud unit.")
+    assert binders(doc, replace(EN, binding_principles=frozenset({"P"}))) == [("its", "Microsoft")]
+
+
+def test_binding_french_clitic_is_an_object_of_its_verb():
+    # "Marie la regarde": la (parsed as a determiner) is not Marie.
+    doc = parsed("fr", [("Marie", 2, "nsubj", "PROPN"), ("la", 2, "det", "DET"),
+                        ("regarde", 2, "ROOT", "VERB"), (".", 2, "punct", "PUNCT")])
+    assert forbidden_texts(doc, FR, ["B"]) == [("la", "Marie")]
+
+
+@pytest.mark.parametrize("text,pairs,bound", [
+    ("He saw him.", [("him", "He")], []),
+    ("She greeted her.", [("her", "She")], []),
+    ("John met Bill and wished him well.", [("him", "John")], []),
+    ("The accountant met the janitor and wished him well.", [("him", "The accountant")], []),
+    ("He said that John left.", [("John", "He")], []),
+    ("When he arrived, John called his mother.", [], []),
+    ("John wants to see him.", [("him", "John")], []),
+    ("Peter saw himself in the mirror.", [], [("himself", "Peter")]),
+    ("Mary talked to her.", [("her", "Mary")], []),
+    ("Mark asked Tom to help him.", [("him", "Tom")], []),
+    # No constraint: first and second person, reflexive co-arguments, predicates.
+    ("What did you do, Sabrina?", [], []),
+    ("They told themselves that the storm would pass.", [("the storm", "They")],
+     [("themselves", "They")]),
+    ("It was chosen to serve as the capital of the state.", [], []),
+], ids=["he_him", "she_her", "shared_subject", "winobias_type2", "principle_c", "cataphora",
+        "control", "reflexive", "preposition", "object_control", "vocative", "reflexive_object",
+        "predicative_as"])
+def test_binding_on_parsed_english(nlp_en, text, pairs, bound):
+    doc = nlp_en(text)
+    assert forbidden_texts(doc) == pairs
+    assert binders(doc) == bound
+
+
+def test_binding_from_pairs_stores_each_pair_under_its_later_mention():
+    binding = Binding.from_pairs(4, [(0, 2), (3, 1), (2, 0)])
+    assert binding.forbid_ptr.tolist() == [0, 0, 0, 1, 2]
+    assert binding.pairs() == {(2, 0), (3, 1)}
+    assert binding.partners() == {0: {2}, 2: {0}, 1: {3}, 3: {1}}
+    assert not allowed_together(binding.partners(), [0, 1], [2])
+    assert allowed_together(binding.partners(), [0, 1], [4])
+
+
+def _scores(rows):
+    ptr = np.array([0] + np.cumsum([len(r) for r in rows]).tolist(), np.int64)
+    ante = np.array([a for r in rows for a in r], np.int32)
+    pair = np.array([s for r in rows for s in r.values()], np.float32)
+    return pair, ptr, ante
+
+
+def test_binding_decoding_never_joins_a_cluster_holding_a_forbidden_mention():
+    # 0 John, 1 Bill, 2 him (forbidden with John): him's best score is John,
+    # so it takes Bill; 3 "he" then joins John's cluster, never him's.
+    pair, ptr, ante = _scores([{}, {0: 1.0}, {0: 5.0, 1: 2.0}, {2: 3.0, 0: 1.0}])
+    pair[0] = -9.0  # Bill is not John
+    single = np.zeros(4, np.float32)
+    binding = Binding.from_pairs(4, [(2, 0)])
+    assert best_antecedents(single, pair, ptr, ante).tolist() == [-1, -1, 0, 2]
+    links = best_antecedents(single, pair, ptr, ante, binding=binding)
+    assert links.tolist() == [-1, -1, 1, 2]
+    # 3's forbidden partner 0 through the cluster of 2: links to 2 are vetoed too.
+    binding = Binding.from_pairs(4, [(2, 0), (3, 1)])
+    assert best_antecedents(single, pair, ptr, ante, binding=binding).tolist() == [-1, -1, 1, 0]
+
+
+def test_binding_decoding_links_a_reflexive_to_its_binder_unless_agreement_forbids():
+    pair, ptr, ante = _scores([{}, {0: 2.0}, {1: 3.0, 0: -4.0}])
+    single = np.zeros(3, np.float32)
+    binding = Binding.from_pairs(3, [], np.array([-1, -1, 0], np.int32))
+    assert best_antecedents(single, pair, ptr, ante).tolist() == [-1, 0, 1]
+    pair[0] = -5.0  # 1 does not link to 0: the reflexive 2 goes to 0 anyway
+    assert best_antecedents(single, pair, ptr, ante, binding=binding).tolist() == [-1, -1, 0]
+    agreement = np.array([[1, 0], [0, 0], [2, 0]], np.int32)  # binder of another gender
+    links = best_antecedents(single, pair, ptr, ante, agreement=agreement, binding=binding)
+    assert links.tolist() == [-1, -1, 1]
+
+
+def test_binding_repeats_never_attach_or_merge_across_a_forbidden_pair():
+    keys = np.array([7, 0, 7, 0], np.uint64)
+    heads = np.arange(4)
+    partners = Binding.from_pairs(4, [(2, 1)]).partners()
+    assert attach_repeats([[0, 1]], keys, heads) == [[0, 1, 2]]
+    assert attach_repeats([[0, 1]], keys, heads, partners) == [[0, 1]]
+    assert merge_repeats([[0, 1], [2, 3]], keys, heads) == [[0, 1, 2, 3]]
+    assert merge_repeats([[0, 1], [2, 3]], keys, heads, partners=partners) == [[0, 1], [2, 3]]
+    pair, ptr, ante = _scores([{}, {0: 1.0}, {}, {2: 1.0}])
+    clusters = decode_clusters(np.zeros(4, np.float32), pair, ptr, ante, heads, repeats=keys,
+                               binding=Binding.from_pairs(4, [(3, 1)]))
+    assert clusters == [[0, 1], [2, 3]]
+
+
+
+def test_binding_decoding_tests_the_binder_with_the_lexicons_allowed_sets():
+    # 0 the car, 1 Tom, 2 himself (masc) bound to 0 by a parse error: a thing
+    # allows only "it", so the binder is refused and himself takes its best candidate.
+    pair, ptr, ante = _scores([{}, {0: -5.0}, {1: 3.0, 0: -4.0}])
+    single = np.zeros(3, np.float32)
+    binding = Binding.from_pairs(3, [], np.array([-1, -1, 0], np.int32))
+    agreement = np.array([[0, 0], [0, 0], [GENDER.index("masc"), 0]], np.int32)
+    links = best_antecedents(single, pair, ptr, ante, agreement=agreement, binding=binding)
+    assert links.tolist() == [-1, -1, 0]
+    classes = np.array([MENTION_CLASSES.index("inanimate"), 0, 0])
+    links = best_antecedents(single, pair, ptr, ante, agreement=agreement, classes=classes, binding=binding)
+    assert links.tolist() == [-1, -1, 1]
+
+
+def test_binding_holds_in_the_rescue_and_the_speakers_join():
+    # 0 John, 1 a dog, 2 him (B: not John). The scores want John; the dog scores
+    # 0.2 under the threshold: the rescue links him to the dog, never to John.
+    pair, ptr, ante = _scores([{}, {0: -9.0}, {0: 5.0, 1: -0.2}])
+    single = np.zeros(3, np.float32)
+    persons = np.array([-1, -1, PERSON.index("3")], np.int32)
+    binding = Binding.from_pairs(3, [(2, 0)])
+    links = best_antecedents(single, pair, ptr, ante, binding=binding)
+    assert links.tolist() == [-1, -1, -1]
+    assert rescue_pronouns(links, single, pair, ptr, ante, persons, binding=binding).tolist() == [-1, -1, 1]
+    # A speaker's cluster and its pronoun's merge unless a forbidden pair would meet.
+    heads = np.arange(4)
+    assert join_speakers([[0, 1], [2, 3]], np.array([[1, 2]]), heads) == [[0, 1, 2, 3]]
+    partners = Binding.from_pairs(4, [(3, 0)]).partners()
+    joined = join_speakers([[0, 1], [2, 3]], np.array([[1, 2]]), heads, partners=partners)
+    assert joined == [[0, 1], [2, 3]]
+    clusters = decode_clusters(single, pair, ptr, ante, np.arange(3), persons=persons, binding=binding)
+    assert clusters == [[1, 2]]
+
+
+def expletives(doc: Doc, rules: LanguageRules = EN) -> List[str]:
+    return [doc[i].text for i in np.flatnonzero(expletive_tokens(doc, rules)).tolist()]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("It is raining today, so I left it at home.", ["It"]),
+    ("It snowed all night.", ["It"]),
+    ("It seems that the battery is weak.", ["It"]),
+    ("It turned out that he lied.", ["It"]),
+    ("It is important to sleep.", ["It"]),
+    ("It was late.", ["It"]),
+    ("It was Mary who called.", ["It"]),
+    ("The laptop was expensive, but it broke after a week.", []),
+    ("It is a good book.", []),
+    ("Sam bought a car and drove it home.", []),
+], ids=["weather", "weather_verb", "seems", "turned_out", "important_to", "late", "cleft",
+        "referential", "predicate_noun", "object"])
+def test_expletives_on_parsed_english(nlp_en, text, expected):
+    assert expletives(nlp_en(text)) == expected
+
+
+@pytest.mark.parametrize("rows,expected", [
+    ([("Il", 1, "expl:subj", "PRON", "PRON", "il"), ("faut", 1, "ROOT", "VERB", "VERB", "falloir"),
+      ("partir", 1, "xcomp", "VERB", "VERB", "partir")], ["Il"]),
+    ([("Il", 2, "expl:subj", "PRON", "PRON", "il"), ("y", 2, "expl:comp", "PRON", "PRON", "y"),
+      ("a", 2, "ROOT", "VERB", "VERB", "avoir"), ("un", 4, "det", "DET", "DET", "un"),
+      ("chat", 2, "obj", "NOUN", "NOUN", "chat")], ["Il"]),
+    ([("Il", 1, "nsubj", "PRON", "PRON", "il"), ("fait", 1, "ROOT", "VERB", "VERB", "faire"),
+      ("froid", 1, "obj", "ADJ", "ADJ", "froid")], ["Il"]),
+    ([("Il", 2, "expl:subj", "PRON", "PRON", "il"), ("est", 2, "cop", "AUX", "AUX", "être"),
+      ("clair", 2, "ROOT", "ADJ", "ADJ", "clair"), ("que", 4, "mark", "SCONJ", "SCONJ", "que"),
+      ("Jean", 2, "dep", "PROPN", "PROPN", "Jean"), ("ment", 4, "flat:name", "NOUN", "NOUN", "ment")],
+     ["Il"]),
+    # The parser's expl:subj alone is not trusted: "Il dit que Jean est parti".
+    ([("Il", 1, "expl:subj", "PRON", "PRON", "il"), ("dit", 1, "ROOT", "VERB", "VERB", "dire"),
+      ("que", 5, "mark", "SCONJ", "SCONJ", "que"), ("Jean", 5, "nsubj", "PROPN", "PROPN", "Jean"),
+      ("est", 5, "aux:tense", "AUX", "AUX", "être"), ("parti", 1, "ccomp", "VERB", "VERB", "partir")],
+     []),
+    # A personal adjective: "il est content de partir" is someone.
+    ([("Il", 2, "nsubj", "PRON", "PRON", "il"), ("est", 2, "cop", "AUX", "AUX", "être"),
+      ("content", 2, "ROOT", "ADJ", "ADJ", "content"), ("de", 4, "mark", "ADP", "ADP", "de"),
+      ("partir", 2, "xcomp", "VERB", "VERB", "partir")], []),
+], ids=["il_faut", "il_y_a", "il_fait_froid", "il_est_clair_que", "il_dit", "il_est_content"])
+def test_expletives_french_impersonal_il(rows, expected):
+    assert expletives(parsed("fr", rows), FR) == expected
+
+
+def test_expletives_are_no_mentions(nlp_en):
+    doc = nlp_en("It is raining, so I left it at home.")
+    spans = [doc[s:e].text for s, e in extract_mentions(doc, EN).spans()]
+    assert spans.count("it") == 1 and "It" not in spans
+
+
+@pytest.mark.parametrize("name,rules", [("en", EN), ("en_fast", EN), ("fr", FR)])
+def test_binding_and_expletive_fields_keep_the_shipped_models_fingerprints(name, rules):
+    # Decoding and filter fields are left out of the fingerprint: shipped models
+    # load without W101.
+    config = json.loads((shipped_model_path(name) / "config.json").read_text())
+    assert config["rules_hash"] == rules.fingerprint()
+    off = replace(rules, binding_principles=frozenset(), weather_lemmas=frozenset())
+    assert off.fingerprint() == rules.fingerprint()
+
+
+def test_binding_without_fallback_a_vetoed_mention_stays_unlinked():
+    # 2's best candidate 0 is forbidden: with fallback it takes 1, without it none.
+    pair, ptr, ante = _scores([{}, {0: -9.0}, {0: 5.0, 1: 2.0}])
+    single = np.zeros(3, np.float32)
+    binding = Binding.from_pairs(3, [(2, 0)])
+    assert best_antecedents(single, pair, ptr, ante, binding=binding).tolist() == [-1, -1, 1]
+    vetoing = replace(binding, fallback=False)
+    assert best_antecedents(single, pair, ptr, ante, binding=vetoing).tolist() == [-1, -1, -1]
+    pair[2] = 6.0  # the allowed candidate is the best one: linked either way
+    assert best_antecedents(single, pair, ptr, ante, binding=vetoing).tolist() == [-1, -1, 1]
+
+
+def _reference_links(single, rows, binding):
+    """best_antecedents with binding as a plain loop over explicit clusters."""
+    cluster = list(range(len(single)))
+    forbidden = binding.partners()
+    links = []
+    for m, row in enumerate(rows):
+        def allowed(a):
+            members = {k for k in range(m) if cluster[k] == cluster[a]}
+            return not forbidden.get(m, set()) & members
+        b = int(binding.binder[m])
+        if 0 <= b < m and allowed(b):
+            link = b
+        else:
+            options = [(a, s) for a, s in row if allowed(a)]
+            best = max(options, key=lambda r: r[1], default=None)
+            top = max(row, key=lambda r: r[1], default=None)
+            vetoed = top is not None and not allowed(top[0])  # the first of equal ones
+            link = best[0] if best is not None and best[1] > single[m] \
+                and (binding.fallback or not vetoed) else -1
+        if link >= 0:
+            old = cluster[m]
+            cluster = [cluster[link] if c == old else c for c in cluster]
+        links.append(link)
+    return links
+
+
+@given(st.lists(st.lists(st.integers(-3, 3), max_size=5), max_size=9),
+       st.lists(st.tuples(st.integers(0, 8), st.integers(0, 8)), max_size=6),
+       st.lists(st.integers(-1, 8), max_size=9), st.booleans())
+@settings(max_examples=300, deadline=None)
+def test_binding_kernel_matches_a_loop(score_rows, pairs, binders, fallback):
+    n = len(score_rows)
+    rows = [[(m - 1 - k, float(s)) for k, s in enumerate(scores[:m])] for m, scores in enumerate(score_rows)]
+    binder = np.array([b if 0 <= b < m else -1 for m, b in enumerate((binders + [-1] * n)[:n])], np.int32)
+    binding = replace(Binding.from_pairs(n, [(a, b) for a, b in pairs if a < n and b < n], binder),
+                      fallback=fallback)
+    ptr = np.array([0] + np.cumsum([len(r) for r in rows]).tolist(), np.int64)
+    ante = np.array([a for r in rows for a, _ in r], np.int32)
+    pair = np.array([s for r in rows for _, s in r], np.float32)
+    single = np.full(n, 0.5, np.float32)
+    links = best_antecedents(single, pair, ptr, ante, binding=binding).tolist()
+    assert links == _reference_links(single.tolist(), rows, binding)
