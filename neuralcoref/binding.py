@@ -37,8 +37,9 @@ from .mentions import PRONOMINAL, Mentions
 
 PRINCIPLES = ("A", "B", "C", "P")
 #: Whether a mention whose best candidate is forbidden takes its best allowed
-#: one. Vetoing instead (no link) cost WinoBias dev type 2 pro 25.7 MUC F1
-#: (47.25 -> 21.58) and gained OntoGUM dev 0.03 (docs/experiments/2026-11-26-binding.md).
+#: one: a pronoun whose nearest candidate grammar forbids usually refers to the
+#: next one, so vetoing (no link) loses most of what binding gains
+#: (docs/experiments/2026-11-26-binding.md).
 FALLBACK = True
 
 

@@ -275,9 +275,8 @@ def name_words(doc: Doc, starts: np.ndarray, ends: np.ndarray, types: np.ndarray
     ("Samuel de Constant": samuel, constant; "M. Tronchin": tronchin), each one
     bit of its lowercase hash: two names that share a bit may still be different
     words, which only lets :func:`best_antecedents` join them as it would without
-    names. Decoding with them never puts "Pauline" and "Laurence" in one cluster:
-    +0.31 CoNLL F1 on fr-litbank dev (both documents gain), -0.03 to +0.02 for
-    the English models on OntoGUM dev.
+    names. Decoding with them never puts "Pauline" and "Laurence" in one cluster
+    (measurements: docs/experiments/2026-11-25-shipped-models.md).
 
     doc (Doc): the parsed Doc; starts, ends, types (int (n,)): the mentions.
     RETURNS (ndarray): (n,) uint64.
@@ -332,9 +331,8 @@ def attach_repeats(clusters: List[List[int]], keys: np.ndarray, heads: np.ndarra
     longer names ("mademoiselle Pauline D..."), so its mention score is low. The
     same holds for "I" said twice by one speaker. Only mentions outside every
     cluster move, and never into a cluster that already holds their head, so no
-    link the scorers made is undone. Making new clusters of two unlinked repeats
-    cost more than it gained (names: -1.1 CoNLL F1 on fr-litbank dev, -2.1 on
-    OntoGUM dev).
+    link the scorers made is undone. New clusters of two unlinked repeats are not
+    made: many repeated names are not annotated mentions.
 
     clusters (List[List[int]]): sorted mention indices, as from :func:`one_span_per_head`.
     keys (uint64 (n,)): from :func:`repeat_keys` (0: none).
@@ -377,10 +375,8 @@ def merge_repeats(clusters: List[List[int]], keys: np.ndarray, heads: np.ndarray
     back. The key says they are one entity: the same proper name, or "I" / "je"
     of the same speaker. The names guard what a wrong link put in a piece: a
     narrator's "je" linked into another character's cluster would otherwise
-    merge the two characters (the heroines of fr-litbank dev's "pauline"; the
-    narrators of an anthology's tales on fr-litbank train). With it: +1.55
-    CoNLL F1 for `fr` on fr-litbank dev (48.57 -> 50.12, both documents gain),
-    +2.11 for `fr_sm`, +0.19 to +0.53 for `en` on OntoGUM and LitBank dev.
+    merge the two characters (two heroines of one novel; the narrators of an
+    anthology's tales). Measurements: docs/experiments/2026-11-25-shipped-models.md.
 
     clusters (List[List[int]]): sorted mention indices, as from :func:`attach_repeats`.
     keys (uint64 (n,)): from :func:`repeat_keys` (0: none).
@@ -561,8 +557,7 @@ def one_span_per_head(clusters: List[List[int]], heads: np.ndarray,
     fr-litbank's 20,846), so the others are redundant. Which one the gold holds
     differs ("la mère" / "la mère aveugle", "Samuel" / "Samuel de Constant"): a
     mention scorer trained on data that annotates every mention (LitBank) tells
-    them apart, and its scores pick the span (+0.1 CoNLL F1 on fr-litbank dev for
-    each of three French models). Links through a dropped mention still join the
+    them apart, and its scores pick the span. Links through a dropped mention still join the
     rest; clusters left with one mention are dropped.
 
     clusters (List[List[int]]): sorted mention indices, as from

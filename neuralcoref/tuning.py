@@ -1,8 +1,8 @@
 """``neuralcoref tune``: per-mention-type link thresholds fitted on dev data.
 
 A model's scores are calibrated for its training loss, not for CoNLL F1, and
-anaphors of different types want different thresholds: on OntoGUM dev, names
-and nominals link best a little more eagerly than pronouns. Tuning scores the
+anaphors of different types want different thresholds (names and nominals
+usually link best a little more eagerly than pronouns). Tuning scores the
 dev documents once, then searches one offset per mention type (coordinate
 ascent over a grid, re-decoding only), and records the best offsets in a copy
 of the model folder (``config.json``, ``defaults.link_offsets``), where the

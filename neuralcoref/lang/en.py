@@ -113,8 +113,7 @@ RULES = LanguageRules(
     predicate_adjective_deps=labels("acomp"),
     cleft_deps=labels("attr"),
     # Clefts with any relative clause, and predicate nouns with a clause ("It is
-    # a pity that"): with these limited to "who"/"that" clefts and adjectives,
-    # fewer "it" were flagged wrongly on OntoGUM dev (4 of 21 gold mentions, was
-    # 9 of 32) but LitBank dev lost 0.16 CoNLL F1 and OntoGUM gained 0.03.
+    # a pity that"); the narrower rule is measured in
+    # docs/experiments/2026-11-26-binding.md.
     extraposition_subject_deps=labels("nsubjpass", "expl"),
 )

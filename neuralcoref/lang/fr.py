@@ -132,11 +132,9 @@ RULES = replace(
                                      "nous", "vous", "-je", "-tu", "-moi", "-toi", "-nous", "-vous",
                                      "mon", "ma", "mes", "ton", "ta", "tes", "notre", "nos",
                                      "votre", "vos")),
-    # Binding (decoding only, see neuralcoref.binding): none applied. On
-    # fr-litbank dev with `fr`, B cost 0.54 CoNLL F1 and C 0.25 (vetoing
-    # instead of falling back to the next candidate: 0.68 and 0.27), although
-    # gold disagrees with 6 of 846 B pairs and 11 of 2,051 C pairs: the
-    # clusters the links they block would make hold other errors
+    # Binding (decoding only, see neuralcoref.binding): none applied, since B and
+    # C lowered fr-litbank dev although gold rarely disagrees with them: the
+    # clusters the blocked links would make hold other errors
     # (docs/experiments/2026-11-26-binding.md). The words stay for the day
     # a model is trained with them. No A: reflexive "se" is no mention.
     binding_principles=labels(),
