@@ -41,6 +41,13 @@ def _is_possessive(span: Span) -> bool:
     return len(span) == 1 and (root.tag_ in _POSSESSIVE_TAGS or "Yes" in root.morph.get("Poss"))
 
 
+def _is_speaker_or_addressee(span: Span) -> bool:
+    # "I", "you", "je", "vous": the text speaks as or to them, and a name there
+    # breaks the verb's agreement ("Anna am tired").
+    root = span.root
+    return len(span) == 1 and root.pos_ == "PRON" and bool(set(root.morph.get("Person")) & {"1", "2"})
+
+
 def _is_preverbal_clitic(span: Span, output: _Output) -> bool:
     # A pronoun other than a subject before its head ("Marie [le] salua", "elle
     # [lui] parla"): a name cannot stand there.
@@ -53,7 +60,7 @@ def _replacement(mention: Span, main: Span, output: _Output) -> Optional[str]:
     """What replaces ``mention``, or None to keep it."""
     if _is_pronoun(main) or (_is_name(mention) and not _is_name(main)):
         return None  # never replace by a pronoun, nor a name by something vaguer
-    if _is_preverbal_clitic(mention, output):
+    if _is_preverbal_clitic(mention, output) or _is_speaker_or_addressee(mention):
         return None
     text = main.text
     if _is_possessive(mention):

@@ -136,3 +136,16 @@ def test_resolved_french_elision_stays_before_a_vowel():
     doc = french_doc(PAUL, PAUL_SPACES, first="Anne")
     assert resolved(doc, [[(0, 1), (4, 5)]]) == (
         "Anne arriva. Lorsqu'Anne entra, Marie le salua et sa sœur lui sourit.")
+
+
+def test_resolved_keeps_first_and_second_persons(make_doc):
+    # '" I am tired , " said Anna .': the quotation's "I" is Anna, but "Anna am
+    # tired" would break the verb's agreement, so the speaker's pronoun stays.
+    first = "Case=Nom|Number=Sing|Person=1|PronType=Prs"
+    doc = make_doc([('"', 2, "punct", "PUNCT"), ("I", 2, "nsubj", "PRON", "PRP", first),
+                    ("am", 6, "ccomp", "AUX"), ("tired", 2, "acomp", "ADJ"), (",", 2, "punct", "PUNCT"),
+                    ('"', 2, "punct", "PUNCT"), ("said", 6, "ROOT", "VERB"),
+                    ("Anna", 6, "nsubj", "PROPN"), (".", 6, "punct", "PUNCT")],
+                   spaces=[False, True, True, False, False, True, True, False, False])
+    assert resolved(doc, [[(7, 8), (1, 2)]]) == '"I am tired," said Anna.'
+    assert resolved(doc, [[(7, 8), (1, 2)]], mains=[(7, 8)]) == '"I am tired," said Anna.'
