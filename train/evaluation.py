@@ -107,12 +107,6 @@ def score_predictions(data: TrainingData, predicted: List[List[List[Tuple[int, i
     return score_documents(list(zip(gold, predicted)))
 
 
-def evaluate(model: CorefScorers, data: TrainingData, device: torch.device, pair_budget: int,
-             offset: float = 0.0) -> CorefScores:
-    scores = predict_scores(model, data, device, pair_budget)
-    return score_predictions(data, decode(data, *scores, offset))
-
-
 #: The single-score offsets tried on dev: the link threshold export folds in. Down
 #: to -4: models early in training, or trained on little data, link too little
 #: (5 fr-litbank documents: the best offset was -2.0, the old grid's edge).
@@ -136,4 +130,3 @@ def dev_scores(model: CorefScorers, data: TrainingData, device: torch.device, pa
                for o in map(float, grid)]
     best, offset = max(results, key=lambda r: (r[0].conll_f1, -abs(r[1])))
     return offset, best, raw
-
