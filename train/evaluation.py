@@ -75,9 +75,12 @@ def _predict_scores(model: CorefScorers, data: TrainingData, device: torch.devic
 
 def decode(data: TrainingData, single: np.ndarray, pair: np.ndarray, mention: np.ndarray,
            offset: float = 0.0) -> List[List[List[Tuple[int, int]]]]:
-    """Predicted clusters (token spans) of every document, decoded as at runtime
-    but for the name rule (:func:`~neuralcoref.clustering.name_words`: the
-    featurized data keeps no words).
+    """Predicted clusters (token spans) of every document, decoded by the runtime's
+    :func:`~neuralcoref.clustering.decode_clusters` with agreement, repeats and
+    span scores, but without the inputs the featurized data does not keep (the
+    name rule's words, lexicon classes, speakers, binding constraints), without
+    the pronoun rescue (``persons``) and with one offset for every mention type;
+    so dev scores here can differ from ``neuralcoref tune``'s / the runtime's.
 
     mention (float32 (n,)): mention scores, which pick a cluster's span per head.
     offset (float): added to the single scores (a link threshold to tune).
