@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import pickle
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
@@ -43,8 +43,7 @@ class RunState:
 
     def to_json(self) -> Dict[str, Any]:
         """The state's plain fields (the best model goes into the tensors file)."""
-        return {"phase": self.phase, "epoch": self.epoch, "phase_best": self.phase_best,
-                "bad_evals": self.bad_evals, "best_f1": self.best_f1, "log": self.log}
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "best_state"}
 
 
 @dataclass
