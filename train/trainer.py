@@ -206,7 +206,7 @@ def _start(run: Run, resume: bool) -> Tuple[CorefScorers, RunState, Optional[Dic
     cfg = run.cfg
     model = CorefScorers(run.scorer_cfg, dropout=cfg.dropout, word_dropout=cfg.word_dropout,
                          vector_dropout=cfg.vector_dropout)
-    if cfg.init_vectors and cfg.embedding_dim:
+    if cfg.init_vectors and cfg.embedding_dim and not resume:  # a resumed run loads its own
         _init_embeddings(model, run.vocab, cfg.init_vectors)
     model = model.to(run.device)
     run.rng = np.random.default_rng(cfg.seed)
