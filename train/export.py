@@ -78,7 +78,7 @@ def model_card(config: ModelConfig, cfg: TrainConfig, dev: CorefScores, summary:
     for e in summary["log"]:
         lines.append(f"| {e['phase']} | {e['epoch']} | {e['loss']:.4f} | {e['dev_muc']:.2f} | "
                      f"{e['dev_bcub']:.2f} | {e['dev_ceafe']:.2f} | {e['dev_conll_f1']:.2f} | "
-                     f"{e.get('link_offset', 0.0):+.2f} | {e.get('dev_conll_f1_raw', e['dev_conll_f1']):.2f} |")
+                     f"{e['link_offset']:+.2f} | {e['dev_conll_f1_raw']:.2f} |")
     lines += ["", "## Settings", "", "```json", json.dumps(cfg.to_dict(), indent=2), "```", ""]
     return "\n".join(lines)
 
