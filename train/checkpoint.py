@@ -84,6 +84,14 @@ def save_checkpoint(folder: Path, state: RunState, tensors: Dict[str, Any], meta
     return folder / CHECKPOINT_JSON
 
 
+def remove_checkpoint(folder: Path) -> None:
+    """Delete the checkpoint of an earlier run in ``folder``: a fresh run must not
+    leave it for ``--resume`` or ``neuralcoref export`` to mistake for its own."""
+    (folder / CHECKPOINT_JSON).unlink(missing_ok=True)
+    for old in folder.glob("checkpoint-*.pt*"):
+        old.unlink(missing_ok=True)
+
+
 def load_checkpoint(folder: Path, device: torch.device) -> Checkpoint:
     """Read the checkpoint of the run in ``folder``.
 

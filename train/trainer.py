@@ -35,7 +35,7 @@ from neuralcoref.scoring import FIRST_WORD_ROW, ScorerConfig
 from neuralcoref.tuning import tune_model
 
 from .batching import make_batches
-from .checkpoint import CHECKPOINT_JSON, RunState, load_checkpoint, save_checkpoint
+from .checkpoint import CHECKPOINT_JSON, RunState, load_checkpoint, remove_checkpoint, save_checkpoint
 from .config import SINGLETON_SHARE, PhaseConfig, TrainConfig, load_config
 from .dataset import TrainingData
 from .evaluation import batch_outputs, dev_scores, set_soft_clusters, to_tensors
@@ -212,6 +212,7 @@ def _start(run: Run, resume: bool) -> Tuple[CorefScorers, RunState, Optional[Dic
     run.rng = np.random.default_rng(cfg.seed)
     if not resume:
         (run.out / LOG_FILE).unlink(missing_ok=True)
+        remove_checkpoint(run.out)
         return model, RunState(), None
     checkpoint = load_checkpoint(run.out, run.device)
     recorded = checkpoint.meta.get("config", {})

@@ -10,7 +10,7 @@ from neuralcoref.errors import NeuralcorefError  # noqa: E402
 from neuralcoref.train import PhaseConfig, TrainingInterrupted, export_run, train  # noqa: E402
 from neuralcoref.train import trainer  # noqa: E402
 from neuralcoref.train.checkpoint import (  # noqa: E402
-    CHECKPOINT_JSON, RunState, _sha256, load_checkpoint, save_checkpoint)
+    CHECKPOINT_JSON, RunState, _sha256, load_checkpoint, remove_checkpoint, save_checkpoint)
 
 from test_training import SAMPLE, tiny_config  # noqa: E402
 
@@ -125,3 +125,22 @@ def test_resume_with_other_settings_is_a_coded_error(tmp_path):
     with pytest.raises(NeuralcorefError, match="E221.*pair_hidden"):
         train(SAMPLE, SAMPLE, PIPELINE, tmp_path / "run", config=other, resume=True, progress=False)
     assert (tmp_path / "run" / "model").is_dir()  # the run's folder is left as it was
+
+
+def test_fresh_run_removes_an_earlier_runs_checkpoint(tmp_path, monkeypatch):
+    # Stopped before its first checkpoint, a fresh run must leave nothing that
+    # --resume or export would take for its own.
+    small_checkpoint(tmp_path)
+    (tmp_path / "checkpoint-0001.pt.tmp").write_bytes(b"partial")
+    remove_checkpoint(tmp_path)
+    assert list(tmp_path.iterdir()) == []
+    with pytest.raises(NeuralcorefError, match="E209"):
+        load_checkpoint(tmp_path, torch.device("cpu"))
+    out = tmp_path / "run"
+    out.mkdir()
+    small_checkpoint(out)
+    calls = []
+    monkeypatch.setattr(trainer, "remove_checkpoint", lambda folder: calls.append(folder))
+    cfg = tiny_config(phases=[PhaseConfig("softmax", max_epochs=1, patience=5)], tune_link_offsets=False)
+    train(SAMPLE, SAMPLE, PIPELINE, out, config=cfg, progress=False)
+    assert calls == [out]
