@@ -233,9 +233,12 @@ def binding_constraints(doc: Doc, mentions: Mentions, rules: LanguageRules,
     sorted_heads = heads[order]
     pronominal = np.asarray(mentions.types) == PRONOMINAL
 
+    # first[t]: the position in sorted_heads of the first mention headed at t or later.
+    first = np.searchsorted(sorted_heads, np.arange(len(doc) + 1))
+
     def with_heads(lo: int, hi: int) -> np.ndarray:
         # Mentions whose head lies in the token range [lo, hi].
-        return order[np.searchsorted(sorted_heads, lo):np.searchsorted(sorted_heads, hi, "right")]
+        return order[first[lo]:first[hi + 1]]
 
     pairs: List[Tuple[int, int]] = []
     binder = np.full(n, -1, dtype=np.int32)
