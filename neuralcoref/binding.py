@@ -31,7 +31,7 @@ from spacy.attrs import DEP, HEAD, LOWER, POS
 from spacy.tokens import Doc
 
 from . import _mentions
-from .expletives import label_ids
+from .expletives import children_index, label_ids
 from .lang.base import LanguageRules
 from .mentions import PRONOMINAL, Mentions
 
@@ -149,11 +149,7 @@ class _Parse:
         self.personal = has(lower, rules.binding_pronoun_words)
         self.reflexive = has(lower, rules.reflexive_words)
         self.possessive = has(lower, rules.binding_possessive_words) & has(dep, rules.determiner_deps)
-        order = np.argsort(self.heads, kind="stable")
-        is_root = self.heads[order] == order
-        self.kids = order[~is_root].astype(np.int64)
-        counts = np.bincount(self.heads[order][~is_root], minlength=n)
-        self.kid_ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+        self.kids, self.kid_ptr = children_index(self.heads)
 
     def children(self, i: int) -> List[int]:
         return self.kids[self.kid_ptr[i]:self.kid_ptr[i + 1]].tolist()
@@ -237,9 +233,12 @@ def binding_constraints(doc: Doc, mentions: Mentions, rules: LanguageRules,
     sorted_heads = heads[order]
     pronominal = np.asarray(mentions.types) == PRONOMINAL
 
+    # first[t]: the position in sorted_heads of the first mention headed at t or later.
+    first = np.searchsorted(sorted_heads, np.arange(len(doc) + 1))
+
     def with_heads(lo: int, hi: int) -> np.ndarray:
         # Mentions whose head lies in the token range [lo, hi].
-        return order[np.searchsorted(sorted_heads, lo):np.searchsorted(sorted_heads, hi, "right")]
+        return order[first[lo]:first[hi + 1]]
 
     pairs: List[Tuple[int, int]] = []
     binder = np.full(n, -1, dtype=np.int32)

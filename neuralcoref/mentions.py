@@ -331,29 +331,27 @@ def extract_mentions(doc: Doc, rules: LanguageRules) -> Mentions:
     left, right = _mentions.subtree_bounds(t.heads)
     candidates = _mentions.extract_candidates(
         t.heads, left, right, t.tag, t.pos, t.dep, t.word, t.ent, t.iob)
-    mentions = _without_punctuation(doc, Mentions(*_mentions.sort_unique(len(doc), *candidates)))
-    return without_expletives(doc, rules, _without_symbols(doc, mentions))
+    return _filtered(doc, rules, Mentions(*_mentions.sort_unique(len(doc), *candidates)))
 
 
-def _without_punctuation(doc: Doc, mentions: Mentions) -> Mentions:
+def _filtered(doc: Doc, rules: LanguageRules, mentions: Mentions) -> Mentions:
+    """The candidates left once spans of punctuation or symbols alone and expletive
+    pronouns are dropped: the last step of both :func:`extract_mentions` and its
+    reference, so the two keep the same filters."""
     # A span of punctuation alone is never a mention, whatever its tag says
-    # (French pipelines tag "«" and "…" as nouns now and then).
-    punct = doc.to_array([IS_PUNCT]).reshape(-1).astype(bool)
-    if not punct.any():
-        return mentions
-    words = np.concatenate([[0], np.cumsum(~punct)])
-    keep = words[mentions.ends] > words[mentions.starts]
-    return mentions if keep.all() else mentions.select(keep)
+    # (French pipelines tag "«" and "…" as nouns now and then); nor one of emoji
+    # or other symbols ("😀😀 🎉 He said 👍 to her" made "😀😀 🎉" a mention that
+    # replaced "He"): a span with no letter or digit.
+    mentions = _with_a_word(mentions, doc.to_array([IS_PUNCT]).reshape(-1).astype(bool))
+    mentions = _with_a_word(mentions, _symbol_tokens(doc))
+    return without_expletives(doc, rules, mentions)
 
 
-def _without_symbols(doc: Doc, mentions: Mentions) -> Mentions:
-    # Emoji and other symbol-only tokens are parsed as nouns now and then
-    # ("😀😀 🎉 He said 👍 to her" made "😀😀 🎉" a mention that replaced "He"):
-    # a span with no letter or digit is never a mention.
-    symbols = _symbol_tokens(doc)
-    if not symbols.any():
+def _with_a_word(mentions: Mentions, blank: np.ndarray) -> Mentions:
+    # The mentions holding a token that is not ``blank`` ((n_tokens,) bool).
+    if not blank.any():
         return mentions
-    words = np.concatenate([[0], np.cumsum(~symbols)])
+    words = np.concatenate([[0], np.cumsum(~blank)])
     keep = words[mentions.ends] > words[mentions.starts]
     return mentions if keep.all() else mentions.select(keep)
 
@@ -376,8 +374,7 @@ def extract_mentions_reference(doc: Doc, rules: LanguageRules) -> Mentions:
     left, right = subtree_bounds_reference(t.heads)
     candidates = extract_candidates_reference(
         t.heads, left, right, t.tag, t.pos, t.dep, t.word, t.ent, t.iob)
-    mentions = _without_punctuation(doc, Mentions(*sort_unique_reference(len(doc), *candidates)))
-    return without_expletives(doc, rules, _without_symbols(doc, mentions))
+    return _filtered(doc, rules, Mentions(*sort_unique_reference(len(doc), *candidates)))
 
 
 def token_classes_reference(array: np.ndarray,
