@@ -17,13 +17,13 @@ import multiprocessing
 import os
 import pickle
 import signal
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Set, Tuple
 
 from .errors import Errors, NeuralcorefError
 from .server_limits import RequestError, ServerLimits
+from .workers import die_with_parent
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
@@ -116,19 +116,6 @@ def run_job(nlp: "Language", job: Job, batch_size: int) -> Reply:
     return ("ok", body)
 
 
-def _die_with_parent(parent_pid: int) -> None:
-    if sys.platform.startswith("linux"):
-        import ctypes
-
-        try:
-            pr_set_pdeathsig = 1
-            ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
-        except (OSError, AttributeError):
-            pass
-    if os.getppid() != parent_pid:  # the parent died before prctl took effect
-        os._exit(1)
-
-
 def _limit_memory(extra_mb: int) -> None:
     """Bound the process's address space to what it uses now plus ``extra_mb``
     (Linux): an allocation beyond raises MemoryError instead of growing until
@@ -144,7 +131,7 @@ def worker_main(conn: "Connection", nlp_bytes: bytes, batch_size: int, max_lengt
                 parent_pid: int, memory_mb: Optional[int] = None) -> None:
     """A worker process: load the pipeline, say "ready", then answer each Job
     sent on ``conn`` until it is closed (or it ran out of memory)."""
-    _die_with_parent(parent_pid)
+    die_with_parent(parent_pid)
     # Ctrl-C reaches the whole process group; the server decides when workers stop.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
