@@ -114,15 +114,9 @@ def attack_other_input(tmp: Path) -> str:
 
 def attack_kill_parent(tmp: Path) -> str:
     from handmade import write_handmade_model
-    from test_batch import _alive, _children, write_jsonl
+    from test_batch import _alive, _children, start_batch_process
 
-    model = write_handmade_model(tmp / "m")
-    path, out = tmp / "in.jsonl", tmp / "out.jsonl"
-    write_jsonl(path, 5000)
-    script = ("import sys; from neuralcoref.batch import resolve_jsonl; "
-              f"resolve_jsonl(sys.argv[1], sys.argv[2], model={str(model)!r}, "
-              f"spacy_model={PIPELINE!r}, n_process=2, batch_size=2)")
-    parent = subprocess.Popen([sys.executable, "-c", script, str(path), str(out)])
+    parent, out = start_batch_process(write_handmade_model(tmp / "m"), tmp, PIPELINE)
     while not (out.exists() and out.stat().st_size > 0):
         time.sleep(0.1)
     workers = _children(parent.pid)
