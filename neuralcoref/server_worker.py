@@ -21,7 +21,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Set, Tuple
 
-from .errors import Errors, NeuralcorefError
+from .errors import Errors, NeuralcorefError, quote
 from .server_limits import RequestError, ServerLimits
 from .workers import die_with_parent
 
@@ -111,7 +111,7 @@ def run_job(nlp: "Language", job: Job, batch_size: int) -> Reply:
     except MemoryError:  # the worker's state is doubtful after this: replace it
         return ("error", 422, Errors.E330.format(reason="out of memory"), "replace")
     except Exception as err:  # a bug: answered with a coded 500, the worker lives on
-        return ("error", 500, Errors.E332.format(error=f"{type(err).__name__}: {str(err)[:200]}"))
+        return ("error", 500, Errors.E332.format(error=quote(f"{type(err).__name__}: {err}")))
     body = parts[0] if job.single else b'{"results":[' + b",".join(parts) + b"]}"
     return ("ok", body)
 
@@ -139,7 +139,7 @@ def worker_main(conn: "Connection", nlp_bytes: bytes, batch_size: int, max_lengt
         # The server's --max-text-chars is the limit; spaCy's own would answer 500.
         nlp.max_length = max(nlp.max_length, max_length)
     except Exception as err:
-        conn.send(("failed", f"{type(err).__name__}: {str(err)[:500]}"))
+        conn.send(("failed", quote(f"{type(err).__name__}: {err}", 500)))
         return
     del nlp_bytes
     if memory_mb is not None:
