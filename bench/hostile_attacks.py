@@ -21,7 +21,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import zipfile
 from pathlib import Path
 from typing import Callable, Dict
 
@@ -149,23 +148,11 @@ def attack_path_traversal(tmp: Path) -> str:
 
 
 def attack_zip_bomb(tmp: Path) -> str:
+    from handmade import write_bomb
     from neuralcoref.model_dir import load_model
 
     folder = _model_copy(tmp, "en_fast")
-    with np.load(folder / "weights.npz") as data:
-        weights = {k: data[k] for k in data.files}
-    with zipfile.ZipFile(folder / "weights.npz", "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, array in weights.items():
-            with archive.open(f"{name}.npy", "w", force_zip64=True) as member:
-                if name != "embeddings":
-                    np.lib.format.write_array(member, array)
-                else:  # a header declaring as many float32 as the zeros that follow
-                    header = {"descr": "<f4", "fortran_order": False, "shape": ((3 << 30) // 4,)}
-                    np.lib.format.write_array_header_1_0(member, header)
-                    block = bytes(1 << 20)
-                    for _ in range(3 << 10):  # 3 GB of zeros
-                        member.write(block)
-    size = (folder / "weights.npz").stat().st_size
+    size = write_bomb(folder, 3 << 30)  # 3 GB of zeros
     start = time.perf_counter()
     answer = _first_error(lambda: load_model(folder))
     _SECONDS["attack"] = time.perf_counter() - start
