@@ -21,7 +21,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import zipfile
 from pathlib import Path
 from typing import Callable, Dict
 
@@ -114,15 +113,9 @@ def attack_other_input(tmp: Path) -> str:
 
 def attack_kill_parent(tmp: Path) -> str:
     from handmade import write_handmade_model
-    from test_batch import _alive, _children, write_jsonl
+    from test_batch import _alive, _children, start_batch_process
 
-    model = write_handmade_model(tmp / "m")
-    path, out = tmp / "in.jsonl", tmp / "out.jsonl"
-    write_jsonl(path, 5000)
-    script = ("import sys; from neuralcoref.batch import resolve_jsonl; "
-              f"resolve_jsonl(sys.argv[1], sys.argv[2], model={str(model)!r}, "
-              f"spacy_model={PIPELINE!r}, n_process=2, batch_size=2)")
-    parent = subprocess.Popen([sys.executable, "-c", script, str(path), str(out)])
+    parent, out = start_batch_process(write_handmade_model(tmp / "m"), tmp, PIPELINE)
     while not (out.exists() and out.stat().st_size > 0):
         time.sleep(0.1)
     workers = _children(parent.pid)
@@ -155,23 +148,11 @@ def attack_path_traversal(tmp: Path) -> str:
 
 
 def attack_zip_bomb(tmp: Path) -> str:
+    from handmade import write_bomb
     from neuralcoref.model_dir import load_model
 
     folder = _model_copy(tmp, "en_fast")
-    with np.load(folder / "weights.npz") as data:
-        weights = {k: data[k] for k in data.files}
-    with zipfile.ZipFile(folder / "weights.npz", "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, array in weights.items():
-            with archive.open(f"{name}.npy", "w", force_zip64=True) as member:
-                if name != "embeddings":
-                    np.lib.format.write_array(member, array)
-                else:  # a header declaring as many float32 as the zeros that follow
-                    header = {"descr": "<f4", "fortran_order": False, "shape": ((3 << 30) // 4,)}
-                    np.lib.format.write_array_header_1_0(member, header)
-                    block = bytes(1 << 20)
-                    for _ in range(3 << 10):  # 3 GB of zeros
-                        member.write(block)
-    size = (folder / "weights.npz").stat().st_size
+    size = write_bomb(folder, 3 << 30)  # 3 GB of zeros
     start = time.perf_counter()
     answer = _first_error(lambda: load_model(folder))
     _SECONDS["attack"] = time.perf_counter() - start

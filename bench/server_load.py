@@ -92,9 +92,9 @@ def start_server(options: List[str], log_path: Path, timeout: float = 300.0) -> 
     """Start ``neuralcoref serve`` with options on a free port; wait until every
     worker is ready. RETURNS (process, base URL)."""
     port = free_port()
-    log = open(log_path, "wb")
-    process = subprocess.Popen([sys.executable, "-m", "neuralcoref", "serve", "--host", "127.0.0.1",
-                                "--port", str(port), *options], stdout=log, stderr=subprocess.STDOUT)
+    with open(log_path, "wb") as log:  # the server writes to its own copy of the file
+        process = subprocess.Popen([sys.executable, "-m", "neuralcoref", "serve", "--host", "127.0.0.1",
+                                    "--port", str(port), *options], stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
         wait_ready(base, process, timeout)

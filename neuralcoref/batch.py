@@ -47,6 +47,7 @@ from typing import (TYPE_CHECKING, Any, ContextManager, Deque, Dict, Iterable, I
 
 from .errors import Errors, NeuralcorefError, quote
 from .output_guard import check_output, check_same_input, input_fingerprint, locked_output, write_state
+from .validation import is_int
 from .workers import terminating
 
 if TYPE_CHECKING:
@@ -112,7 +113,7 @@ def pipeline_loads() -> int:
 
 
 def _check_setting(name: str, value: Any) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+    if not is_int(value, 1):
         raise NeuralcorefError(Errors.E315.format(name=name, value=value, expected="an integer >= 1"))
 
 

@@ -28,7 +28,7 @@ from .errors import Errors, ModelLoadError, Warnings
 from .features import SCHEMA_HASH
 from .pairs import check_top_antecedents
 from .scoring import FIRST_WORD_ROW, ScorerConfig, Scorers, weight_shapes
-from .validation import checksum_problems, config_problems
+from .validation import checksum_problems, config_problems, is_int
 
 CONFIG_FILE, WEIGHTS_FILE, VOCAB_FILE, CARD_FILE = (
     "config.json", "weights.npz", "vocab.json", "model_card.md")
@@ -332,20 +332,17 @@ def _check_checksums(path: Path, recorded: Optional[Dict[str, str]], contents: D
 def _check_config(config: ModelConfig, path: Path) -> None:
     # Values of the wrong type would fail later with a bare TypeError (or, worse,
     # when the first Doc is scored): check them all at load time.
-    def is_size(value: Any, least: int = 0) -> bool:
-        return isinstance(value, int) and not isinstance(value, bool) and value >= least
-
     scorer = config.scorer
     problems = [f"scorer.{name} is {getattr(scorer, name)!r}, not an integer >= 0"
                 for name in ("vector_dim", "vocab_size", "embedding_dim", "similarity_rank")
-                if not is_size(getattr(scorer, name))]
+                if not is_int(getattr(scorer, name))]
     for name, least_layers in (("single_hidden", 0), ("pair_hidden", 1)):
         layers = getattr(scorer, name)
         if not (isinstance(layers, list) and len(layers) >= least_layers
-                and all(is_size(n, 1) for n in layers)):
+                and all(is_int(n, 1) for n in layers)):
             problems.append(f"scorer.{name} is {layers!r}, not a list of "
                             f"{'at least one ' if least_layers else ''}integer(s) >= 1")
-        elif not _valid_blocks(getattr(scorer, name.replace("hidden", "blocks")), layers, is_size):
+        elif not _valid_blocks(getattr(scorer, name.replace("hidden", "blocks")), layers):
             problems.append(f"scorer.{name.replace('hidden', 'blocks')} does not split {name} "
                             "into the same number of blocks per layer")
     if not problems and len((scorer.single_blocks or [[0]])[0]) != scorer.n_members:
@@ -367,11 +364,11 @@ def _check_config(config: ModelConfig, path: Path) -> None:
         raise ModelLoadError(Errors.E110.format(path=path, problems="; ".join(problems[:5])))
 
 
-def _valid_blocks(blocks: Any, layers: List[int], is_size) -> bool:
+def _valid_blocks(blocks: Any, layers: List[int]) -> bool:
     if blocks is None:
         return True
     return (isinstance(blocks, list) and len(blocks) == len(layers)
-            and all(isinstance(b, list) and len(b) == len(blocks[0]) and all(is_size(n, 1) for n in b)
+            and all(isinstance(b, list) and len(b) == len(blocks[0]) and all(is_int(n, 1) for n in b)
                     and sum(b) == n for b, n in zip(blocks, layers)))
 
 

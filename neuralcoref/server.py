@@ -33,6 +33,7 @@ from .errors import Errors, NeuralcorefError
 from .server_limits import DEFAULT_MAX_BODY_BYTES  # noqa: F401 (its old home)
 from .server_limits import RequestError, ServerLimits, check_content_type, check_texts, make_limits
 from .server_worker import ClientGone, Job, WorkerPool
+from .validation import is_int
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -116,7 +117,7 @@ def create_app(nlp: Optional["Language"] = None, *, model: Optional[str] = None,
     from . import __version__
 
     for name, value in (("batch_size", batch_size), ("workers", workers)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        if not is_int(value, 1):
             raise NeuralcorefError(Errors.E304.format(name=name, value=value, expected="an integer >= 1"))
     settings = make_limits(limits)
     if nlp is None:

@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any, Dict, List, Optional
 
 from .errors import Errors, NeuralcorefError
+from .validation import is_int
 
 #: Largest request body accepted by default: 1 MB.
 DEFAULT_MAX_BODY_BYTES = 1_000_000
@@ -67,7 +68,7 @@ class ServerLimits:
             if value is None and field.type.startswith("Optional"):
                 continue
             if field.type in ("int", "Optional[int]"):
-                if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                if not is_int(value, 1):
                     raise NeuralcorefError(Errors.E304.format(
                         name=field.name, value=value, expected="an integer >= 1"))
             elif (isinstance(value, bool) or not isinstance(value, (int, float))

@@ -17,13 +17,13 @@ import multiprocessing
 import os
 import pickle
 import signal
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Set, Tuple
 
-from .errors import Errors, NeuralcorefError
+from .errors import Errors, NeuralcorefError, quote
 from .server_limits import RequestError, ServerLimits
+from .workers import die_with_parent
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
@@ -111,22 +111,9 @@ def run_job(nlp: "Language", job: Job, batch_size: int) -> Reply:
     except MemoryError:  # the worker's state is doubtful after this: replace it
         return ("error", 422, Errors.E330.format(reason="out of memory"), "replace")
     except Exception as err:  # a bug: answered with a coded 500, the worker lives on
-        return ("error", 500, Errors.E332.format(error=f"{type(err).__name__}: {str(err)[:200]}"))
+        return ("error", 500, Errors.E332.format(error=quote(f"{type(err).__name__}: {err}")))
     body = parts[0] if job.single else b'{"results":[' + b",".join(parts) + b"]}"
     return ("ok", body)
-
-
-def _die_with_parent(parent_pid: int) -> None:
-    if sys.platform.startswith("linux"):
-        import ctypes
-
-        try:
-            pr_set_pdeathsig = 1
-            ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
-        except (OSError, AttributeError):
-            pass
-    if os.getppid() != parent_pid:  # the parent died before prctl took effect
-        os._exit(1)
 
 
 def _limit_memory(extra_mb: int) -> None:
@@ -144,7 +131,7 @@ def worker_main(conn: "Connection", nlp_bytes: bytes, batch_size: int, max_lengt
                 parent_pid: int, memory_mb: Optional[int] = None) -> None:
     """A worker process: load the pipeline, say "ready", then answer each Job
     sent on ``conn`` until it is closed (or it ran out of memory)."""
-    _die_with_parent(parent_pid)
+    die_with_parent(parent_pid)
     # Ctrl-C reaches the whole process group; the server decides when workers stop.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
@@ -152,7 +139,7 @@ def worker_main(conn: "Connection", nlp_bytes: bytes, batch_size: int, max_lengt
         # The server's --max-text-chars is the limit; spaCy's own would answer 500.
         nlp.max_length = max(nlp.max_length, max_length)
     except Exception as err:
-        conn.send(("failed", f"{type(err).__name__}: {str(err)[:500]}"))
+        conn.send(("failed", quote(f"{type(err).__name__}: {err}", 500)))
         return
     del nlp_bytes
     if memory_mb is not None:

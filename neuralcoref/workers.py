@@ -1,4 +1,5 @@
-"""Worker processes that die with their parent, for ``neuralcoref batch --n-process``.
+"""Worker processes that die with their parent, for ``neuralcoref batch --n-process``
+(the REST server's workers use :func:`die_with_parent` too).
 
 A worker must not outlive the run: after ``kill -9`` of the parent nothing can
 clean up, so each worker asks the kernel to kill it when its parent dies
@@ -47,6 +48,14 @@ def set_parent_death_signal() -> bool:
         return False
 
 
+def die_with_parent(parent_pid: int) -> None:
+    """In a worker: have the kernel kill it when its parent dies (where it can),
+    and exit now if ``parent_pid`` is already gone (died before prctl took effect)."""
+    set_parent_death_signal()
+    if os.getppid() != parent_pid:
+        os._exit(1)
+
+
 def _watch_parent(parent_pid: int) -> None:
     while True:
         if os.getppid() != parent_pid:  # reparented: the parent is gone
@@ -58,9 +67,7 @@ def _initialize(parent_pid: int, state: Optional[dict]) -> None:
     # Ctrl-C goes to the whole process group: the parent handles it, not the workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    set_parent_death_signal()
-    if os.getppid() != parent_pid:  # the parent died before prctl took effect
-        os._exit(1)
+    die_with_parent(parent_pid)
     threading.Thread(target=_watch_parent, args=(parent_pid,), daemon=True,
                      name="neuralcoref-parent-watch").start()
     if state is not None:  # not inherited (spawn): sent pickled

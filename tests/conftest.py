@@ -4,7 +4,10 @@ Runtime tests use hand-made model folders (:mod:`handmade`, written under the
 session's temporary folder), whose links a test can predict, and hand-built Docs
 (``make_doc``) wherever a trained pipeline is not the point of the test.
 """
+import importlib.util
+import sys
 from pathlib import Path
+from types import ModuleType
 from typing import Callable, List, Optional, Sequence
 
 import numpy as np
@@ -27,6 +30,17 @@ EN_TENSOR_WIDTH = 96
 TAGS = {"PRON": "PRP", "NOUN": "NN", "PROPN": "NNP", "DET": "DT", "ADJ": "JJ",
         "VERB": "VBD", "AUX": "VBZ", "ADP": "IN", "PUNCT": ".", "CCONJ": "CC",
         "NUM": "CD", "ADV": "RB", "INTJ": "UH", "PART": "POS", "SCONJ": "IN"}
+
+
+def load_bench(name: str) -> ModuleType:
+    """The script bench/<name>.py as a module, loaded once: tests share its helpers
+    (starting and stopping a server, for one)."""
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        sys.modules[name] = module
+    return sys.modules[name]
 
 
 def pytest_addoption(parser):

@@ -8,13 +8,14 @@ single score = 2.5. A pair links when its score beats the single score.
 """
 from __future__ import annotations
 
+import zipfile
 from pathlib import Path
 from typing import Dict
 
 import numpy as np
 
 from neuralcoref.features import MENTION_TYPES, PAIR_LAYOUT
-from neuralcoref.model_dir import ModelConfig, save_model
+from neuralcoref.model_dir import WEIGHTS_FILE, ModelConfig, save_model
 from neuralcoref.scoring import ScorerConfig, weight_shapes
 
 SINGLE_SCORE = 2.5
@@ -63,3 +64,24 @@ def write_handmade_model(path: Path, vector_dim: int = 0, seed: int = 0) -> Path
     return save_model(path, ModelConfig(lang="en", scorer=config, spacy_pipeline="test",
                                         vector_pipelines=pipelines),
                       weights, ["the", "dog"] if vector_dim else [])
+
+
+def write_bomb(folder: Path, inflated: int) -> int:
+    """weights.npz with the real arrays but ``embeddings``: ``inflated`` zero bytes
+    under a header declaring that many float32 (about 1 KB on disk per MB). The
+    loader before issue 28 inflated it whole before seeing the shape was wrong.
+    RETURNS its size on disk."""
+    with np.load(folder / WEIGHTS_FILE) as data:
+        weights = {k: data[k] for k in data.files}
+    with zipfile.ZipFile(folder / WEIGHTS_FILE, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, array in weights.items():
+            with archive.open(f"{name}.npy", "w", force_zip64=name == "embeddings") as member:
+                if name != "embeddings":
+                    np.lib.format.write_array(member, array)
+                else:  # a header declaring as many float32 as the zeros that follow
+                    header = {"descr": "<f4", "fortran_order": False, "shape": (inflated // 4,)}
+                    np.lib.format.write_array_header_1_0(member, header)
+                    block = bytes(1 << 20)
+                    for _ in range(inflated >> 20):
+                        member.write(block)
+    return (folder / WEIGHTS_FILE).stat().st_size

@@ -1,9 +1,10 @@
 """Batch processing of JSON Lines: output records, bad lines, resuming, the CLI, Dask."""
 import faulthandler
 import json
+import subprocess
 import sys
 from pathlib import Path
-from typing import List
+from typing import List, Tuple
 
 import pytest
 from typer.testing import CliRunner
@@ -409,22 +410,27 @@ def _alive(pid: int) -> bool:
         return False
 
 
+def start_batch_process(model: Path, folder: Path, pipeline: str = EN_PIPELINE) -> Tuple[subprocess.Popen, Path]:
+    """``resolve_jsonl`` of 5,000 texts with two workers, in a process of its own
+    (to be killed). RETURNS (the process, its output file)."""
+    path, out = folder / "in.jsonl", folder / "out.jsonl"
+    write_jsonl(path, 5000)
+    script = ("import sys; from neuralcoref.batch import resolve_jsonl; "
+              f"resolve_jsonl(sys.argv[1], sys.argv[2], model={str(model)!r}, "
+              f"spacy_model={pipeline!r}, n_process=2, batch_size=2)")
+    return subprocess.Popen([sys.executable, "-c", script, str(path), str(out)]), out
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("signal_name", ["SIGKILL", "SIGTERM"])
 def test_batch_workers_die_with_their_parent(handmade_model, tmp_path, signal_name):
     import os
     import signal
-    import subprocess
     import time
 
     if not Path("/proc/self/stat").exists():
         pytest.skip("needs /proc (Linux)")
-    path, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
-    write_jsonl(path, 5000)
-    script = ("import sys; from neuralcoref.batch import resolve_jsonl; "
-              f"resolve_jsonl(sys.argv[1], sys.argv[2], model={str(handmade_model)!r}, "
-              f"spacy_model={EN_PIPELINE!r}, n_process=2, batch_size=2)")
-    parent = subprocess.Popen([sys.executable, "-c", script, str(path), str(out)])
+    parent, out = start_batch_process(handmade_model, tmp_path)
     try:
         deadline = time.time() + 120
         while time.time() < deadline and not (out.exists() and out.stat().st_size > 0):

@@ -5,7 +5,6 @@ import random
 import shutil
 import time
 import tracemalloc
-import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +14,7 @@ import srsly
 from typer.testing import CliRunner
 
 from conftest import SAMPLE_CONLL
+from handmade import write_bomb
 from neuralcoref.cli import app
 from neuralcoref.errors import NeuralcorefError, quote
 from neuralcoref.model_dir import (CONFIG_FILE, VOCAB_FILE, WEIGHTS_FILE, file_checksums, load_model,
@@ -82,27 +82,6 @@ def test_hostile_folder_without_checksums_warns(model_copy):
 
 
 # Weights: bounded before inflating ----------------------------------------------
-
-def write_bomb(folder: Path, inflated: int) -> int:
-    """weights.npz with the real arrays but ``embeddings``: ``inflated`` zero bytes
-    under a header declaring that many float32 (about 1 KB on disk per MB). The
-    loader before issue 28 inflated it whole before seeing the shape was wrong.
-    RETURNS its size on disk."""
-    with np.load(folder / WEIGHTS_FILE) as data:
-        weights = {k: data[k] for k in data.files}
-    with zipfile.ZipFile(folder / WEIGHTS_FILE, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, array in weights.items():
-            with archive.open(f"{name}.npy", "w", force_zip64=name == "embeddings") as member:
-                if name != "embeddings":
-                    np.lib.format.write_array(member, array)
-                else:  # a header declaring as many float32 as the zeros that follow
-                    header = {"descr": "<f4", "fortran_order": False, "shape": (inflated // 4,)}
-                    np.lib.format.write_array_header_1_0(member, header)
-                    block = bytes(1 << 20)
-                    for _ in range(inflated >> 20):
-                        member.write(block)
-    return (folder / WEIGHTS_FILE).stat().st_size
-
 
 def test_hostile_zip_bomb_refused_before_inflating(model_copy):
     size = write_bomb(model_copy, 256 << 20)

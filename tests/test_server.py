@@ -1,9 +1,6 @@
 """The REST server: the app with FastAPI's TestClient, then one real uvicorn process."""
 import json
-import socket
-import subprocess
 import sys
-import time
 
 import pytest
 
@@ -12,7 +9,7 @@ pytest.importorskip("httpx", reason="FastAPI's TestClient needs httpx")
 from fastapi.testclient import TestClient  # noqa: E402
 from spacy.language import Language  # noqa: E402
 
-from conftest import EN_PIPELINE  # noqa: E402
+from conftest import EN_PIPELINE, load_bench  # noqa: E402
 from neuralcoref.errors import NeuralcorefError  # noqa: E402
 from neuralcoref.records import doc_record  # noqa: E402
 from neuralcoref.server import create_app, parse_request  # noqa: E402
@@ -21,6 +18,7 @@ from neuralcoref.server_worker import Job, record_size_bound, run_job  # noqa: E
 
 ANNA = "Anna said she likes Paris."
 LIMIT = 2_000
+load = load_bench("server_load")
 
 
 @pytest.fixture(scope="module")
@@ -127,35 +125,17 @@ def test_server_openapi_has_no_cdn_pages(client):
     assert {tuple(s["required"]) for s in body["schema"]["oneOf"]} == {("text",), ("texts",)}
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def test_server_uvicorn_process(handmade_model, tmp_path):
     pytest.importorskip("uvicorn")
     import httpx
 
-    port = free_port()
-    log = open(tmp_path / "server.log", "wb")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "neuralcoref", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--model", str(handmade_model), "--spacy-model", EN_PIPELINE, "--max-body-bytes", "5000",
-         "--workers", "1"],
-        stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
+    options = ["--model", str(handmade_model), "--spacy-model", EN_PIPELINE, "--max-body-bytes", "5000",
+               "--workers", "1"]
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert process.poll() is None, (tmp_path / "server.log").read_text()
-            try:
-                if httpx.get(f"{url}/health", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "the server did not start within 60 s"
-            time.sleep(0.2)
+        process, url = load.start_server(options, tmp_path / "server.log", timeout=60)
+    except RuntimeError as err:
+        pytest.fail(f"{err}\n{(tmp_path / 'server.log').read_text()}")
+    try:
         with httpx.Client(base_url=url, timeout=30) as http:
             answer = http.post("/resolve", json={"texts": [ANNA, "Tom said he left."]})
             assert answer.status_code == 200
@@ -167,13 +147,7 @@ def test_server_uvicorn_process(handmade_model, tmp_path):
             assert answer.status_code == 413 and "[E300]" in answer.json()["detail"]
             assert http.get("/health").json()["status"] == "ok"  # still serving
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=15)
-        log.close()
+        load.stop_server(process)
     assert process.returncode is not None
 
 
@@ -182,11 +156,11 @@ def test_server_cli_fails_cleanly(tmp_path):
 
     from neuralcoref.cli import app
 
-    result = CliRunner().invoke(app, ["serve", "--port", str(free_port()), "--model", "en_fast",
+    result = CliRunner().invoke(app, ["serve", "--port", str(load.free_port()), "--model", "en_fast",
                                       "--spacy-model", "no_such_pipeline"])
     assert result.exit_code == 1 and "[E152]" in result.output
     # An unknown model stops the server before spaCy loads or anything listens.
-    result = CliRunner().invoke(app, ["serve", "--port", str(free_port()), "--model",
+    result = CliRunner().invoke(app, ["serve", "--port", str(load.free_port()), "--model",
                                       str(tmp_path / "no_model"), "--spacy-model", EN_PIPELINE])
     assert result.exit_code == 1 and "[E157]" in result.output
 

@@ -1,7 +1,6 @@
 """Hostile requests to the REST server, on loopback: each attack of issue 28 gets
 its coded answer, and none stalls the server (a real ``neuralcoref serve``
 process with small limits, so that each attack is quick to make)."""
-import importlib.util
 import json
 import os
 import signal
@@ -16,12 +15,9 @@ import pytest
 pytest.importorskip("fastapi", reason="the REST server needs fastapi: pip install 'neuralcoref[serve]'")
 pytest.importorskip("uvicorn", reason="the REST server needs uvicorn: pip install 'neuralcoref[serve]'")
 
-from conftest import EN_PIPELINE  # noqa: E402
+from conftest import EN_PIPELINE, load_bench  # noqa: E402
 
-_spec = importlib.util.spec_from_file_location(
-    "server_load", Path(__file__).resolve().parent.parent / "bench" / "server_load.py")
-load = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(load)
+load = load_bench("server_load")
 
 TIMEOUT = 2.0  # seconds per request
 HEADER_TIMEOUT = BODY_TIMEOUT = 1.0
