@@ -23,9 +23,8 @@ import numpy as np
 from neuralcoref.api import load_spacy
 from neuralcoref.binding import binding_constraints
 from neuralcoref.conll import read_conll_path
-from neuralcoref.coref_scorer import remove_singletons, score_documents
+from neuralcoref.board import score_resolved
 from neuralcoref.expletives import expletive_tokens
-from neuralcoref.extensions import get_clusters
 from neuralcoref.gold import parse_conll_docs
 from neuralcoref.lang.base import _FILTER_FIELDS, LanguageRules
 from neuralcoref.mentions import extract_mentions
@@ -68,13 +67,7 @@ def variants(rules: LanguageRules) -> Dict[str, LanguageRules]:
 def score(coref, parsed: Parsed, rules: LanguageRules, singletons: bool) -> Tuple[float, float]:
     """CoNLL F1 and MUC F1 (percent) with these rules."""
     coref.resolver.rules = rules
-    pairs = []
-    for conll, doc in parsed:
-        coref(doc)
-        response = [[(m.start, m.end) for m in c] for c in get_clusters(doc)]
-        key = conll.clusters if singletons else remove_singletons(conll.clusters)
-        pairs.append((key, response if singletons else remove_singletons(response)))
-    scores = score_documents(pairs)
+    scores = score_resolved([conll for conll, _ in parsed], [coref(doc) for _, doc in parsed], singletons)
     return 100 * scores.conll_f1, 100 * scores.muc.f1
 
 

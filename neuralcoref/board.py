@@ -22,7 +22,9 @@ from types import ModuleType
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from spacy.language import Language
+from spacy.tokens import Doc
 
+from .conll import ConllDocument, read_conll_path
 from .coref_scorer import CorefScores, remove_singletons, score_documents
 from .errors import Errors, NeuralcorefError, Warnings
 
@@ -160,8 +162,6 @@ def conll_pass(nlp: Language, path: Path, keep_singletons: bool = True, progress
     from threadpoolctl import threadpool_limits
     from tqdm import tqdm
 
-    from .conll import read_conll_path
-    from .extensions import get_clusters
     from .gold import parse_conll_docs
 
     coref = nlp.get_pipe("neuralcoref")
@@ -174,13 +174,27 @@ def conll_pass(nlp: Language, path: Path, keep_singletons: bool = True, progress
         start = time.perf_counter()
         docs = [coref(doc) for _, doc in parsed]
         coref_s = time.perf_counter() - start
+    scores = score_resolved([conll_doc for conll_doc, _ in parsed], docs, keep_singletons)
+    return ConllPass(scores, sum(len(d) for d in docs), len(docs), spacy_s, coref_s)
+
+
+def score_resolved(gold: Sequence[ConllDocument], docs: Sequence[Doc], keep_singletons: bool = True) -> CorefScores:
+    """Scores of the clusters the coref step put on ``docs`` against the gold ones.
+
+    gold (Sequence[ConllDocument]): the gold documents, in the order of ``docs``.
+    docs (Sequence[Doc]): the same documents, resolved.
+    keep_singletons (bool): False drops one-mention clusters from key and response.
+    RETURNS (CorefScores): the corpus-level scores.
+    """
+    from .extensions import get_clusters
+
     pairs = []
-    for (conll_doc, _), doc in zip(parsed, docs):
+    for conll_doc, doc in zip(gold, docs):
         key, response = conll_doc.clusters, [[(m.start, m.end) for m in c] for c in get_clusters(doc)]
         if not keep_singletons:
             key, response = remove_singletons(key), remove_singletons(response)
         pairs.append((key, response))
-    return ConllPass(score_documents(pairs), sum(len(d) for d in docs), len(docs), spacy_s, coref_s)
+    return score_documents(pairs)
 
 
 def load_challenge() -> Optional[ModuleType]:
