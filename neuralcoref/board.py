@@ -236,13 +236,11 @@ class _Pipelines:
 
     def __getitem__(self, lang: str) -> Language:
         if lang not in self.loaded:
-            from .api import add_neuralcoref, load_spacy
-            from .model_dir import pipeline_id, read_config, resolve_model_path
+            from .api import build_pipeline
+            from .model_dir import pipeline_id
 
             model, spacy_model = self.settings[lang]
-            config = read_config(resolve_model_path(model, lang))
-            nlp = add_neuralcoref(load_spacy(spacy_model, lang=config.lang, prefer=config.spacy_package),
-                                  model=model)
+            nlp = build_pipeline(model, spacy_model)
             self.log(f"[board] {lang}: model {model} on {pipeline_id(nlp)}")
             self.loaded[lang] = nlp
         return self.loaded[lang]
