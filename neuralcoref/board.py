@@ -19,7 +19,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc
@@ -211,6 +211,13 @@ def load_challenge() -> Optional[ModuleType]:
     return module
 
 
+def challenge_outcomes(nlp: Language, cases: Sequence[Any], module: ModuleType) -> Iterator[Tuple[Any, List[str]]]:
+    """Each challenge case with its problems through ``nlp`` (none: it passes)."""
+    for case in cases:
+        parsed = module.parse_case(case)
+        yield case, module.check(module.make_doc(nlp, parsed), parsed)
+
+
 def run_challenge(nlp: Language, cases: Sequence[Any], module: ModuleType) -> Tuple[Dict[str, List[int]], List[str]]:
     """Run challenge cases through ``nlp``.
 
@@ -218,9 +225,7 @@ def run_challenge(nlp: Language, cases: Sequence[Any], module: ModuleType) -> Tu
         category (in first-seen order) and the names of the failed cases.
     """
     passed, total, failed = Counter(), Counter(), []
-    for case in cases:
-        parsed = module.parse_case(case)
-        problems = module.check(module.make_doc(nlp, parsed), parsed)
+    for case, problems in challenge_outcomes(nlp, cases, module):
         total[case.category] += 1
         passed[case.category] += not problems
         if problems:
