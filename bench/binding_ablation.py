@@ -100,13 +100,15 @@ def disagreements(parsed: Parsed, rules: LanguageRules) -> Dict[str, int]:
 
 def challenge(nlp, coref, table: Dict[str, LanguageRules]) -> None:
     """Challenge cases passed per variant, and the cases whose outcome differs."""
-    from challenge import CASES, FRENCH_CASES, check, make_doc, parse_case
+    import challenge as module
 
-    cases = FRENCH_CASES if nlp.lang == "fr" else CASES
+    from neuralcoref.board import challenge_outcomes
+
+    cases = module.FRENCH_CASES if nlp.lang == "fr" else module.CASES
     outcome = {}
     for name, variant in table.items():
         coref.resolver.rules = variant
-        outcome[name] = [not check(make_doc(nlp, parse_case(c)), parse_case(c)) for c in cases]
+        outcome[name] = [not problems for _, problems in challenge_outcomes(nlp, cases, module)]
         print(f"challenge {name}: {sum(outcome[name])}/{len(cases)}")
     for k, case in enumerate(cases):
         row = "".join("+" if outcome[name][k] else "-" for name in table)
