@@ -23,9 +23,8 @@ import numpy as np
 from neuralcoref.api import load_spacy
 from neuralcoref.binding import binding_constraints
 from neuralcoref.conll import read_conll_path
-from neuralcoref.coref_scorer import remove_singletons, score_documents
+from neuralcoref.board import score_resolved
 from neuralcoref.expletives import expletive_tokens
-from neuralcoref.extensions import get_clusters
 from neuralcoref.gold import parse_conll_docs
 from neuralcoref.lang.base import _FILTER_FIELDS, LanguageRules
 from neuralcoref.mentions import extract_mentions
@@ -68,13 +67,7 @@ def variants(rules: LanguageRules) -> Dict[str, LanguageRules]:
 def score(coref, parsed: Parsed, rules: LanguageRules, singletons: bool) -> Tuple[float, float]:
     """CoNLL F1 and MUC F1 (percent) with these rules."""
     coref.resolver.rules = rules
-    pairs = []
-    for conll, doc in parsed:
-        coref(doc)
-        response = [[(m.start, m.end) for m in c] for c in get_clusters(doc)]
-        key = conll.clusters if singletons else remove_singletons(conll.clusters)
-        pairs.append((key, response if singletons else remove_singletons(response)))
-    scores = score_documents(pairs)
+    scores = score_resolved([conll for conll, _ in parsed], [coref(doc) for _, doc in parsed], singletons)
     return 100 * scores.conll_f1, 100 * scores.muc.f1
 
 
@@ -107,13 +100,15 @@ def disagreements(parsed: Parsed, rules: LanguageRules) -> Dict[str, int]:
 
 def challenge(nlp, coref, table: Dict[str, LanguageRules]) -> None:
     """Challenge cases passed per variant, and the cases whose outcome differs."""
-    from challenge import CASES, FRENCH_CASES, check, make_doc, parse_case
+    import challenge as module
 
-    cases = FRENCH_CASES if nlp.lang == "fr" else CASES
+    from neuralcoref.board import challenge_outcomes
+
+    cases = module.FRENCH_CASES if nlp.lang == "fr" else module.CASES
     outcome = {}
     for name, variant in table.items():
         coref.resolver.rules = variant
-        outcome[name] = [not check(make_doc(nlp, parse_case(c)), parse_case(c)) for c in cases]
+        outcome[name] = [not problems for _, problems in challenge_outcomes(nlp, cases, module)]
         print(f"challenge {name}: {sum(outcome[name])}/{len(cases)}")
     for k, case in enumerate(cases):
         row = "".join("+" if outcome[name][k] else "-" for name in table)

@@ -13,8 +13,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from challenge import CASES, FRENCH_CASES, check, make_doc, parse_case  # noqa: E402
+import challenge  # noqa: E402
 from neuralcoref.api import load_spacy  # noqa: E402
+from neuralcoref.board import challenge_outcomes  # noqa: E402
 
 
 def main() -> None:
@@ -24,10 +25,9 @@ def main() -> None:
     args = parser.parse_args()
     nlp = load_spacy(args.spacy_model)
     nlp.add_pipe("neuralcoref", config={"model": args.model} if args.model else {})
+    cases = challenge.FRENCH_CASES if nlp.lang == "fr" else challenge.CASES
     passed, total = Counter(), Counter()
-    for case in FRENCH_CASES if nlp.lang == "fr" else CASES:
-        parsed = parse_case(case)
-        problems = check(make_doc(nlp, parsed), parsed)
+    for case, problems in challenge_outcomes(nlp, cases, challenge):
         total[case.category] += 1
         passed[case.category] += not problems
         print(f"{'PASS' if not problems else 'FAIL'} {case.name:28} {'; '.join(problems)}")

@@ -22,12 +22,12 @@ from neuralcoref import clustering
 from neuralcoref.clustering import (agreement_codes, name_words, pronoun_persons, repeat_keys,
                                    with_speaker_genders, with_speaker_names)
 from neuralcoref.conll import read_conll_path
-from neuralcoref.coref_scorer import remove_singletons, score_documents
+from neuralcoref.coref_scorer import CorefScores, remove_singletons, score_documents
 from neuralcoref.gold import parse_conll_docs
 from neuralcoref.lang.lexicon import MENTION_CLASSES, mention_classes
 from neuralcoref.mentions import PROPER
 
-DATA = Path("/work/shared/data")
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 CACHE = Path("/tmp/neuralcoref-board-cache")
 SETS = {
     "ontogum": ("en", DATA / "ontogum/dev.english.v4_gold_conll", True),
@@ -54,6 +54,23 @@ def parsed(nlp, name: str, path: Path):
         CACHE.mkdir(exist_ok=True)
         DocBin(store_user_data=True, docs=docs).to_disk(cache)
     return conll, docs
+
+
+def score_decoded(resolver, conll, items, scores, singletons: bool, decide_kwargs: Callable) -> CorefScores:
+    """Decode every featurized and scored Doc with ``decide_kwargs(item, single
+    scores, pair scores, index)``'s extra arguments and score the clusters against
+    the gold ones (without singletons: dropped from the key only)."""
+    pairs = []
+    for k, (c, item, (s, p, m)) in enumerate(zip(conll, items, scores)):
+        f = item.features
+        out = resolver.decide(item.mentions, s[0], p[0], item.ptr, item.ante, False,
+                              agreement_codes(f.codes, resolver.rules.decoding_agreement),
+                              repeat_keys(f.codes, f.hashes), span_scores=m[0],
+                              **decide_kwargs(item, s[0], p[0], k))
+        response = [[(int(item.mentions.starts[i]), int(item.mentions.ends[i])) for i in cl]
+                    for cl in out.clusters]
+        pairs.append((c.clusters if singletons else remove_singletons(c.clusters), response))
+    return score_documents(pairs)
 
 
 def variants() -> Dict[str, Callable]:
@@ -122,18 +139,8 @@ def main() -> None:
                  for doc, it in zip(docs, items)]
         row = f"{name:16}"
         for variant in chosen.values():
-            pairs = []
-            for c, item, (s, p, m), base in zip(conll, items, scores, bases):
-                f = item.features
-                out = resolver.decide(item.mentions, s[0], p[0], item.ptr, item.ante, False,
-                                      agreement_codes(f.codes, resolver.rules.decoding_agreement),
-                                      repeat_keys(f.codes, f.hashes), span_scores=m[0],
-                                      **variant(item, base))
-                response = [[(int(item.mentions.starts[i]), int(item.mentions.ends[i])) for i in cl]
-                            for cl in out.clusters]
-                key = c.clusters if singletons else remove_singletons(c.clusters)
-                pairs.append((key, response))
-            result = score_documents(pairs)
+            result = score_decoded(resolver, conll, items, scores, singletons,
+                                   lambda item, s, p, k: variant(item, bases[k]))
             row += f"{100 * result.conll_f1:8.2f}/{100 * result.muc.f1:6.2f} "
         print(row, flush=True)
 

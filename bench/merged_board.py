@@ -18,8 +18,7 @@ import spacy
 sys.path.insert(0, str(Path(__file__).parent))
 import lexicon_board as lb  # noqa: E402
 from neuralcoref.clustering import (agreement_codes, best_antecedents, link_offsets_of, name_words,
-                                   pronoun_persons, repeat_keys, with_speaker_genders, with_speaker_names)
-from neuralcoref.coref_scorer import remove_singletons, score_documents
+                                   pronoun_persons, with_speaker_genders, with_speaker_names)
 from neuralcoref.lang.base import _FILTER_FIELDS
 from neuralcoref.lang.lexicon import mention_classes
 
@@ -88,17 +87,9 @@ def main() -> None:
         for v in chosen:
             lex, rescue, spk, bind, filt, agr = VARIANTS[v]
             items, scores, bases = per[filt]
-            pairs = []
-            for c, item, (s, p, m), base in zip(conll, items, scores, bases):
-                f = item.features
-                out = resolver.decide(item.mentions, s[0], p[0], item.ptr, item.ante, False,
-                                      agreement_codes(f.codes, rules.decoding_agreement),
-                                      repeat_keys(f.codes, f.hashes), span_scores=m[0],
-                                      **kwargs(item, base, lex, rescue, spk, bind, agr, resolver, s[0], p[0]))
-                resp = [[(int(item.mentions.starts[i]), int(item.mentions.ends[i])) for i in cl]
-                        for cl in out.clusters]
-                pairs.append((c.clusters if singletons else remove_singletons(c.clusters), resp))
-            r = score_documents(pairs)
+            r = lb.score_decoded(resolver, conll, items, scores, singletons,
+                                 lambda item, s, p, k: kwargs(item, bases[k], lex, rescue, spk, bind, agr,
+                                                              resolver, s, p))
             row += f"{100 * r.conll_f1:10.2f}/{100 * r.muc.f1:6.2f}"
         print(row, flush=True)
 

@@ -12,16 +12,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
 from pathlib import Path
 from typing import Dict, List, Tuple
 
-from threadpoolctl import threadpool_limits
-
-from devset import parse_dev
+from devset import best_coref_pass, parse_dev
 from neuralcoref.api import load_spacy
-from neuralcoref.coref_scorer import remove_singletons, score_documents
-from neuralcoref.extensions import get_clusters
+from neuralcoref.board import score_resolved
 
 ROOT = Path(__file__).resolve().parents[1]
 MODELS = ROOT / "neuralcoref" / "models"
@@ -32,19 +28,9 @@ METRICS = ("muc", "bcub", "ceafe", "lea", "mentions")
 def measure(nlp, parsed: List[Tuple], model: str, singletons: bool, repeats: int) -> Tuple[Dict, float]:
     """Dev scores (percent, two decimals) and coref tokens/s of ``model`` on ``parsed``."""
     coref = nlp.add_pipe("neuralcoref", name="coref_measured", config={"model": model})
-    best = float("inf")
-    with threadpool_limits(1):
-        coref(parsed[0][1].copy())  # warm up
-        for _ in range(repeats):
-            docs = [doc.copy() for _, doc in parsed]
-            start = time.perf_counter()
-            for doc in docs:
-                coref(doc)
-            best = min(best, time.perf_counter() - start)
+    docs, best = best_coref_pass(coref, parsed, repeats)
     nlp.remove_pipe("coref_measured")
-    keep = (lambda c: c) if singletons else remove_singletons
-    scores = score_documents((keep(conll.clusters), keep([[(m.start, m.end) for m in c] for c in get_clusters(doc)]))
-                             for (conll, _), doc in zip(parsed, docs)).to_dict()
+    scores = score_resolved([conll for conll, _ in parsed], docs, singletons).to_dict()
     figures = {name: round(scores[name]["f1"], 2) for name in METRICS}
     figures["conll_f1"] = round(scores["conll_f1"], 2)
     return figures, sum(len(doc) for _, doc in parsed) / best

@@ -11,12 +11,9 @@ and coref tokens/s.
 from __future__ import annotations
 
 import argparse
-import time
 from pathlib import Path
 
-from threadpoolctl import threadpool_limits
-
-from devset import DEV, parse_dev, score_against_gold
+from devset import DEV, best_coref_pass, parse_dev, score_against_gold
 from neuralcoref.api import load_spacy
 
 
@@ -36,15 +33,7 @@ def main() -> None:
     for i, path in enumerate(args.models):
         coref = nlp.add_pipe("neuralcoref", name=f"coref_{i}", config={"model": str(path)})
         config = coref.resolver.model.config.scorer
-        best = float("inf")
-        with threadpool_limits(1):
-            coref(parsed[0][1].copy())  # warm up
-            for _ in range(args.repeats):
-                docs = [doc.copy() for _, doc in parsed]
-                start = time.perf_counter()
-                for doc in docs:
-                    coref(doc)
-                best = min(best, time.perf_counter() - start)
+        docs, best = best_coref_pass(coref, parsed, args.repeats)
         scores = score_against_gold(parsed, docs)
         size = sum(f.stat().st_size for f in Path(path).iterdir() if f.is_file()) / 2 ** 20
         print(f"{str(path)[-32:]:32} {str(config.single_hidden):>10} {str(config.pair_hidden):>10} "

@@ -19,10 +19,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from spacy.language import Language
+from spacy.tokens import Doc
 
+from .conll import ConllDocument, read_conll_path
 from .coref_scorer import CorefScores, remove_singletons, score_documents
 from .errors import Errors, NeuralcorefError, Warnings
 
@@ -160,8 +162,6 @@ def conll_pass(nlp: Language, path: Path, keep_singletons: bool = True, progress
     from threadpoolctl import threadpool_limits
     from tqdm import tqdm
 
-    from .conll import read_conll_path
-    from .extensions import get_clusters
     from .gold import parse_conll_docs
 
     coref = nlp.get_pipe("neuralcoref")
@@ -174,13 +174,27 @@ def conll_pass(nlp: Language, path: Path, keep_singletons: bool = True, progress
         start = time.perf_counter()
         docs = [coref(doc) for _, doc in parsed]
         coref_s = time.perf_counter() - start
+    scores = score_resolved([conll_doc for conll_doc, _ in parsed], docs, keep_singletons)
+    return ConllPass(scores, sum(len(d) for d in docs), len(docs), spacy_s, coref_s)
+
+
+def score_resolved(gold: Sequence[ConllDocument], docs: Sequence[Doc], keep_singletons: bool = True) -> CorefScores:
+    """Scores of the clusters the coref step put on ``docs`` against the gold ones.
+
+    gold (Sequence[ConllDocument]): the gold documents, in the order of ``docs``.
+    docs (Sequence[Doc]): the same documents, resolved.
+    keep_singletons (bool): False drops one-mention clusters from key and response.
+    RETURNS (CorefScores): the corpus-level scores.
+    """
+    from .extensions import get_clusters
+
     pairs = []
-    for (conll_doc, _), doc in zip(parsed, docs):
+    for conll_doc, doc in zip(gold, docs):
         key, response = conll_doc.clusters, [[(m.start, m.end) for m in c] for c in get_clusters(doc)]
         if not keep_singletons:
             key, response = remove_singletons(key), remove_singletons(response)
         pairs.append((key, response))
-    return ConllPass(score_documents(pairs), sum(len(d) for d in docs), len(docs), spacy_s, coref_s)
+    return score_documents(pairs)
 
 
 def load_challenge() -> Optional[ModuleType]:
@@ -197,6 +211,13 @@ def load_challenge() -> Optional[ModuleType]:
     return module
 
 
+def challenge_outcomes(nlp: Language, cases: Sequence[Any], module: ModuleType) -> Iterator[Tuple[Any, List[str]]]:
+    """Each challenge case with its problems through ``nlp`` (none: it passes)."""
+    for case in cases:
+        parsed = module.parse_case(case)
+        yield case, module.check(module.make_doc(nlp, parsed), parsed)
+
+
 def run_challenge(nlp: Language, cases: Sequence[Any], module: ModuleType) -> Tuple[Dict[str, List[int]], List[str]]:
     """Run challenge cases through ``nlp``.
 
@@ -204,9 +225,7 @@ def run_challenge(nlp: Language, cases: Sequence[Any], module: ModuleType) -> Tu
         category (in first-seen order) and the names of the failed cases.
     """
     passed, total, failed = Counter(), Counter(), []
-    for case in cases:
-        parsed = module.parse_case(case)
-        problems = module.check(module.make_doc(nlp, parsed), parsed)
+    for case, problems in challenge_outcomes(nlp, cases, module):
         total[case.category] += 1
         passed[case.category] += not problems
         if problems:
@@ -222,13 +241,11 @@ class _Pipelines:
 
     def __getitem__(self, lang: str) -> Language:
         if lang not in self.loaded:
-            from .api import add_neuralcoref, load_spacy
-            from .model_dir import pipeline_id, read_config, resolve_model_path
+            from .api import build_pipeline
+            from .model_dir import pipeline_id
 
             model, spacy_model = self.settings[lang]
-            config = read_config(resolve_model_path(model, lang))
-            nlp = add_neuralcoref(load_spacy(spacy_model, lang=config.lang, prefer=config.spacy_package),
-                                  model=model)
+            nlp = build_pipeline(model, spacy_model)
             self.log(f"[board] {lang}: model {model} on {pipeline_id(nlp)}")
             self.loaded[lang] = nlp
         return self.loaded[lang]

@@ -34,7 +34,7 @@ from scipy.optimize import linear_sum_assignment
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
-from .conll import read_conll_path
+from .conll import ConllDocument, read_conll_path
 from .errors import Errors, NeuralcorefError
 
 Span = Tuple[int, int]
@@ -434,14 +434,36 @@ def score_files(
     return score_documents(_paired_clusters(key_path, responses, keep_singletons))
 
 
+def read_documents(path: Union[str, Path]) -> Dict[Tuple[str, str], ConllDocument]:
+    """The documents of a CoNLL file or folder by (document id, part); E011 if one repeats."""
+    docs: Dict[Tuple[str, str], ConllDocument] = {}
+    for doc in read_conll_path(path):
+        if doc.key in docs:
+            raise NeuralcorefError(Errors.E011.format(key=doc.name, path=path))
+        docs[doc.key] = doc
+    return docs
+
+
 def _read_responses(path: Union[str, Path]) -> Dict[Tuple[str, str], Tuple[int, List]]:
     """RETURNS (Dict): per (document id, part), the token count and clusters."""
-    responses: Dict[Tuple[str, str], Tuple[int, List]] = {}
-    for doc in read_conll_path(path):
-        if doc.key in responses:
-            raise NeuralcorefError(Errors.E011.format(key=doc.name, path=path))
-        responses[doc.key] = (len(doc), doc.clusters)
-    return responses
+    return {key: (len(doc), doc.clusters) for key, doc in read_documents(path).items()}
+
+
+def key_and_response(key: ConllDocument, response_tokens: int, response: Clusters,
+                     keep_singletons: bool) -> Tuple[Clusters, Clusters]:
+    """The key's and the response's clusters of one document, to score.
+
+    key (ConllDocument): the gold document.
+    response_tokens (int): the response document's token count (E012 if it differs).
+    response (Clusters): the response's clusters.
+    keep_singletons (bool): False drops one-mention clusters from both.
+    """
+    if response_tokens != len(key):
+        raise NeuralcorefError(Errors.E012.format(
+            key=key.name, key_tokens=len(key), response_tokens=response_tokens))
+    if keep_singletons:
+        return key.clusters, response
+    return remove_singletons(key.clusters), remove_singletons(response)
 
 
 def _paired_clusters(
@@ -454,13 +476,6 @@ def _paired_clusters(
         if doc.key in seen:
             raise NeuralcorefError(Errors.E011.format(key=doc.name, path=key_path))
         seen.add(doc.key)
-        n_tokens, response = responses.get(doc.key, (len(doc), []))
-        if n_tokens != len(doc):
-            raise NeuralcorefError(Errors.E012.format(
-                key=doc.name, key_tokens=len(doc), response_tokens=n_tokens))
-        key = doc.clusters
-        if not keep_singletons:
-            key, response = remove_singletons(key), remove_singletons(response)
-        yield key, response
+        yield key_and_response(doc, *responses.get(doc.key, (len(doc), [])), keep_singletons)
     if not seen:
         raise NeuralcorefError(Errors.E018.format(path=key_path))

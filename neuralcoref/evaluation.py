@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Dict, List, NamedTuple, Tuple, Union
 
-from .conll import ConllDocument, read_conll_path
-from .coref_scorer import CorefScores, remove_singletons, score_documents
+from .conll import ConllDocument
+from .coref_scorer import CorefScores, key_and_response, read_documents, score_documents
 from .errors import Errors, NeuralcorefError
 
 DocKey = Tuple[str, str]
@@ -26,28 +26,9 @@ class Evaluation(NamedTuple):
     extra: int  # response documents the key lacks
 
 
-def _documents(path: Union[str, Path]) -> Dict[DocKey, ConllDocument]:
-    docs: Dict[DocKey, ConllDocument] = {}
-    for doc in read_conll_path(path):
-        if doc.key in docs:
-            raise NeuralcorefError(Errors.E011.format(key=doc.name, path=path))
-        docs[doc.key] = doc
-    return docs
-
-
 def _names(keys: List[DocKey], docs: Dict[DocKey, ConllDocument]) -> str:
     shown = ", ".join(f"'{docs[k].name}'" for k in keys[:3])
     return shown + (f" and {len(keys) - 3} more" if len(keys) > 3 else "")
-
-
-def _pair(gold: ConllDocument, system: ConllDocument, keep_singletons: bool) -> Tuple[List, List]:
-    """The key's and the response's clusters of one document (E012 if their tokens differ)."""
-    if len(gold) != len(system):
-        raise NeuralcorefError(Errors.E012.format(key=gold.name, key_tokens=len(gold),
-                                                  response_tokens=len(system)))
-    if keep_singletons:
-        return gold.clusters, system.clusters
-    return remove_singletons(gold.clusters), remove_singletons(system.clusters)
 
 
 def evaluate_files(key_path: Union[str, Path], response_path: Union[str, Path],
@@ -62,14 +43,14 @@ def evaluate_files(key_path: Union[str, Path], response_path: Union[str, Path],
     RAISES NeuralcorefError: E162 (empty response), E160 / E161 (documents of one
         side missing from the other), E163 (none in common), E012, E018.
     """
-    response = _documents(response_path)
+    response = read_documents(response_path)
     if not response:
         raise NeuralcorefError(Errors.E162.format(path=response_path))
-    key = _documents(key_path)
+    key = read_documents(key_path)
     if not key:
         raise NeuralcorefError(Errors.E018.format(path=key_path))
     common = [k for k in key if k in response]
-    pairs = [_pair(key[k], response[k], keep_singletons) for k in common]
+    pairs = [key_and_response(key[k], len(response[k]), response[k].clusters, keep_singletons) for k in common]
     missing = [k for k in key if k not in response]
     extra = [k for k in response if k not in key]
     if missing and not allow_missing:
