@@ -361,6 +361,15 @@ class Errors(metaclass=ErrorsWithCodes):
     E342 = ("Cannot write the output {output}: {reason}. Give the path of a file in an "
             "existing, writable folder.")
 
+    # One decode for runtime, training and tuning (issue 29): decode inputs
+    E119 = ("Cannot decode: the decode inputs are of {n} mentions but the scores of "
+            "{single} mentions ({pairs} pair scores for {ante} candidates). Decode each "
+            "Doc's scores with the inputs featurized with them (Resolver.featurize_doc, "
+            "or the same featurized corpus).")
+    E222 = ("The featurized data in {path} lacks the decoding inputs ({missing}): it was "
+            "written by an older version. Delete the folder or give another --cache-dir "
+            "to featurize again.")
+
 
 #: How much of a line, cell or name from the input an error message quotes.
 QUOTE_LIMIT = 200

@@ -4,7 +4,8 @@ A gold mention counts as found when a candidate has exactly its span. Gold menti
 are sorted into kinds by the spaCy parse of their Doc: the span's head is the one
 token whose head lies outside the span (several such tokens: "other"), and its part
 of speech decides the kind; a head with a conjunct inside the span makes a "list".
-Training reuses :func:`evaluate_mentions` to report the extractor's recall.
+Training's featurizing (``train/featurize.py``) counts with :func:`add_document`,
+so the recall it reports is this one.
 """
 from __future__ import annotations
 

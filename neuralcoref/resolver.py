@@ -14,19 +14,16 @@ from typing import Iterable, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 from spacy.tokens import Doc
 
-from .binding import Binding, binding_constraints
-from .clustering import (agreement_codes, check_link_offsets, decode_clusters, link_offsets_of, main_mention,
-                         name_words, pronoun_persons, repeat_keys, with_speaker_genders,
-                         with_speaker_names)
+from .binding import Binding
+from .clustering import check_link_offsets, decode_clusters, link_offsets_of, main_mention
+from .decoding import DecodeInputs, DecodeSettings, DocScores, decode, decode_inputs
 from .errors import Errors, NeuralcorefError, Warnings
 from .features import FeatureTables, MentionFeatures, featurize, pair_codes, prior_argument
 from .lang import get_rules
 from .lang.base import LanguageRules
-from .lang.lexicon import mention_classes
 from .mentions import Mentions, extract_mentions
 from .model_dir import CorefModel
 from .pairs import anaphor_index, candidate_antecedents, check_top_antecedents, nominal_window
-from .quotes import speaker_links
 
 
 @dataclass
@@ -62,10 +59,24 @@ class _Featurized:
     ptr: np.ndarray
     ante: np.ndarray
     codes: np.ndarray
-    names: np.ndarray  # name words per mention (clustering.name_words), read at decoding
-    classes: Optional[np.ndarray] = None  # lexicon classes (lang.lexicon.mention_classes)
-    speakers: Optional[np.ndarray] = None  # (pronoun, speaker) pairs (quotes.speaker_links)
-    binding: Optional[Binding] = None  # binding constraints, read at decoding
+    inputs: DecodeInputs  # what decoding reads besides the scores (decoding.decode_inputs)
+
+    # The inputs under their former names, for the benchmarks that decode by hand.
+    @property
+    def names(self) -> np.ndarray:
+        return self.inputs.names
+
+    @property
+    def classes(self) -> np.ndarray:
+        return self.inputs.classes
+
+    @property
+    def speakers(self) -> np.ndarray:
+        return self.inputs.speakers
+
+    @property
+    def binding(self) -> Binding:
+        return self.inputs.binding
 
 
 class Resolver:
@@ -131,14 +142,8 @@ class Resolver:
                              document_prior=self.document_prior)
         ptr, ante = candidate_antecedents(features, self.max_dist, self.max_dist_match,
                                           self.max_dist_nominal)
-        speakers = speaker_links(doc, self.rules, mentions.starts, mentions.ends, mentions.heads,
-                                 pronoun_persons(features.codes))
-        names = with_speaker_names(name_words(doc, mentions.starts, mentions.ends, mentions.types), speakers)
-        classes = with_speaker_genders(mention_classes(doc, mentions.starts, mentions.ends, mentions.heads,
-                                                       mentions.types, self.rules.lexicons),
-                                       features.codes, speakers)
-        return _Featurized(mentions, features, ptr, ante, pair_codes(features, ptr, ante), names,
-                           classes, speakers, binding_constraints(doc, mentions, self.rules))
+        return _Featurized(mentions, features, ptr, ante, pair_codes(features, ptr, ante),
+                           decode_inputs(doc, mentions, features, self.rules))
 
     def _mentions(self, doc: Doc) -> Mentions:
         mentions = extract_mentions(doc, self.rules)
@@ -197,13 +202,21 @@ class Resolver:
 
     def decide_featurized(self, item: _Featurized, single: np.ndarray, pair: np.ndarray,
                           store_scores: bool = False, mention: Optional[np.ndarray] = None) -> DocCoref:
-        """:meth:`decide` for a featurized Doc and its scores (from :meth:`score`)."""
-        features = item.features
-        return self.decide(item.mentions, single, pair, item.ptr, item.ante, store_scores,
-                           agreement_codes(features.codes, self.rules.decoding_agreement),
-                           repeat_keys(features.codes, features.hashes), item.names, mention,
-                           item.classes, pronoun_persons(features.codes), item.speakers,
-                           item.binding)
+        """Clusters and main mentions of a featurized Doc from its scores (from
+        :meth:`score`), by :func:`~neuralcoref.decoding.decode`, as training's dev
+        evaluation and the tuner decode."""
+        mentions = item.mentions
+        clusters = decode(DocScores(single, pair, item.ptr, item.ante, mention), item.inputs,
+                          self.settings)
+        mains = [main_mention(c, mentions.types) for c in clusters]
+        if not store_scores:
+            return DocCoref(mentions, clusters, mains)
+        return DocCoref(mentions, clusters, mains, single, pair, item.ptr, item.ante)
+
+    @property
+    def settings(self) -> DecodeSettings:
+        """The current greedyness and link offsets, for :func:`~neuralcoref.decoding.decode`."""
+        return DecodeSettings(self.greedyness, self.link_offsets)
 
     def decide(self, mentions: Mentions, single: np.ndarray, pair: np.ndarray,
                ptr: np.ndarray, ante: np.ndarray, store_scores: bool = False,

@@ -3,26 +3,29 @@
 A model's scores are calibrated for its training loss, not for CoNLL F1, and
 anaphors of different types want different thresholds (names and nominals
 usually link best a little more eagerly than pronouns). Tuning scores the
-dev documents once, then searches one offset per mention type (coordinate
-ascent over a grid, re-decoding only), and records the best offsets in a copy
+dev documents once (:class:`ScoredDev`), then searches one offset per mention
+type (coordinate ascent over a grid, re-decoding only with the runtime's
+:func:`~neuralcoref.decoding.decode`), and records the best offsets in a copy
 of the model folder (``config.json``, ``defaults.link_offsets``), where the
-component and ``Coref`` find them.
+component and ``Coref`` find them. Training tunes with the same
+:func:`tune_offsets` on its stored dev features (no second parse).
 """
 from __future__ import annotations
 
-import copy
 import json
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Mapping, Sequence, Tuple, Union
 
+import numpy as np
 from spacy.language import Language
 from spacy.tokens import Doc
 from tqdm import tqdm
 
 from .conll import read_conll_path
 from .coref_scorer import CorefScores, remove_singletons, score_documents
+from .decoding import DecodeInputs, DecodeSettings, DocScores, decode
 from .errors import Errors, NeuralcorefError
 from .gold import parse_conll_docs
 from .mentions import MENTION_TYPES
@@ -31,6 +34,8 @@ from .resolver import Resolver
 
 #: Offsets tried for each type: score units, nearest 0 first (ties keep the smaller).
 DEFAULT_GRID = tuple(sorted((round(0.1 * k, 1) for k in range(-10, 11)), key=abs))
+
+Span = Tuple[int, int]
 
 
 @dataclass
@@ -46,52 +51,84 @@ class TuneResult:
     after: CorefScores
 
 
-class _ScoredDev:
-    """Dev documents scored once, re-decoded under any offsets."""
+@dataclass
+class ScoredDoc:
+    """One dev document, scored once: its gold clusters, scores, decode inputs and
+    mention spans (token offsets, end exclusive: (n,) int each)."""
 
-    def __init__(self, resolver: Resolver, pairs: Sequence[Tuple[List, Doc]], keep_singletons: bool):
-        self.resolver = copy.copy(resolver)
+    gold: List[List[Span]]
+    scores: DocScores
+    inputs: DecodeInputs
+    starts: np.ndarray
+    ends: np.ndarray
+
+
+class ScoredDev:
+    """Dev documents scored once, decoded again under any settings by
+    :func:`~neuralcoref.decoding.decode`: the runtime's featurized Docs
+    (:func:`scored_docs`) or training's stored dev features alike.
+
+    docs (Sequence[ScoredDoc]): the documents.
+    keep_singletons (bool): False scores without one-mention clusters.
+    greedyness (float): the greedyness every decoding uses.
+    """
+
+    def __init__(self, docs: Sequence[ScoredDoc], keep_singletons: bool = True, greedyness: float = 0.5):
+        self.docs = list(docs)
         self.keep_singletons = keep_singletons
-        self.docs = []
-        for gold, doc in pairs:
-            items = [resolver.featurize_doc(doc)]
-            (single,), (pair,), (mention,) = resolver.score(items)
-            self.docs.append((gold, items[0], single, pair, mention))
+        self.greedyness = greedyness
 
-    def scores(self, offsets: Mapping[str, float]) -> CorefScores:
-        self.resolver.link_offsets = dict(offsets)
+    def clusters(self, link_offsets: Mapping[str, float]) -> List[List[List[Span]]]:
+        """RETURNS (List[List[List[Tuple[int, int]]]]): each document's predicted
+        clusters (token spans) under these per-type link offsets."""
+        settings = DecodeSettings(self.greedyness, link_offsets)
+        out = []
+        for doc in self.docs:
+            clusters = decode(doc.scores, doc.inputs, settings)
+            out.append([[(int(doc.starts[i]), int(doc.ends[i])) for i in c] for c in clusters])
+        return out
+
+    def scores(self, link_offsets: Mapping[str, float]) -> CorefScores:
+        """RETURNS (CorefScores): the CoNLL scores under these per-type link offsets."""
         pairs = []
-        for gold, item, single, pair, mention in self.docs:
-            response = self.resolver.decide_featurized(item, single, pair, mention=mention).cluster_spans()
+        for doc, response in zip(self.docs, self.clusters(link_offsets)):
+            gold = doc.gold
             if not self.keep_singletons:
                 gold, response = remove_singletons(gold), remove_singletons(response)
             pairs.append((gold, response))
         return score_documents(pairs)
 
 
-def tune_link_offsets(nlp: Language, dev_path: Union[str, Path], keep_singletons: bool = True,
-                      grid: Sequence[float] = DEFAULT_GRID, rounds: int = 2,
-                      min_gain: float = 0.05, progress: bool = True) -> TuneResult:
-    """Fit per-mention-type link offsets of the pipeline's neuralcoref model on dev data.
+def uniform_offsets(offset: float) -> Dict[str, float]:
+    """RETURNS (Dict[str, float]): ``offset`` for every mention type (one link threshold)."""
+    return {t: float(offset) for t in MENTION_TYPES}
 
-    nlp (Language): a pipeline with the neuralcoref component (its greedyness and
-        candidate windows are kept as they are).
-    dev_path (str | Path): gold CoNLL-2012 file or folder.
-    keep_singletons (bool): False scores without one-mention clusters (for data
-        that annotates singletons, like LitBank).
+
+def best_uniform_offset(dev: ScoredDev, grid: Sequence[float]) -> Tuple[float, CorefScores, CorefScores]:
+    """The one link offset for every mention type that scores best on ``dev``
+    (what training folds into the exported single scorer).
+
+    grid (Sequence[float]): offsets tried.
+    RETURNS (Tuple[float, CorefScores, CorefScores]): the offset, the scores at
+        it, and the raw scores (offset 0). Ties prefer the offset nearest 0.
+    """
+    raw = dev.scores({})
+    results = [(raw if o == 0.0 else dev.scores(uniform_offsets(o)), o) for o in map(float, grid)]
+    best, offset = max(results, key=lambda r: (r[0].conll_f1, -abs(r[1])), default=(raw, 0.0))
+    return offset, best, raw
+
+
+def tune_offsets(dev: ScoredDev, grid: Sequence[float] = DEFAULT_GRID, rounds: int = 2,
+                 min_gain: float = 0.05, progress: bool = True) -> TuneResult:
+    """Per-mention-type link offsets that score best on ``dev``: coordinate ascent
+    over ``grid``, re-decoding only (``neuralcoref tune`` and training's last step).
+
     grid (Sequence[float]): offsets tried per type, in order of preference on ties.
     rounds (int): passes over the types.
     min_gain (float): CoNLL F1 points a change must gain to be taken: smaller
         gains on a few dev documents are mostly noise.
     RETURNS (TuneResult): the offsets and the dev scores before and after.
     """
-    resolver = nlp.get_pipe("neuralcoref").resolver
-    docs = [(c.clusters, doc) for c, doc in tqdm(parse_conll_docs(nlp, read_conll_path(dev_path)),
-                                                 desc="parse dev", unit="doc", disable=not progress)]
-    if not any(remove_singletons(gold) if not keep_singletons else gold for gold, _ in docs):
-        hint = " once singletons are removed" if not keep_singletons else ""
-        raise NeuralcorefError(Errors.E113.format(path=dev_path, hint=hint))
-    dev = _ScoredDev(resolver, docs, keep_singletons)
     offsets = {t: 0.0 for t in MENTION_TYPES}
     before = best = dev.scores(offsets)
     steps = tqdm(total=rounds * len(MENTION_TYPES) * len(grid), desc="tune", disable=not progress)
@@ -106,11 +143,50 @@ def tune_link_offsets(nlp: Language, dev_path: Union[str, Path], keep_singletons
     return TuneResult({t: v for t, v in offsets.items() if v}, before, best)
 
 
+def scored_docs(resolver: Resolver, pairs: Sequence[Tuple[List, Doc]]) -> List[ScoredDoc]:
+    """Featurize and score parsed dev Docs once with the runtime.
+
+    pairs (Sequence[Tuple[List, Doc]]): each Doc with its gold clusters.
+    RETURNS (List[ScoredDoc]): the documents, ready for :class:`ScoredDev`.
+    """
+    out = []
+    for gold, doc in pairs:
+        items = [resolver.featurize_doc(doc)]
+        (single,), (pair,), (mention,) = resolver.score(items)
+        item = items[0]
+        out.append(ScoredDoc(gold, DocScores(single, pair, item.ptr, item.ante, mention), item.inputs,
+                             item.mentions.starts, item.mentions.ends))
+    return out
+
+
+def tune_link_offsets(nlp: Language, dev_path: Union[str, Path], keep_singletons: bool = True,
+                      grid: Sequence[float] = DEFAULT_GRID, rounds: int = 2,
+                      min_gain: float = 0.05, progress: bool = True) -> TuneResult:
+    """Fit per-mention-type link offsets of the pipeline's neuralcoref model on dev data.
+
+    nlp (Language): a pipeline with the neuralcoref component (its greedyness and
+        candidate windows are kept as they are).
+    dev_path (str | Path): gold CoNLL-2012 file or folder.
+    keep_singletons (bool): False scores without one-mention clusters (for data
+        that annotates singletons, like LitBank).
+    grid, rounds, min_gain: see :func:`tune_offsets`.
+    RETURNS (TuneResult): the offsets and the dev scores before and after.
+    """
+    resolver = nlp.get_pipe("neuralcoref").resolver
+    docs = [(c.clusters, doc) for c, doc in tqdm(parse_conll_docs(nlp, read_conll_path(dev_path)),
+                                                 desc="parse dev", unit="doc", disable=not progress)]
+    if not any(remove_singletons(gold) if not keep_singletons else gold for gold, _ in docs):
+        hint = " once singletons are removed" if not keep_singletons else ""
+        raise NeuralcorefError(Errors.E113.format(path=dev_path, hint=hint))
+    dev = ScoredDev(scored_docs(resolver, docs), keep_singletons, resolver.greedyness)
+    return tune_offsets(dev, grid, rounds, min_gain, progress)
+
+
 def tune_model(nlp: Language, model_path: Union[str, Path], dev_path: Union[str, Path],
                out: Union[str, Path, None] = None, keep_singletons: bool = True,
                progress: bool = True) -> TuneResult:
-    """Tune a model folder's link offsets and record them (``neuralcoref tune``;
-    training's last step).
+    """Tune a model folder's link offsets on parsed dev data and record them
+    (``neuralcoref tune``; training tunes its stored dev features instead).
 
     nlp (Language): the spaCy pipeline to parse with, without neuralcoref (the
         model runs in it for the tuning and is removed after).
@@ -129,7 +205,7 @@ def tune_model(nlp: Language, model_path: Union[str, Path], dev_path: Union[str,
     finally:
         nlp.remove_pipe("neuralcoref")
     target = Path(model_path) if out is None else _copy_model(model_path, out)
-    _record(target, result, dev_path, keep_singletons)
+    record_offsets(target, result, dev_path, keep_singletons)
     return result
 
 
@@ -141,8 +217,10 @@ def _copy_model(model_path: Union[str, Path], out: Union[str, Path]) -> Path:
     return out
 
 
-def _record(model_dir: Path, result: TuneResult, dev_path: Union[str, Path], keep_singletons: bool) -> None:
+def record_offsets(model_dir: Union[str, Path], result: TuneResult, dev_path: Union[str, Path],
+                   keep_singletons: bool) -> None:
     """Write the tuned offsets into the model folder's config and card."""
+    model_dir = Path(model_dir)
     config = json.loads((model_dir / CONFIG_FILE).read_text(encoding="utf8"))  # kept as written
     config.setdefault("defaults", {})["link_offsets"] = result.offsets
     (model_dir / CONFIG_FILE).write_text(json.dumps(config, indent=2), encoding="utf8")

@@ -1,4 +1,10 @@
-"""Dev evaluation during training: PyTorch scores, the runtime's decoding, the project's scorer."""
+"""Dev evaluation during training: PyTorch scores, the runtime's decoding, the project's scorer.
+
+The stored dev features hold everything the runtime's
+:func:`~neuralcoref.decoding.decode` reads (train/storage.py), so the dev F1
+that picks a checkpoint is the F1 the exported model gets on the same documents,
+and tuning (:mod:`neuralcoref.tuning`) runs on them without parsing dev again.
+"""
 from __future__ import annotations
 
 from typing import List, Tuple
@@ -6,10 +12,12 @@ from typing import List, Tuple
 import numpy as np
 import torch
 
-from neuralcoref.clustering import agreement_codes, decode_clusters, repeat_keys, spans_of
 from neuralcoref.coref_scorer import CorefScores, remove_singletons, score_documents
+from neuralcoref.decoding import DocScores
 from neuralcoref.entities import soft_clusters
 from neuralcoref.features import C
+from neuralcoref.tuning import (ScoredDev, ScoredDoc, TuneResult, best_uniform_offset, tune_offsets,
+                                uniform_offsets)
 
 from .batching import make_batches
 from .dataset import Batch, TrainingData
@@ -73,31 +81,36 @@ def _predict_scores(model: CorefScorers, data: TrainingData, device: torch.devic
     return single, pair, mention
 
 
-def decode(data: TrainingData, single: np.ndarray, pair: np.ndarray, mention: np.ndarray,
-           offset: float = 0.0) -> List[List[List[Tuple[int, int]]]]:
-    """Predicted clusters (token spans) of every document, decoded by the runtime's
-    :func:`~neuralcoref.clustering.decode_clusters` with agreement, repeats and
-    span scores, but without the inputs the featurized data does not keep (the
-    name rule's words, lexicon classes, speakers, binding constraints), without
-    the pronoun rescue (``persons``) and with one offset for every mention type;
-    so dev scores here can differ from ``neuralcoref tune``'s / the runtime's.
+def scored_dev(data: TrainingData, single: np.ndarray, pair: np.ndarray,
+               mention: np.ndarray) -> ScoredDev:
+    """The featurized documents with their scores, ready to decode under any link
+    offsets (:class:`~neuralcoref.tuning.ScoredDev`).
 
-    mention (float32 (n,)): mention scores, which pick a cluster's span per head.
-    offset (float): added to the single scores (a link threshold to tune).
+    single (float32 (n,)), pair (float32 (n_pairs,)), mention (float32 (n,)):
+        scores of every mention and candidate, as from :func:`predict_scores`.
     """
-    corpus, out = data.corpus, []
+    corpus, docs = data.corpus, []
     for d in range(corpus.n_docs):
         rows = corpus.doc_slice(d)
         lo, hi = int(data.ptr[rows.start]), int(data.ptr[rows.stop])
         ptr = data.ptr[rows.start:rows.stop + 1] - lo
-        ante = data.ante[lo:hi] - rows.start
+        ante = (data.ante[lo:hi] - rows.start).astype(np.int32)
         codes = np.asarray(corpus.features.codes[rows])
-        clusters = decode_clusters(single[rows] + offset, pair[lo:hi], ptr, ante, codes[:, C["head"]],
-                                   agreement=agreement_codes(codes, data.decoding_agreement),
-                                   repeats=repeat_keys(codes, corpus.features.hashes[rows]),
-                                   span_scores=mention[rows])
-        out.append(spans_of(clusters, codes[:, C["start"]], codes[:, C["end"]]))
-    return out
+        scores = DocScores(single[rows], pair[lo:hi], ptr, ante, mention[rows])
+        docs.append(ScoredDoc(corpus.gold_clusters(d), scores, corpus.decode_inputs(d),
+                              codes[:, C["start"]], codes[:, C["end"]]))
+    return ScoredDev(docs, data.keep_singletons)
+
+
+def decode(data: TrainingData, single: np.ndarray, pair: np.ndarray, mention: np.ndarray,
+           offset: float = 0.0) -> List[List[List[Tuple[int, int]]]]:
+    """Predicted clusters (token spans) of every document, decoded by the runtime's
+    :func:`~neuralcoref.decoding.decode` with every input the component uses.
+
+    mention (float32 (n,)): mention scores, which pick a cluster's span per head.
+    offset (float): added to the single scores of every mention type (a link threshold to tune).
+    """
+    return scored_dev(data, single, pair, mention).clusters(uniform_offsets(offset))
 
 
 def score_predictions(data: TrainingData, predicted: List[List[List[Tuple[int, int]]]]) -> CorefScores:
@@ -125,11 +138,21 @@ def dev_scores(model: CorefScorers, data: TrainingData, device: torch.device, pa
     RETURNS (Tuple[float, CorefScores, CorefScores]): the offset, the scores at
         it, and the raw scores (offset 0). Ties prefer the offset nearest 0.
     """
-    scores = predict_scores(model, data, device, pair_budget)
-    raw = score_predictions(data, decode(data, *scores, 0.0))
+    dev = scored_dev(data, *predict_scores(model, data, device, pair_budget))
     if not tune:
+        raw = dev.scores({})
         return 0.0, raw, raw
-    results = [(raw if o == 0.0 else score_predictions(data, decode(data, *scores, o)), o)
-               for o in map(float, grid)]
-    best, offset = max(results, key=lambda r: (r[0].conll_f1, -abs(r[1])))
-    return offset, best, raw
+    return best_uniform_offset(dev, grid)
+
+
+def tune_dev_offsets(model: CorefScorers, data: TrainingData, device: torch.device, pair_budget: int,
+                     offset: float, progress: bool = True) -> TuneResult:
+    """Per-mention-type link offsets fitted on the stored dev features by
+    :func:`~neuralcoref.tuning.tune_offsets` (``neuralcoref tune``'s search), on
+    top of the single-score ``offset`` the export folds in.
+
+    RETURNS (TuneResult): the offsets and the dev scores before and after.
+    """
+    single, pair, mention = predict_scores(model, data, device, pair_budget)
+    dev = scored_dev(data, single + np.float32(offset), pair, mention)
+    return tune_offsets(dev, progress=progress)

@@ -1,7 +1,7 @@
 """CoNLL files -> spaCy re-parse -> the runtime's mentions and features -> arrays on disk.
 
 Every step calls the runtime's code (:mod:`neuralcoref.gold`, ``mentions``,
-``features``) on the same Docs inference sees. Results are cached in a folder
+``features``, ``decoding``, ``mention_eval``) on the same Docs inference sees. Results are cached in a folder
 keyed by the data, the spaCy pipeline, the rules and the feature schema.
 """
 from __future__ import annotations
@@ -10,7 +10,6 @@ import hashlib
 import json
 import logging
 import zlib
-from collections import Counter
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple, Union
 
@@ -22,10 +21,12 @@ from tqdm import tqdm
 
 from neuralcoref import __version__
 from neuralcoref.conll import conll_files, read_conll_path
+from neuralcoref.decoding import decode_inputs
 from neuralcoref.errors import Errors, NeuralcorefError
-from neuralcoref.features import SCHEMA_HASH, FeatureTables, featurize, prior_argument
+from neuralcoref.features import SCHEMA_HASH, SPAN_VECTORS, FeatureTables, featurize, prior_argument
 from neuralcoref.gold import parse_conll_docs
 from neuralcoref.lang.base import LanguageRules
+from neuralcoref.mention_eval import MentionStats, add_document
 from neuralcoref.mentions import extract_mentions
 from neuralcoref.model_dir import pipeline_id
 
@@ -34,8 +35,9 @@ from .storage import MANIFEST, FeaturizedCorpus, read_corpus, write_corpus
 logger = logging.getLogger("neuralcoref.train")
 
 
-#: Bumped when the cached folders gain content: 2 added the documents' mean vector.
-_CACHE_FORMAT = 2
+#: Bumped when the cached folders gain content: 2 added the documents' mean vector,
+#: 3 the decode inputs.
+_CACHE_FORMAT = 3
 
 
 def load_pipeline(name: str) -> Language:
@@ -96,8 +98,9 @@ def featurize_corpus(path: Union[str, Path], nlp: Language, rules: LanguageRules
         logger.info("Using featurized data cached in %s", folder)
         return read_corpus(folder)
     tables = FeatureTables(rules)
-    features, labels, docs, words, doc_means = [], [], [], Counter(), []
-    stats = Counter()
+    features, labels, docs, inputs, doc_means = [], [], [], [], []
+    words: Dict[str, int] = {}
+    stats = MentionStats()
     stream = parse_conll_docs(nlp, read_conll_path(path), batch_size=batch_size)
     for conll_doc, doc in tqdm(stream, desc=f"featurize {Path(path).name}", unit="doc",
                                disable=None if progress else True):  # None: on a terminal only
@@ -109,33 +112,31 @@ def featurize_corpus(path: Union[str, Path], nlp: Language, rules: LanguageRules
                           document_prior=prior if use_vectors else None)
         if use_vectors and len(doc):
             doc_means.append(np.asarray(doc.tensor, dtype=np.float64).mean(axis=0))
-        doc_labels = gold_labels(mentions.spans(), conll_doc.clusters)
         features.append(feats)
-        labels.append(doc_labels)
+        labels.append(gold_labels(mentions.spans(), conll_doc.clusters))
+        inputs.append(decode_inputs(doc, mentions, feats, rules))
         docs.append({"id": conll_doc.doc_id, "part": conll_doc.part, "n_tokens": len(doc),
                      "clusters": [[list(span) for span in c] for c in conll_doc.clusters]})
-        words.update(w.lower() for w in conll_doc.words)
-        stats["tokens"] += len(doc)
-        stats["candidates"] += len(mentions)
-        stats["gold"] += len({span for c in conll_doc.clusters for span in c})
-        stats["found"] += int((doc_labels >= 0).sum())
-    if stats["candidates"] == 0:
+        for w in conll_doc.words:
+            words[w.lower()] = words.get(w.lower(), 0) + 1
+        add_document(stats, conll_doc, doc, mentions, rules)
+    if stats.n_candidates == 0:
         raise NeuralcorefError(Errors.E207.format(path=path))
     widths = {f.vectors.shape[1] for f in features if len(f)}
     if len(widths) > 1:
         raise NeuralcorefError(Errors.E109.format(found=sorted(widths), expected="one width"))
     manifest = {"source": str(path), "spacy_pipeline": pipeline_id(nlp), "lang": rules.lang,
-                "n_docs": len(docs), "vector_dim": (widths.pop() // 6) if widths else 0,
-                **{f"n_{k}": v for k, v in stats.items()},
-                "mention_recall": stats["found"] / max(stats["gold"], 1),
-                "mention_precision": stats["found"] / max(stats["candidates"], 1),
+                "n_docs": len(docs), "vector_dim": (widths.pop() // len(SPAN_VECTORS)) if widths else 0,
+                "n_tokens": stats.n_tokens, "n_candidates": stats.n_candidates,
+                "n_gold": stats.n_gold, "n_found": stats.n_found,
+                "mention_recall": stats.recall, "mention_precision": stats.precision,
+                "mention_recall_by_kind": stats.recall_by_kind(),
                 # Each document weighs the same: the prior of a text of unknown kind.
                 "document_mean": [float(x) for x in np.mean(doc_means, axis=0)] if doc_means else []}
     features = [_with_vector_width(f, manifest["vector_dim"]) for f in features]
-    write_corpus(folder, features, labels, docs, manifest, dict(words))
+    write_corpus(folder, features, labels, docs, manifest, words, inputs)
     logger.info("Featurized %s: %d docs, %d tokens, %d candidate mentions, recall %.1f%% of %d gold mentions",
-                path, len(docs), stats["tokens"], stats["candidates"],
-                100 * manifest["mention_recall"], stats["gold"])
+                path, len(docs), stats.n_tokens, stats.n_candidates, 100 * stats.recall, stats.n_gold)
     return read_corpus(folder)
 
 
@@ -176,9 +177,10 @@ def document_chunk_windows(doc: Doc, heads: np.ndarray, key: str) -> Tuple[np.nd
 
 
 def _with_vector_width(features, dim: int):
-    if features.vectors.shape[1] == 6 * dim:
+    width = len(SPAN_VECTORS) * dim
+    if features.vectors.shape[1] == width:
         return features
-    features.vectors = np.zeros((len(features), 6 * dim), dtype=np.float32)
+    features.vectors = np.zeros((len(features), width), dtype=np.float32)
     return features
 
 

@@ -32,13 +32,13 @@ from neuralcoref.errors import Errors, NeuralcorefError
 from neuralcoref.lang import get_pipeline_rules
 from neuralcoref.lang.base import LanguageRules
 from neuralcoref.scoring import FIRST_WORD_ROW, ScorerConfig
-from neuralcoref.tuning import tune_model
+from neuralcoref.tuning import record_offsets
 
 from .batching import make_batches
 from .checkpoint import CHECKPOINT_JSON, RunState, load_checkpoint, remove_checkpoint, save_checkpoint
 from .config import SINGLETON_SHARE, PhaseConfig, TrainConfig, load_config
 from .dataset import TrainingData
-from .evaluation import batch_outputs, dev_scores, set_soft_clusters, to_tensors
+from .evaluation import batch_outputs, dev_scores, set_soft_clusters, to_tensors, tune_dev_offsets
 from .export import export_model
 from .featurize import document_prior, featurize_corpus, load_pipeline, pipeline_id
 from .interrupt import GracefulStop, TrainingInterrupted
@@ -302,9 +302,9 @@ def finish_run(run: Run, model: CorefScorers, state: RunState, interrupted: Opti
     shutil.rmtree(partial, ignore_errors=True)
     export_model(partial, model, cfg, run.vocab, run.nlp.lang, run.rules, pipeline_id(run.nlp),
                  final, offset, summary, document_prior=run.prior)
-    if tune_links:  # in place: the export is this run's own
-        result = tune_model(run.nlp, partial, run.args["dev"], keep_singletons=not cfg.drop_singletons,
-                            progress=progress)
+    if tune_links:  # in place: the export is this run's own; on the stored dev features
+        result = tune_dev_offsets(model, run.dev_data, run.device, cfg.pair_budget, offset, progress)
+        record_offsets(partial, result, run.args["dev"], keep_singletons=not cfg.drop_singletons)
         logger.info("Link offsets %s: dev CoNLL F1 %.2f -> %.2f", result.offsets or "none",
                     100 * result.before.conll_f1, 100 * result.after.conll_f1)
     return _replace_folder(partial, out / "model")

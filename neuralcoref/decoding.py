@@ -1,0 +1,202 @@
+"""One decode for the component, training's dev evaluation and the tuner.
+
+Decoding needs more than scores: the name words of each mention, its lexicon
+class, the speakers of quoted pronouns, binding constraints, agreement codes,
+repeat keys. :func:`decode_inputs` computes all of it from a parsed Doc, once,
+as plain numpy arrays (:class:`DecodeInputs`): the runtime at featurizing time,
+training when it featurizes a corpus (``train/featurize.py`` stores them next
+to the features, :func:`pack_inputs` / :func:`unpack_inputs`). :func:`decode`
+then turns one Doc's scores into clusters the same way everywhere, so the dev
+F1 that picks a checkpoint is the F1 of the shipped model.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, List, Mapping, Optional, Sequence
+
+import numpy as np
+from spacy.tokens import Doc
+
+from .binding import Binding, binding_constraints
+from .clustering import (agreement_codes, check_link_offsets, decode_clusters, link_offsets_of,
+                         name_words, pronoun_persons, repeat_keys, with_speaker_genders,
+                         with_speaker_names)
+from .errors import Errors, NeuralcorefError
+from .features import MentionFeatures
+from .lang.base import LanguageRules
+from .lang.lexicon import mention_classes
+from .mentions import Mentions
+from .quotes import speaker_links
+
+
+@dataclass
+class DecodeInputs:
+    """What decoding needs about one Doc's n mentions besides their scores.
+
+    heads (int32 (n,)): head token of each mention.
+    types (int8 (n,)): mention types (indices into MENTION_TYPES).
+    agreement (int32 (n, 2)): gender and number codes (clustering.agreement_codes).
+    repeats (uint64 (n,)): repeat keys (clustering.repeat_keys).
+    names (uint64 (n,)): name words, the speaker's added (clustering.name_words).
+    classes (int8 (n,)): lexicon classes, speakers' genders added.
+    persons (int32 (n,)): a pronoun's PERSON code, -1 for other mentions (rescue).
+    speakers (int32 (k, 2)): (pronoun, speaker mention) pairs (quotes.speaker_links).
+    binding (Binding): binding constraints (binding.binding_constraints).
+    """
+
+    heads: np.ndarray
+    types: np.ndarray
+    agreement: np.ndarray
+    repeats: np.ndarray
+    names: np.ndarray
+    classes: np.ndarray
+    persons: np.ndarray
+    speakers: np.ndarray
+    binding: Binding
+
+    def __len__(self) -> int:
+        return int(self.heads.shape[0])
+
+
+@dataclass
+class DocScores:
+    """One Doc's scores and the candidates they score.
+
+    single (float32 (n,)): no-antecedent scores.
+    pair (float32 (n_pairs,)): pair scores, in the order of ``ante``.
+    ptr (int64 (n + 1,)), ante (int32 (n_pairs,)): candidate antecedents (CSR).
+    mention (float32 (n,) | None): mention scores, which pick a cluster's span per head.
+    """
+
+    single: np.ndarray
+    pair: np.ndarray
+    ptr: np.ndarray
+    ante: np.ndarray
+    mention: Optional[np.ndarray] = None
+
+
+@dataclass(frozen=True)
+class DecodeSettings:
+    """The decoding knobs: greedyness (0-1, 0.5 as trained) and a link threshold
+    offset per mention type (see :func:`~neuralcoref.clustering.check_link_offsets`)."""
+
+    greedyness: float = 0.5
+    link_offsets: Mapping[str, float] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "link_offsets", check_link_offsets(self.link_offsets))
+
+
+def decode_inputs(doc: Doc, mentions: Mentions, features: MentionFeatures,
+                  rules: LanguageRules) -> DecodeInputs:
+    """Everything decoding needs about a Doc's mentions that is not a score.
+
+    doc (Doc): the parsed Doc.
+    mentions (Mentions): its candidate mentions.
+    features (MentionFeatures): their features (codes and hashes are read).
+    rules (LanguageRules): the language's rules.
+    RETURNS (DecodeInputs): plain arrays, the same for the runtime and training.
+    """
+    codes = np.asarray(features.codes)
+    persons = pronoun_persons(codes)
+    speakers = speaker_links(doc, rules, mentions.starts, mentions.ends, mentions.heads, persons)
+    names = with_speaker_names(name_words(doc, mentions.starts, mentions.ends, mentions.types), speakers)
+    classes = with_speaker_genders(mention_classes(doc, mentions.starts, mentions.ends, mentions.heads,
+                                                   mentions.types, rules.lexicons), codes, speakers)
+    return DecodeInputs(
+        heads=np.asarray(mentions.heads, dtype=np.int32),
+        types=np.asarray(mentions.types, dtype=np.int8),
+        agreement=agreement_codes(codes, rules.decoding_agreement),
+        repeats=repeat_keys(codes, features.hashes),
+        names=np.asarray(names, dtype=np.uint64),
+        classes=np.asarray(classes, dtype=np.int8),
+        persons=persons,
+        speakers=np.asarray(speakers, dtype=np.int32).reshape(-1, 2),
+        binding=binding_constraints(doc, mentions, rules))
+
+
+def decode(scores: DocScores, inputs: DecodeInputs, settings: DecodeSettings) -> List[List[int]]:
+    """The clusters one Doc's scores decode to (mention indices per cluster), by
+    :func:`~neuralcoref.clustering.decode_clusters` with every input.
+
+    RAISES NeuralcorefError: E119 when the scores and the inputs are not of the
+        same mentions (never a numpy error from deep inside the decoding).
+    """
+    n = len(inputs)
+    if len(scores.single) != n or len(scores.ptr) != n + 1 or len(scores.pair) != len(scores.ante) \
+            or (scores.mention is not None and len(scores.mention) != n):
+        raise NeuralcorefError(Errors.E119.format(n=n, single=len(scores.single), pairs=len(scores.pair),
+                                                  ante=len(scores.ante)))
+    return decode_clusters(scores.single, scores.pair, scores.ptr, scores.ante, inputs.heads,
+                           settings.greedyness, inputs.agreement,
+                           link_offsets_of(inputs.types, settings.link_offsets), inputs.repeats,
+                           inputs.names, scores.mention, inputs.classes, inputs.persons,
+                           inputs.speakers, inputs.binding)
+
+
+#: The per-mention arrays of DecodeInputs, as stored (all documents concatenated).
+MENTION_ARRAYS = ("heads", "types", "agreement", "repeats", "names", "classes", "persons", "binder",
+                  "forbid_counts")
+#: Arrays of another length per document, with their document offsets.
+RAGGED_ARRAYS = ("speakers", "forbid")
+#: Every array :func:`pack_inputs` writes, by name.
+PACKED_ARRAYS = MENTION_ARRAYS + RAGGED_ARRAYS + tuple(f"{name}_offsets" for name in RAGGED_ARRAYS) \
+    + ("fallback",)
+
+
+def pack_inputs(inputs: Sequence[DecodeInputs]) -> Dict[str, np.ndarray]:
+    """Many Docs' decode inputs as flat arrays for storage.
+
+    RETURNS (Dict[str, ndarray]): PACKED_ARRAYS by name: per-mention arrays
+        concatenated (the documents' mention offsets split them), ragged ones
+        concatenated with ``<name>_offsets`` ((n_docs + 1,) int64), and
+        ``fallback`` ((n_docs,) bool).
+    """
+    parts: Dict[str, List[np.ndarray]] = {name: [] for name in MENTION_ARRAYS + RAGGED_ARRAYS}
+    for item in inputs:
+        for name in ("heads", "types", "agreement", "repeats", "names", "classes", "persons", "speakers"):
+            parts[name].append(getattr(item, name))
+        parts["binder"].append(item.binding.binder)
+        parts["forbid_counts"].append(np.diff(item.binding.forbid_ptr).astype(np.int32))
+        parts["forbid"].append(item.binding.forbid)
+    empty = _empty_inputs()
+    out = {name: np.concatenate(arrays) if arrays else _field(empty, name)
+           for name, arrays in parts.items()}
+    for name in RAGGED_ARRAYS:
+        out[f"{name}_offsets"] = np.concatenate([[0], np.cumsum([len(a) for a in parts[name]])]).astype(np.int64)
+    out["fallback"] = np.array([item.binding.fallback for item in inputs], dtype=bool)
+    return out
+
+
+def unpack_inputs(arrays: Mapping[str, np.ndarray], d: int, rows: slice) -> DecodeInputs:
+    """Document ``d``'s decode inputs from :func:`pack_inputs`'s arrays (memory-mapped or not).
+
+    rows (slice): the document's mentions in the per-mention arrays.
+    RETURNS (DecodeInputs): in-memory copies.
+    """
+    def ragged(name: str) -> np.ndarray:
+        lo, hi = (int(x) for x in arrays[f"{name}_offsets"][d:d + 2])
+        return np.array(arrays[name][lo:hi])
+
+    counts = np.asarray(arrays["forbid_counts"][rows], dtype=np.int64)
+    binding = Binding(np.concatenate([[0], np.cumsum(counts)]).astype(np.int64), ragged("forbid"),
+                      np.array(arrays["binder"][rows]), bool(arrays["fallback"][d]))
+    return DecodeInputs(*(np.array(arrays[name][rows]) for name in
+                          ("heads", "types", "agreement", "repeats", "names", "classes", "persons")),
+                        speakers=ragged("speakers"), binding=binding)
+
+
+def _empty_inputs() -> DecodeInputs:
+    return DecodeInputs(np.zeros(0, np.int32), np.zeros(0, np.int8), np.zeros((0, 2), np.int32),
+                        np.zeros(0, np.uint64), np.zeros(0, np.uint64), np.zeros(0, np.int8),
+                        np.zeros(0, np.int32), np.zeros((0, 2), np.int32), Binding.none(0))
+
+
+def _field(inputs: DecodeInputs, name: str) -> np.ndarray:
+    if name == "binder":
+        return inputs.binding.binder
+    if name == "forbid":
+        return inputs.binding.forbid
+    if name == "forbid_counts":
+        return np.zeros(0, np.int32)
+    return getattr(inputs, name)
