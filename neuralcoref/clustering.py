@@ -227,8 +227,7 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
                     persons: Optional[np.ndarray] = None,
                     speakers: Optional[np.ndarray] = None,
                     binding: Optional[Binding] = None) -> List[List[int]]:
-    """The clusters a Doc's scores decode to, as the runtime and training's dev
-    evaluation both list them: :func:`best_antecedents`, then
+    """The clusters a Doc's scores decode to: :func:`best_antecedents`, then
     :func:`clusters_from_links`, then :func:`one_span_per_head`, then
     :func:`attach_repeats` and :func:`merge_repeats`.
 
@@ -237,8 +236,7 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
     offsets (float (n,) | None): added to each mention's link threshold (from
         :func:`link_offsets_of`: per-type thresholds tuned on dev data).
     repeats (uint64 (n,) | None): from :func:`repeat_keys`; None skips the last two steps.
-    names (uint64 (n,) | None): from :func:`name_words`, for :func:`best_antecedents`
-        (the runtime passes them; training's dev evaluation, which has no Docs, does not).
+    names (uint64 (n,) | None): from :func:`name_words`, for :func:`best_antecedents`.
     span_scores (float (n,) | None): for :func:`one_span_per_head` (the mention
         scorer's scores, when the model has one).
     classes (int (n,) | None): lexicon classes, for :func:`best_antecedents`.
@@ -250,6 +248,10 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
     binding (Binding | None): binding constraints, which every step keeps: no
         cluster holds a forbidden pair.
     RETURNS (List[List[int]]): mention indices per cluster.
+
+    The component, training's dev evaluation and the tuner all call it through
+    :func:`neuralcoref.decoding.decode`, with every input from
+    :func:`neuralcoref.decoding.decode_inputs`.
     """
     if offsets is not None:  # a higher no-antecedent score is a higher threshold
         single = np.asarray(single, dtype=np.float32) + offsets
@@ -383,7 +385,7 @@ def merge_repeats(clusters: List[List[int]], keys: np.ndarray, heads: np.ndarray
     heads (int (n,)), span_scores (float (n,) | None): for :func:`one_span_per_head`,
         which a merged cluster goes through again (its pieces may share a head).
     names (uint64 (n,) | None): from :func:`name_words`; None merges without the
-        names' check (training's dev evaluation, which has no Docs).
+        names' check.
     partners (Dict[int, Set[int]] | None): forbidden partners per mention
         (:meth:`~neuralcoref.binding.Binding.partners`); None: none.
     RETURNS (List[List[int]]): the clusters, each sorted, in order of their first mention.
