@@ -135,8 +135,8 @@ def decode(scores: DocScores, inputs: DecodeInputs, settings: DecodeSettings) ->
 
 
 #: The per-mention arrays of DecodeInputs, as stored (all documents concatenated).
-MENTION_ARRAYS = ("heads", "types", "agreement", "repeats", "names", "classes", "persons", "binder",
-                  "forbid_counts")
+_PER_MENTION = ("heads", "types", "agreement", "repeats", "names", "classes", "persons")
+MENTION_ARRAYS = _PER_MENTION + ("binder", "forbid_counts")
 #: Arrays of another length per document, with their document offsets.
 RAGGED_ARRAYS = ("speakers", "forbid")
 #: Every array :func:`pack_inputs` writes, by name.
@@ -152,18 +152,12 @@ def pack_inputs(inputs: Sequence[DecodeInputs]) -> Dict[str, np.ndarray]:
         concatenated with ``<name>_offsets`` ((n_docs + 1,) int64), and
         ``fallback`` ((n_docs,) bool).
     """
-    parts: Dict[str, List[np.ndarray]] = {name: [] for name in MENTION_ARRAYS + RAGGED_ARRAYS}
-    for item in inputs:
-        for name in ("heads", "types", "agreement", "repeats", "names", "classes", "persons", "speakers"):
-            parts[name].append(getattr(item, name))
-        parts["binder"].append(item.binding.binder)
-        parts["forbid_counts"].append(np.diff(item.binding.forbid_ptr).astype(np.int32))
-        parts["forbid"].append(item.binding.forbid)
-    empty = _empty_inputs()
-    out = {name: np.concatenate(arrays) if arrays else _field(empty, name)
-           for name, arrays in parts.items()}
+    per_doc = [_named_arrays(item) for item in inputs]
+    empty = _named_arrays(_empty_inputs())  # gives the dtypes and widths when there is no Doc
+    out = {name: np.concatenate([arrays[name] for arrays in per_doc] or [empty[name]])
+           for name in MENTION_ARRAYS + RAGGED_ARRAYS}
     for name in RAGGED_ARRAYS:
-        out[f"{name}_offsets"] = np.concatenate([[0], np.cumsum([len(a) for a in parts[name]])]).astype(np.int64)
+        out[f"{name}_offsets"] = np.cumsum([0] + [len(arrays[name]) for arrays in per_doc]).astype(np.int64)
     out["fallback"] = np.array([item.binding.fallback for item in inputs], dtype=bool)
     return out
 
@@ -181,8 +175,7 @@ def unpack_inputs(arrays: Mapping[str, np.ndarray], d: int, rows: slice) -> Deco
     counts = np.asarray(arrays["forbid_counts"][rows], dtype=np.int64)
     binding = Binding(np.concatenate([[0], np.cumsum(counts)]).astype(np.int64), ragged("forbid"),
                       np.array(arrays["binder"][rows]), bool(arrays["fallback"][d]))
-    return DecodeInputs(*(np.array(arrays[name][rows]) for name in
-                          ("heads", "types", "agreement", "repeats", "names", "classes", "persons")),
+    return DecodeInputs(*(np.array(arrays[name][rows]) for name in _PER_MENTION),
                         speakers=ragged("speakers"), binding=binding)
 
 
@@ -192,11 +185,10 @@ def _empty_inputs() -> DecodeInputs:
                         np.zeros(0, np.int32), np.zeros((0, 2), np.int32), Binding.none(0))
 
 
-def _field(inputs: DecodeInputs, name: str) -> np.ndarray:
-    if name == "binder":
-        return inputs.binding.binder
-    if name == "forbid":
-        return inputs.binding.forbid
-    if name == "forbid_counts":
-        return np.zeros(0, np.int32)
-    return getattr(inputs, name)
+def _named_arrays(inputs: DecodeInputs) -> Dict[str, np.ndarray]:
+    """One Doc's inputs as the arrays that are stored, by name (binding's CSR as counts)."""
+    out = {name: getattr(inputs, name) for name in _PER_MENTION + ("speakers",)}
+    out["binder"] = inputs.binding.binder
+    out["forbid_counts"] = np.diff(inputs.binding.forbid_ptr).astype(np.int32)
+    out["forbid"] = inputs.binding.forbid
+    return out

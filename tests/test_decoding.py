@@ -1,0 +1,75 @@
+"""neuralcoref.decoding: decode inputs packed for storage and unpacked, one decode."""
+import numpy as np
+import pytest
+
+from neuralcoref.binding import Binding
+from neuralcoref.clustering import decode_clusters
+from neuralcoref.decoding import (PACKED_ARRAYS, DecodeInputs, DecodeSettings, DocScores, decode,
+                                  pack_inputs, unpack_inputs)
+from neuralcoref.mentions import MENTION_TYPES
+
+PRONOMINAL, PROPER = MENTION_TYPES.index("pronominal"), MENTION_TYPES.index("proper")
+
+
+def inputs_of(n: int, forbidden=(), speakers=(), fallback=True) -> DecodeInputs:
+    rng = np.random.default_rng(n)
+    binding = Binding.from_pairs(n, list(forbidden))
+    if not fallback:
+        binding = Binding(binding.forbid_ptr, binding.forbid, binding.binder, False)
+    return DecodeInputs(
+        heads=np.arange(n, dtype=np.int32) * 2, types=(np.arange(n) % 4).astype(np.int8),
+        agreement=rng.integers(0, 3, (n, 2)).astype(np.int32),
+        repeats=rng.integers(0, 2**63, n, dtype=np.uint64), names=rng.integers(0, 2**63, n, dtype=np.uint64),
+        classes=rng.integers(0, 4, n).astype(np.int8), persons=rng.integers(-1, 4, n).astype(np.int32),
+        speakers=np.array(speakers, dtype=np.int32).reshape(-1, 2), binding=binding)
+
+
+def assert_same(a: DecodeInputs, b: DecodeInputs) -> None:
+    for name in ("heads", "types", "agreement", "repeats", "names", "classes", "persons", "speakers"):
+        np.testing.assert_array_equal(getattr(a, name), getattr(b, name), err_msg=name)
+        assert getattr(a, name).dtype == getattr(b, name).dtype, name
+    np.testing.assert_array_equal(a.binding.forbid_ptr, b.binding.forbid_ptr)
+    np.testing.assert_array_equal(a.binding.forbid, b.binding.forbid)
+    np.testing.assert_array_equal(a.binding.binder, b.binding.binder)
+    assert a.binding.fallback == b.binding.fallback
+
+
+def test_decoding_pack_unpack_round_trip_with_an_empty_document():
+    docs = [inputs_of(5, forbidden=[(0, 3), (4, 1)], speakers=[(2, 0)]), inputs_of(0),
+            inputs_of(3, fallback=False), inputs_of(4, speakers=[(1, 0), (3, 2)])]
+    packed = pack_inputs(docs)
+    assert set(packed) == set(PACKED_ARRAYS)
+    offsets = np.cumsum([0] + [len(d) for d in docs])
+    for d, expected in enumerate(docs):
+        assert_same(unpack_inputs(packed, d, slice(offsets[d], offsets[d + 1])), expected)
+
+
+def test_decoding_pack_of_no_document_keeps_the_widths():
+    packed = pack_inputs([])
+    assert packed["agreement"].shape == (0, 2) and packed["speakers"].shape == (0, 2)
+    assert packed["speakers_offsets"].tolist() == [0] and len(packed["fallback"]) == 0
+
+
+def test_decoding_decode_reads_offsets_names_and_binding():
+    # 0 "Pauline", 1 "Laurence", 2 "she": she scores best with Laurence
+    inputs = inputs_of(3)
+    inputs.types[:] = [PROPER, PROPER, PRONOMINAL]
+    inputs.names[:] = [1, 2, 0]
+    inputs.agreement[:] = 0
+    inputs.classes[:] = 0
+    inputs.persons[:] = -1
+    inputs.repeats[:] = 0
+    scores = DocScores(np.zeros(3, np.float32), np.array([1.0, 0.5, 2.0], np.float32),
+                       np.array([0, 0, 1, 3]), np.array([0, 0, 1], np.int32))
+    assert decode(scores, inputs, DecodeSettings()) == [[1, 2]]
+    # the names keep Pauline and Laurence apart even when "Laurence" links to "Pauline"
+    assert decode_clusters(scores.single, scores.pair, scores.ptr, scores.ante, inputs.heads) == [[0, 1, 2]]
+    # an offset for pronouns above the pair score leaves "she" alone
+    assert decode(scores, inputs, DecodeSettings(link_offsets={"pronominal": 2.5})) == []
+    forbidden = DecodeInputs(**{**vars(inputs), "binding": Binding.from_pairs(3, [(2, 1)])})
+    assert decode(scores, forbidden, DecodeSettings()) == [[0, 2]]
+
+
+def test_decoding_settings_are_checked():
+    with pytest.raises(ValueError, match="unknown mention type"):
+        DecodeSettings(link_offsets={"pronoun": 0.1})
