@@ -73,3 +73,17 @@ def test_decoding_decode_reads_offsets_names_and_binding():
 def test_decoding_settings_are_checked():
     with pytest.raises(ValueError, match="unknown mention type"):
         DecodeSettings(link_offsets={"pronoun": 0.1})
+
+
+def test_decoding_inputs_fingerprint_follows_what_the_rules_fingerprint_leaves_out():
+    from dataclasses import replace
+
+    from neuralcoref.decoding import inputs_fingerprint
+    from neuralcoref.lang import get_rules
+    from neuralcoref.lang.base import labels
+
+    en = get_rules("en")
+    changed = replace(en, decoding_agreement=labels("number"))
+    assert changed.fingerprint() == en.fingerprint()  # a model does not change with it...
+    assert inputs_fingerprint(changed) != inputs_fingerprint(en)  # ...stored decode inputs do
+    assert inputs_fingerprint(en) == inputs_fingerprint(get_rules("en"))

@@ -21,7 +21,7 @@ from tqdm import tqdm
 
 from neuralcoref import __version__
 from neuralcoref.conll import conll_files, read_conll_path
-from neuralcoref.decoding import decode_inputs
+from neuralcoref.decoding import decode_inputs, inputs_fingerprint
 from neuralcoref.errors import Errors, NeuralcorefError
 from neuralcoref.features import SCHEMA_HASH, SPAN_VECTORS, FeatureTables, featurize, prior_argument
 from neuralcoref.gold import parse_conll_docs
@@ -58,16 +58,17 @@ def load_pipeline(name: str) -> Language:
 
 def cache_key(path: Union[str, Path], nlp: Language, rules: LanguageRules,
               options: Optional[Dict] = None) -> str:
-    """Hash of the data files' contents, the pipeline, the rules, the schema and
-    the featurizing options that are not the defaults."""
+    """Hash of the data files' contents, the pipeline, the rules (their decoding
+    fields and lexicons too: the stored decode inputs depend on them), the schema
+    and the featurizing options that are not the defaults."""
     digest = hashlib.sha1()
     for file in conll_files(path):
         digest.update(file.name.encode("utf8"))
         with file.open("rb") as handle:
             for chunk in iter(lambda: handle.read(1 << 20), b""):
                 digest.update(chunk)
-    digest.update(json.dumps([pipeline_id(nlp), rules.fingerprint(), SCHEMA_HASH, __version__,
-                              _CACHE_FORMAT] + ([options] if options else []), sort_keys=True)
+    digest.update(json.dumps([pipeline_id(nlp), rules.fingerprint(), inputs_fingerprint(rules), SCHEMA_HASH,
+                              __version__, _CACHE_FORMAT] + ([options] if options else []), sort_keys=True)
                   .encode("utf8"))
     return digest.hexdigest()[:16]
 
