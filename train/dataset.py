@@ -65,8 +65,9 @@ class TrainingData:
     gold_anaphors_only (bool): train only on anaphors that are gold mentions (for
         data annotated with another scheme, whose other candidates may be
         unannotated mentions rather than non-mentions).
-    decoding_agreement (Iterable[str]): attributes clusters never mix when
-        decoding for evaluation (the language rules' ``decoding_agreement``).
+    decoding_agreement (Iterable[str]): unused, kept for existing callers: dev
+        decoding reads the agreement codes stored with the corpus, which the
+        language rules' ``decoding_agreement`` gave when it was featurized.
     """
 
     def __init__(self, corpus: FeaturizedCorpus, vocab: WordVocab, max_dist: int, max_dist_match: int,

@@ -1,8 +1,9 @@
 """CoNLL files -> spaCy re-parse -> the runtime's mentions and features -> arrays on disk.
 
 Every step calls the runtime's code (:mod:`neuralcoref.gold`, ``mentions``,
-``features``, ``decoding``, ``mention_eval``) on the same Docs inference sees. Results are cached in a folder
-keyed by the data, the spaCy pipeline, the rules and the feature schema.
+``features``, ``decoding``, ``mention_eval``) on the same Docs inference sees.
+Results are cached in a folder keyed by the data, the spaCy pipeline, the rules
+and the feature schema.
 """
 from __future__ import annotations
 
