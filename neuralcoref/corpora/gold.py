@@ -11,10 +11,8 @@ from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
+from ..core.speakers import set_speakers
 from .conll import ConllDocument
-
-#: ``doc.user_data`` key of the per-token speaker names (a list of str).
-SPEAKERS_KEY = "neuralcoref_speakers"
 
 
 def conll_to_doc(vocab: Vocab, conll_doc: ConllDocument) -> Doc:
@@ -26,21 +24,6 @@ def conll_to_doc(vocab: Vocab, conll_doc: ConllDocument) -> Doc:
     doc = Doc(vocab, words=words, sent_starts=conll_doc.sentence_starts or None)
     set_speakers(doc, conll_doc.speakers)
     return doc
-
-
-def set_speakers(doc: Doc, speakers: Optional[List[str]]) -> None:
-    """Attach one speaker name per token ('-' or None where unknown)."""
-    if speakers is None:
-        doc.user_data.pop(SPEAKERS_KEY, None)
-        return
-    if len(speakers) != len(doc):
-        raise ValueError(f"{len(speakers)} speakers for a Doc of {len(doc)} tokens")
-    doc.user_data[SPEAKERS_KEY] = list(speakers)
-
-
-def get_speakers(doc: Doc) -> Optional[List[str]]:
-    """The per-token speaker names set by :func:`set_speakers`, or None."""
-    return doc.user_data.get(SPEAKERS_KEY)
 
 
 def parse_conll_docs(

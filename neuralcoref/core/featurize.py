@@ -1,247 +1,29 @@
-"""The one feature contract: layout as data, encoders, and the featurizer.
+"""The featurizer: compact codes of a Doc's candidate mentions and pairs.
 
-Training and inference both call :func:`featurize` on the same spaCy Docs and
-expand compact codes with :func:`expand_mention_codes` / :func:`expand_pair_codes`.
-Nothing else in the project declares feature constants.
-
-Per mention, :func:`featurize` returns a :class:`MentionFeatures` of four compact
-arrays (see its docstring). Per candidate pair, :func:`pair_codes` returns int16
-codes. The expansion functions turn codes into the float32 inputs of the scorers;
-their layouts (``MENTION_LAYOUT``, ``PAIR_LAYOUT``) and the vector and word-slot
-names determine :data:`SCHEMA_HASH`, which model folders and featurized training
-data record so that a mismatch is detected.
+Per mention, :func:`featurize` returns a :class:`~neuralcoref.core.contract.MentionFeatures`
+of four compact arrays (see its docstring). Per candidate pair, :func:`pair_codes`
+returns int16 codes. The layout of both is stated in
+:mod:`neuralcoref.core.contract`; :mod:`neuralcoref.core.expand` turns them into
+the scorers' float inputs. The ``*_reference`` functions are plain-numpy
+references of the Cython kernels, for the parity tests.
 """
 from __future__ import annotations
 
-import hashlib
-import json
-from dataclasses import dataclass
-from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import Dict, Iterable, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 from spacy.attrs import DEP, ENT_TYPE, HEAD, IS_PUNCT, LOWER, MORPH, POS, SENT_START
 from spacy.strings import get_string_id as hash_string
 from spacy.tokens import Doc
 
+from ..lang.base import LanguageRules
 from . import _features
-from .errors import Errors, NeuralcorefError
-from .gold import get_speakers
-from .lang.base import LanguageRules
+from .contract import (ANIMACY, C, CONTEXT_WINDOW, DEFINITENESS, DEP_CLASSES, ENTITY_CLASSES, GENDER, H,
+                       MENTION_CODES, MENTION_HASHES, MentionFeatures, NUMBER, PAIR_CODES, SPAN_VECTORS,
+                       WORD_SLOTS)
 from .mentions import MENTION_TYPES, Mentions
 from .quotes import quote_ids
-
-SCHEMA_VERSION = 1
-
-#: Lower bounds of the distance bins: 0, 1, 2, 3, 4, 5-7, 8-15, 16-31, 32-63, 64+.
-DISTANCE_BINS = (0, 1, 2, 3, 4, 5, 8, 16, 32, 64)
-#: Lower bounds of the mention-length bins (tokens).
-LENGTH_BINS = (1, 2, 3, 4, 5, 8, 16)
-#: Lower bounds of the bins counting other mentions with the same head or string.
-COUNT_BINS = (0, 1, 2, 3, 4, 5, 8, 16)
-#: Distances are also given as a scalar, capped here and scaled to [0, 1].
-DISTANCE_CAP = 64
-
-ENTITY_CLASSES = ("none", "person", "org", "place", "norp", "time", "number", "other")
-DEP_CLASSES = ("other", "subject", "object", "oblique", "possessive", "predicate",
-               "appositive", "conjunct", "modifier", "root")
-DEFINITENESS = ("none", "definite", "indefinite", "demonstrative", "possessive")
-NUMBER = ("unknown", "sing", "plur")
-GENDER = ("unknown", "masc", "fem", "neut")
-PERSON = ("unknown", "1", "2", "3")
-ANIMACY = ("unknown", "animate", "inanimate")
-AGREEMENT = ("unknown", "agree", "disagree")
-#: First/second-person pronoun pairs by speaker: "I" is the speaker, "you" the addressee.
-SPEAKER_RELATIONS = ("none", "same_speaker_same_person", "same_speaker_other_person",
-                     "other_speaker_same_person", "other_speaker_other_person")
-
-#: Word slots looked up in the model's trainable embedding table.
-WORD_SLOTS = ("head", "first", "last", "prev1", "prev2", "next1", "next2", "head_head")
-#: Mean token vectors per mention: the mention, 5 words before and after (within
-#: the sentence), the sentence, the document, and the head token itself.
-SPAN_VECTORS = ("mention", "before", "after", "sentence", "document", "head")
-CONTEXT_WINDOW = 5
-
-#: Columns of the compact mention codes (int32).
-MENTION_CODES = ("start", "end", "head", "sent", "speaker", "index", "n_mentions",
-                 "n_sents", "type", "length", "entity", "dep", "definiteness",
-                 "number", "gender", "person", "nested", "contains", "reflexive",
-                 "expletive", "head_count", "string_count", "head_before", "string_before",
-                 "animacy")
-#: Columns of the mention hashes (uint64; 0 means none).
-MENTION_HASHES = ("head", "exact", "relaxed", "speaker_name")
-#: Columns of the compact pair codes (int16), as the pair kernel writes them.
-PAIR_CODES = ("sent_dist", "mention_dist", "same_speaker", "ante_is_speaker",
-              "ana_is_speaker", "head_match", "exact_match", "relaxed_match",
-              "overlap", "number", "gender", "person", "type_pair", "speaker_relation",
-              "entity", "animacy")
-
-_FLAGS = ("nested", "contains", "reflexive", "expletive")
-
-
-@dataclass(frozen=True)
-class Block:
-    """A named run of columns in an expanded feature matrix."""
-
-    name: str
-    width: int
-
-
-@dataclass(frozen=True)
-class Layout:
-    """Named blocks with widths and offsets: the columns of a feature matrix."""
-
-    blocks: Tuple[Block, ...]
-
-    @property
-    def width(self) -> int:
-        return sum(b.width for b in self.blocks)
-
-    def offset(self, name: str) -> int:
-        start = 0
-        for block in self.blocks:
-            if block.name == name:
-                return start
-            start += block.width
-        raise KeyError(name)
-
-    def slice(self, name: str) -> slice:
-        start = self.offset(name)
-        return slice(start, start + next(b.width for b in self.blocks if b.name == name))
-
-    def to_list(self) -> List[Tuple[str, int]]:
-        return [(b.name, b.width) for b in self.blocks]
-
-
-MENTION_LAYOUT = Layout((
-    Block("type", len(MENTION_TYPES)),
-    Block("length", len(LENGTH_BINS)),
-    Block("entity", len(ENTITY_CLASSES)),
-    Block("dep", len(DEP_CLASSES)),
-    Block("definiteness", len(DEFINITENESS)),
-    Block("number", len(NUMBER)),
-    Block("gender", len(GENDER)),
-    Block("person", len(PERSON)),
-    Block("flags", len(_FLAGS)),
-    Block("position", 2),
-    Block("head_count", len(COUNT_BINS)),
-    Block("string_count", len(COUNT_BINS)),
-    Block("head_before", len(COUNT_BINS)),
-    Block("string_before", len(COUNT_BINS)),
-    Block("animacy", len(ANIMACY)),
-))
-
-PAIR_LAYOUT = Layout((
-    Block("sent_dist", len(DISTANCE_BINS)),
-    Block("sent_dist_scalar", 1),
-    Block("mention_dist", len(DISTANCE_BINS)),
-    Block("mention_dist_scalar", 1),
-    Block("speaker", 3),
-    Block("string_match", 3),
-    Block("overlap", 1),
-    Block("number", len(AGREEMENT)),
-    Block("gender", len(AGREEMENT)),
-    Block("person", len(AGREEMENT)),
-    Block("type_pair", len(MENTION_TYPES) ** 2),
-    Block("speaker_relation", len(SPEAKER_RELATIONS)),
-    Block("entity", len(AGREEMENT)),
-    Block("animacy", len(AGREEMENT)),
-))
-
-
-#: How pair codes feed PAIR_LAYOUT, one entry per input of every pair: (code,
-#: kind, block, index in block). Kinds: "binned" (one-hot of DISTANCE_BINS),
-#: "scalar" (min(code, DISTANCE_CAP) / DISTANCE_CAP), "flag" (the code's value in
-#: one column), "one_hot" (the code picks a column of the block).
-PAIR_INPUTS = (
-    ("sent_dist", "binned", "sent_dist", 0), ("sent_dist", "scalar", "sent_dist_scalar", 0),
-    ("mention_dist", "binned", "mention_dist", 0),
-    ("mention_dist", "scalar", "mention_dist_scalar", 0),
-    ("same_speaker", "flag", "speaker", 0), ("ante_is_speaker", "flag", "speaker", 1),
-    ("ana_is_speaker", "flag", "speaker", 2),
-    ("head_match", "flag", "string_match", 0), ("exact_match", "flag", "string_match", 1),
-    ("relaxed_match", "flag", "string_match", 2), ("overlap", "flag", "overlap", 0),
-    ("number", "one_hot", "number", 0), ("gender", "one_hot", "gender", 0),
-    ("person", "one_hot", "person", 0), ("type_pair", "one_hot", "type_pair", 0),
-    ("speaker_relation", "one_hot", "speaker_relation", 0),
-    ("entity", "one_hot", "entity", 0), ("animacy", "one_hot", "animacy", 0),
-)
-
-
-def _schema() -> dict:
-    return {
-        "version": SCHEMA_VERSION,
-        "mention_codes": MENTION_CODES,
-        "mention_hashes": MENTION_HASHES,
-        "pair_codes": PAIR_CODES,
-        "mention_layout": MENTION_LAYOUT.to_list(),
-        "pair_layout": PAIR_LAYOUT.to_list(),
-        "pair_inputs": PAIR_INPUTS,
-        "word_slots": WORD_SLOTS,
-        "span_vectors": SPAN_VECTORS,
-        "bins": [DISTANCE_BINS, LENGTH_BINS, COUNT_BINS, DISTANCE_CAP, CONTEXT_WINDOW],
-        "classes": [ENTITY_CLASSES, DEP_CLASSES, DEFINITENESS, NUMBER, GENDER, PERSON, ANIMACY,
-                    AGREEMENT, SPEAKER_RELATIONS],
-    }
-
-
-def schema_hash() -> str:
-    """The hash of the feature contract as the module now states it.
-
-    RETURNS (str): 16 hex digits; equals :data:`SCHEMA_HASH` unless a layout was changed.
-    """
-    return hashlib.sha1(json.dumps(_schema(), sort_keys=True).encode("utf8")).hexdigest()[:16]
-
-
-#: Derived from the whole contract: any change to it changes the hash.
-SCHEMA_HASH = schema_hash()
-
-C = {name: i for i, name in enumerate(MENTION_CODES)}
-H = {name: i for i, name in enumerate(MENTION_HASHES)}
-_PAIR_CODE_COLS = np.array([C[c] for c in ("start", "end", "sent", "speaker", "type",
-                                           "number", "gender", "person", "index", "entity",
-                                           "animacy")],
-                           dtype=np.int32)
-_PAIR_HASH_COLS = np.array([H[h] for h in MENTION_HASHES], dtype=np.int32)
-
-
-@dataclass
-class MentionFeatures:
-    """Compact features of one document's candidate mentions.
-
-    codes (int32 (n, len(MENTION_CODES))): positions, categories and counts.
-    hashes (uint64 (n, len(MENTION_HASHES))): word and string hashes for matching.
-    words (uint64 (n, len(WORD_SLOTS))): LOWER hashes of the word slots (0: none).
-    vectors (float32 (n, len(SPAN_VECTORS) * dim)): mean token vectors; dim is 0
-        when the featurizer runs without token vectors.
-    """
-
-    codes: np.ndarray
-    hashes: np.ndarray
-    words: np.ndarray
-    vectors: np.ndarray
-
-    def __len__(self) -> int:
-        return self.codes.shape[0]
-
-    def __getitem__(self, index) -> "MentionFeatures":
-        """The features of a slice or an index array of mentions."""
-        return MentionFeatures(self.codes[index], self.hashes[index], self.words[index],
-                               self.vectors[index])
-
-    @property
-    def is_pronoun(self) -> np.ndarray:
-        """(n,) int8: 1 for pronominal mentions."""
-        return (self.codes[:, C["type"]] == MENTION_TYPES.index("pronominal")).astype(np.int8)
-
-    @property
-    def head_hash(self) -> np.ndarray:
-        """(n,) uint64: LOWER hash of each mention's head word."""
-        return np.ascontiguousarray(self.hashes[:, H["head"]])
-
-    @classmethod
-    def concat(cls, parts: Sequence["MentionFeatures"]) -> "MentionFeatures":
-        return cls(*(np.concatenate([getattr(p, f) for p in parts])
-                     for f in ("codes", "hashes", "words", "vectors")))
+from .speakers import get_speakers
 
 
 class FeatureTables:
@@ -583,9 +365,12 @@ def _span_vectors(doc: Doc, sent_ids, starts, ends, heads, document_windows=None
     return np.concatenate(parts, axis=1).astype(np.float32)
 
 
-def vector_width(dim: int) -> int:
-    """Width of MentionFeatures.vectors for token vectors of ``dim`` floats."""
-    return len(SPAN_VECTORS) * dim
+
+_PAIR_CODE_COLS = np.array([C[c] for c in ("start", "end", "sent", "speaker", "type",
+                                           "number", "gender", "person", "index", "entity",
+                                           "animacy")],
+                           dtype=np.int32)
+_PAIR_HASH_COLS = np.array([H[h] for h in MENTION_HASHES], dtype=np.int32)
 
 
 def pair_codes(features: MentionFeatures, ptr: np.ndarray, ante: np.ndarray) -> np.ndarray:
@@ -679,161 +464,3 @@ def _speaker_relation_reference(a: np.ndarray, m: np.ndarray) -> np.ndarray:
     return np.where(known, relation, 0)
 
 
-def _bins(values: np.ndarray, bounds: Sequence[int]) -> np.ndarray:
-    return _features.bin_values(np.ascontiguousarray(values, dtype=np.int64),
-                                np.asarray(bounds, dtype=np.int64))
-
-
-def _one_hot(out: np.ndarray, layout: Layout, block: str, index: np.ndarray) -> None:
-    offset = layout.offset(block)
-    out[np.arange(out.shape[0]), offset + index.astype(np.int64)] = 1.0
-
-
-def expand_mention_codes(codes: np.ndarray) -> np.ndarray:
-    """Mention codes to the scorers' float inputs (MENTION_LAYOUT).
-
-    codes (int32 (n, len(MENTION_CODES))): from :func:`featurize`.
-    RETURNS (ndarray): (n, MENTION_LAYOUT.width) float32.
-    """
-    n = codes.shape[0]
-    out = np.zeros((n, MENTION_LAYOUT.width), dtype=np.float32)
-    if n == 0:
-        return out
-    L = MENTION_LAYOUT
-    for block in ("type", "entity", "dep", "definiteness", "number", "gender", "person"):
-        _one_hot(out, L, block, codes[:, C[block]])
-    _one_hot(out, L, "length", _bins(codes[:, C["length"]], LENGTH_BINS))
-    _one_hot(out, L, "head_count", _bins(codes[:, C["head_count"]], COUNT_BINS))
-    _one_hot(out, L, "string_count", _bins(codes[:, C["string_count"]], COUNT_BINS))
-    _one_hot(out, L, "head_before", _bins(codes[:, C["head_before"]], COUNT_BINS))
-    _one_hot(out, L, "string_before", _bins(codes[:, C["string_before"]], COUNT_BINS))
-    out[:, L.slice("flags")] = codes[:, [C[f] for f in _FLAGS]]
-    position = L.offset("position")
-    out[:, position] = codes[:, C["index"]] / np.maximum(codes[:, C["n_mentions"]], 1)
-    out[:, position + 1] = codes[:, C["sent"]] / np.maximum(codes[:, C["n_sents"]], 1)
-    return out
-
-
-
-
-#: Most rows of one lookup table of :class:`PairTables` (keeps each in cache).
-PAIR_TABLE_ROWS = 512
-
-
-@dataclass(frozen=True)
-class PairTables:
-    """The pair inputs' first-layer contributions, precomputed per combination of
-    code values: the pair kernel adds one table row per group of codes instead of
-    one weight row per input (see ``_features.pair_first_layer``).
-
-    tables (float32 (rows, h)): every group's rows, one after the other.
-    columns (int32 (k,)): the pair-code column of each code in a group, grouped.
-    caps (int32 (k,)): the largest value of each code (larger ones are capped).
-    strides (int32 (k,)): the code's stride in its group's row index.
-    starts (int32 (k,)): the group's first table row for a group's first code, else -1.
-    """
-
-    tables: np.ndarray
-    columns: np.ndarray
-    caps: np.ndarray
-    strides: np.ndarray
-    starts: np.ndarray
-
-
-def _code_contributions(w_pair: np.ndarray) -> Dict[str, np.ndarray]:
-    """Per pair code, its first-layer contribution for each value 0..cap:
-    (cap + 1, h) float32, from w_pair (PAIR_LAYOUT.width, h)."""
-    out: Dict[str, np.ndarray] = {}
-    for code, kind, block, index in PAIR_INPUTS:
-        offset = PAIR_LAYOUT.offset(block) + index
-        if kind in ("binned", "scalar"):
-            values = np.arange(DISTANCE_CAP + 1)
-            rows = (w_pair[offset + _bins(values, DISTANCE_BINS)] if kind == "binned"
-                    else (values / DISTANCE_CAP)[:, None] * w_pair[offset])
-        elif kind == "flag":  # the pair kernel writes flags as 0 or 1
-            rows = np.stack([np.zeros_like(w_pair[offset]), w_pair[offset]])
-        else:
-            rows = w_pair[PAIR_LAYOUT.slice(block)]
-        out[code] = out[code] + rows if code in out else rows.astype(np.float64)
-    return out
-
-
-def pair_tables(w_pair: np.ndarray, max_rows: int = PAIR_TABLE_ROWS) -> PairTables:
-    """Group the pair codes (first fit, largest first, at most ``max_rows``
-    combinations per group) and tabulate each group's summed contributions.
-
-    w_pair (float32 (PAIR_LAYOUT.width, h)): the pair first layer's pair weights, transposed.
-    RETURNS (PairTables): what ``_features.pair_first_layer`` reads.
-    """
-    contrib = _code_contributions(w_pair)
-    groups: List[List[str]] = []
-    for code in sorted(contrib, key=lambda c: -len(contrib[c])):
-        for group in groups:
-            if np.prod([len(contrib[c]) for c in group]) * len(contrib[code]) <= max_rows:
-                group.append(code)
-                break
-        else:
-            groups.append([code])
-    P = {name: i for i, name in enumerate(PAIR_CODES)}
-    tables, columns, caps, strides, starts, row = [], [], [], [], [], 0
-    for group in groups:
-        table = np.zeros((1, w_pair.shape[1]))
-        for code in group:  # C order: the group's first code varies slowest
-            table = (table[:, None, :] + contrib[code][None, :, :]).reshape(-1, w_pair.shape[1])
-        sizes = [len(contrib[c]) for c in group]
-        for i, code in enumerate(group):
-            columns.append(P[code])
-            caps.append(sizes[i] - 1)
-            strides.append(int(np.prod(sizes[i + 1:])))
-            starts.append(row if i == 0 else -1)
-        tables.append(table)
-        row += len(table)
-    as32 = lambda x: np.array(x, dtype=np.int32)  # noqa: E731
-    return PairTables(np.ascontiguousarray(np.concatenate(tables), dtype=np.float32),
-                      as32(columns), as32(caps), as32(strides), as32(starts))
-
-
-def sparse_pair_inputs(codes: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-    """Pair codes as the active columns of PAIR_LAYOUT and their values (numpy
-    reference of the kernel ``_features.pair_first_layer``).
-
-    Every pair has one entry per PAIR_INPUTS item (a flag's value may be 0).
-    codes (int16 (n_pairs, len(PAIR_CODES))): from :func:`pair_codes`.
-    RETURNS (Tuple[ndarray, ndarray]): columns (n_pairs, k) int32 and values
-        (n_pairs, k) float32.
-    """
-    n, P = codes.shape[0], {name: i for i, name in enumerate(PAIR_CODES)}
-    cols = np.zeros((n, len(PAIR_INPUTS)), dtype=np.int32)
-    vals = np.ones((n, len(PAIR_INPUTS)), dtype=np.float32)
-    for j, (code, kind, block, index) in enumerate(PAIR_INPUTS):
-        values = codes[:, P[code]].astype(np.int64)
-        offset = PAIR_LAYOUT.offset(block) + index
-        if kind == "binned":
-            cols[:, j] = offset + _bins(values, DISTANCE_BINS)
-        elif kind == "scalar":
-            cols[:, j], vals[:, j] = offset, np.minimum(values, DISTANCE_CAP) / DISTANCE_CAP
-        elif kind == "flag":
-            cols[:, j], vals[:, j] = offset, values
-        else:
-            cols[:, j] = offset + values
-    return cols, vals
-
-
-def expand_pair_codes(codes: np.ndarray) -> np.ndarray:
-    """Pair codes to the pair scorer's dense float inputs (PAIR_LAYOUT).
-
-    codes (int16 (n_pairs, len(PAIR_CODES))): from :func:`pair_codes`.
-    RETURNS (ndarray): (n_pairs, PAIR_LAYOUT.width) float32.
-    """
-    cols, vals = sparse_pair_inputs(codes)
-    out = np.zeros((codes.shape[0], PAIR_LAYOUT.width), dtype=np.float32)
-    # The columns of one pair are distinct (each block has its own), so plain
-    # assignment is exact.
-    out[np.arange(codes.shape[0])[:, None], cols] = vals
-    return out
-
-
-def check_schema(found: Optional[str], where: str) -> None:
-    """Raise a coded error when data or a model was made with another feature schema."""
-    if found != SCHEMA_HASH:
-        raise NeuralcorefError(Errors.E101.format(where=where, found=found, expected=SCHEMA_HASH))
