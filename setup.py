@@ -10,8 +10,8 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 EXTENSIONS = [
-    "neuralcoref._mentions",
-    "neuralcoref._features",
+    "neuralcoref.core._mentions",
+    "neuralcoref.core._features",
 ]
 
 
@@ -51,12 +51,14 @@ setup(
     long_description_content_type="text/markdown",
     license="MIT",
     python_requires=">=3.9",
-    packages=["neuralcoref", "neuralcoref.lang", "neuralcoref.train", "neuralcoref.configs"],
+    packages=["neuralcoref", "neuralcoref.core", "neuralcoref.artifacts", "neuralcoref.corpora",
+              "neuralcoref.apps", "neuralcoref.lang", "neuralcoref.train", "neuralcoref.configs"],
     # The training recipes (configs/*.json) land beside neuralcoref/train/, where
     # train/recipes.py finds them in both layouts.
     package_dir={"neuralcoref.train": "train", "neuralcoref.configs": "configs"},
     package_data={
-        "neuralcoref": ["*.pyx", "*.pyi", "models/*/*", "templates/*"],
+        "neuralcoref": ["models/*/*", "templates/*"],
+        "neuralcoref.core": ["*.pyx", "*.pyi"],
         "neuralcoref.configs": ["*.json"],
         "neuralcoref.lang": ["data/*"],
     },
@@ -83,7 +85,7 @@ setup(
         "test": TRAIN + SERVE + DASK + EN + FR + TEST_TOOLS,
     },
     entry_points={
-        "console_scripts": ["neuralcoref = neuralcoref.cli:main"],
+        "console_scripts": ["neuralcoref = neuralcoref.apps.cli:main"],
         "spacy_factories": ["neuralcoref = neuralcoref.component:make_neuralcoref"],
     },
     zip_safe=False,

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import neuralcoref
 from neuralcoref import Coref
-from neuralcoref.model_dir import read_config, shipped_model_path
+from neuralcoref.artifacts.model_dir import read_config, shipped_model_path
 
 SOURCE = Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else None
 TEXT = "Anna bought a bike. She rides it to work."

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Callable, List
 
 from devset import DEV as DEFAULT
-from neuralcoref.conll import read_conll_path
-from neuralcoref.coref_scorer import score_documents, score_files
+from neuralcoref.corpora.conll import read_conll_path
+from neuralcoref.corpora.coref_scorer import score_documents, score_files
 
 
 def best_time(function: Callable[[], object], repeat: int) -> float:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from devset import DEV
 from neuralcoref.api import load_spacy
-from neuralcoref.benchmark import run_benchmark
+from neuralcoref.apps.benchmark import run_benchmark
 
 
 

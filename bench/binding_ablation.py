@@ -21,13 +21,13 @@ from typing import Dict, List, Sequence, Tuple
 import numpy as np
 
 from neuralcoref.api import load_spacy
-from neuralcoref.binding import binding_constraints
-from neuralcoref.conll import read_conll_path
-from neuralcoref.board import score_resolved
-from neuralcoref.expletives import expletive_tokens
-from neuralcoref.gold import parse_conll_docs
+from neuralcoref.core.binding import binding_constraints
+from neuralcoref.corpora.conll import read_conll_path
+from neuralcoref.apps.board import score_resolved
+from neuralcoref.core.expletives import expletive_tokens
+from neuralcoref.corpora.gold import parse_conll_docs
 from neuralcoref.lang.base import _FILTER_FIELDS, LanguageRules
-from neuralcoref.mentions import extract_mentions
+from neuralcoref.core.mentions import extract_mentions
 
 Parsed = List[Tuple[object, object]]
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
@@ -102,7 +102,7 @@ def challenge(nlp, coref, table: Dict[str, LanguageRules]) -> None:
     """Challenge cases passed per variant, and the cases whose outcome differs."""
     import challenge as module
 
-    from neuralcoref.board import challenge_outcomes
+    from neuralcoref.apps.board import challenge_outcomes
 
     cases = module.FRENCH_CASES if nlp.lang == "fr" else module.CASES
     outcome = {}
@@ -144,7 +144,7 @@ def main(argv: Sequence[str] = None) -> None:
     parser.add_argument("--veto", action="store_true", help="no fallback link past a forbidden candidate")
     args = parser.parse_args(argv)
     if args.veto:
-        import neuralcoref.binding
+        import neuralcoref.core.binding
         neuralcoref.binding.FALLBACK = False
     nlp = load_spacy(args.spacy_model)
     coref = nlp.add_pipe("neuralcoref", config={"model": args.model} if args.model else {})

@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 import challenge  # noqa: E402
 from neuralcoref.api import load_spacy  # noqa: E402
-from neuralcoref.board import challenge_outcomes  # noqa: E402
+from neuralcoref.apps.board import challenge_outcomes  # noqa: E402
 
 
 def main() -> None:

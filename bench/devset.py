@@ -10,10 +10,10 @@ from spacy.language import Language
 from spacy.tokens import Doc
 from threadpoolctl import threadpool_limits
 
-from neuralcoref.board import score_resolved
-from neuralcoref.conll import ConllDocument, read_conll_path
-from neuralcoref.coref_scorer import CorefScores
-from neuralcoref.gold import parse_conll_docs
+from neuralcoref.apps.board import score_resolved
+from neuralcoref.corpora.conll import ConllDocument, read_conll_path
+from neuralcoref.corpora.coref_scorer import CorefScores
+from neuralcoref.corpora.gold import parse_conll_docs
 
 DEV = Path(__file__).resolve().parents[2] / "shared" / "data" / "ontogum" / "dev.english.v4_gold_conll"
 

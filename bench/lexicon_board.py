@@ -18,14 +18,14 @@ import numpy as np
 import spacy
 from spacy.tokens import DocBin
 
-from neuralcoref import clustering
-from neuralcoref.clustering import (agreement_codes, name_words, pronoun_persons, repeat_keys,
+from neuralcoref.core import clustering
+from neuralcoref.core.clustering import (agreement_codes, name_words, pronoun_persons, repeat_keys,
                                    with_speaker_genders, with_speaker_names)
-from neuralcoref.conll import read_conll_path
-from neuralcoref.coref_scorer import CorefScores, remove_singletons, score_documents
-from neuralcoref.gold import parse_conll_docs
+from neuralcoref.corpora.conll import read_conll_path
+from neuralcoref.corpora.coref_scorer import CorefScores, remove_singletons, score_documents
+from neuralcoref.corpora.gold import parse_conll_docs
 from neuralcoref.lang.lexicon import MENTION_CLASSES, mention_classes
-from neuralcoref.mentions import PROPER
+from neuralcoref.core.mentions import PROPER
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 CACHE = Path("/tmp/neuralcoref-board-cache")

@@ -17,7 +17,7 @@ import spacy
 
 sys.path.insert(0, str(Path(__file__).parent))
 import lexicon_board as lb  # noqa: E402
-from neuralcoref.clustering import (agreement_codes, best_antecedents, link_offsets_of, name_words,
+from neuralcoref.core.clustering import (agreement_codes, best_antecedents, link_offsets_of, name_words,
                                    pronoun_persons, with_speaker_genders, with_speaker_names)
 from neuralcoref.lang.base import _FILTER_FIELDS
 from neuralcoref.lang.lexicon import mention_classes

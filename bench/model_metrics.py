@@ -17,7 +17,7 @@ from typing import Dict, List, Tuple
 
 from devset import best_coref_pass, parse_dev
 from neuralcoref.api import load_spacy
-from neuralcoref.board import score_resolved
+from neuralcoref.apps.board import score_resolved
 
 ROOT = Path(__file__).resolve().parents[1]
 MODELS = ROOT / "neuralcoref" / "models"

@@ -4,12 +4,17 @@ Importing the package registers the ``._.coref_*`` extension attributes (getters
 over ``doc.spans``, idempotent), so that a Doc read from a ``DocBin`` in a fresh
 process answers ``doc._.coref_clusters`` without the component being created.
 Nothing else happens at import: the ``neuralcoref`` spaCy factory is found through
-its entry point, and ``Coref`` (the convenience API) is loaded on first use.
-"""
-__version__ = "5.0.0.dev0"
+its entry point, and ``Coref`` (the convenience API) and ``render`` (the HTML
+view) are loaded on first use.
 
+The package is layered: ``core/`` (the runtime: mentions, features, scoring,
+decoding, the resolver), ``artifacts/`` (model folders, ensembles, tuning),
+``corpora/`` (CoNLL, gold Docs, scorers, evaluation), ``apps/`` (CLI, server,
+batch, HTML view, benchmark), beside ``lang/`` and ``models/``; the spaCy glue
+(component, extensions, API) sits here. ``tests/test_layers.py`` holds the rules.
+"""
+from .about import __version__
 from .extensions import register_extensions
-from .render import render  # stdlib only at import; spaCy is imported when rendering
 
 __all__ = ["Coref", "register_extensions", "render"]
 
@@ -21,9 +26,13 @@ def __getattr__(name: str):
         from .api import Coref
 
         return Coref
+    if name == "render":
+        from .apps.render import render
+
+        return render
     raise AttributeError(f"module 'neuralcoref' has no attribute {name!r}")
 
 
 def __dir__():
-    # Coref is loaded lazily by __getattr__: list it for dir() and tab completion.
+    # Coref and render are loaded lazily by __getattr__: list them for dir() and tab completion.
     return sorted(set(globals()) | set(__all__))

@@ -1,4 +1,4 @@
-from .cli import main
+from .apps.cli import main
 
 if __name__ == "__main__":
     main()

@@ -26,13 +26,14 @@ from spacy.vocab import Vocab
 
 from .errors import Errors, ModelLoadError, NeuralcorefError, Warnings, quote
 from .extensions import SCORES_KEY, get_clusters, register_extensions, set_clusters
-from .clustering import check_link_offsets
+from .core.clustering import check_link_offsets
 from .lang import get_pipeline_rules, get_rules
 from .lang.base import LanguageRules
-from .model_dir import (CARD_FILE, CONFIG_BYTES, CONFIG_FILE, VOCAB_FILE, WEIGHTS_FILE, CorefModel, fallback_models,
-                        load_model, pipeline_id, resolve_model_path)
-from .pairs import candidate_window, check_top_antecedents
-from .resolver import DocCoref, Resolver
+from .artifacts.model_dir import (CARD_FILE, CONFIG_BYTES, CONFIG_FILE, VOCAB_FILE, WEIGHTS_FILE,
+                                  fallback_models, load_model, pipeline_id, resolve_model_path)
+from .core.model import CorefModel
+from .core.pairs import candidate_window, check_top_antecedents
+from .core.resolver import DocCoref, Resolver
 from .validation import COMPONENT_FIELDS, component_problems, component_settings
 
 #: The files a saved component holds: its model folder's, and its settings.
@@ -241,7 +242,7 @@ class NeuralCoref(Pipe):
 
     def score(self, examples: Iterable[Example], **kwargs) -> Dict[str, float]:
         """CoNLL scores of predicted against reference clusters (both on doc.spans)."""
-        from .coref_scorer import score_documents
+        from .corpora.coref_scorer import score_documents
 
         pairs = [([[(m.start, m.end) for m in c] for c in get_clusters(eg.reference)],
                   [[(m.start, m.end) for m in c] for c in get_clusters(eg.predicted)])
@@ -386,7 +387,7 @@ def _read_model_files(folder: Path) -> Dict[str, bytes]:
 def _raw_scores(result: DocCoref) -> Dict[str, list]:
     """Scores as plain lists (msgpack-safe, so they survive DocBin): mention spans,
     single scores, and (anaphor, antecedent, score) triples."""
-    from .pairs import anaphor_index
+    from .core.pairs import anaphor_index
 
     ana = anaphor_index(result.ptr).tolist()
     return {"mentions": [[int(s), int(e)] for s, e in zip(result.mentions.starts, result.mentions.ends)],

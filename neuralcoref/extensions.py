@@ -16,6 +16,8 @@ from typing import Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from spacy.tokens import Doc, Span, Token
 
+from .resolved import resolve_text
+
 CLUSTER_PREFIX = "coref_clusters"
 MAINS_KEY = "coref_mains"
 #: ``doc.user_data`` key of the raw scores: {"mentions": [[start, end]...],
@@ -183,10 +185,14 @@ def _token_clusters(token: Token) -> List[Cluster]:
     return [_indexed_cluster(token.doc, index, i) for i in index.by_token.get(token.i, ())]
 
 
+def coref_resolved(doc: Doc) -> str:
+    """``doc._.coref_resolved``: the text with each mention replaced by its
+    cluster's main mention (see :func:`neuralcoref.resolved.resolve_text`)."""
+    return resolve_text(doc, get_clusters(doc))
+
+
 def register_extensions() -> None:
     """Register the ``._.coref_*`` attributes once (later calls change nothing)."""
-    from .resolved import coref_resolved
-
     doc_attrs = {"has_coref": _doc_has_coref, "coref_clusters": get_clusters,
                  "coref_resolved": coref_resolved, "coref_scores": _doc_scores}
     span_attrs = {"is_coref": lambda span: (span.start, span.end) in _index(span.doc).by_span,

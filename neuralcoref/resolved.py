@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Dict, FrozenSet, List, NamedTuple, Optional, Tuple
+from typing import Any, Dict, FrozenSet, List, NamedTuple, Optional, Sequence, Tuple
 
 from spacy.tokens import Doc, Span, Token
 
@@ -91,20 +91,24 @@ def _capitalised(first: Token, text: str) -> str:
         return text[:1].upper() + text[1:]
     return text
 
-def coref_resolved(doc: Doc) -> str:
+def resolve_text(doc: Doc, clusters: Sequence[Any]) -> str:
     """The Doc's text with every mention replaced by its cluster's main mention.
+
+    doc (Doc): the Doc.
+    clusters (Sequence[Cluster]): its clusters (``.main`` and ``.mentions``, Spans),
+        as :func:`neuralcoref.extensions.get_clusters` reads them; passed in so that
+        this module does not import the attribute registration, which imports it.
 
     Possessives stay possessive ("his car" -> "John's car") where the language
     has a possessive suffix and are kept otherwise; object pronouns before their
     verb are kept (French "Marie le salua"); an elided word before a replacement
     is written out ("qu'il" -> "que Jean"); a mention inside a replaced (or main)
     mention is not replaced again; names are never replaced by pronouns.
+    RETURNS (str): the resolved text.
     """
-    from .extensions import get_clusters
-
     output = _output_rules(doc.lang_)
     edits: List[Tuple[int, int, Optional[str]]] = []
-    for cluster in get_clusters(doc):
+    for cluster in clusters:
         edits.append((cluster.main.start, cluster.main.end, None))
         for mention in cluster.mentions:
             if (mention.start, mention.end) != (cluster.main.start, cluster.main.end):

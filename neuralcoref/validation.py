@@ -12,8 +12,8 @@ import math
 import re
 from typing import Any, Callable, Dict, Iterable, List, Mapping
 
-from .clustering import check_link_offsets
-from .pairs import check_top_antecedents
+from .core.clustering import check_link_offsets
+from .core.pairs import check_top_antecedents
 
 #: Fields of config.json (besides "checksums", checked by model_dir).
 CONFIG_FIELDS = {"lang", "rules", "rules_hash", "spacy_pipeline", "vector_pipelines",

@@ -199,7 +199,7 @@ def write_demo_screenshot(png: Path) -> Path:
     mention hovered."""
     import spacy
 
-    from neuralcoref import render
+    from neuralcoref.apps import render
 
     executable = find_browser()
     if executable is None:

@@ -20,7 +20,7 @@ from typing import Dict, List, Optional, Set, Tuple
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from neuralcoref.gold import set_speakers
+from neuralcoref.corpora.gold import set_speakers
 
 Span = Tuple[int, int]  # character offsets
 

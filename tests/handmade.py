@@ -14,9 +14,11 @@ from typing import Dict
 
 import numpy as np
 
-from neuralcoref.features import MENTION_TYPES, PAIR_LAYOUT
-from neuralcoref.model_dir import WEIGHTS_FILE, ModelConfig, save_model
-from neuralcoref.scoring import ScorerConfig, weight_shapes
+from neuralcoref.core.mentions import MENTION_TYPES
+from neuralcoref.core.contract import PAIR_LAYOUT
+from neuralcoref.artifacts.model_dir import WEIGHTS_FILE, save_model
+from neuralcoref.core.model import ModelConfig
+from neuralcoref.core.scoring import ScorerConfig, weight_shapes
 
 SINGLE_SCORE = 2.5
 

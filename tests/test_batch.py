@@ -9,12 +9,12 @@ from typing import List, Tuple
 import pytest
 from typer.testing import CliRunner
 
-import neuralcoref.batch as batch
+import neuralcoref.apps.batch as batch
 from conftest import EN_PIPELINE
-from neuralcoref.batch import BatchStats, resolve_jsonl, resolve_records
-from neuralcoref.cli import app
+from neuralcoref.apps.batch import BatchStats, resolve_jsonl, resolve_records
+from neuralcoref.apps.cli import app
 from neuralcoref.errors import NeuralcorefError
-from neuralcoref.records import doc_record
+from neuralcoref.apps.records import doc_record
 
 TEXTS = ["Anna said she likes Paris.", "The company said its profits rose. The company is happy.",
          "", "Tom lent his bike to Anna. She rode it home.", "No coreference here.",
@@ -220,7 +220,7 @@ def test_batch_n_process(handmade_model, data, clean_output, nlp_coref):
 def test_batch_resolve_bag_local(handmade_model, data, clean_output):
     db = pytest.importorskip("dask.bag")
     pytest.importorskip("distributed")
-    from neuralcoref.batch import resolve_bag
+    from neuralcoref.apps.batch import resolve_bag
 
     bag = db.read_text(str(data), blocksize=None)
     records = resolve_bag(bag, model=str(handmade_model), spacy_model=EN_PIPELINE)
@@ -231,7 +231,7 @@ def test_batch_resolve_bag_local(handmade_model, data, clean_output):
 def run_on_cluster(distributed, db, inputs: Path, out: Path, settings: dict):
     """Both Dask entry points on a two-process LocalCluster; RETURNS (pipelines loaded
     per worker, resolve_jsonl_dask's stats, resolve_bag's records)."""
-    from neuralcoref.batch import pipeline_loads, resolve_bag, resolve_jsonl_dask
+    from neuralcoref.apps.batch import pipeline_loads, resolve_bag, resolve_jsonl_dask
 
     with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
                                   dashboard_address=None, silence_logs=40) as cluster, \
@@ -275,14 +275,14 @@ def test_batch_dask_local_cluster(handmade_model, tmp_path, clean_output):
 def test_batch_dask_no_match(tmp_path):
     pytest.importorskip("dask.bag")
     pytest.importorskip("distributed")
-    from neuralcoref.batch import resolve_jsonl_dask
+    from neuralcoref.apps.batch import resolve_jsonl_dask
 
     with pytest.raises(NeuralcorefError, match=r"\[E316\]"):
         resolve_jsonl_dask(str(tmp_path / "*.jsonl"), tmp_path / "out")
 
 
 def test_batch_dask_missing_is_a_coded_error(monkeypatch, tmp_path):
-    from neuralcoref.batch import resolve_bag, resolve_jsonl_dask
+    from neuralcoref.apps.batch import resolve_bag, resolve_jsonl_dask
 
     monkeypatch.setitem(sys.modules, "dask.bag", None)
     with pytest.raises(NeuralcorefError, match=r"\[E314\].*neuralcoref\[dask\]"):
@@ -347,7 +347,7 @@ def test_batch_output_is_input(nlp_coref, data, tmp_path):
 
 
 def test_batch_second_run_on_one_output_is_refused(nlp_coref, data):
-    from neuralcoref.output_guard import locked_output
+    from neuralcoref.apps.output_guard import locked_output
 
     out = data.parent / "out.jsonl"
     with locked_output(out):  # another run holds the output

@@ -6,11 +6,11 @@ import pytest
 from typer.testing import CliRunner
 
 from conftest import EN_PIPELINE, SAMPLE_CONLL
-from neuralcoref.board import (
+from neuralcoref.apps.board import (
     DATA_ENV, ROWS, WINOBIAS_FILES, Board, conll_pass, find_data_dir, languages, load_challenge, parse_only,
     run_board, run_challenge, winobias_gaps)
-from neuralcoref.cli import app
-from neuralcoref.coref_scorer import score_files
+from neuralcoref.apps.cli import app
+from neuralcoref.corpora.coref_scorer import score_files
 from neuralcoref.errors import NeuralcorefError
 from test_gap import ROWS as GAP_ROWS, write_gap
 
@@ -83,7 +83,7 @@ def test_board_winobias_gaps_are_absolute_per_type():
 
 
 def test_board_conll_pass_scores_as_predict_and_evaluate_do(nlp_coref, tmp_path):
-    from neuralcoref.predict import predict_conll
+    from neuralcoref.apps.predict import predict_conll
 
     nlp = nlp_coref
     result = conll_pass(nlp, SAMPLE_CONLL, keep_singletons=False)

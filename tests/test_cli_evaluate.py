@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from neuralcoref.cli import app
+from neuralcoref.apps.cli import app
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "conll_data" / "sample.english.v4_gold_conll"

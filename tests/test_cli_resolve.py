@@ -6,7 +6,7 @@ import pytest
 from typer.testing import CliRunner
 
 from conftest import EN_PIPELINE
-from neuralcoref.cli import app
+from neuralcoref.apps.cli import app
 
 ANNA = "Anna said she likes Paris."
 runner = CliRunner()

@@ -7,12 +7,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from neuralcoref.clustering import (attach_repeats, best_antecedents, check_link_offsets,
+from neuralcoref.core.clustering import (attach_repeats, best_antecedents, check_link_offsets,
                                     clusters_from_links, decode_clusters, greedyness_offset,
                                     link_offsets_of, main_mention, merge_repeats, name_words,
                                     one_span_per_head, repeat_keys, spans_of)
-from neuralcoref.features import GENDER, MENTION_CODES, MENTION_HASHES, NUMBER, PERSON
-from neuralcoref.mentions import MENTION_TYPES
+from neuralcoref.core.contract import GENDER, MENTION_CODES, MENTION_HASHES, NUMBER, PERSON
+from neuralcoref.core.mentions import MENTION_TYPES
 
 PRON, NOM, PROPER, LIST = (MENTION_TYPES.index(t) for t in ("pronominal", "nominal", "proper", "list"))
 

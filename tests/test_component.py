@@ -304,7 +304,7 @@ def test_component_vector_width_mismatch_with_a_document_prior(make_nlp, tmp_pat
 
 
 def test_component_document_prior_reaches_the_features(make_nlp, tmp_path):
-    from neuralcoref.features import SPAN_VECTORS
+    from neuralcoref.core.contract import SPAN_VECTORS
     nlp = make_nlp(model=_model_with_prior(tmp_path / "m", 96, 1.0, 50.0))
     doc = nlp(ANNA)
     item = nlp.get_pipe("neuralcoref").resolver.featurize_doc(doc)
@@ -481,7 +481,7 @@ def test_component_nothing_to_save_without_a_model(tmp_path):
 
 @pytest.fixture(scope="module")
 def handmade_twice(handmade_model, tmp_path_factory) -> Path:
-    from neuralcoref.ensemble import save_ensemble
+    from neuralcoref.artifacts.ensemble import save_ensemble
     return save_ensemble([handmade_model, handmade_model], tmp_path_factory.mktemp("twice") / "m")
 
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from neuralcoref.conll import (
+from neuralcoref.corpora.conll import (
     ConllDocument,
     coref_cells,
     read_conll,

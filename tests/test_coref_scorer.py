@@ -7,8 +7,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from neuralcoref.conll import ConllDocument, write_conll
-from neuralcoref.coref_scorer import (
+from neuralcoref.corpora.conll import ConllDocument, write_conll
+from neuralcoref.corpora.coref_scorer import (
     METRICS,
     CorefScores,
     remove_singletons,

@@ -2,11 +2,11 @@
 import numpy as np
 import pytest
 
-from neuralcoref.binding import Binding
-from neuralcoref.clustering import decode_clusters
-from neuralcoref.decoding import (PACKED_ARRAYS, DecodeInputs, DecodeSettings, DocScores, decode,
+from neuralcoref.core.binding import Binding
+from neuralcoref.core.clustering import decode_clusters
+from neuralcoref.core.decoding import (PACKED_ARRAYS, DecodeInputs, DecodeSettings, DocScores, decode,
                                   pack_inputs, unpack_inputs)
-from neuralcoref.mentions import MENTION_TYPES
+from neuralcoref.core.mentions import MENTION_TYPES
 
 PRONOMINAL, PROPER = MENTION_TYPES.index("pronominal"), MENTION_TYPES.index("proper")
 
@@ -78,7 +78,7 @@ def test_decoding_settings_are_checked():
 def test_decoding_inputs_fingerprint_follows_what_the_rules_fingerprint_leaves_out():
     from dataclasses import replace
 
-    from neuralcoref.decoding import inputs_fingerprint
+    from neuralcoref.core.decoding import inputs_fingerprint
     from neuralcoref.lang import get_rules
     from neuralcoref.lang.base import labels
 

@@ -11,21 +11,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from spacy.tokens import Doc
 
-from neuralcoref import _features
-from neuralcoref import features as F
+from neuralcoref.core import _features
+from neuralcoref.core import contract, featurize as featurizer
 from neuralcoref.errors import NeuralcorefError
-from neuralcoref.features import (
-    AGREEMENT, C, COUNT_BINS, DEFINITENESS, DEP_CLASSES, DISTANCE_BINS, DISTANCE_CAP,
-    ENTITY_CLASSES, GENDER, H, LENGTH_BINS, MENTION_CODES, MENTION_HASHES,
-    MENTION_LAYOUT, NUMBER, PAIR_CODES, PAIR_LAYOUT, PERSON, SCHEMA_HASH, SPAN_VECTORS,
-    WORD_SLOTS, Block, FeatureTables, Layout, MentionFeatures, bin_values_reference,
-    expand_mention_codes, expand_pair_codes, featurize, hash_spans_reference, hash_words,
-    pair_codes, pair_codes_reference, pair_tables, schema_hash,
-)
-from neuralcoref.gold import set_speakers
+from neuralcoref.core.contract import (AGREEMENT, C, COUNT_BINS, DEFINITENESS, DEP_CLASSES, DISTANCE_BINS,
+                                       DISTANCE_CAP, ENTITY_CLASSES, GENDER, H, LENGTH_BINS, MENTION_CODES,
+                                       MENTION_HASHES, MENTION_LAYOUT, NUMBER, PAIR_CODES, PAIR_LAYOUT,
+                                       PERSON, SCHEMA_HASH, SPAN_VECTORS, WORD_SLOTS, Block, Layout,
+                                       MentionFeatures, schema_hash)
+from neuralcoref.core.expand import expand_mention_codes, expand_pair_codes, pair_tables
+from neuralcoref.core.featurize import (FeatureTables, bin_values_reference, featurize, hash_spans_reference,
+                                        hash_words, pair_codes, pair_codes_reference)
+from neuralcoref.corpora.gold import set_speakers
 from neuralcoref.lang.en import RULES
-from neuralcoref.mentions import MENTION_TYPES, Mentions, extract_mentions
-from neuralcoref.pairs import candidate_antecedents, candidate_antecedents_reference
+from neuralcoref.core.mentions import MENTION_TYPES, Mentions, extract_mentions
+from neuralcoref.core.pairs import candidate_antecedents, candidate_antecedents_reference
 
 TABLES = FeatureTables(RULES)
 PRON_MORPH = "Case=Nom|Gender={g}|Number=Sing|Person=3|PronType=Prs"
@@ -106,7 +106,7 @@ def test_features_schema_hash_is_stable():
     assert schema_hash() == SCHEMA_HASH
     assert len(SCHEMA_HASH) == 16 and int(SCHEMA_HASH, 16) >= 0
     # Not salted per process (json + sha1, never Python's hash()).
-    code = "from neuralcoref.features import SCHEMA_HASH; print(SCHEMA_HASH)"
+    code = "from neuralcoref.core.contract import SCHEMA_HASH; print(SCHEMA_HASH)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == SCHEMA_HASH
 
@@ -127,9 +127,9 @@ def test_features_schema_hash_changes_with_the_contract(monkeypatch, name, value
 
 
 def test_features_check_schema_error():
-    F.check_schema(SCHEMA_HASH, "x")
+    contract.check_schema(SCHEMA_HASH, "x")
     with pytest.raises(NeuralcorefError, match=r"\[E101\].*retrain") as err:
-        F.check_schema("0123456789abcdef", "The data in /somewhere")
+        contract.check_schema("0123456789abcdef", "The data in /somewhere")
     assert SCHEMA_HASH in str(err.value) and "0123456789abcdef" in str(err.value)
 
 
@@ -341,7 +341,7 @@ def test_features_nesting_matches_brute_force(spans):
     spans = sorted((s, s + length) for s, length in spans)
     starts = np.array([s for s, _ in spans], dtype=np.int32)
     ends = np.array([e for _, e in spans], dtype=np.int32)
-    nested, contains = F._nesting(starts, ends)
+    nested, contains = featurizer._nesting(starts, ends)
     for i, (s, e) in enumerate(spans):
         others = [(a, b) for j, (a, b) in enumerate(spans) if j != i]
         assert nested[i] == any(a <= s and e <= b for a, b in others)
@@ -605,18 +605,18 @@ def test_features_tables_cache_morph_codes(make_doc):
 
 
 def test_features_schema_lists_every_code_column():
-    schema = json.loads(json.dumps(F._schema()))
+    schema = json.loads(json.dumps(contract._schema()))
     assert schema["mention_codes"] == list(MENTION_CODES)
     assert schema["pair_codes"] == list(PAIR_CODES)
     feats = random_features(np.random.default_rng(0), 3)
     ptr, ante = candidate_antecedents(feats)
-    raw = _features.pair_codes(feats.codes, feats.hashes, ptr, ante, F._PAIR_CODE_COLS,
-                               F._PAIR_HASH_COLS, len(MENTION_TYPES))
+    raw = _features.pair_codes(feats.codes, feats.hashes, ptr, ante, featurizer._PAIR_CODE_COLS,
+                               featurizer._PAIR_HASH_COLS, len(MENTION_TYPES))
     assert raw.shape == (3, len(PAIR_CODES))  # the kernel writes every column
 
 
 def test_features_earlier_value_counts_count_only_preceding_equal_values():
-    from neuralcoref.features import _earlier_value_counts
+    from neuralcoref.core.featurize import _earlier_value_counts
 
     values = np.array([5, 0, 5, 3, 5, 3, 0], dtype=np.uint64)
     assert _earlier_value_counts(values).tolist() == [0, 0, 1, 0, 2, 1, 0]
@@ -624,7 +624,7 @@ def test_features_earlier_value_counts_count_only_preceding_equal_values():
 
 
 def test_features_gender_lexicon_fills_names_and_nouns(nlp_en):
-    from neuralcoref.features import GENDER
+    from neuralcoref.core.contract import GENDER
 
     doc = nlp_en("Mary Smith met my brother and the doctor.")
     mentions, feats = features_of(doc)
@@ -637,7 +637,8 @@ def test_features_gender_lexicon_fills_names_and_nouns(nlp_en):
 def test_features_french_name_lexicon_overrides_the_parsers_guess():
     import spacy
     from conftest import build_doc
-    from neuralcoref.features import GENDER, FeatureTables
+    from neuralcoref.core.contract import GENDER
+    from neuralcoref.core.featurize import FeatureTables
     from neuralcoref.lang import get_rules
 
     rules = get_rules("fr")

@@ -23,7 +23,7 @@ from click.testing import CliRunner
 
 import neuralcoref
 from neuralcoref.api import Coref, load_spacy, model_pipeline
-from neuralcoref.cli import build_command
+from neuralcoref.apps.cli import build_command
 from neuralcoref.errors import NeuralcorefError
 from neuralcoref.extensions import set_clusters
 from neuralcoref.language_check import stop_word_rate, warn_if_other_language
@@ -235,7 +235,7 @@ def test_first_hour_symbol_spans_dropped_by_the_extractor(make_doc):
     # Emoji parsed as nouns, as the English pipeline does: never candidate mentions,
     # while a span mixing them with a word stays one.
     from neuralcoref.lang import get_rules
-    from neuralcoref.mentions import extract_mentions, extract_mentions_reference
+    from neuralcoref.core.mentions import extract_mentions, extract_mentions_reference
 
     doc = make_doc([("😀", 2, "compound", "PROPN"), ("🎉", 2, "compound", "NOUN"), ("Anna", 3, "nsubj", "PROPN"),
                     ("said", 3, "ROOT", "VERB"), ("👍", 3, "dobj", "NOUN"), ("to", 3, "prep", "ADP"),

@@ -15,11 +15,11 @@ from typer.testing import CliRunner
 
 from conftest import SAMPLE_CONLL
 from handmade import write_bomb
-from neuralcoref.cli import app
+from neuralcoref.apps.cli import app
 from neuralcoref.errors import NeuralcorefError, quote
-from neuralcoref.model_dir import (CONFIG_FILE, VOCAB_FILE, WEIGHTS_FILE, file_checksums, load_model,
+from neuralcoref.artifacts.model_dir import (CONFIG_FILE, VOCAB_FILE, WEIGHTS_FILE, file_checksums, load_model,
                                    shipped_model_path, write_checksums)
-from neuralcoref.scoring import weight_shapes
+from neuralcoref.core.scoring import weight_shapes
 
 SHIPPED = ["en", "en_fast", "en_portable", "fr", "fr_sm"]
 

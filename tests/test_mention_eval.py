@@ -6,10 +6,10 @@ import spacy
 from spacy.tokens import Doc
 from typer.testing import CliRunner
 
-from neuralcoref.cli import app
-from neuralcoref.conll import ConllDocument
+from neuralcoref.apps.cli import app
+from neuralcoref.corpora.conll import ConllDocument
 from neuralcoref.lang.en import RULES
-from neuralcoref.mention_eval import KINDS, MentionStats, evaluate_mentions, gold_kind
+from neuralcoref.corpora.mention_eval import KINDS, MentionStats, evaluate_mentions, gold_kind
 
 # "John and Mary left . He saw them laugh ."
 ROWS = [("John", 3, "nsubj", "PROPN", "NNP"), ("and", 0, "cc", "CCONJ", "CC"),

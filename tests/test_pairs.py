@@ -4,9 +4,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from neuralcoref import _features
-from neuralcoref.features import MentionFeatures
-from neuralcoref.pairs import (DEFAULT_MAX_DIST, DEFAULT_MAX_DIST_MATCH, anaphor_index,
+from neuralcoref.core import _features
+from neuralcoref.core.contract import MentionFeatures
+from neuralcoref.core.pairs import (DEFAULT_MAX_DIST, DEFAULT_MAX_DIST_MATCH, anaphor_index,
                                candidate_antecedents, candidate_antecedents_reference,
                                candidate_window, nominal_window, top_candidates,
                                top_candidates_reference)
@@ -14,7 +14,7 @@ from neuralcoref.pairs import (DEFAULT_MAX_DIST, DEFAULT_MAX_DIST_MATCH, anaphor
 
 def features(is_pronoun, head_hash) -> MentionFeatures:
     """Mention features with only the columns candidate_antecedents reads set."""
-    from neuralcoref.features import C, H, MENTION_CODES, MENTION_HASHES, WORD_SLOTS
+    from neuralcoref.core.contract import C, H, MENTION_CODES, MENTION_HASHES, WORD_SLOTS
     n = len(is_pronoun)
     codes = np.zeros((n, len(MENTION_CODES)), dtype=np.int32)
     codes[:, C["type"]] = np.where(np.asarray(is_pronoun, dtype=bool), 0, 1)

@@ -6,12 +6,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from spacy.tokens import Doc
 
-from neuralcoref.features import C, PAIR_CODES, FeatureTables, featurize, pair_codes
-from neuralcoref.gold import set_speakers
+from neuralcoref.core.contract import C, PAIR_CODES
+from neuralcoref.core.featurize import FeatureTables, featurize, pair_codes
+from neuralcoref.corpora.gold import set_speakers
 from neuralcoref.lang import en, fr
-from neuralcoref.mentions import extract_mentions
-from neuralcoref.pairs import candidate_antecedents
-from neuralcoref.quotes import quote_ids
+from neuralcoref.core.mentions import extract_mentions
+from neuralcoref.core.pairs import candidate_antecedents
+from neuralcoref.core.quotes import quote_ids
 
 # Narration, a guillemet quotation, narration, two dialogue turns, narration.
 WORDS = ("Je vis Paul . « Je pars , dit -il . » Je restai . "
@@ -122,8 +123,8 @@ def test_quote_speakers_match_the_token_by_token_reference(tokens):
 
 
 # Speakers of quotations, for decoding (attribute_quotations, speaker_links).
-from neuralcoref.clustering import join_speakers, pronoun_persons  # noqa: E402
-from neuralcoref.quotes import attribute_quotations, quotations, speaker_links  # noqa: E402
+from neuralcoref.core.clustering import join_speakers, pronoun_persons  # noqa: E402
+from neuralcoref.core.quotes import attribute_quotations, quotations, speaker_links  # noqa: E402
 
 
 def _speakers(doc, rules):

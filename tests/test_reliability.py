@@ -31,15 +31,15 @@ from hypothesis import strategies as st
 from spacy.tokens import Doc
 
 from conftest import EN_PIPELINE, ROOT
-import neuralcoref.conll as conll_module
-import neuralcoref.predict as predict_module
+import neuralcoref.corpora.conll as conll_module
+import neuralcoref.apps.predict as predict_module
 from neuralcoref.api import Coref
-from neuralcoref.conll import ConllDocument, read_conll, read_conll_lines, write_conll
+from neuralcoref.corpora.conll import ConllDocument, read_conll, read_conll_lines, write_conll
 from neuralcoref.errors import ModelLoadError, NeuralcorefError
 from neuralcoref.extensions import CLUSTER_PREFIX, MAINS_KEY, SCORES_KEY
 from neuralcoref.lang import get_rules
-from neuralcoref.model_dir import CONFIG_FILE, VOCAB_FILE, WEIGHTS_FILE
-from neuralcoref.predict import predict_conll
+from neuralcoref.artifacts.model_dir import CONFIG_FILE, VOCAB_FILE, WEIGHTS_FILE
+from neuralcoref.apps.predict import predict_conll
 
 TEXTS = [
     "Anna said she likes Paris.",
@@ -223,7 +223,7 @@ def test_reliability_lone_surrogates(nlp_vec, handmade_vector_model):
 def test_reliability_resolve_command_with_undecodable_file(tmp_path, handmade_model):
     from typer.testing import CliRunner
 
-    from neuralcoref.cli import app
+    from neuralcoref.apps.cli import app
 
     path = tmp_path / "latin1.txt"
     path.write_bytes("Zoë said she left.".encode("latin-1"))
@@ -379,7 +379,7 @@ def test_reliability_token_and_span_getters_follow_new_clusters(nlp_vec):
 
 def test_reliability_deep_parse_is_linear(nlp_vec):
     # "very very ... good": each adverb heads the next, a tree thousands deep
-    from neuralcoref import _mentions
+    from neuralcoref.core import _mentions
     heads = np.maximum(np.arange(200_000, dtype=np.int32) - 1, 0)
     start = time.perf_counter()
     left, right = _mentions.subtree_bounds(heads)

@@ -5,7 +5,7 @@ from spacy.tokens import Doc
 
 from conftest import build_doc
 from neuralcoref.extensions import set_clusters
-from neuralcoref.resolved import coref_resolved
+from neuralcoref.extensions import coref_resolved
 
 POSS = "Gender=Masc|Number=Sing|Person=3|Poss=Yes|PronType=Prs"
 HE = "Case=Nom|Gender=Masc|Number=Sing|Person=3|PronType=Prs"

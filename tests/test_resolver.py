@@ -4,9 +4,9 @@ import pytest
 
 from handmade import write_handmade_model
 from neuralcoref.lang.en import RULES
-from neuralcoref.model_dir import load_model
-from neuralcoref.pairs import anaphor_index
-from neuralcoref.resolver import Resolver
+from neuralcoref.artifacts.model_dir import load_model
+from neuralcoref.core.pairs import anaphor_index
+from neuralcoref.core.resolver import Resolver
 
 TEXTS = ["Anna said she likes Paris.", "", "The company said its profits rose. The company is happy.",
          "Hello", "My sister has a dog. She loves him. I think my sister likes it."]

@@ -11,10 +11,10 @@ from spacy.language import Language  # noqa: E402
 
 from conftest import EN_PIPELINE, load_bench  # noqa: E402
 from neuralcoref.errors import NeuralcorefError  # noqa: E402
-from neuralcoref.records import doc_record  # noqa: E402
-from neuralcoref.server import create_app, parse_request  # noqa: E402
-from neuralcoref.server_limits import ServerLimits, check_texts  # noqa: E402
-from neuralcoref.server_worker import Job, record_size_bound, run_job  # noqa: E402
+from neuralcoref.apps.records import doc_record  # noqa: E402
+from neuralcoref.apps.server import create_app, parse_request  # noqa: E402
+from neuralcoref.apps.server_limits import ServerLimits, check_texts  # noqa: E402
+from neuralcoref.apps.server_worker import Job, record_size_bound, run_job  # noqa: E402
 
 ANNA = "Anna said she likes Paris."
 LIMIT = 2_000
@@ -154,7 +154,7 @@ def test_server_uvicorn_process(handmade_model, tmp_path):
 def test_server_cli_fails_cleanly(tmp_path):
     from typer.testing import CliRunner
 
-    from neuralcoref.cli import app
+    from neuralcoref.apps.cli import app
 
     result = CliRunner().invoke(app, ["serve", "--port", str(load.free_port()), "--model", "en_fast",
                                       "--spacy-model", "no_such_pipeline"])

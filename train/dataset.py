@@ -12,9 +12,11 @@ from typing import Dict, Iterable, Optional
 
 import numpy as np
 
-from neuralcoref.embeddings import WordVocab
-from neuralcoref.features import PAIR_CODES, expand_mention_codes, expand_pair_codes, pair_codes
-from neuralcoref.pairs import candidate_antecedents
+from neuralcoref.core.embeddings import WordVocab
+from neuralcoref.core.contract import PAIR_CODES
+from neuralcoref.core.expand import expand_mention_codes, expand_pair_codes
+from neuralcoref.core.featurize import pair_codes
+from neuralcoref.core.pairs import candidate_antecedents
 
 from .storage import FeaturizedCorpus
 

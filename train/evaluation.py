@@ -12,11 +12,11 @@ from typing import List, Tuple
 import numpy as np
 import torch
 
-from neuralcoref.coref_scorer import CorefScores, remove_singletons, score_documents
-from neuralcoref.decoding import DocScores
-from neuralcoref.entities import soft_clusters
-from neuralcoref.features import C
-from neuralcoref.tuning import (ScoredDev, ScoredDoc, TuneResult, best_uniform_offset, tune_offsets,
+from neuralcoref.corpora.coref_scorer import CorefScores, remove_singletons, score_documents
+from neuralcoref.core.decoding import DocScores
+from neuralcoref.core.entities import soft_clusters
+from neuralcoref.core.contract import C
+from neuralcoref.artifacts.tuning import (ScoredDev, ScoredDoc, TuneResult, best_uniform_offset, tune_offsets,
                                 uniform_offsets)
 
 from .batching import make_batches

@@ -5,11 +5,12 @@ import json
 from pathlib import Path
 from typing import Dict, List, Optional
 
-from neuralcoref.coref_scorer import CorefScores
-from neuralcoref.embeddings import WordVocab
+from neuralcoref.corpora.coref_scorer import CorefScores
+from neuralcoref.core.embeddings import WordVocab
 from neuralcoref.lang.base import LanguageRules
-from neuralcoref.model_dir import ModelConfig, load_model, save_model
-from neuralcoref.pairs import nominal_window
+from neuralcoref.core.model import ModelConfig
+from neuralcoref.artifacts.model_dir import load_model, save_model
+from neuralcoref.core.pairs import nominal_window
 
 from .config import TrainConfig
 from .model import CorefScorers

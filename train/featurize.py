@@ -20,16 +20,17 @@ from spacy.language import Language
 from spacy.tokens import Doc
 from tqdm import tqdm
 
-from neuralcoref import __version__
-from neuralcoref.conll import conll_files, read_conll_path
-from neuralcoref.decoding import decode_inputs, inputs_fingerprint
+from neuralcoref.about import __version__
+from neuralcoref.corpora.conll import conll_files, read_conll_path
+from neuralcoref.core.decoding import decode_inputs, inputs_fingerprint
 from neuralcoref.errors import Errors, NeuralcorefError
-from neuralcoref.features import SCHEMA_HASH, SPAN_VECTORS, FeatureTables, featurize, prior_argument
-from neuralcoref.gold import parse_conll_docs
+from neuralcoref.core.contract import SCHEMA_HASH, SPAN_VECTORS
+from neuralcoref.core.featurize import FeatureTables, featurize, prior_argument
+from neuralcoref.corpora.gold import parse_conll_docs
 from neuralcoref.lang.base import LanguageRules
-from neuralcoref.mention_eval import MentionStats, add_document
-from neuralcoref.mentions import extract_mentions
-from neuralcoref.model_dir import pipeline_id
+from neuralcoref.corpora.mention_eval import MentionStats, add_document
+from neuralcoref.core.mentions import extract_mentions
+from neuralcoref.artifacts.model_dir import pipeline_id
 
 from .storage import MANIFEST, FeaturizedCorpus, read_corpus, write_corpus
 

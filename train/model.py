@@ -13,8 +13,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from neuralcoref.features import SPAN_VECTORS
-from neuralcoref.scoring import FIRST_WORD_ROW, OOV_ROW, ScorerConfig, weight_shapes
+from neuralcoref.core.contract import SPAN_VECTORS
+from neuralcoref.core.scoring import FIRST_WORD_ROW, OOV_ROW, ScorerConfig, weight_shapes
 
 
 def _key(name: str) -> str:

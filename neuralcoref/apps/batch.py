@@ -45,9 +45,9 @@ from pathlib import Path
 from typing import (TYPE_CHECKING, Any, ContextManager, Deque, Dict, Iterable, Iterator, List,
                     Optional, Tuple, Union)
 
-from .errors import Errors, NeuralcorefError, quote
+from ..errors import Errors, NeuralcorefError, quote
 from .output_guard import check_output, check_same_input, input_fingerprint, locked_output, write_state
-from .validation import is_int
+from ..validation import is_int
 from .workers import terminating
 
 if TYPE_CHECKING:
@@ -99,7 +99,7 @@ def _cached_pipeline(model: Optional[str], spacy_model: Optional[str],
                      sort_keys=True, default=str)
     with _PIPELINES_LOCK:
         if key not in _PIPELINES:
-            from .api import build_pipeline
+            from ..api import build_pipeline
 
             nlp = build_pipeline(model, spacy_model, **(settings or {}))  # the model's own pipeline by default
             _PIPELINES[key] = (nlp, threading.Lock())

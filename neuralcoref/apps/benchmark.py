@@ -20,7 +20,7 @@ from typing import Dict, Iterator, List, Optional, Sequence
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from .conll import read_conll_path
+from ..corpora.conll import read_conll_path
 
 
 def rss_mb() -> float:

@@ -25,7 +25,7 @@ MODEL_HELP = "Shipped model (en, en_portable, en_fast, fr, fr_sm) or model folde
 
 def _print_version(value: bool) -> None:
     if value:
-        from . import __version__
+        from ..about import __version__
 
         typer.echo(f"neuralcoref {__version__}")
         raise typer.Exit()
@@ -68,8 +68,8 @@ def evaluate_command(
     """Score RESPONSE against KEY: MUC, B-cubed, CEAF, BLANC, LEA, CoNLL F1."""
     import json
 
-    from .errors import NeuralcorefError
-    from .evaluation import evaluate_files
+    from ..errors import NeuralcorefError
+    from ..corpora.evaluation import evaluate_files
 
     try:
         result = evaluate_files(key, response, keep_singletons=not no_singletons,
@@ -112,8 +112,8 @@ def resolve_command(
     """Resolve coreference in TEXT (or --file, or standard input) and print clusters and resolved text."""
     import json
 
-    from .api import Coref
-    from .errors import Errors, NeuralcorefError
+    from ..api import Coref
+    from ..errors import Errors, NeuralcorefError
 
     if text is not None and file is not None:
         _fail(typer.BadParameter("give either TEXT or --file, not both"))
@@ -161,8 +161,8 @@ def predict_command(
     """Predict coreference for every document of INPUT_CONLL, writing OUTPUT_CONLL."""
     import tempfile
 
-    from .api import build_pipeline
-    from .errors import NeuralcorefError
+    from ..api import build_pipeline
+    from ..errors import NeuralcorefError
     from .output_guard import check_output
     from .predict import predict_conll
 
@@ -187,8 +187,8 @@ def _check_language(nlp, path: Path) -> None:
     import itertools
     import warnings
 
-    from .conll import read_conll_path
-    from .language_check import SAMPLE_WORDS, warn_if_other_language
+    from ..corpora.conll import read_conll_path
+    from ..language_check import SAMPLE_WORDS, warn_if_other_language
 
     words = itertools.islice((w for doc in read_conll_path(path) for w in doc.words), 2 * SAMPLE_WORDS)
     with warnings.catch_warnings(record=True) as caught:
@@ -222,11 +222,11 @@ def train_command(
     """
     import logging
 
-    from .errors import NeuralcorefError
+    from ..errors import NeuralcorefError
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     try:
-        from .train import TrainingInterrupted, load_config, train as run_training
+        from ..train import TrainingInterrupted, load_config, train as run_training
 
         if threads:
             import torch
@@ -264,11 +264,11 @@ def export_command(
     """Export the best checkpoint of a training run (finished, interrupted or killed) to RUN_DIR/model."""
     import logging
 
-    from .errors import NeuralcorefError
+    from ..errors import NeuralcorefError
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     try:
-        from .train import export_run
+        from ..train import export_run
 
         path = export_run(run_dir)
     except (NeuralcorefError, OSError) as err:
@@ -284,10 +284,10 @@ def mentions_command(
     misses: int = typer.Option(0, "--misses", help="Also print this many missed gold mentions."),
 ) -> None:
     """Recall and precision of mention extraction against the gold mentions of CONLL_PATH."""
-    from .errors import NeuralcorefError
-    from .mention_eval import evaluate_conll_file
+    from ..errors import NeuralcorefError
+    from ..corpora.mention_eval import evaluate_conll_file
 
-    from .pipelines import resolve_pipeline_name
+    from ..pipelines import resolve_pipeline_name
 
     _show_pipeline_choice()
     try:
@@ -309,8 +309,8 @@ def ensemble_command(
                        "the first model's scores (0: every candidate)."),
 ) -> None:
     """Merge trained models into one model folder that scores their mean."""
-    from .ensemble import save_ensemble
-    from .errors import NeuralcorefError
+    from ..artifacts.ensemble import save_ensemble
+    from ..errors import NeuralcorefError
 
     try:
         path = save_ensemble(models, out, greedyness, top_antecedents)
@@ -330,10 +330,10 @@ def tune_command(
         False, "--no-singletons", help="Tune for scores without one-mention clusters."),
 ) -> None:
     """Fit one link threshold offset per mention type on DEV; write the tuned model to OUT."""
-    from .api import load_spacy, model_folder
-    from .errors import NeuralcorefError
-    from .model_dir import read_config
-    from .tuning import format_result, tune_model
+    from ..api import load_spacy, model_folder
+    from ..errors import NeuralcorefError
+    from ..artifacts.model_dir import read_config
+    from ..artifacts.tuning import format_result, tune_model
 
     _show_pipeline_choice()
     try:
@@ -360,9 +360,9 @@ def benchmark_command(
     """Time spaCy, the coref step and the whole pipeline (tokens/s, docs/s, peak RSS)."""
     import json
 
-    from .api import model_pipeline
+    from ..api import model_pipeline
     from .benchmark import run_benchmark
-    from .errors import NeuralcorefError
+    from ..errors import NeuralcorefError
 
     _show_pipeline_choice()
     try:
@@ -406,7 +406,7 @@ def serve_command(
     max_connections: int = typer.Option(_LIMITS.max_connections, help="Open connections; 503 beyond."),
 ) -> None:
     """Serve POST /resolve and GET /health over HTTP (FastAPI + uvicorn)."""
-    from .errors import NeuralcorefError
+    from ..errors import NeuralcorefError
     from .server import serve
 
     _show_pipeline_choice()
@@ -436,7 +436,7 @@ def batch_command(
 ) -> None:
     """Resolve coreference in every line of a JSONL file, resumably."""
     from .batch import resolve_jsonl
-    from .errors import NeuralcorefError
+    from ..errors import NeuralcorefError
 
     _show_pipeline_choice()
     try:
@@ -465,7 +465,7 @@ def evaluate_board_command(
     import json
 
     from .board import find_data_dir, parse_only, run_board
-    from .errors import NeuralcorefError
+    from ..errors import NeuralcorefError
 
     try:
         rows = parse_only(only)

@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 from typing import Any, Dict, Iterator, Optional, Union
 
-from .errors import Errors, NeuralcorefError
+from ..errors import Errors, NeuralcorefError
 
 try:
     import fcntl

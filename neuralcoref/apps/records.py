@@ -15,7 +15,7 @@ from typing import Any, Dict
 
 from spacy.tokens import Doc, Span
 
-from .extensions import get_clusters
+from ..extensions import coref_resolved, get_clusters
 
 
 def span_record(span: Span) -> Dict[str, Any]:
@@ -29,8 +29,6 @@ def doc_record(doc: Doc) -> Dict[str, Any]:
     doc (Doc): a Doc processed by the neuralcoref component.
     RETURNS (Dict[str, Any]): {"clusters": [{"main", "mentions"}...], "resolved"}.
     """
-    from .resolved import coref_resolved
-
     clusters = [{"main": span_record(c.main), "mentions": [span_record(m) for m in c.mentions]}
                 for c in get_clusters(doc)]
     return {"clusters": clusters, "resolved": coref_resolved(doc)}

@@ -120,7 +120,7 @@ class _Open:
 
 
 def _doc_html(doc: Doc, k: int, colors: Optional[Sequence[str]], legend: bool) -> str:
-    from .extensions import get_clusters
+    from ..extensions import get_clusters
 
     clusters = get_clusters(doc)
     color = [colors[c.i % len(colors)] if colors else cluster_color(c.i) for c in clusters]

@@ -29,11 +29,11 @@ import time
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any, AsyncIterator, Dict, Optional
 
-from .errors import Errors, NeuralcorefError
+from ..errors import Errors, NeuralcorefError
 from .server_limits import DEFAULT_MAX_BODY_BYTES  # noqa: F401 (its old home)
 from .server_limits import RequestError, ServerLimits, check_content_type, check_texts, make_limits
 from .server_worker import ClientGone, Job, WorkerPool
-from .validation import is_int
+from ..validation import is_int
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -114,14 +114,14 @@ def create_app(nlp: Optional["Language"] = None, *, model: Optional[str] = None,
         from fastapi.responses import JSONResponse, Response
     except ImportError:
         raise NeuralcorefError(Errors.E303) from None
-    from . import __version__
+    from ..about import __version__
 
     for name, value in (("batch_size", batch_size), ("workers", workers)):
         if not is_int(value, 1):
             raise NeuralcorefError(Errors.E304.format(name=name, value=value, expected="an integer >= 1"))
     settings = make_limits(limits)
     if nlp is None:
-        from .api import build_pipeline
+        from ..api import build_pipeline
 
         nlp = build_pipeline(model, spacy_model)  # the model's own pipeline by default
     if "neuralcoref" not in nlp.pipe_names:

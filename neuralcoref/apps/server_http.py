@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any, Optional
 
-from .errors import Errors
+from ..errors import Errors
 
 
 def closing_response(status: str, code: str, limit: float) -> bytes:

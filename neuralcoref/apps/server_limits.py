@@ -11,8 +11,8 @@ import sys
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Dict, List, Optional
 
-from .errors import Errors, NeuralcorefError
-from .validation import is_int
+from ..errors import Errors, NeuralcorefError
+from ..validation import is_int
 
 #: Largest request body accepted by default: 1 MB.
 DEFAULT_MAX_BODY_BYTES = 1_000_000

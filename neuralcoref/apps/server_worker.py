@@ -21,7 +21,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Set, Tuple
 
-from .errors import Errors, NeuralcorefError, quote
+from ..errors import Errors, NeuralcorefError, quote
 from .server_limits import RequestError, ServerLimits
 from .workers import die_with_parent
 
@@ -66,7 +66,7 @@ def record_size_bound(doc: "Doc") -> int:
     aside), read from the clusters' offsets without building the resolved text,
     which can be far larger than the Doc (a long main mention replacing
     thousands of pronouns)."""
-    from .extensions import get_clusters
+    from ..extensions import get_clusters
 
     bound = len(doc.text) + 32
     for cluster in get_clusters(doc):

@@ -25,12 +25,13 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from .clustering import greedyness_offset
-from .errors import Errors, NeuralcorefError, Warnings
-from .features import MENTION_LAYOUT, SPAN_VECTORS, WORD_SLOTS
-from .model_dir import CARD_FILE, CorefModel, ModelConfig, load_model, save_model
-from .pairs import check_top_antecedents, nominal_window
-from .scoring import FIRST_WORD_ROW, OOV_ROW, ScorerConfig
+from ..core.clustering import greedyness_offset
+from ..errors import Errors, NeuralcorefError, Warnings
+from ..core.contract import MENTION_LAYOUT, SPAN_VECTORS, WORD_SLOTS
+from .model_dir import CARD_FILE, load_model, save_model
+from ..core.model import CorefModel, ModelConfig
+from ..core.pairs import check_top_antecedents, nominal_window
+from ..core.scoring import FIRST_WORD_ROW, OOV_ROW, ScorerConfig
 
 Layers = List[Tuple[np.ndarray, np.ndarray]]
 

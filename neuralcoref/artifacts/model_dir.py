@@ -14,21 +14,20 @@ import io
 import json
 import warnings
 import zipfile
-from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Union
 
 import numpy as np
 
-from . import __version__
-from .clustering import check_link_offsets
-from .embeddings import WordVocab
-from .errors import Errors, ModelLoadError, Warnings
-from .features import SCHEMA_HASH
-from .pairs import check_top_antecedents
-from .scoring import FIRST_WORD_ROW, ScorerConfig, Scorers, weight_shapes
-from .validation import checksum_problems, config_problems, is_int
+from ..core.clustering import check_link_offsets
+from ..core.embeddings import WordVocab
+from ..errors import Errors, ModelLoadError, Warnings
+from ..core.contract import SCHEMA_HASH
+from ..core.pairs import check_top_antecedents
+from ..core.model import CorefModel, ModelConfig
+from ..core.scoring import FIRST_WORD_ROW, Scorers, weight_shapes
+from ..validation import checksum_problems, config_problems, is_int
 
 CONFIG_FILE, WEIGHTS_FILE, VOCAB_FILE, CARD_FILE = (
     "config.json", "weights.npz", "vocab.json", "model_card.md")

@@ -32,7 +32,7 @@ from spacy.tokens import Doc
 
 from . import _mentions
 from .expletives import children_index, label_ids
-from .lang.base import LanguageRules
+from ..lang.base import LanguageRules
 from .mentions import PRONOMINAL, Mentions
 
 PRINCIPLES = ("A", "B", "C", "P")

@@ -11,8 +11,8 @@ from spacy.tokens import Doc
 
 from . import _features
 from .binding import Binding, allowed_together
-from .features import C, GENDER, H, NUMBER, PERSON
-from .lang.lexicon import MENTION_CLASSES
+from .contract import C, GENDER, H, NUMBER, PERSON
+from ..lang.lexicon import MENTION_CLASSES
 from .mentions import MENTION_TYPES
 
 _PRONOMINAL = MENTION_TYPES.index("pronominal")

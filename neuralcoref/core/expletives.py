@@ -19,7 +19,7 @@ from spacy.attrs import DEP, HEAD, LEMMA, LOWER
 from spacy.strings import get_string_id
 from spacy.tokens import Doc
 
-from .lang.base import LanguageRules
+from ..lang.base import LanguageRules
 
 if TYPE_CHECKING:
     from .mentions import Mentions

@@ -45,9 +45,9 @@ from spacy.strings import get_string_id
 from spacy.tokens import Doc
 
 from . import _mentions
-from .errors import Errors, NeuralcorefError
+from ..errors import Errors, NeuralcorefError
 from .expletives import without_expletives
-from .lang.base import LanguageRules
+from ..lang.base import LanguageRules
 
 MENTION_TYPES = ("pronominal", "nominal", "proper", "list")
 PRONOMINAL, NOMINAL, PROPER, LIST = range(len(MENTION_TYPES))

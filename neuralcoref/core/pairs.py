@@ -14,7 +14,7 @@ from typing import Any, Mapping, Optional, Tuple
 import numpy as np
 
 from . import _features
-from .features import MentionFeatures
+from .contract import MentionFeatures
 
 DEFAULT_MAX_DIST = 50
 DEFAULT_MAX_DIST_MATCH = 500

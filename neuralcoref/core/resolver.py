@@ -17,12 +17,13 @@ from spacy.tokens import Doc
 from .binding import Binding
 from .clustering import check_link_offsets, decode_clusters, link_offsets_of, main_mention
 from .decoding import DecodeInputs, DecodeSettings, DocScores, decode, decode_inputs
-from .errors import Errors, NeuralcorefError, Warnings
-from .features import FeatureTables, MentionFeatures, featurize, pair_codes, prior_argument
-from .lang import get_rules
-from .lang.base import LanguageRules
+from ..errors import Errors, NeuralcorefError, Warnings
+from .featurize import FeatureTables, featurize, pair_codes, prior_argument
+from .contract import MentionFeatures
+from ..lang import get_rules
+from ..lang.base import LanguageRules
 from .mentions import Mentions, extract_mentions
-from .model_dir import CorefModel
+from .model import CorefModel
 from .pairs import anaphor_index, candidate_antecedents, check_top_antecedents, nominal_window
 
 

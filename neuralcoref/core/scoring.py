@@ -18,8 +18,8 @@ import numpy as np
 
 from . import _features
 from .entities import refine, soft_clusters
-from .features import (MENTION_LAYOUT, PAIR_LAYOUT, SPAN_VECTORS, WORD_SLOTS,
-                       MentionFeatures, expand_mention_codes, pair_tables)
+from .contract import MENTION_LAYOUT, PAIR_LAYOUT, SPAN_VECTORS, WORD_SLOTS, MentionFeatures
+from .expand import expand_mention_codes, pair_tables
 from .pairs import anaphor_index, top_candidates
 
 #: Rows of the embedding table reserved before the vocabulary's words.

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, BinaryIO, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
-from .errors import ConllFormatError, Errors, quote
+from ..errors import ConllFormatError, Errors, quote
 
 Span = Tuple[int, int]
 Cluster = List[Span]

@@ -35,7 +35,7 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
 from .conll import ConllDocument, read_conll_path
-from .errors import Errors, NeuralcorefError
+from ..errors import Errors, NeuralcorefError
 
 Span = Tuple[int, int]
 Clusters = Sequence[Sequence[Span]]

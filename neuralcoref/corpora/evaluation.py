@@ -12,7 +12,7 @@ from typing import Dict, List, NamedTuple, Tuple, Union
 
 from .conll import ConllDocument
 from .coref_scorer import CorefScores, key_and_response, read_documents, score_documents
-from .errors import Errors, NeuralcorefError
+from ..errors import Errors, NeuralcorefError
 
 DocKey = Tuple[str, str]
 

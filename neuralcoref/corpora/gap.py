@@ -18,7 +18,7 @@ from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from .errors import Errors, NeuralcorefError
+from ..errors import Errors, NeuralcorefError
 
 #: The columns of a GAP TSV file, in order.
 COLUMNS = ("ID", "Text", "Pronoun", "Pronoun-offset", "A", "A-offset", "A-coref",

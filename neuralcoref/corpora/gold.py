@@ -5,7 +5,7 @@ CoNLL data through these functions, so they see the same Docs.
 """
 from __future__ import annotations
 
-from typing import Iterable, Iterator, List, Optional, Tuple
+from typing import Iterable, Iterator, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc

@@ -16,8 +16,8 @@ from typing import Callable, Dict, Iterable, List, Optional, Tuple
 from spacy.tokens import Doc
 
 from .conll import ConllDocument
-from .lang.base import LanguageRules
-from .mentions import MENTION_TYPES, Mentions, extract_mentions
+from ..lang.base import LanguageRules
+from ..core.mentions import MENTION_TYPES, Mentions, extract_mentions
 
 #: Kinds of gold mentions, decided from the spaCy parse.
 KINDS = ("pronoun", "proper", "nominal", "list", "other")
@@ -221,7 +221,7 @@ def evaluate_conll_file(path: str, spacy_model: str, max_misses: int = 0,
 
     from .conll import conll_files, read_conll_path
     from .gold import parse_conll_docs
-    from .lang import get_pipeline_rules
+    from ..lang import get_pipeline_rules
 
     conll_files(path)  # a missing file fails before the slow pipeline load
     nlp = spacy.load(spacy_model)

@@ -16,7 +16,7 @@ from spacy.attrs import ENT_TYPE, LEMMA, LOWER
 from spacy.strings import get_string_id
 
 from ..errors import Errors, NeuralcorefError
-from ..mentions import NOMINAL, PROPER
+from ..core.mentions import NOMINAL, PROPER
 
 DATA = Path(__file__).parent / "data"
 #: Noun classes (how pronouns may refer to the noun) and name genders.

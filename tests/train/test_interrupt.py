@@ -10,7 +10,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from neuralcoref.model_dir import load_model  # noqa: E402
+from neuralcoref.artifacts.model_dir import load_model  # noqa: E402
 from neuralcoref.train import PhaseConfig, TrainingInterrupted  # noqa: E402
 from neuralcoref.train.interrupt import GracefulStop  # noqa: E402
 

@@ -8,13 +8,13 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from neuralcoref.conll import read_conll  # noqa: E402
-from neuralcoref.embeddings import build_vocab  # noqa: E402
+from neuralcoref.corpora.conll import read_conll  # noqa: E402
+from neuralcoref.core.embeddings import build_vocab  # noqa: E402
 from neuralcoref.errors import NeuralcorefError  # noqa: E402
-from neuralcoref.features import SPAN_VECTORS  # noqa: E402
+from neuralcoref.core.contract import SPAN_VECTORS  # noqa: E402
 from neuralcoref.lang import get_rules  # noqa: E402
-from neuralcoref.model_dir import load_model  # noqa: E402
-from neuralcoref.scoring import ScorerConfig  # noqa: E402
+from neuralcoref.artifacts.model_dir import load_model  # noqa: E402
+from neuralcoref.core.scoring import ScorerConfig  # noqa: E402
 from neuralcoref.train import PhaseConfig, TrainConfig, train  # noqa: E402
 from neuralcoref.train.batching import make_batches  # noqa: E402
 from neuralcoref.train.dataset import TrainingData  # noqa: E402
@@ -258,7 +258,7 @@ def test_train_config_errors(tmp_path):
 
 
 def test_vector_dropout_zeroes_whole_span_vectors_in_training_only():
-    from neuralcoref.features import SPAN_VECTORS
+    from neuralcoref.core.contract import SPAN_VECTORS
     config = ScorerConfig(vector_dim=3, vocab_size=2, embedding_dim=0, single_hidden=[8], pair_hidden=[8])
     torch.manual_seed(0)
     vectors = torch.rand(200, len(SPAN_VECTORS) * 3) + 1.0  # all positive
@@ -275,7 +275,7 @@ def test_vector_dropout_zeroes_whole_span_vectors_in_training_only():
 
 
 def test_word_dropout_reads_known_words_as_unknown_in_training_only():
-    from neuralcoref.scoring import OOV_ROW
+    from neuralcoref.core.scoring import OOV_ROW
     config = ScorerConfig(vector_dim=0, vocab_size=10, embedding_dim=4, single_hidden=[8], pair_hidden=[8])
     rows = torch.tensor([[0, 1, 5, 9]])  # none, unknown, two known words (4 of the 8 slots)
     vectors, feats = torch.zeros(1, 0), torch.zeros(1, 5)
@@ -340,7 +340,7 @@ def test_train_with_entity_refinement_and_mention_scorer(tmp_path):
 
 
 def test_train_with_extra_data_trains_only_its_gold_anaphors(sample_corpus, tmp_path):
-    from neuralcoref.embeddings import build_vocab as vocab_of
+    from neuralcoref.core.embeddings import build_vocab as vocab_of
 
     data = TrainingData(sample_corpus, vocab_of(sample_corpus.word_counts, min_count=1), 50, 500,
                         gold_anaphors_only=True)
@@ -426,7 +426,7 @@ def test_cli_trains_seeded_members_and_merges_them(tmp_path):
     """The documented ensemble recipe: two seeds through the CLI, then `ensemble`."""
     from typer.testing import CliRunner
 
-    from neuralcoref.cli import app
+    from neuralcoref.apps.cli import app
 
     cfg = tiny_config(phases=[PhaseConfig("softmax", max_epochs=1, patience=1, lr=1e-3)])
     config_file = tmp_path / "tiny.json"

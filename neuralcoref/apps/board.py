@@ -24,9 +24,9 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tupl
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from .conll import ConllDocument, read_conll_path
-from .coref_scorer import CorefScores, remove_singletons, score_documents
-from .errors import Errors, NeuralcorefError, Warnings
+from ..corpora.conll import ConllDocument, read_conll_path
+from ..corpora.coref_scorer import CorefScores, remove_singletons, score_documents
+from ..errors import Errors, NeuralcorefError, Warnings
 
 #: Environment variable naming the data folder when none is found next to the checkout.
 DATA_ENV = "NEURALCOREF_DATA"
@@ -42,7 +42,7 @@ GAP_SPLITS = {"development": "gap/gap-development.tsv", "validation": "gap/gap-v
 WINOBIAS_FILES = {f"type{kind}_{stance}": f"winobias/dev_type{kind}_{stance}_stereotype.english.v4_gold_conll"
                   for kind in (1, 2) for stance in ("pro", "anti")}
 #: The checkout the package runs from (site-packages when installed).
-CHECKOUT = Path(__file__).resolve().parent.parent
+CHECKOUT = Path(__file__).resolve().parents[2]
 #: Where the challenge set lives in a checkout (it is test code, not package data).
 CHALLENGE_PATH = CHECKOUT / "tests" / "challenge.py"
 
@@ -162,7 +162,7 @@ def conll_pass(nlp: Language, path: Path, keep_singletons: bool = True, progress
     from threadpoolctl import threadpool_limits
     from tqdm import tqdm
 
-    from .gold import parse_conll_docs
+    from ..corpora.gold import parse_conll_docs
 
     coref = nlp.get_pipe("neuralcoref")
     # One BLAS thread, as `neuralcoref benchmark` times the coref step.
@@ -186,7 +186,7 @@ def score_resolved(gold: Sequence[ConllDocument], docs: Sequence[Doc], keep_sing
     keep_singletons (bool): False drops one-mention clusters from key and response.
     RETURNS (CorefScores): the corpus-level scores.
     """
-    from .extensions import get_clusters
+    from ..extensions import get_clusters
 
     pairs = []
     for conll_doc, doc in zip(gold, docs):
@@ -241,8 +241,8 @@ class _Pipelines:
 
     def __getitem__(self, lang: str) -> Language:
         if lang not in self.loaded:
-            from .api import build_pipeline
-            from .model_dir import pipeline_id
+            from ..api import build_pipeline
+            from ..artifacts.model_dir import pipeline_id
 
             model, spacy_model = self.settings[lang]
             nlp = build_pipeline(model, spacy_model)
@@ -251,7 +251,7 @@ class _Pipelines:
         return self.loaded[lang]
 
     def describe(self) -> Dict[str, Dict[str, str]]:
-        from .model_dir import pipeline_id
+        from ..artifacts.model_dir import pipeline_id
 
         return {lang: {"model": self.settings[lang][0], "pipeline": pipeline_id(nlp)}
                 for lang, nlp in self.loaded.items()}
@@ -301,7 +301,7 @@ def _conll_rows(board: Board, data_dir: Path, nlps: _Pipelines, passes: Dict[str
 def _gap_rows(board: Board, data_dir: Path, nlps: _Pipelines, passes: Dict[str, ConllPass]) -> None:
     from threadpoolctl import threadpool_limits
 
-    from .gap import predict_gap, read_gap, score_gap
+    from ..corpora.gap import predict_gap, read_gap, score_gap
 
     for split, relative in GAP_SPLITS.items():
         examples = read_gap(data_dir / relative)

@@ -13,9 +13,9 @@ from typing import Dict, Union
 from spacy.language import Language
 from tqdm import tqdm
 
-from .conll import read_conll_path, write_conll
-from .extensions import get_clusters
-from .gold import parse_conll_docs
+from ..corpora.conll import read_conll_path, write_conll
+from ..extensions import get_clusters
+from ..corpora.gold import parse_conll_docs
 from .output_guard import check_output
 
 

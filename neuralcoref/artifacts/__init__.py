@@ -1,0 +1,1 @@
+"""Model artifacts: model folders (reading, checking, writing), ensembles, tuning."""

@@ -1,0 +1,2 @@
+"""Corpora and evaluation: CoNLL files, gold Docs, the coreference and mention
+scorers, GAP."""
