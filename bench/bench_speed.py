@@ -4,7 +4,7 @@
 
 Prints tokens/s, docs/s and peak RSS for the spaCy pipeline alone, the coref
 component alone on parsed Docs, the whole pipeline, nlp.pipe settings and single
-documents of about 1k, 10k and 100k tokens (see neuralcoref.benchmark).
+documents of about 1k, 10k and 100k tokens (see neuralcoref.apps.benchmark).
 """
 import argparse
 import json

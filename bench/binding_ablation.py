@@ -145,7 +145,7 @@ def main(argv: Sequence[str] = None) -> None:
     args = parser.parse_args(argv)
     if args.veto:
         import neuralcoref.core.binding
-        neuralcoref.binding.FALLBACK = False
+        neuralcoref.core.binding.FALLBACK = False
     nlp = load_spacy(args.spacy_model)
     coref = nlp.add_pipe("neuralcoref", config={"model": args.model} if args.model else {})
     rules = coref.resolver.rules

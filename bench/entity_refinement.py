@@ -3,7 +3,7 @@
     python bench/entity_refinement.py [--model PATH] [--dev CONLL] [--spacy-model NAME]
 
 Each mention's antecedent-side representation is replaced by the mean over its
-soft cluster — the runtime's own ``neuralcoref.entities.soft_clusters``, built
+soft cluster — the runtime's own ``neuralcoref.core.entities.soft_clusters``, built
 left to right from the model's antecedent distributions — and every pair is
 rescored with it. Prints dev CoNLL F1 without and with refinement (mixing
 weights 0.5 and 1, one and two iterations) and the time the refinement adds. It

@@ -98,7 +98,7 @@ class NeuralCoref(Pipe):
     vocab (Vocab): the pipeline's vocabulary.
     name (str): the component's name in the pipeline.
     lang (str): the pipeline's language, which picks the shipped model and rules.
-    pipeline (str | None): the pipeline's :func:`~neuralcoref.model_dir.pipeline_id`;
+    pipeline (str | None): the pipeline's :func:`~neuralcoref.artifacts.model_dir.pipeline_id`;
         the default model is the language's portable one (it reads no token
         vectors) when the default model reads other vectors than this
         pipeline's, and a chosen model that does warns (W103). None: not checked.

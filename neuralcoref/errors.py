@@ -69,7 +69,7 @@ class Warnings(metaclass=ErrorsWithCodes):
     # Hostile files (issue 28)
     W128 = ("The model in {path} records no checksums of its files (config.json has no "
             "'checksums'): a damaged or altered weights.npz or vocab.json cannot be told "
-            "from the real one. Write them with neuralcoref.model_dir.write_checksums(path) "
+            "from the real one. Write them with neuralcoref.artifacts.model_dir.write_checksums(path) "
             "once the folder is known to be good.")
 
 

@@ -361,7 +361,7 @@ def test_batch_second_process_on_one_output_is_refused(nlp_coref, data):
     import subprocess
 
     out = data.parent / "out.jsonl"
-    script = ("import sys, time; from neuralcoref.output_guard import locked_output\n"
+    script = ("import sys, time; from neuralcoref.apps.output_guard import locked_output\n"
               "with locked_output(sys.argv[1]):\n    print('locked', flush=True); time.sleep(60)")
     holder = subprocess.Popen([sys.executable, "-c", script, str(out)], stdout=subprocess.PIPE, text=True)
     try:

@@ -1,5 +1,5 @@
-"""Binding constraints (neuralcoref.binding), the expletive filter
-(neuralcoref.expletives), and decoding under the constraints.
+"""Binding constraints (neuralcoref.core.binding), the expletive filter
+(neuralcoref.core.expletives), and decoding under the constraints.
 
 The syntax is tested on hand-built parses (what the rules compute from a given
 parse) and on sentences the English pipeline parses (what users get).

@@ -1,4 +1,4 @@
-"""Tests of the CoNLL-2012 reader and writer (neuralcoref/conll.py)."""
+"""Tests of the CoNLL-2012 reader and writer (neuralcoref/corpora/conll.py)."""
 import io
 from pathlib import Path
 from typing import List, Sequence

@@ -1,4 +1,4 @@
-"""Tests of the coreference scorer (neuralcoref/coref_scorer.py)."""
+"""Tests of the coreference scorer (neuralcoref/corpora/coref_scorer.py)."""
 import json
 import time
 from pathlib import Path

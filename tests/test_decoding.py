@@ -1,4 +1,4 @@
-"""neuralcoref.decoding: decode inputs packed for storage and unpacked, one decode."""
+"""neuralcoref.core.decoding: decode inputs packed for storage and unpacked, one decode."""
 import numpy as np
 import pytest
 

@@ -122,7 +122,7 @@ def test_features_schema_hash_is_stable():
 ], ids=["pair-block-added", "mention-blocks-reordered", "distance-bins", "word-slots",
         "span-vectors", "number-classes", "context-window"])
 def test_features_schema_hash_changes_with_the_contract(monkeypatch, name, value):
-    monkeypatch.setattr(F, name, value)
+    monkeypatch.setattr(contract, name, value)
     assert schema_hash() != SCHEMA_HASH
 
 

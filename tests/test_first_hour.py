@@ -24,6 +24,7 @@ from click.testing import CliRunner
 import neuralcoref
 from neuralcoref.api import Coref, load_spacy, model_pipeline
 from neuralcoref.apps.cli import build_command
+from neuralcoref.corpora.conll import read_conll_path
 from neuralcoref.errors import NeuralcorefError
 from neuralcoref.extensions import set_clusters
 from neuralcoref.language_check import stop_word_rate, warn_if_other_language
@@ -101,8 +102,8 @@ def test_first_hour_pipeline_of_another_language_refused():
 
 
 def test_first_hour_language_check_on_words():
-    french = [w for doc in neuralcoref.conll.read_conll_path(FRENCH_CONLL) for w in doc.words]
-    english = [w for doc in neuralcoref.conll.read_conll_path(SAMPLE_CONLL) for w in doc.words]
+    french = [w for doc in read_conll_path(FRENCH_CONLL) for w in doc.words]
+    english = [w for doc in read_conll_path(SAMPLE_CONLL) for w in doc.words]
     en, fr = spacy.blank("en"), spacy.blank("fr")
     assert stop_word_rate(en, english) > 0.4 and stop_word_rate(fr, french) > 0.4
     assert stop_word_rate(en, french) < 0.2 and stop_word_rate(fr, english) < 0.2

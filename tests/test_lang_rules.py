@@ -369,7 +369,7 @@ def test_lang_rules_binding_and_expletive_fields_stay_out_of_the_fingerprint():
 def test_lang_rules_generic_ud_rules_bind_nothing_and_keep_every_pronoun():
     # Without a language's words, UD labels alone name no personal pronoun:
     # no binding constraint and no expletive filter (the parser's expl label
-    # alone is not trusted, see neuralcoref.expletives).
+    # alone is not trusted, see neuralcoref.core.expletives).
     assert not ud.RULES.binding_principles and not ud.RULES.binding_pronoun_words
     assert not (ud.RULES.weather_lemmas or ud.RULES.extraposition_lemmas or ud.RULES.copula_lemmas)
     assert get_rules("en").binding_principles == labels("A", "B", "C")

@@ -1,4 +1,4 @@
-"""Speakers from quotation marks and dialogue dashes (neuralcoref.quotes)."""
+"""Speakers from quotation marks and dialogue dashes (neuralcoref.core.quotes)."""
 import numpy as np
 import pytest
 import spacy

@@ -1,9 +1,9 @@
 """Training examples: each mention with its padded row of candidate antecedents.
 
 Candidate pairs and pair codes come from the runtime's functions
-(:func:`neuralcoref.pairs.candidate_antecedents`, :func:`neuralcoref.features.pair_codes`)
+(:func:`neuralcoref.core.pairs.candidate_antecedents`, :func:`neuralcoref.core.featurize.pair_codes`)
 applied document by document; expansions to float inputs use the runtime's
-:func:`~neuralcoref.features.expand_mention_codes` / ``expand_pair_codes``.
+:func:`~neuralcoref.core.expand.expand_mention_codes` / ``expand_pair_codes``.
 """
 from __future__ import annotations
 
@@ -105,7 +105,7 @@ class TrainingData:
         self.weights: Optional[np.ndarray] = None
 
     def set_soft_clusters(self, members: Optional[np.ndarray], weights: Optional[np.ndarray]) -> None:
-        """Soft clusters (from :func:`neuralcoref.entities.soft_clusters`) that batches
+        """Soft clusters (from :func:`neuralcoref.core.entities.soft_clusters`) that batches
         carry for the entity-level second pass; None for plain batches."""
         self.members, self.weights = members, weights
 

@@ -1,9 +1,9 @@
 """Dev evaluation during training: PyTorch scores, the runtime's decoding, the project's scorer.
 
 The stored dev features hold everything the runtime's
-:func:`~neuralcoref.decoding.decode` reads (train/storage.py), so the dev F1
+:func:`~neuralcoref.core.decoding.decode` reads (train/storage.py), so the dev F1
 that picks a checkpoint is the F1 the exported model gets on the same documents,
-and tuning (:mod:`neuralcoref.tuning`) runs on them without parsing dev again.
+and tuning (:mod:`neuralcoref.artifacts.tuning`) runs on them without parsing dev again.
 """
 from __future__ import annotations
 
@@ -84,7 +84,7 @@ def _predict_scores(model: CorefScorers, data: TrainingData, device: torch.devic
 def scored_dev(data: TrainingData, single: np.ndarray, pair: np.ndarray,
                mention: np.ndarray) -> ScoredDev:
     """The featurized documents with their scores, ready to decode under any link
-    offsets (:class:`~neuralcoref.tuning.ScoredDev`).
+    offsets (:class:`~neuralcoref.artifacts.tuning.ScoredDev`).
 
     single (float32 (n,)), pair (float32 (n_pairs,)), mention (float32 (n,)):
         scores of every mention and candidate, as from :func:`predict_scores`.
@@ -105,7 +105,7 @@ def scored_dev(data: TrainingData, single: np.ndarray, pair: np.ndarray,
 def decode(data: TrainingData, single: np.ndarray, pair: np.ndarray, mention: np.ndarray,
            offset: float = 0.0) -> List[List[List[Tuple[int, int]]]]:
     """Predicted clusters (token spans) of every document, decoded by the runtime's
-    :func:`~neuralcoref.decoding.decode` with every input the component uses.
+    :func:`~neuralcoref.core.decoding.decode` with every input the component uses.
 
     mention (float32 (n,)): mention scores, which pick a cluster's span per head.
     offset (float): added to the single scores of every mention type (a link threshold to tune).
@@ -148,7 +148,7 @@ def dev_scores(model: CorefScorers, data: TrainingData, device: torch.device, pa
 def tune_dev_offsets(model: CorefScorers, data: TrainingData, device: torch.device, pair_budget: int,
                      offset: float, progress: bool = True) -> TuneResult:
     """Per-mention-type link offsets fitted on the stored dev features by
-    :func:`~neuralcoref.tuning.tune_offsets` (``neuralcoref tune``'s search), on
+    :func:`~neuralcoref.artifacts.tuning.tune_offsets` (``neuralcoref tune``'s search), on
     top of the single-score ``offset`` the export folds in.
 
     RETURNS (TuneResult): the offsets and the dev scores before and after.

@@ -1,6 +1,6 @@
 """PyTorch scorers with exactly the runtime's weight names and shapes.
 
-Parameters are created from :func:`neuralcoref.scoring.weight_shapes` — the same
+Parameters are created from :func:`neuralcoref.core.scoring.weight_shapes` — the same
 function the numpy runtime checks its weights against — so export is a rename of
 ``__`` to ``.`` and a test holds both forward passes to the same scores.
 """

@@ -21,10 +21,10 @@ fields kept when there is an object; otherwise ``input_line`` and ``input``, the
 line as read). ``strict=True`` (``--strict``) stops at the first bad line
 instead, with that coded error, after writing every line before it.
 
-The output is guarded (:mod:`neuralcoref.output_guard`): never the input, locked
+The output is guarded (:mod:`neuralcoref.apps.output_guard`): never the input, locked
 while a run writes it, and tied to its input, which a resumed run must match.
 With ``n_process`` > 1 the texts go to worker processes that die with the run,
-even after ``kill -9`` (:mod:`neuralcoref.workers`). See docs/serving.md.
+even after ``kill -9`` (:mod:`neuralcoref.apps.workers`). See docs/serving.md.
 
 On Dask, ``resolve_bag`` maps a bag of JSON lines (or dicts) to output records and
 ``resolve_jsonl_dask`` runs ``resolve_jsonl`` on many files at once, one task per
@@ -199,7 +199,7 @@ def resolve_records(items: Iterable[Tuple[int, Union[str, bytes, dict]]], nlp: "
     text_field (str): the field holding the text.
     batch_size (int): texts per ``nlp.pipe`` batch.
     n_process (int): worker processes (each dies with this one, see
-        :mod:`neuralcoref.workers`); 1 runs in this process.
+        :mod:`neuralcoref.apps.workers`); 1 runs in this process.
     strict (bool): raise the coded error of the first bad item (after yielding
         every record before it) instead of yielding an error record.
     path (str): where the items come from, for error messages.
@@ -378,7 +378,7 @@ def resolve_jsonl(input_path: Union[str, Path], output_path: Union[str, Path], *
         records, E313 if the output is damaged before its last line, E339 if
         another run writes the output, E340 if the output is the input, E341 if
         the output was begun from another input (see
-        :mod:`neuralcoref.output_guard`), E342 if it cannot be written.
+        :mod:`neuralcoref.apps.output_guard`), E342 if it cannot be written.
     """
     _check_setting("batch_size", batch_size)
     _check_setting("n_process", n_process)

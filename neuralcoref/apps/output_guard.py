@@ -2,7 +2,7 @@
 time, output checked before the run, and a resumed output tied to its input.
 
 Used by ``neuralcoref batch`` (:mod:`neuralcoref.batch`) and ``neuralcoref
-predict`` (:mod:`neuralcoref.predict`).
+predict`` (:mod:`neuralcoref.apps.predict`).
 """
 from __future__ import annotations
 

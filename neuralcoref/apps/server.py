@@ -8,12 +8,12 @@
 :mod:`neuralcoref.records`), or takes ``{"texts": [...]}`` and answers
 ``{"results": [record, ...]}``. ``GET /health`` says the server is up. A body
 that is not JSON, or neither shape, is answered with 422 and a message saying
-what to send; every limit of :class:`~neuralcoref.server_limits.ServerLimits`
+what to send; every limit of :class:`~neuralcoref.apps.server_limits.ServerLimits`
 (body, characters, texts, tokens, response size, seconds) with its own coded
 413, 422, 408 or 503 (``docs/serving.md``).
 
 The server's process reads, checks and answers requests; worker processes
-(:mod:`neuralcoref.server_worker`) parse and resolve them, each under a
+(:mod:`neuralcoref.apps.server_worker`) parse and resolve them, each under a
 deadline, so that no request can stall ``/health`` or the others.
 ``create_app`` only builds the application (and loads the pipeline): nothing
 listens until ``serve`` (or any ASGI server) runs it. FastAPI and uvicorn come
@@ -103,7 +103,7 @@ def create_app(nlp: Optional["Language"] = None, *, model: Optional[str] = None,
     spacy_model (str | None): the spaCy pipeline, when ``nlp`` is None.
     batch_size (int): texts per ``nlp.pipe`` batch.
     workers (int): worker processes resolving requests, one request each at a time.
-    **limits: any field of :class:`~neuralcoref.server_limits.ServerLimits`
+    **limits: any field of :class:`~neuralcoref.apps.server_limits.ServerLimits`
         (max_body_bytes, max_text_chars, max_texts, max_tokens,
         max_response_bytes, timeout, header_timeout, body_timeout, max_waiting,
         worker_memory_mb, max_connections).

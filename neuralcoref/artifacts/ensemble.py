@@ -44,7 +44,7 @@ def merge_models(models: Sequence[CorefModel], greedyness: float = 0.5, top_ante
     greedyness (float): folded into the merged single scorer, so that the merged
         model at greedyness 0.5 links like the members' mean at this value.
     top_antecedents (int): recorded as the merged model's coarse-to-fine
-        setting (see :class:`~neuralcoref.resolver.Resolver`); 0: none.
+        setting (see :class:`~neuralcoref.core.resolver.Resolver`); 0: none.
     RETURNS (tuple): (ModelConfig, weights, vocabulary words) for ``save_model``.
     """
     _check_members(models)

@@ -2,7 +2,7 @@
 
 A folder holds ``config.json`` (feature schema hash, language, scorer sizes,
 decoding defaults), ``weights.npz`` (float32 arrays named by
-:func:`neuralcoref.scoring.weight_shapes`, loaded with ``allow_pickle=False``),
+:func:`neuralcoref.core.scoring.weight_shapes`, loaded with ``allow_pickle=False``),
 ``vocab.json`` (the embedding vocabulary) and ``model_card.md``. Everything is
 checked when the folder is loaded, so a corrupted or mismatched model fails with a
 coded error at load time, never at prediction time.

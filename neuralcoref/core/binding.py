@@ -18,7 +18,7 @@ Microsoft blamed its cloud unit": Microsoft).
 Computed once per Doc from ``doc.to_array`` (heads, labels, words): the loops run
 over personal pronouns only, the mentions in a pronoun's domain are found with
 a sorted array of mention heads. Decoding
-(:func:`~neuralcoref.clustering.decode_clusters`) never puts a forbidden pair in
+(:func:`~neuralcoref.core.clustering.decode_clusters`) never puts a forbidden pair in
 one cluster and links a reflexive to its binder when agreement allows.
 """
 from __future__ import annotations

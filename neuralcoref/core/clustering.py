@@ -143,7 +143,7 @@ def best_antecedents(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray,
         ("Pauline" and "Laurence"; "Samuel" and "Samuel de Constant" may meet).
     classes (int (n,) | None): lexicon classes, see :func:`agreement_masks`
         ("the laptop" never joins "he"); they need ``agreement``.
-    binding (Binding | None): from :func:`~neuralcoref.binding.binding_constraints`;
+    binding (Binding | None): from :func:`~neuralcoref.core.binding.binding_constraints`;
         when given, a mention never joins a cluster holding a mention it is
         forbidden to corefer with ("He saw him"), and a reflexive links to its
         binder ("Peter saw himself") when agreement allows, whatever the scores.
@@ -250,8 +250,8 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
     RETURNS (List[List[int]]): mention indices per cluster.
 
     The component, training's dev evaluation and the tuner all call it through
-    :func:`neuralcoref.decoding.decode`, with every input from
-    :func:`neuralcoref.decoding.decode_inputs`.
+    :func:`neuralcoref.core.decoding.decode`, with every input from
+    :func:`neuralcoref.core.decoding.decode_inputs`.
     """
     if offsets is not None:  # a higher no-antecedent score is a higher threshold
         single = np.asarray(single, dtype=np.float32) + offsets
@@ -311,7 +311,7 @@ def repeat_keys(codes: np.ndarray, hashes: np.ndarray) -> np.ndarray:
     "my", "je", "mon"), where the speaker is known (a CoNLL speaker, narration, or
     one quotation). 0 for the other mentions.
 
-    codes, hashes: mention codes and hashes (:class:`~neuralcoref.features.MentionFeatures`).
+    codes, hashes: mention codes and hashes (:class:`~neuralcoref.core.contract.MentionFeatures`).
     RETURNS (ndarray): (n,) uint64, for :func:`attach_repeats` and :func:`merge_repeats`.
     """
     codes, hashes = np.asarray(codes), np.asarray(hashes)
@@ -339,7 +339,7 @@ def attach_repeats(clusters: List[List[int]], keys: np.ndarray, heads: np.ndarra
     clusters (List[List[int]]): sorted mention indices, as from :func:`one_span_per_head`.
     keys (uint64 (n,)): from :func:`repeat_keys` (0: none).
     heads (int (n,)): head token of each mention.
-    partners (Dict[int, Set[int]] | None): from :meth:`~neuralcoref.binding.Binding.partners`:
+    partners (Dict[int, Set[int]] | None): from :meth:`~neuralcoref.core.binding.Binding.partners`:
         a mention never joins a cluster holding one of its partners.
     RETURNS (List[List[int]]): the clusters, each still sorted.
     """
@@ -387,7 +387,7 @@ def merge_repeats(clusters: List[List[int]], keys: np.ndarray, heads: np.ndarray
     names (uint64 (n,) | None): from :func:`name_words`; None merges without the
         names' check.
     partners (Dict[int, Set[int]] | None): forbidden partners per mention
-        (:meth:`~neuralcoref.binding.Binding.partners`); None: none.
+        (:meth:`~neuralcoref.core.binding.Binding.partners`); None: none.
     RETURNS (List[List[int]]): the clusters, each sorted, in order of their first mention.
     """
     partners = partners or {}
@@ -424,7 +424,7 @@ def merge_repeats(clusters: List[List[int]], keys: np.ndarray, heads: np.ndarray
 
 def with_speaker_names(names: np.ndarray, speakers: np.ndarray) -> np.ndarray:
     """Name words with those of each pronoun's speaker added (from
-    :func:`~neuralcoref.quotes.speaker_links`): Anna's "I" then never joins a
+    :func:`~neuralcoref.core.quotes.speaker_links`): Anna's "I" then never joins a
     cluster named Tom, nor Tom's "I", whatever the scores.
 
     names (uint64 (n,)): from :func:`name_words`; speakers (int (k, 2)): pairs
@@ -475,11 +475,11 @@ def join_speakers(clusters: List[List[int]], speakers: np.ndarray, heads: np.nda
 
     clusters (List[List[int]]): sorted mention indices, as from :func:`merge_repeats`.
     speakers (int (k, 2)): pairs (pronoun, speaker mention), from
-        :func:`~neuralcoref.quotes.speaker_links`.
+        :func:`~neuralcoref.core.quotes.speaker_links`.
     heads (int (n,)), span_scores: for :func:`one_span_per_head`.
     masks (uint32 (n, 2) | None): from :func:`agreement_masks`; names (uint64 (n,) | None).
     partners (Dict[int, Set[int]] | None): forbidden partners per mention
-        (:meth:`~neuralcoref.binding.Binding.partners`); None: none.
+        (:meth:`~neuralcoref.core.binding.Binding.partners`); None: none.
     RETURNS (List[List[int]]): the clusters, each sorted, in order of their first mention.
     """
     if not len(speakers):

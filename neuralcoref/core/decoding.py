@@ -81,7 +81,7 @@ class DocScores:
 @dataclass(frozen=True)
 class DecodeSettings:
     """The decoding knobs: greedyness (0-1, 0.5 as trained) and a link threshold
-    offset per mention type (see :func:`~neuralcoref.clustering.check_link_offsets`)."""
+    offset per mention type (see :func:`~neuralcoref.core.clustering.check_link_offsets`)."""
 
     greedyness: float = 0.5
     link_offsets: Mapping[str, float] = field(default_factory=dict)
@@ -138,7 +138,7 @@ def inputs_fingerprint(rules: LanguageRules) -> str:
 
 def decode(scores: DocScores, inputs: DecodeInputs, settings: DecodeSettings) -> List[List[int]]:
     """The clusters one Doc's scores decode to (mention indices per cluster), by
-    :func:`~neuralcoref.clustering.decode_clusters` with every input.
+    :func:`~neuralcoref.core.clustering.decode_clusters` with every input.
 
     RAISES NeuralcorefError: E119 when the scores and the inputs are not of the
         same mentions (never a numpy error from deep inside the decoding).

@@ -16,6 +16,7 @@ from spacy.attrs import DEP, ENT_TYPE, HEAD, IS_PUNCT, LOWER, MORPH, POS, SENT_S
 from spacy.strings import get_string_id as hash_string
 from spacy.tokens import Doc
 
+from ..errors import Errors, NeuralcorefError
 from ..lang.base import LanguageRules
 from . import _features
 from .contract import (ANIMACY, C, CONTEXT_WINDOW, DEFINITENESS, DEP_CLASSES, ENTITY_CLASSES, GENDER, H,
@@ -377,7 +378,7 @@ def pair_codes(features: MentionFeatures, ptr: np.ndarray, ante: np.ndarray) -> 
     """Compact codes of every candidate pair (see PAIR_CODES).
 
     features (MentionFeatures): the document's (or documents') mentions.
-    ptr, ante: candidate antecedents from :func:`neuralcoref.pairs.candidate_antecedents`.
+    ptr, ante: candidate antecedents from :func:`neuralcoref.core.pairs.candidate_antecedents`.
     RETURNS (ndarray): (n_pairs, len(PAIR_CODES)) int16.
     """
     return _features.pair_codes(

@@ -17,7 +17,7 @@ Candidates, per :class:`~neuralcoref.lang.base.LanguageRules`:
   [partit]" in French), as pronominal mentions of the omitted subject;
 - named entities of referential types;
 
-and no expletive pronoun ("It is raining": :mod:`neuralcoref.expletives`).
+and no expletive pronoun ("It is raining": :mod:`neuralcoref.core.expletives`).
 
 Every span is trimmed of edge punctuation, conjunctions and dangling prepositions
 (a closing bracket or quote stays when its opening partner is inside; the head
@@ -27,7 +27,7 @@ else by the head: pronouns "pronominal", proper nouns and common nouns inside a
 referential entity "proper", other heads "nominal"; entities are "proper".
 
 The work is one ``doc.to_array`` call (two when the rules read morphology) and
-the Cython kernels of :mod:`neuralcoref._mentions`; the ``*_reference`` functions
+the Cython kernels of :mod:`neuralcoref.core._mentions`; the ``*_reference`` functions
 here are pure numpy/Python versions of those kernels, which the parity tests hold
 equal. Classes that rules draw from words or morphology instead of fine-grained
 tags (pipelines without such tags, as UD ones) are folded into the tag and

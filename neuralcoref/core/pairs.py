@@ -104,7 +104,7 @@ def check_top_antecedents(value: Any) -> int:
 def top_candidates(scores: np.ndarray, ptr: np.ndarray, k: int) -> np.ndarray:
     """Positions of each anaphor's ``k`` best-scoring candidates (the earlier of
     equal scores), in increasing order: the coarse-to-fine pruning of
-    :meth:`~neuralcoref.scoring.Scorers.all_pair_scores`.
+    :meth:`~neuralcoref.core.scoring.Scorers.all_pair_scores`.
 
     scores (float32 (n_pairs,)): candidate scores; ptr (int64 (n + 1,)): CSR offsets.
     k (int): candidates kept per anaphor, >= 1.

@@ -92,7 +92,7 @@ class Resolver:
         of other mentions (names, nominals); None: ``max_dist``.
     blacklist (Iterable[str]): lowercased words never resolved (e.g. "i", "you").
     link_offsets (Mapping[str, float] | None): link threshold offset per mention
-        type (see :func:`~neuralcoref.clustering.check_link_offsets`); None: the
+        type (see :func:`~neuralcoref.core.clustering.check_link_offsets`); None: the
         model's (``neuralcoref tune`` records them), else none.
     top_antecedents (int | None): for an ensemble, the candidates of each
         mention that all members score, picked by the first member's scores
@@ -204,7 +204,7 @@ class Resolver:
     def decide_featurized(self, item: _Featurized, single: np.ndarray, pair: np.ndarray,
                           store_scores: bool = False, mention: Optional[np.ndarray] = None) -> DocCoref:
         """Clusters and main mentions of a featurized Doc from its scores (from
-        :meth:`score`), by :func:`~neuralcoref.decoding.decode`, as training's dev
+        :meth:`score`), by :func:`~neuralcoref.core.decoding.decode`, as training's dev
         evaluation and the tuner decode."""
         mentions = item.mentions
         clusters = decode(DocScores(single, pair, item.ptr, item.ante, mention), item.inputs,
@@ -216,7 +216,7 @@ class Resolver:
 
     @property
     def settings(self) -> DecodeSettings:
-        """The current greedyness and link offsets, for :func:`~neuralcoref.decoding.decode`."""
+        """The current greedyness and link offsets, for :func:`~neuralcoref.core.decoding.decode`."""
         return DecodeSettings(self.greedyness, self.link_offsets)
 
     def decide(self, mentions: Mentions, single: np.ndarray, pair: np.ndarray,
@@ -228,7 +228,7 @@ class Resolver:
                binding: Optional[Binding] = None) -> DocCoref:
         """Links, clusters and main mentions from scores (``agreement``, ``repeats``,
         ``names``, ``span_scores``, ``classes``, ``persons``, ``speakers``,
-        ``binding``: see :func:`~neuralcoref.clustering.decode_clusters`)."""
+        ``binding``: see :func:`~neuralcoref.core.clustering.decode_clusters`)."""
         clusters = decode_clusters(single, pair, ptr, ante, mentions.heads, self.greedyness, agreement,
                                    link_offsets_of(mentions.types, self.link_offsets), repeats, names,
                                    span_scores, classes, persons, speakers, binding)

@@ -46,10 +46,10 @@ class ScorerConfig:
         score of both mentions is added to every pair score (how likely each is a
         mention at all); None for no mention scorer.
     refine (bool): rescore pairs with antecedents represented by their soft
-        clusters (see :mod:`neuralcoref.entities`).
+        clusters (see :mod:`neuralcoref.core.entities`).
     single_blocks, pair_blocks (List[List[int]] | None): per hidden layer, the
         sizes of its independent blocks of units; set by
-        :mod:`neuralcoref.ensemble`, whose merged members each own one block per
+        :mod:`neuralcoref.artifacts.ensemble`, whose merged members each own one block per
         layer. Block k of a layer reads only block k of the layer before (the
         weights between blocks are zero), so each is computed on its own; the
         first layer reads the whole input. None: one block.

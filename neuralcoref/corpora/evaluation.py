@@ -1,6 +1,6 @@
 """``neuralcoref evaluate``: a key and a response, checked for the same documents.
 
-:func:`neuralcoref.coref_scorer.score_files` scores a key document the response
+:func:`neuralcoref.corpora.coref_scorer.score_files` scores a key document the response
 lacks as an empty response, as the reference scorer does. A user scoring a
 response that lost documents then reads a low score without a word; here the
 documents must match, or the caller says to score the common ones.

@@ -3,8 +3,8 @@
 A :class:`LanguageRules` holds only strings (part-of-speech tags, fine-grained tags,
 dependency labels, lowercase words, entity labels) as the user's spaCy pipeline writes
 them, and maps from labels to the language-independent classes of the feature
-contract. The algorithms that use them live in :mod:`neuralcoref.mentions` and
-:mod:`neuralcoref.features`; adding a language means writing one of these objects in
+contract. The algorithms that use them live in :mod:`neuralcoref.core.mentions` and
+:mod:`neuralcoref.core.contract`; adding a language means writing one of these objects in
 ``neuralcoref/lang/<code>.py``.
 """
 from __future__ import annotations
@@ -111,14 +111,14 @@ class LanguageRules:
     entity_labels (Labels): named-entity types that refer (people, places,
         organisations...), not amounts or dates.
 
-    Features (classes are those of :mod:`neuralcoref.features`):
+    Features (classes are those of :mod:`neuralcoref.core.contract`):
     entity_classes (ClassMap): entity label -> ENTITY_CLASSES name ("person"...).
     dep_classes (ClassMap): dependency label of a mention's head -> DEP_CLASSES
         name ("subject", "object", "oblique", "possessive", "predicate"...).
     content_pos (Labels): parts of speech compared by the relaxed string match.
     quote_open_marks, quote_close_marks (Labels): quotation marks ("«", "»"):
         with ``turn_dashes``, they give speakers to texts without any (see
-        :mod:`neuralcoref.quotes`); empty: no speakers from quotation marks.
+        :mod:`neuralcoref.core.quotes`); empty: no speakers from quotation marks.
     turn_dashes (Labels): dashes that open a sentence of dialogue ("—").
     expletive_pronouns (Labels): pronouns that can be pleonastic ("it").
     expletive_deps (Labels): positions where they can be ("expl", subjects).
@@ -151,14 +151,14 @@ class LanguageRules:
         never "it", "the committee" may join "they".
     speech_verbs (Labels): lemmas of verbs that introduce speech ("say", "reply",
         "dire"): their subject next to a quotation is its speaker (see
-        :mod:`neuralcoref.quotes`), whose first-person pronouns join it.
+        :mod:`neuralcoref.core.quotes`), whose first-person pronouns join it.
     speech_marks (Labels): quotation marks that open and close alike (straight
         '"'), for speakers of quotations at decoding (besides the open and close
         marks above, which also give speaker features).
 
-    Binding constraints (decoding only, see :mod:`neuralcoref.binding`):
+    Binding constraints (decoding only, see :mod:`neuralcoref.core.binding`):
     binding_principles (Labels): those applied, among "A", "B", "C", and "P" (the
-        possessive preference of :mod:`neuralcoref.binding`); empty: none.
+        possessive preference of :mod:`neuralcoref.core.binding`); empty: none.
     binding_possessive_words (Labels): possessive determiners for "P" ("its").
     binding_pronoun_words (Labels): personal pronouns that principles B and C
         constrain ("he", "him"; not possessives or reflexives).
@@ -184,7 +184,7 @@ class LanguageRules:
         free by principle C ("serve [as] the capital").
 
     Expletives (non-referential pronouns: never mentions, see
-    :mod:`neuralcoref.expletives`; not part of :meth:`fingerprint`, for the reason
+    :mod:`neuralcoref.core.expletives`; not part of :meth:`fingerprint`, for the reason
     given at ``_FILTER_FIELDS``):
     weather_lemmas (Labels): predicates whose ``expletive_pronouns`` subject is
         always expletive ("rain", "pleuvoir", "falloir").
@@ -374,7 +374,7 @@ _DECODING_FIELDS = ("decoding_agreement", "possessive_suffixes", "elided_words",
 #: so rules that do not use them keep the fingerprint their models recorded.
 _LATER_FIELDS = ("quote_open_marks", "quote_close_marks", "turn_dashes")
 AGREEMENT_ATTRIBUTES = ("gender", "number")
-#: Binding principles decoding can apply (see :mod:`neuralcoref.binding`).
+#: Binding principles decoding can apply (see :mod:`neuralcoref.core.binding`).
 BINDING_PRINCIPLES = ("A", "B", "C", "P")
 
 

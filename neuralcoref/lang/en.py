@@ -13,7 +13,7 @@ RULES = LanguageRules(
     decoding_agreement=labels("gender", "number"),
     # Noun classes and first names (WordNet, Names Corpus: see lang/data/NOTICE).
     lexicons=labels("en_lexicon"),
-    # Speakers of quotations, for decoding only (see neuralcoref.quotes): the
+    # Speakers of quotations, for decoding only (see neuralcoref.core.quotes): the
     # quotation marks give no speaker features to the shipped models.
     speech_marks=labels('"', "“", "”", "``", "''"),
     speech_verbs=labels("say", "reply", "ask", "answer", "add", "shout", "cry", "whisper",
@@ -82,7 +82,7 @@ RULES = LanguageRules(
                             "anybody", "everyone", "everybody", "nobody"),
     inanimate_pronouns=labels("it", "its", "itself", "something", "anything", "everything",
                               "nothing", "which"),
-    # Binding (decoding only, see neuralcoref.binding).
+    # Binding (decoding only, see neuralcoref.core.binding).
     binding_principles=labels("A", "B", "C"),
     # Third person only: first and second person meet names as vocatives ("What
     # did you do, Sabrina?") and predicates ("we as Americans").
@@ -101,7 +101,7 @@ RULES = LanguageRules(
     relative_words=labels("who", "which", "that"),
     binding_predicate_deps=labels("attr", "acomp", "oprd", "appos", "punct"),
     predicative_words=labels("as"),
-    # Expletive "it" (see neuralcoref.expletives).
+    # Expletive "it" (see neuralcoref.core.expletives).
     weather_lemmas=labels("rain", "snow", "hail", "drizzle", "sleet", "thunder", "pour"),
     weather_adjectives=labels("cold", "hot", "warm", "cool", "sunny", "cloudy", "windy",
                               "foggy", "rainy", "stormy", "chilly", "freezing", "humid",

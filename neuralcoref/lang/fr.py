@@ -9,7 +9,7 @@ possessive determiners even without ``Poss=Yes``, object clitics taken for
 articles ("Pauline [la] comprit"), and pronouns that are not mentions ("se",
 "que", "rien"). The construction: fr-litbank marks a subject left out in
 coordination on its verb ("elle se leva et [partit]"). Guillemets and dialogue
-dashes give the speakers fiction does not name (:mod:`neuralcoref.quotes`).
+dashes give the speakers fiction does not name (:mod:`neuralcoref.core.quotes`).
 
 Chosen on fr-litbank train and dev (LitBank guidelines: singletons, possessive
 determiners and nested mentions annotated) with ``bench/mention_recall.py --lang
@@ -103,11 +103,11 @@ RULES = replace(
     zero_subject_deps=labels("conj"),
     entity_labels=labels("PER", "LOC", "ORG"),
     entity_classes={"PER": "person", "LOC": "place", "ORG": "org", "MISC": "other"},
-    # Speech in fiction: guillemets and dialogue dashes (see neuralcoref.quotes).
+    # Speech in fiction: guillemets and dialogue dashes (see neuralcoref.core.quotes).
     quote_open_marks=labels("«", "“"),
     quote_close_marks=labels("»", "”"),
     turn_dashes=labels("—", "–"),
-    # Speakers of quotations and turns, for decoding (see neuralcoref.quotes):
+    # Speakers of quotations and turns, for decoding (see neuralcoref.core.quotes):
     # lemmas, and the forms the lemmatizer leaves as they are ("répondit").
     speech_verbs=labels("dire", "répondre", "demander", "écrier", "crier", "reprendre", "ajouter",
                         "murmurer", "répliquer", "continuer", "faire", "poursuivre", "interrompre",
@@ -132,7 +132,7 @@ RULES = replace(
                                      "nous", "vous", "-je", "-tu", "-moi", "-toi", "-nous", "-vous",
                                      "mon", "ma", "mes", "ton", "ta", "tes", "notre", "nos",
                                      "votre", "vos")),
-    # Binding (decoding only, see neuralcoref.binding): none applied, since B and
+    # Binding (decoding only, see neuralcoref.core.binding): none applied, since B and
     # C lowered fr-litbank dev although gold rarely disagrees with them: the
     # clusters the blocked links would make hold other errors
     # (docs/experiments/2026-11-26-binding.md). The words stay for the day
@@ -145,7 +145,7 @@ RULES = replace(
     # Object clitics precede their verb, whatever their label ("lui/dep", "le/det").
     binding_clitic_words=labels(*_elided("le", "la", "les", "l'", "lui", "leur")),
     relative_words=labels("qui"),
-    # Impersonal "il" (see neuralcoref.expletives).
+    # Impersonal "il" (see neuralcoref.core.expletives).
     weather_lemmas=labels("pleuvoir", "neiger", "grêler", "venter", "bruiner", "tonner",
                           "falloir", "agir"),
     weather_adjectives=labels("froid", "chaud", "beau", "doux", "frais", "nuit", "jour",
