@@ -21,13 +21,13 @@ from typing import Dict, List, Sequence, Tuple
 import numpy as np
 
 from neuralcoref.api import load_spacy
-from neuralcoref.core.binding import binding_constraints
-from neuralcoref.corpora.conll import read_conll_path
 from neuralcoref.apps.board import score_resolved
+from neuralcoref.core.binding import binding_constraints
 from neuralcoref.core.expletives import expletive_tokens
+from neuralcoref.core.mentions import extract_mentions
+from neuralcoref.corpora.conll import read_conll_path
 from neuralcoref.corpora.gold import parse_conll_docs
 from neuralcoref.lang.base import _FILTER_FIELDS, LanguageRules
-from neuralcoref.core.mentions import extract_mentions
 
 Parsed = List[Tuple[object, object]]
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))

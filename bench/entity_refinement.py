@@ -16,11 +16,11 @@ import numpy as np
 
 from devset import DEV
 from neuralcoref.api import load_spacy
-from neuralcoref.core.entities import refine, soft_clusters
-from neuralcoref.core.contract import MentionFeatures
-from neuralcoref.lang import get_pipeline_rules
 from neuralcoref.artifacts.model_dir import load_model, resolve_model_path
+from neuralcoref.core.contract import MentionFeatures
+from neuralcoref.core.entities import refine, soft_clusters
 from neuralcoref.core.pairs import anaphor_index, candidate_window
+from neuralcoref.lang import get_pipeline_rules
 from neuralcoref.train.dataset import TrainingData
 from neuralcoref.train.evaluation import decode, score_predictions
 from neuralcoref.train.featurize import featurize_corpus

@@ -21,11 +21,11 @@ from spacy.tokens import DocBin
 from neuralcoref.core import clustering
 from neuralcoref.core.clustering import (agreement_codes, name_words, pronoun_persons, repeat_keys,
                                    with_speaker_genders, with_speaker_names)
+from neuralcoref.core.mentions import PROPER
 from neuralcoref.corpora.conll import read_conll_path
 from neuralcoref.corpora.coref_scorer import CorefScores, remove_singletons, score_documents
 from neuralcoref.corpora.gold import parse_conll_docs
 from neuralcoref.lang.lexicon import MENTION_CLASSES, mention_classes
-from neuralcoref.core.mentions import PROPER
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 CACHE = Path("/tmp/neuralcoref-board-cache")

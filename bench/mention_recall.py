@@ -23,11 +23,11 @@ import spacy
 from spacy.language import Language
 from spacy.tokens import Doc
 
+from neuralcoref.core.mentions import extract_mentions
 from neuralcoref.corpora.conll import read_conll_path
 from neuralcoref.corpora.gold import parse_conll_docs
-from neuralcoref.lang import get_pipeline_rules, get_rules
 from neuralcoref.corpora.mention_eval import evaluate_mentions
-from neuralcoref.core.mentions import extract_mentions
+from neuralcoref.lang import get_pipeline_rules, get_rules
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 #: Per language: the dev file and the pipelines to try, first installed wins.

@@ -17,8 +17,8 @@ import spacy
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from .errors import Errors, ModelLoadError, NeuralcorefError
 from .artifacts.model_dir import SHIPPED_MODELS, SHIPPED_VARIANTS, read_config, resolve_model_path
+from .errors import Errors, ModelLoadError, NeuralcorefError
 from .pipelines import resolve_pipeline_name
 
 #: Pipelines tried, in order, when none is named.

@@ -24,16 +24,16 @@ from spacy.training import Example
 from spacy.util import minibatch
 from spacy.vocab import Vocab
 
-from .errors import Errors, ModelLoadError, NeuralcorefError, Warnings, quote
-from .extensions import SCORES_KEY, get_clusters, register_extensions, set_clusters
-from .core.clustering import check_link_offsets
-from .lang import get_pipeline_rules, get_rules
-from .lang.base import LanguageRules
 from .artifacts.model_dir import (CARD_FILE, CONFIG_BYTES, CONFIG_FILE, VOCAB_FILE, WEIGHTS_FILE,
                                   fallback_models, load_model, pipeline_id, resolve_model_path)
+from .core.clustering import check_link_offsets
 from .core.model import CorefModel
 from .core.pairs import candidate_window, check_top_antecedents
 from .core.resolver import DocCoref, Resolver
+from .errors import Errors, ModelLoadError, NeuralcorefError, Warnings, quote
+from .extensions import SCORES_KEY, get_clusters, register_extensions, set_clusters
+from .lang import get_pipeline_rules, get_rules
+from .lang.base import LanguageRules
 from .validation import COMPONENT_FIELDS, component_problems, component_settings
 
 #: The files a saved component holds: its model folder's, and its settings.

@@ -14,9 +14,9 @@ from typing import Dict
 
 import numpy as np
 
-from neuralcoref.core.mentions import MENTION_TYPES
-from neuralcoref.core.contract import PAIR_LAYOUT
 from neuralcoref.artifacts.model_dir import WEIGHTS_FILE, save_model
+from neuralcoref.core.contract import PAIR_LAYOUT
+from neuralcoref.core.mentions import MENTION_TYPES
 from neuralcoref.core.model import ModelConfig
 from neuralcoref.core.scoring import ScorerConfig, weight_shapes
 

@@ -13,8 +13,8 @@ import neuralcoref.apps.batch as batch
 from conftest import EN_PIPELINE
 from neuralcoref.apps.batch import BatchStats, resolve_jsonl, resolve_records
 from neuralcoref.apps.cli import app
-from neuralcoref.errors import NeuralcorefError
 from neuralcoref.apps.records import doc_record
+from neuralcoref.errors import NeuralcorefError
 
 TEXTS = ["Anna said she likes Paris.", "The company said its profits rose. The company is happy.",
          "", "Tom lent his bike to Anna. She rode it home.", "No coreference here.",

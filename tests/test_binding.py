@@ -15,17 +15,17 @@ from hypothesis import strategies as st
 import spacy
 from spacy.tokens import Doc
 
+from neuralcoref.artifacts.model_dir import shipped_model_path
 from neuralcoref.core.binding import Binding, allowed_together, binding_constraints
 from neuralcoref.core.clustering import (attach_repeats, best_antecedents, decode_clusters, join_speakers,
                                    merge_repeats, rescue_pronouns)
-from neuralcoref.errors import NeuralcorefError
-from neuralcoref.core.expletives import expletive_tokens
 from neuralcoref.core.contract import GENDER, PERSON
+from neuralcoref.core.expletives import expletive_tokens
+from neuralcoref.core.mentions import extract_mentions
+from neuralcoref.errors import NeuralcorefError
 from neuralcoref.lang import en, fr
 from neuralcoref.lang.base import LanguageRules
 from neuralcoref.lang.lexicon import MENTION_CLASSES
-from neuralcoref.core.mentions import extract_mentions
-from neuralcoref.artifacts.model_dir import shipped_model_path
 
 EN, FR = en.RULES, fr.RULES
 Row = Tuple  # (word, absolute head, dep, pos, tag, lemma)

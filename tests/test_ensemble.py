@@ -10,15 +10,15 @@ from spacy.strings import get_string_id as hash_string
 from typer.testing import CliRunner
 
 from neuralcoref.apps.cli import app
-from neuralcoref.core.clustering import greedyness_offset
 from neuralcoref.artifacts.ensemble import save_ensemble
-from neuralcoref.errors import ModelLoadError, NeuralcorefError
+from neuralcoref.artifacts.model_dir import load_model, save_model
+from neuralcoref.core.clustering import greedyness_offset
 from neuralcoref.core.contract import MentionFeatures
 from neuralcoref.core.featurize import pair_codes
 from neuralcoref.core.model import CorefModel, ModelConfig
-from neuralcoref.artifacts.model_dir import load_model, save_model
 from neuralcoref.core.pairs import candidate_antecedents, top_candidates_reference
 from neuralcoref.core.scoring import ScorerConfig
+from neuralcoref.errors import ModelLoadError, NeuralcorefError
 
 from test_scoring import random_mentions, random_weights
 

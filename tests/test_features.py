@@ -13,7 +13,6 @@ from spacy.tokens import Doc
 
 from neuralcoref.core import _features
 from neuralcoref.core import contract, featurize as featurizer
-from neuralcoref.errors import NeuralcorefError
 from neuralcoref.core.contract import (AGREEMENT, C, COUNT_BINS, DEFINITENESS, DEP_CLASSES, DISTANCE_BINS,
                                        DISTANCE_CAP, ENTITY_CLASSES, GENDER, H, LENGTH_BINS, MENTION_CODES,
                                        MENTION_HASHES, MENTION_LAYOUT, NUMBER, PAIR_CODES, PAIR_LAYOUT,
@@ -22,10 +21,11 @@ from neuralcoref.core.contract import (AGREEMENT, C, COUNT_BINS, DEFINITENESS, D
 from neuralcoref.core.expand import expand_mention_codes, expand_pair_codes, pair_tables
 from neuralcoref.core.featurize import (FeatureTables, bin_values_reference, featurize, hash_spans_reference,
                                         hash_words, pair_codes, pair_codes_reference)
-from neuralcoref.corpora.gold import set_speakers
-from neuralcoref.lang.en import RULES
 from neuralcoref.core.mentions import MENTION_TYPES, Mentions, extract_mentions
 from neuralcoref.core.pairs import candidate_antecedents, candidate_antecedents_reference
+from neuralcoref.corpora.gold import set_speakers
+from neuralcoref.errors import NeuralcorefError
+from neuralcoref.lang.en import RULES
 
 TABLES = FeatureTables(RULES)
 PRON_MORPH = "Case=Nom|Gender={g}|Number=Sing|Person=3|PronType=Prs"

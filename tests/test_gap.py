@@ -4,8 +4,8 @@ from typing import List, Tuple
 
 import pytest
 
-from neuralcoref.errors import NeuralcorefError
 from neuralcoref.corpora.gap import COLUMNS, GapExample, decide, read_gap, score_gap
+from neuralcoref.errors import NeuralcorefError
 
 #: (id, text, pronoun, A, A-coref, B, B-coref): offsets are the first occurrences
 #: (the pronoun's: the last word-bounded one, so "He" is not found in "Helen").

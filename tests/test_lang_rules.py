@@ -12,6 +12,7 @@ import pytest
 import spacy
 from spacy.tokens import Doc
 
+from neuralcoref.core.mentions import MENTION_TYPES, extract_mentions, extract_mentions_reference
 from neuralcoref.errors import NeuralcorefError
 from neuralcoref.lang import (
     available_languages,
@@ -19,9 +20,8 @@ from neuralcoref.lang import (
     get_rules,
     uses_ud_labels,
 )
-from neuralcoref.lang.base import labels
 from neuralcoref.lang import fr, ud
-from neuralcoref.core.mentions import MENTION_TYPES, extract_mentions, extract_mentions_reference
+from neuralcoref.lang.base import labels
 
 Row = Tuple  # (word, absolute head, dep, pos[, morph])
 

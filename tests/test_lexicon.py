@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from neuralcoref.core.clustering import agreement_masks, best_antecedents, rescue_pronouns
-from neuralcoref.errors import NeuralcorefError
 from neuralcoref.core.contract import GENDER, NUMBER, PERSON
+from neuralcoref.core.mentions import extract_mentions
+from neuralcoref.errors import NeuralcorefError
 from neuralcoref.lang import en, fr, lexicon
 from neuralcoref.lang.lexicon import MENTION_CLASSES, mention_classes
-from neuralcoref.core.mentions import extract_mentions
 
 ROOT = Path(__file__).resolve().parents[1]
 MASC, FEM, NEUT = (GENDER.index(g) for g in ("masc", "fem", "neut"))

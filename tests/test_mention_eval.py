@@ -8,8 +8,8 @@ from typer.testing import CliRunner
 
 from neuralcoref.apps.cli import app
 from neuralcoref.corpora.conll import ConllDocument
-from neuralcoref.lang.en import RULES
 from neuralcoref.corpora.mention_eval import KINDS, MentionStats, evaluate_mentions, gold_kind
+from neuralcoref.lang.en import RULES
 
 # "John and Mary left . He saw them laugh ."
 ROWS = [("John", 3, "nsubj", "PROPN", "NNP"), ("and", 0, "cc", "CCONJ", "CC"),

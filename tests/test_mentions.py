@@ -8,10 +8,6 @@ import spacy
 from spacy.tokens import Doc
 
 from neuralcoref.core import _mentions
-from neuralcoref.errors import NeuralcorefError
-from neuralcoref.lang import available_languages, get_rules
-from neuralcoref.lang.base import LanguageRules
-from neuralcoref.lang.en import RULES
 from neuralcoref.core.mentions import (
     ATTRS,
     MENTION_TYPES,
@@ -25,6 +21,10 @@ from neuralcoref.core.mentions import (
     token_arrays,
     token_classes_reference,
 )
+from neuralcoref.errors import NeuralcorefError
+from neuralcoref.lang import available_languages, get_rules
+from neuralcoref.lang.base import LanguageRules
+from neuralcoref.lang.en import RULES
 
 # A default PTB tag per part of speech, so rows only name a tag when it matters.
 TAGS = {"PRON": "PRP", "NOUN": "NN", "PROPN": "NNP", "DET": "DT", "ADJ": "JJ",

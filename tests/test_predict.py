@@ -8,8 +8,8 @@ from typer.testing import CliRunner
 from conftest import EN_PIPELINE, SAMPLE_CONLL
 from neuralcoref.api import add_neuralcoref, load_spacy
 from neuralcoref.apps.cli import app
-from neuralcoref.corpora.conll import read_conll
 from neuralcoref.apps.predict import predict_conll
+from neuralcoref.corpora.conll import read_conll
 
 runner = CliRunner()
 

@@ -8,11 +8,11 @@ from spacy.tokens import Doc
 
 from neuralcoref.core.contract import C, PAIR_CODES
 from neuralcoref.core.featurize import FeatureTables, featurize, pair_codes
-from neuralcoref.corpora.gold import set_speakers
-from neuralcoref.lang import en, fr
 from neuralcoref.core.mentions import extract_mentions
 from neuralcoref.core.pairs import candidate_antecedents
 from neuralcoref.core.quotes import quote_ids
+from neuralcoref.corpora.gold import set_speakers
+from neuralcoref.lang import en, fr
 
 # Narration, a guillemet quotation, narration, two dialogue turns, narration.
 WORDS = ("Je vis Paul . « Je pars , dit -il . » Je restai . "

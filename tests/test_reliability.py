@@ -31,15 +31,15 @@ from hypothesis import strategies as st
 from spacy.tokens import Doc
 
 from conftest import EN_PIPELINE, ROOT
-import neuralcoref.corpora.conll as conll_module
 import neuralcoref.apps.predict as predict_module
+import neuralcoref.corpora.conll as conll_module
 from neuralcoref.api import Coref
+from neuralcoref.apps.predict import predict_conll
+from neuralcoref.artifacts.model_dir import CONFIG_FILE, VOCAB_FILE, WEIGHTS_FILE
 from neuralcoref.corpora.conll import ConllDocument, read_conll, read_conll_lines, write_conll
 from neuralcoref.errors import ModelLoadError, NeuralcorefError
 from neuralcoref.extensions import CLUSTER_PREFIX, MAINS_KEY, SCORES_KEY
 from neuralcoref.lang import get_rules
-from neuralcoref.artifacts.model_dir import CONFIG_FILE, VOCAB_FILE, WEIGHTS_FILE
-from neuralcoref.apps.predict import predict_conll
 
 TEXTS = [
     "Anna said she likes Paris.",

@@ -9,8 +9,8 @@ from spacy.tokens import Doc
 
 import neuralcoref
 from browser import DEMO_TEXT, Browser, find_browser
-from neuralcoref.extensions import get_clusters, set_clusters
 from neuralcoref.apps.render import cluster_color, render
+from neuralcoref.extensions import get_clusters, set_clusters
 
 WORDS = ["My", "sister", "has", "a", "dog", ".", "She", "loves", "him", "."]
 # "My sister" holds "My", a mention of another cluster.

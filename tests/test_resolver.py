@@ -3,10 +3,10 @@ import numpy as np
 import pytest
 
 from handmade import write_handmade_model
-from neuralcoref.lang.en import RULES
 from neuralcoref.artifacts.model_dir import load_model
 from neuralcoref.core.pairs import anaphor_index
 from neuralcoref.core.resolver import Resolver
+from neuralcoref.lang.en import RULES
 
 TEXTS = ["Anna said she likes Paris.", "", "The company said its profits rose. The company is happy.",
          "Hello", "My sister has a dog. She loves him. I think my sister likes it."]

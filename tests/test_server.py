@@ -10,11 +10,11 @@ from fastapi.testclient import TestClient  # noqa: E402
 from spacy.language import Language  # noqa: E402
 
 from conftest import EN_PIPELINE, load_bench  # noqa: E402
-from neuralcoref.errors import NeuralcorefError  # noqa: E402
 from neuralcoref.apps.records import doc_record  # noqa: E402
 from neuralcoref.apps.server import create_app, parse_request  # noqa: E402
 from neuralcoref.apps.server_limits import ServerLimits, check_texts  # noqa: E402
 from neuralcoref.apps.server_worker import Job, record_size_bound, run_job  # noqa: E402
+from neuralcoref.errors import NeuralcorefError  # noqa: E402
 
 ANNA = "Anna said she likes Paris."
 LIMIT = 2_000

@@ -8,9 +8,9 @@ import spacy
 
 from challenge import CASES, FRENCH_CASES, Parsed, check, make_doc, parse_case, parse_markup
 from conftest import EN_PIPELINE
-from neuralcoref.extensions import set_clusters
-from neuralcoref.core.contract import SCHEMA_HASH
 from neuralcoref.artifacts.model_dir import load_model, shipped_model_path
+from neuralcoref.core.contract import SCHEMA_HASH
+from neuralcoref.extensions import set_clusters
 
 #: Challenge cases each shipped model passes; the others are expected failures.
 #: Regenerated from the output of `python bench/challenge.py` (en),
@@ -226,8 +226,8 @@ README_DEV_F1 = [("en", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 
 def test_shipped_model_reproduces_the_readme_dev_score(shared_data, tmp_path, model, dev, pipeline,
                                                        singletons, expected):
     from neuralcoref.api import add_neuralcoref
-    from neuralcoref.corpora.coref_scorer import score_files
     from neuralcoref.apps.predict import predict_conll
+    from neuralcoref.corpora.coref_scorer import score_files
 
     try:
         nlp = add_neuralcoref(spacy.load(pipeline), model=model)

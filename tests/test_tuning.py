@@ -9,9 +9,9 @@ from typer.testing import CliRunner
 from conftest import EN_PIPELINE, SAMPLE_CONLL
 from neuralcoref.api import add_neuralcoref, load_spacy
 from neuralcoref.apps.cli import app
-from neuralcoref.core.mentions import MENTION_TYPES
 from neuralcoref.artifacts.model_dir import load_model, shipped_model_path
 from neuralcoref.artifacts.tuning import DEFAULT_GRID, tune_link_offsets
+from neuralcoref.core.mentions import MENTION_TYPES
 
 runner = CliRunner()
 

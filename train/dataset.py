@@ -12,8 +12,8 @@ from typing import Dict, Iterable, Optional
 
 import numpy as np
 
-from neuralcoref.core.embeddings import WordVocab
 from neuralcoref.core.contract import PAIR_CODES
+from neuralcoref.core.embeddings import WordVocab
 from neuralcoref.core.expand import expand_mention_codes, expand_pair_codes
 from neuralcoref.core.featurize import pair_codes
 from neuralcoref.core.pairs import candidate_antecedents

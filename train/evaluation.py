@@ -12,12 +12,12 @@ from typing import List, Tuple
 import numpy as np
 import torch
 
-from neuralcoref.corpora.coref_scorer import CorefScores, remove_singletons, score_documents
-from neuralcoref.core.decoding import DocScores
-from neuralcoref.core.entities import soft_clusters
-from neuralcoref.core.contract import C
 from neuralcoref.artifacts.tuning import (ScoredDev, ScoredDoc, TuneResult, best_uniform_offset, tune_offsets,
                                 uniform_offsets)
+from neuralcoref.core.contract import C
+from neuralcoref.core.decoding import DocScores
+from neuralcoref.core.entities import soft_clusters
+from neuralcoref.corpora.coref_scorer import CorefScores, remove_singletons, score_documents
 
 from .batching import make_batches
 from .dataset import Batch, TrainingData

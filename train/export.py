@@ -5,12 +5,12 @@ import json
 from pathlib import Path
 from typing import Dict, List, Optional
 
-from neuralcoref.corpora.coref_scorer import CorefScores
-from neuralcoref.core.embeddings import WordVocab
-from neuralcoref.lang.base import LanguageRules
-from neuralcoref.core.model import ModelConfig
 from neuralcoref.artifacts.model_dir import load_model, save_model
+from neuralcoref.core.embeddings import WordVocab
+from neuralcoref.core.model import ModelConfig
 from neuralcoref.core.pairs import nominal_window
+from neuralcoref.corpora.coref_scorer import CorefScores
+from neuralcoref.lang.base import LanguageRules
 
 from .config import TrainConfig
 from .model import CorefScorers

@@ -21,16 +21,16 @@ from spacy.tokens import Doc
 from tqdm import tqdm
 
 from neuralcoref.about import __version__
-from neuralcoref.corpora.conll import conll_files, read_conll_path
-from neuralcoref.core.decoding import decode_inputs, inputs_fingerprint
-from neuralcoref.errors import Errors, NeuralcorefError
-from neuralcoref.core.contract import SCHEMA_HASH, SPAN_VECTORS
-from neuralcoref.core.featurize import FeatureTables, featurize, prior_argument
-from neuralcoref.corpora.gold import parse_conll_docs
-from neuralcoref.lang.base import LanguageRules
-from neuralcoref.corpora.mention_eval import MentionStats, add_document
-from neuralcoref.core.mentions import extract_mentions
 from neuralcoref.artifacts.model_dir import pipeline_id
+from neuralcoref.core.contract import SCHEMA_HASH, SPAN_VECTORS
+from neuralcoref.core.decoding import decode_inputs, inputs_fingerprint
+from neuralcoref.core.featurize import FeatureTables, featurize, prior_argument
+from neuralcoref.core.mentions import extract_mentions
+from neuralcoref.corpora.conll import conll_files, read_conll_path
+from neuralcoref.corpora.gold import parse_conll_docs
+from neuralcoref.corpora.mention_eval import MentionStats, add_document
+from neuralcoref.errors import Errors, NeuralcorefError
+from neuralcoref.lang.base import LanguageRules
 
 from .storage import MANIFEST, FeaturizedCorpus, read_corpus, write_corpus
 

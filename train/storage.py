@@ -17,9 +17,9 @@ from typing import Dict, List, Mapping, Sequence, Tuple
 
 import numpy as np
 
+from neuralcoref.core.contract import SCHEMA_HASH, MentionFeatures, check_schema
 from neuralcoref.core.decoding import PACKED_ARRAYS, DecodeInputs, pack_inputs, unpack_inputs
 from neuralcoref.errors import Errors, NeuralcorefError
-from neuralcoref.core.contract import SCHEMA_HASH, MentionFeatures, check_schema
 
 ARRAYS = ("codes", "hashes", "words", "vectors", "labels", "doc_offsets")
 MANIFEST, DOCS, WORD_COUNTS = "manifest.json", "docs.json", "word_counts.json"

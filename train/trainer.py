@@ -26,13 +26,13 @@ import torch
 from spacy.language import Language
 from tqdm import tqdm
 
-from neuralcoref.corpora.coref_scorer import CorefScores
+from neuralcoref.artifacts.tuning import record_offsets
 from neuralcoref.core.embeddings import WordVocab, build_vocab
+from neuralcoref.core.scoring import FIRST_WORD_ROW, ScorerConfig
+from neuralcoref.corpora.coref_scorer import CorefScores
 from neuralcoref.errors import Errors, NeuralcorefError
 from neuralcoref.lang import get_pipeline_rules
 from neuralcoref.lang.base import LanguageRules
-from neuralcoref.core.scoring import FIRST_WORD_ROW, ScorerConfig
-from neuralcoref.artifacts.tuning import record_offsets
 
 from .batching import make_batches
 from .checkpoint import CHECKPOINT_JSON, RunState, load_checkpoint, remove_checkpoint, save_checkpoint

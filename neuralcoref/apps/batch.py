@@ -46,8 +46,8 @@ from typing import (TYPE_CHECKING, Any, ContextManager, Deque, Dict, Iterable, I
                     Optional, Tuple, Union)
 
 from ..errors import Errors, NeuralcorefError, quote
-from .output_guard import check_output, check_same_input, input_fingerprint, locked_output, write_state
 from ..validation import is_int
+from .output_guard import check_output, check_same_input, input_fingerprint, locked_output, write_state
 from .workers import terminating
 
 if TYPE_CHECKING:

@@ -68,8 +68,8 @@ def evaluate_command(
     """Score RESPONSE against KEY: MUC, B-cubed, CEAF, BLANC, LEA, CoNLL F1."""
     import json
 
-    from ..errors import NeuralcorefError
     from ..corpora.evaluation import evaluate_files
+    from ..errors import NeuralcorefError
 
     try:
         result = evaluate_files(key, response, keep_singletons=not no_singletons,
@@ -284,8 +284,8 @@ def mentions_command(
     misses: int = typer.Option(0, "--misses", help="Also print this many missed gold mentions."),
 ) -> None:
     """Recall and precision of mention extraction against the gold mentions of CONLL_PATH."""
-    from ..errors import NeuralcorefError
     from ..corpora.mention_eval import evaluate_conll_file
+    from ..errors import NeuralcorefError
 
     from ..pipelines import resolve_pipeline_name
 
@@ -331,9 +331,9 @@ def tune_command(
 ) -> None:
     """Fit one link threshold offset per mention type on DEV; write the tuned model to OUT."""
     from ..api import load_spacy, model_folder
-    from ..errors import NeuralcorefError
     from ..artifacts.model_dir import read_config
     from ..artifacts.tuning import format_result, tune_model
+    from ..errors import NeuralcorefError
 
     _show_pipeline_choice()
     try:
@@ -361,8 +361,8 @@ def benchmark_command(
     import json
 
     from ..api import model_pipeline
-    from .benchmark import run_benchmark
     from ..errors import NeuralcorefError
+    from .benchmark import run_benchmark
 
     _show_pipeline_choice()
     try:
@@ -435,8 +435,8 @@ def batch_command(
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
 ) -> None:
     """Resolve coreference in every line of a JSONL file, resumably."""
-    from .batch import resolve_jsonl
     from ..errors import NeuralcorefError
+    from .batch import resolve_jsonl
 
     _show_pipeline_choice()
     try:
@@ -464,8 +464,8 @@ def evaluate_board_command(
     """Print the dev board: CoNLL F1, GAP, WinoBias, challenge set and speed in one table."""
     import json
 
-    from .board import find_data_dir, parse_only, run_board
     from ..errors import NeuralcorefError
+    from .board import find_data_dir, parse_only, run_board
 
     try:
         rows = parse_only(only)

@@ -14,8 +14,8 @@ from spacy.language import Language
 from tqdm import tqdm
 
 from ..corpora.conll import read_conll_path, write_conll
-from ..extensions import get_clusters
 from ..corpora.gold import parse_conll_docs
+from ..extensions import get_clusters
 from .output_guard import check_output
 
 

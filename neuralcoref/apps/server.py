@@ -30,10 +30,10 @@ from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any, AsyncIterator, Dict, Optional
 
 from ..errors import Errors, NeuralcorefError
+from ..validation import is_int
 from .server_limits import DEFAULT_MAX_BODY_BYTES  # noqa: F401 (its old home)
 from .server_limits import RequestError, ServerLimits, check_content_type, check_texts, make_limits
 from .server_worker import ClientGone, Job, WorkerPool
-from ..validation import is_int
 
 if TYPE_CHECKING:
     from fastapi import FastAPI

@@ -26,12 +26,12 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from ..core.clustering import greedyness_offset
-from ..errors import Errors, NeuralcorefError, Warnings
 from ..core.contract import MENTION_LAYOUT, SPAN_VECTORS, WORD_SLOTS
-from .model_dir import CARD_FILE, load_model, save_model
 from ..core.model import CorefModel, ModelConfig
 from ..core.pairs import check_top_antecedents, nominal_window
 from ..core.scoring import FIRST_WORD_ROW, OOV_ROW, ScorerConfig
+from ..errors import Errors, NeuralcorefError, Warnings
+from .model_dir import CARD_FILE, load_model, save_model
 
 Layers = List[Tuple[np.ndarray, np.ndarray]]
 

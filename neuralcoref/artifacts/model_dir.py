@@ -21,12 +21,12 @@ from typing import Any, Dict, List, Mapping, Optional, Union
 import numpy as np
 
 from ..core.clustering import check_link_offsets
-from ..core.embeddings import WordVocab
-from ..errors import Errors, ModelLoadError, Warnings
 from ..core.contract import SCHEMA_HASH
-from ..core.pairs import check_top_antecedents
+from ..core.embeddings import WordVocab
 from ..core.model import CorefModel, ModelConfig
+from ..core.pairs import check_top_antecedents
 from ..core.scoring import FIRST_WORD_ROW, Scorers, weight_shapes
+from ..errors import Errors, ModelLoadError, Warnings
 from ..validation import checksum_problems, config_problems, is_int
 
 CONFIG_FILE, WEIGHTS_FILE, VOCAB_FILE, CARD_FILE = (

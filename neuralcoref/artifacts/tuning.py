@@ -23,14 +23,14 @@ from spacy.language import Language
 from spacy.tokens import Doc
 from tqdm import tqdm
 
+from ..core.decoding import DecodeInputs, DecodeSettings, DocScores, decode
+from ..core.mentions import MENTION_TYPES
+from ..core.resolver import Resolver
 from ..corpora.conll import read_conll_path
 from ..corpora.coref_scorer import CorefScores, remove_singletons, score_documents
-from ..core.decoding import DecodeInputs, DecodeSettings, DocScores, decode
-from ..errors import Errors, NeuralcorefError
 from ..corpora.gold import parse_conll_docs
-from ..core.mentions import MENTION_TYPES
+from ..errors import Errors, NeuralcorefError
 from .model_dir import CARD_FILE, CONFIG_FILE
-from ..core.resolver import Resolver
 
 #: Offsets tried for each type: score units, nearest 0 first (ties keep the smaller).
 DEFAULT_GRID = tuple(sorted((round(0.1 * k, 1) for k in range(-10, 11)), key=abs))

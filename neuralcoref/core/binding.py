@@ -30,9 +30,9 @@ import numpy as np
 from spacy.attrs import DEP, HEAD, LOWER, POS
 from spacy.tokens import Doc
 
+from ..lang.base import LanguageRules
 from . import _mentions
 from .expletives import children_index, label_ids
-from ..lang.base import LanguageRules
 from .mentions import PRONOMINAL, Mentions
 
 PRINCIPLES = ("A", "B", "C", "P")

@@ -9,10 +9,10 @@ from spacy.attrs import IS_ALPHA, LENGTH, LOWER, POS
 from spacy.symbols import PROPN
 from spacy.tokens import Doc
 
+from ..lang.lexicon import MENTION_CLASSES
 from . import _features
 from .binding import Binding, allowed_together
 from .contract import C, GENDER, H, NUMBER, PERSON
-from ..lang.lexicon import MENTION_CLASSES
 from .mentions import MENTION_TYPES
 
 _PRONOMINAL = MENTION_TYPES.index("pronominal")

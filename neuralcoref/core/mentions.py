@@ -44,10 +44,10 @@ from spacy.attrs import DEP, ENT_IOB, ENT_TYPE, HEAD, IS_PUNCT, LOWER, MORPH, OR
 from spacy.strings import get_string_id
 from spacy.tokens import Doc
 
-from . import _mentions
 from ..errors import Errors, NeuralcorefError
-from .expletives import without_expletives
 from ..lang.base import LanguageRules
+from . import _mentions
+from .expletives import without_expletives
 
 MENTION_TYPES = ("pronominal", "nominal", "proper", "list")
 PRONOMINAL, NOMINAL, PROPER, LIST = range(len(MENTION_TYPES))

@@ -28,8 +28,8 @@ from spacy.attrs import DEP, IS_SPACE, LEMMA, LOWER, ORTH, SENT_START
 from spacy.strings import get_string_id as hash_string
 from spacy.tokens import Doc
 
-from .speakers import get_speakers
 from ..lang.base import LanguageRules
+from .speakers import get_speakers
 
 
 def quote_ids(doc: Doc, rules: LanguageRules) -> Optional[np.ndarray]:

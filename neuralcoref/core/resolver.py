@@ -14,14 +14,14 @@ from typing import Iterable, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 from spacy.tokens import Doc
 
-from .binding import Binding
-from .clustering import check_link_offsets, decode_clusters, link_offsets_of, main_mention
-from .decoding import DecodeInputs, DecodeSettings, DocScores, decode, decode_inputs
 from ..errors import Errors, NeuralcorefError, Warnings
-from .featurize import FeatureTables, featurize, pair_codes, prior_argument
-from .contract import MentionFeatures
 from ..lang import get_rules
 from ..lang.base import LanguageRules
+from .binding import Binding
+from .clustering import check_link_offsets, decode_clusters, link_offsets_of, main_mention
+from .contract import MentionFeatures
+from .decoding import DecodeInputs, DecodeSettings, DocScores, decode, decode_inputs
+from .featurize import FeatureTables, featurize, pair_codes, prior_argument
 from .mentions import Mentions, extract_mentions
 from .model import CorefModel
 from .pairs import anaphor_index, candidate_antecedents, check_top_antecedents, nominal_window

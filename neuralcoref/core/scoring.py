@@ -17,8 +17,8 @@ from typing import Dict, List, Mapping, NamedTuple, Optional, Tuple
 import numpy as np
 
 from . import _features
-from .entities import refine, soft_clusters
 from .contract import MENTION_LAYOUT, PAIR_LAYOUT, SPAN_VECTORS, WORD_SLOTS, MentionFeatures
+from .entities import refine, soft_clusters
 from .expand import expand_mention_codes, pair_tables
 from .pairs import anaphor_index, top_candidates
 

@@ -34,8 +34,8 @@ from scipy.optimize import linear_sum_assignment
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
-from .conll import ConllDocument, read_conll_path
 from ..errors import Errors, NeuralcorefError
+from .conll import ConllDocument, read_conll_path
 
 Span = Tuple[int, int]
 Clusters = Sequence[Sequence[Span]]

@@ -10,9 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Dict, List, NamedTuple, Tuple, Union
 
+from ..errors import Errors, NeuralcorefError
 from .conll import ConllDocument
 from .coref_scorer import CorefScores, key_and_response, read_documents, score_documents
-from ..errors import Errors, NeuralcorefError
 
 DocKey = Tuple[str, str]
 

@@ -15,9 +15,9 @@ from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 from spacy.tokens import Doc
 
-from .conll import ConllDocument
-from ..lang.base import LanguageRules
 from ..core.mentions import MENTION_TYPES, Mentions, extract_mentions
+from ..lang.base import LanguageRules
+from .conll import ConllDocument
 
 #: Kinds of gold mentions, decided from the spaCy parse.
 KINDS = ("pronoun", "proper", "nominal", "list", "other")
@@ -219,9 +219,9 @@ def evaluate_conll_file(path: str, spacy_model: str, max_misses: int = 0,
     """
     import spacy
 
+    from ..lang import get_pipeline_rules
     from .conll import conll_files, read_conll_path
     from .gold import parse_conll_docs
-    from ..lang import get_pipeline_rules
 
     conll_files(path)  # a missing file fails before the slow pipeline load
     nlp = spacy.load(spacy_model)

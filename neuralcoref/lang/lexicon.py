@@ -15,8 +15,8 @@ import numpy as np
 from spacy.attrs import ENT_TYPE, LEMMA, LOWER
 from spacy.strings import get_string_id
 
-from ..errors import Errors, NeuralcorefError
 from ..core.mentions import NOMINAL, PROPER
+from ..errors import Errors, NeuralcorefError
 
 DATA = Path(__file__).parent / "data"
 #: Noun classes (how pronouns may refer to the noun) and name genders.

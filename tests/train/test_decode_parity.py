@@ -9,19 +9,19 @@ pytest.importorskip("torch")
 
 from conftest import EN_PIPELINE, SAMPLE_CONLL  # noqa: E402
 from neuralcoref.api import add_neuralcoref, load_spacy  # noqa: E402
+from neuralcoref.artifacts.tuning import tune_link_offsets, tune_offsets  # noqa: E402
 from neuralcoref.core.clustering import decode_clusters, link_offsets_of  # noqa: E402
-from neuralcoref.corpora.conll import read_conll_path  # noqa: E402
-from neuralcoref.core.decoding import DecodeSettings, DocScores, decode  # noqa: E402
-from neuralcoref.errors import NeuralcorefError  # noqa: E402
 from neuralcoref.core.contract import MentionFeatures  # noqa: E402
+from neuralcoref.core.decoding import DecodeSettings, DocScores, decode  # noqa: E402
+from neuralcoref.corpora.conll import read_conll_path  # noqa: E402
 from neuralcoref.corpora.gold import parse_conll_docs  # noqa: E402
-from neuralcoref.lang import get_rules  # noqa: E402
 from neuralcoref.corpora.mention_eval import evaluate_mentions  # noqa: E402
+from neuralcoref.errors import NeuralcorefError  # noqa: E402
+from neuralcoref.lang import get_rules  # noqa: E402
 from neuralcoref.train.dataset import TrainingData  # noqa: E402
 from neuralcoref.train.evaluation import scored_dev  # noqa: E402
 from neuralcoref.train.featurize import featurize_corpus  # noqa: E402
 from neuralcoref.train.storage import read_corpus  # noqa: E402
-from neuralcoref.artifacts.tuning import tune_link_offsets, tune_offsets  # noqa: E402
 
 #: Short real documents: the sample, and one written to exercise what the old
 #: training decode left out (names, binding, quoted speakers, lexicon classes).

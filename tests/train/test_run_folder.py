@@ -9,8 +9,8 @@ torch = pytest.importorskip("torch")
 from typer.testing import CliRunner  # noqa: E402
 
 from neuralcoref.apps.cli import app  # noqa: E402
-from neuralcoref.errors import NeuralcorefError  # noqa: E402
 from neuralcoref.artifacts.model_dir import load_model  # noqa: E402
+from neuralcoref.errors import NeuralcorefError  # noqa: E402
 from neuralcoref.train import PhaseConfig, export_run, train  # noqa: E402
 from neuralcoref.train import trainer  # noqa: E402
 from neuralcoref.train.trainer import format_epoch  # noqa: E402

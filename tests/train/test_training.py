@@ -8,13 +8,13 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from neuralcoref.corpora.conll import read_conll  # noqa: E402
-from neuralcoref.core.embeddings import build_vocab  # noqa: E402
-from neuralcoref.errors import NeuralcorefError  # noqa: E402
-from neuralcoref.core.contract import SPAN_VECTORS  # noqa: E402
-from neuralcoref.lang import get_rules  # noqa: E402
 from neuralcoref.artifacts.model_dir import load_model  # noqa: E402
+from neuralcoref.core.contract import SPAN_VECTORS  # noqa: E402
+from neuralcoref.core.embeddings import build_vocab  # noqa: E402
 from neuralcoref.core.scoring import ScorerConfig  # noqa: E402
+from neuralcoref.corpora.conll import read_conll  # noqa: E402
+from neuralcoref.errors import NeuralcorefError  # noqa: E402
+from neuralcoref.lang import get_rules  # noqa: E402
 from neuralcoref.train import PhaseConfig, TrainConfig, train  # noqa: E402
 from neuralcoref.train.batching import make_batches  # noqa: E402
 from neuralcoref.train.dataset import TrainingData  # noqa: E402
