@@ -360,7 +360,7 @@ class Errors(metaclass=ErrorsWithCodes):
             "Decode the input with errors='replace' (bytes.decode('utf-8', 'replace')) "
             "or remove the surrogates before resolving.")
     E172 = "The text{where} is {found}, not a string: give each text as a str."
-    E173 = "Unknown setting '{name}' of {owner}: the settings are {known}."
+    E173 = "Unknown setting {name} of {owner}: the settings are {known}."
 
 
 #: How much of a line, cell or name from the input an error message quotes.
