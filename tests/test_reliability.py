@@ -6,7 +6,7 @@ that reads the pipeline's token vectors (``handmade_vector_model``).
 Lone surrogates (U+D800-U+DFFF, e.g. from ``bytes.decode("utf-8", "surrogateescape")``)
 are not Unicode characters: spaCy's tokenizer raises UnicodeEncodeError on them
 before neuralcoref sees a Doc, so the component never gets one; the convenience API
-(``Coref.predict``, ``neuralcoref resolve``) refuses them with a coded error (E155)
+(``Coref.predict``, ``neuralcoref resolve``) refuses them with a coded error (E171)
 that says how to decode the input instead. The fuzzing below draws text without them.
 """
 import ast
@@ -214,7 +214,7 @@ def test_reliability_lone_surrogates(nlp_vec, handmade_vector_model):
         nlp_vec(text)
     coref = Coref.__new__(Coref)  # the shared pipeline, not a second one loaded
     coref.nlp = nlp_vec
-    with pytest.raises(NeuralcorefError, match=r"\[E155\] Text 1 .*\(U\+DC80\) at character 10.*errors='replace'"):
+    with pytest.raises(NeuralcorefError, match=r"\[E171\] The text 1 .*\(U\+DC80\) at character 10.*errors='replace'"):
         coref.predict(["fine", text])
     fixed = text.encode("utf8", "surrogateescape").decode("utf8", "replace")
     assert coref.predict(fixed)[0].doc.text == fixed
