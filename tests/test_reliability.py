@@ -342,7 +342,9 @@ def test_reliability_very_long_document_memory(nlp_vec):
     assert len(item.ante) <= len(item.features) * max(pipe.resolver.max_dist, pipe.resolver.max_dist_match)
 
 
-def test_reliability_long_document_candidate_window(nlp_vec):
+def test_reliability_long_document_candidate_window(nlp_vec, monkeypatch):
+    from neuralcoref import extensions
+
     doc = _long_doc(nlp_vec, 10_000)
     pipe = nlp_vec.get_pipe("neuralcoref")
     item = pipe.resolver.featurize_doc(doc)
@@ -350,9 +352,13 @@ def test_reliability_long_document_candidate_window(nlp_vec):
     assert np.diff(item.ptr).max() <= window
     pipe(doc)
     assert len(doc._.coref_clusters) > 100
-    start = time.perf_counter()
+    # The getters read one index per Doc, built once: before it they scanned every
+    # cluster on every call (5 s per 1,000 tokens).
+    built = []
+    monkeypatch.setattr(extensions, "get_clusters",
+                        lambda d, real=extensions.get_clusters: built.append(1) or real(d))
     check_coref(doc)  # reads token._.in_coref of every token, span._.coref_cluster...
-    assert time.perf_counter() - start < 5  # took 5 s per 1,000 tokens before the index
+    assert len(built) <= 2  # doc._.coref_clusters and the index: not once per token
     assert [len(t._.coref_clusters) for t in doc[:50]] == \
         [sum(any(m.start <= t.i < m.end for m in c) for c in doc._.coref_clusters) for t in doc[:50]]
 
@@ -383,7 +389,8 @@ def test_reliability_deep_parse_is_linear(nlp_vec):
     heads = np.maximum(np.arange(200_000, dtype=np.int32) - 1, 0)
     start = time.perf_counter()
     left, right = _mentions.subtree_bounds(heads)
-    assert time.perf_counter() - start < 1.0  # the walk up to the root took minutes
+    # not a speed target: the quadratic walk up to the root took minutes
+    assert time.perf_counter() - start < 10.0
     assert left[0] == 0 and right[0] == right[100_000] == 199_999 and left[199_999] == 199_999
     with nlp_vec.select_pipes(disable=["neuralcoref"]):
         doc = nlp_vec("very " * 2000 + "good.")
