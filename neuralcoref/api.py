@@ -9,9 +9,8 @@
 """
 from __future__ import annotations
 
-import re
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple, Union
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import spacy
 from spacy.language import Language
@@ -20,6 +19,7 @@ from spacy.tokens import Doc
 from .artifacts.model_dir import SHIPPED_MODELS, SHIPPED_VARIANTS, read_config, resolve_model_path
 from .errors import Errors, ModelLoadError, NeuralcorefError
 from .pipelines import resolve_pipeline_name
+from .validation import check_text
 
 #: Pipelines tried, in order, when none is named.
 DEFAULT_PIPELINES: Dict[str, Tuple[str, ...]] = {
@@ -28,9 +28,6 @@ DEFAULT_PIPELINES: Dict[str, Tuple[str, ...]] = {
 }
 
 CharSpan = Tuple[int, int]
-#: Lone surrogates (U+D800-U+DFFF) are not Unicode characters: they cannot be
-#: encoded as UTF-8, and spaCy's tokenizer fails on them with UnicodeEncodeError.
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def load_spacy(name: Optional[str] = None, lang: str = "en", prefer: Optional[str] = None) -> Language:
@@ -170,12 +167,12 @@ class Coref:
         self.nlp = build_pipeline(model, spacy_model, lang, **settings)
 
     def predict(self, texts: Union[str, Sequence[str]], batch_size: int = 32) -> List[CorefResult]:
-        """Resolve coreference in one text or a list of texts."""
-        if isinstance(texts, str):
-            texts = [texts]
-        for i, text in enumerate(texts):
-            surrogate = _SURROGATE.search(text) if isinstance(text, str) else None
-            if surrogate is not None:
-                raise NeuralcorefError(Errors.E155.format(
-                    i=i, char=f"U+{ord(surrogate.group()):04X}", offset=surrogate.start()))
+        """Resolve coreference in one text or a list of texts.
+
+        RAISES NeuralcorefError: E172 for a text that is not a string, E171 for
+            one holding a lone surrogate (spaCy cannot tokenize it).
+        """
+        if isinstance(texts, (str, bytes)) or not isinstance(texts, Iterable):
+            texts = [texts]  # one text; one that is not a str is refused below
+        texts = [check_text(text, f" {i}") for i, text in enumerate(texts)]
         return [CorefResult(doc) for doc in self.nlp.pipe(texts, batch_size=batch_size)]

@@ -28,13 +28,14 @@ from .artifacts.model_dir import (CARD_FILE, CONFIG_BYTES, CONFIG_FILE, VOCAB_FI
                                   fallback_models, load_model, pipeline_id, resolve_model_path)
 from .core.clustering import check_link_offsets
 from .core.model import CorefModel
-from .core.pairs import candidate_window, check_top_antecedents
+from .core.pairs import candidate_window
 from .core.resolver import DocCoref, Resolver
 from .errors import Errors, ModelLoadError, NeuralcorefError, Warnings, quote
 from .extensions import SCORES_KEY, get_clusters, register_extensions, set_clusters
 from .lang import get_pipeline_rules, get_rules
 from .lang.base import LanguageRules
-from .validation import COMPONENT_FIELDS, component_problems, component_settings
+from .validation import (COMPONENT_FIELDS, check_bool, check_float, check_int, check_with, component_problems,
+                         component_settings, word_lists, words)
 
 #: The files a saved component holds: its model folder's, and its settings.
 MODEL_FILES = (CONFIG_FILE, WEIGHTS_FILE, VOCAB_FILE, CARD_FILE)
@@ -140,19 +141,20 @@ class NeuralCoref(Pipe):
                  blacklist: Union[bool, Sequence[str]] = False, store_scores: bool = False,
                  conv_dict: Optional[Dict[str, List[str]]] = None, model: Optional[str] = None,
                  rules: Optional[LanguageRules] = None):
-        if not 0.0 <= greedyness <= 1.0:
-            raise NeuralcorefError(Errors.E150.format(name="greedyness", value=greedyness,
-                                                      expected="a number within [0, 1]"))
-        for setting, value in (("max_dist", max_dist), ("max_dist_match", max_dist_match),
-                               ("max_dist_nominal", max_dist_nominal)):
-            if value is not None and (not isinstance(value, int) or value < 0):
-                raise NeuralcorefError(Errors.E150.format(name=setting, value=value,
-                                                          expected="an integer >= 0, or null for "
-                                                                   "the model's setting"))
-        link_offsets = _checked_setting("link_offsets", link_offsets, check_link_offsets,
-                                        "a mapping of mention types to numbers")
-        top_antecedents = _checked_setting("top_antecedents", top_antecedents, check_top_antecedents,
-                                           "an integer >= 0 (0: every candidate)")
+        model_s = "the model's setting"  # what null means, which E170 says
+        greedyness = check_float("greedyness", greedyness, 0.0, 1.0)
+        max_dist = check_int("max_dist", max_dist, 0, none_means=model_s)
+        max_dist_match = check_int("max_dist_match", max_dist_match, 0, none_means=model_s)
+        max_dist_nominal = check_int("max_dist_nominal", max_dist_nominal, 0, none_means=model_s)
+        link_offsets = check_with("link_offsets", link_offsets, check_link_offsets,
+                                  "a mapping of mention types to numbers", none_means=model_s)
+        top_antecedents = check_int("top_antecedents", top_antecedents, 0, hint=" (0: every candidate)",
+                                    none_means=model_s)
+        store_scores = check_bool("store_scores", store_scores)
+        if not isinstance(blacklist, bool):
+            blacklist = check_with("blacklist", blacklist, words, "true, false or a list of words")
+        conv_dict = check_with("conv_dict", conv_dict, word_lists, "a mapping of words to lists of words",
+                               none_means="no conversions")
         # Mentions follow the pipeline's labels, so the rules are its language's.
         self.rules = rules if rules is not None else get_rules(lang)
         register_extensions()
@@ -314,17 +316,6 @@ def check_parser(nlp: Language) -> None:
     raise NeuralcorefError(Errors.E159.format(
         pipeline=f"{nlp.meta.get('lang', nlp.lang)}_{nlp.meta.get('name', '?')}",
         components=", ".join(nlp.pipe_names), example=example))
-
-
-def _checked_setting(name: str, value: Any, check: Callable[[Any], Any], expected: str) -> Any:
-    """``check(value)`` for a setting whose null means the model's own; E150 if it fails."""
-    if value is None:
-        return None
-    try:
-        return check(value)
-    except ValueError as err:
-        raise NeuralcorefError(Errors.E150.format(
-            name=name, value=value, expected=f"{expected}, or null for the model's setting ({err})")) from None
 
 
 def _from_bytes(vocab: Vocab, name: str, lang: str, rules: LanguageRules,

@@ -179,7 +179,6 @@ class Errors(metaclass=ErrorsWithCodes):
             "the gold CoNLL-2012 file (or folder) the model should be tuned for.")
 
     # The spaCy component and the convenience API
-    E150 = "Setting '{name}' of neuralcoref is {value!r}: expected {expected}."
     E151 = ("This neuralcoref component has no model folder to save: load a model "
             "(the 'model' setting) before nlp.to_disk / to_bytes.")
 
@@ -229,13 +228,9 @@ class Errors(metaclass=ErrorsWithCodes):
             "mentions, the later one within the earlier one's candidate window.")
     E154 = ("Characters {span} ('{text}') do not start and end on token boundaries: "
             "give the offsets of a mention (see get_clusters(as_strings=False)).")
-    E155 = ("Text {i} holds a lone surrogate ({char}) at character {offset}: it is not "
-            "valid Unicode and spaCy cannot tokenize it. Decode the input with "
-            "errors='replace' (bytes.decode('utf-8', 'replace')) or remove the "
-            "surrogates before resolving.")
     E156 = ("Cannot read {path} as UTF-8 ({reason} at byte {position}): save the file "
             "as UTF-8.")
-    # The first hour: pipelines, languages and the command line (E157-E175)
+    # The first hour: pipelines, languages and the command line (E157-E163)
     E157 = ("Unknown model '{model}': it is neither a shipped model ({shipped}) nor a "
             "model folder. Give one of those names, or the folder written by "
             "'neuralcoref train' (OUT/model).")
@@ -265,7 +260,6 @@ class Errors(metaclass=ErrorsWithCodes):
             "{{\"texts\": [\"a text\", ...]}} (one of the two keys, strings only).")
     E303 = ("The REST server needs FastAPI and uvicorn, which are not installed: "
             "pip install 'neuralcoref[serve]'.")
-    E304 = "Setting '{name}' of the server is {value!r}: expected {expected}."
     E305 = ("The pipeline has no 'neuralcoref' component (its components: {pipes}): "
             "add it with nlp.add_pipe('neuralcoref', config={{'model': ...}}).")
     E310 = ("Line {line} of {path} is not valid JSON ({error}): give one JSON object "
@@ -281,12 +275,8 @@ class Errors(metaclass=ErrorsWithCodes):
             "that line) and run again to resume.")
     E314 = ("Batch processing on Dask needs dask[bag] and distributed, which are not "
             "installed: pip install 'neuralcoref[dask]'.")
-    E315 = "Setting '{name}' of batch processing is {value!r}: expected {expected}."
     E316 = ("No input files match {pattern}: give a glob of JSONL files, e.g. "
             "'data/*.jsonl'.")
-    E317 = ("The text{where} holds a lone surrogate ({char}) at character {offset}: it "
-            "is not valid Unicode (e.g. a JSON \\ud800 escape without its pair) and "
-            "spaCy cannot tokenize it; replace or remove it.")
     # REST server limits (docs/serving.md)
     E320 = ("The text{where} has {n} characters, more than the server's limit of "
             "{limit}: split it into shorter texts, or start the server with a larger "
@@ -369,6 +359,17 @@ class Errors(metaclass=ErrorsWithCodes):
     E222 = ("The featurized data in {path} lacks the decoding inputs ({missing}): it was "
             "written by an older version. Delete the folder or give another --cache-dir "
             "to featurize again.")
+
+    # One validation module (issue 29): settings and input text, whichever entry
+    # point is given them (E170-E179; they replace E150, E304, E315, E155, E317).
+    E170 = "Setting '{name}' of {owner} is {value}: expected {expected}."
+    E171 = ("The text{where} holds a lone surrogate ({char}) at character {offset}: it "
+            "is not valid Unicode (e.g. undecodable bytes read with errors='surrogateescape', "
+            "or a JSON \\ud800 escape without its pair) and spaCy cannot tokenize it. "
+            "Decode the input with errors='replace' (bytes.decode('utf-8', 'replace')) "
+            "or remove the surrogates before resolving.")
+    E172 = "The text{where} is {found}, not a string: give each text as a str."
+    E173 = "Unknown setting {name} of {owner}: the settings are {known}."
 
 
 #: How much of a line, cell or name from the input an error message quotes.

@@ -1,19 +1,28 @@
-"""Checks of the settings read from files: a model folder's ``config.json`` and a
-saved pipeline's component settings (``cfg.json``).
+"""Checks of settings and input text: one place, one error code per condition.
 
-Each check returns the problems it finds as short sentences ("defaults.max_dist
-is 'x', not an integer >= 0"); the caller raises one coded error listing them,
-so a bad file fails when it is loaded, with a message naming the field, never
-with a bare TypeError or at the first document.
+Settings read from files (a model folder's ``config.json``, a saved pipeline's
+component settings ``cfg.json``): each check returns the problems it finds as
+short sentences ("defaults.max_dist is 'x', not an integer >= 0"); the caller
+raises one coded error listing them, so a bad file fails when it is loaded, with
+a message naming the field, never with a bare TypeError or at the first document.
+
+Settings given in code or on the command line (the component's, the server's,
+batch processing's) and the texts to resolve are checked by the ``check_*``
+functions at the bottom, which raise at once: E170 for any bad setting value,
+E173 for a setting name that does not exist, E172 for a text that is not a
+string and E171 for a text holding a lone surrogate, whichever entry point
+(component, ``Coref``, server, batch runner) was given it.
 """
 from __future__ import annotations
 
 import math
+import numbers
 import re
-from typing import Any, Callable, Dict, Iterable, List, Mapping
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, TypeVar
 
 from .core.clustering import check_link_offsets
 from .core.pairs import check_top_antecedents
+from .errors import Errors, NeuralcorefError
 
 #: Fields of config.json (besides "checksums", checked by model_dir).
 CONFIG_FIELDS = {"lang", "rules", "rules_hash", "spacy_pipeline", "vector_pipelines",
@@ -200,3 +209,178 @@ def component_settings(cfg: Dict[str, Any]) -> Dict[str, Any]:
     if "conv_dict" in cfg:
         settings["conv_dict"] = {k: list(v) for k, v in (cfg["conv_dict"] or {}).items()}
     return settings
+
+
+# Settings given in code or on the command line, and the texts to resolve.
+
+T = TypeVar("T")
+#: Lone surrogates (U+D800-U+DFFF) are not Unicode characters: they cannot be
+#: encoded as UTF-8, and spaCy's tokenizer fails on them with UnicodeEncodeError.
+#: Python makes them from undecodable bytes (surrogateescape: command-line
+#: arguments) and JSON from an unpaired "\ud800" escape.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def setting_error(name: str, value: Any, expected: str, owner: str) -> NeuralcorefError:
+    """The coded error (E170) of a bad setting value, whoever owns the setting.
+
+    name (str): the setting, e.g. "batch_size".
+    value (Any): the value given (quoted, cut to 60 characters).
+    expected (str): what it should be, e.g. "an integer >= 1".
+    owner (str): whose setting it is: "neuralcoref" (the component), "the server",
+        "batch processing".
+    RETURNS (NeuralcorefError): the error, to raise.
+    """
+    return NeuralcorefError(Errors.E170.format(name=name, owner=owner, value=_short(value),
+                                               expected=expected))
+
+
+def _or_null(expected: str, none_means: Optional[str]) -> str:
+    return expected if none_means is None else f"{expected}, or null for {none_means}"
+
+
+def check_int(name: str, value: Any, minimum: int = 0, owner: str = "neuralcoref", *,
+              maximum: Optional[int] = None, none_means: Optional[str] = None,
+              hint: str = "") -> Optional[int]:
+    """``value`` as an integer setting within [minimum, maximum]. A bool is
+    refused: True is 1 to Python, but ``workers=True`` is a mistake, not one
+    worker. NumPy integers pass (they are ``numbers.Integral``).
+
+    maximum (int | None): the largest value allowed; None: no bound.
+    none_means (str | None): what null means for this setting ("the model's
+        setting"); None passes only when it is given.
+    hint (str): said after the range in the error, e.g. " (0: every candidate)".
+    RETURNS (int | None): the value as a Python int (None if null).
+    RAISES NeuralcorefError: E170.
+    """
+    if value is None and none_means is not None:
+        return None
+    if (isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum
+            or (maximum is not None and value > maximum)):
+        expected = f"an integer >= {minimum}" if maximum is None else f"an integer within [{minimum}, {maximum}]"
+        raise setting_error(name, value, _or_null(expected + hint, none_means), owner)
+    return int(value)
+
+
+def check_float(name: str, value: Any, minimum: Optional[float] = None,
+                maximum: Optional[float] = None, owner: str = "neuralcoref", *,
+                above: bool = False, what: str = "a number") -> float:
+    """``value`` as a finite number setting within [minimum, maximum] (either
+    bound may be None); ``above`` makes the minimum exclusive (> 0 for seconds).
+    A bool is refused; ints pass.
+
+    what (str): how the error names a good value ("a number of seconds").
+    RETURNS (float): the value as a Python float.
+    RAISES NeuralcorefError: E170.
+    """
+    bad = (isinstance(value, bool) or not isinstance(value, numbers.Real)
+           or not math.isfinite(value)
+           or (minimum is not None and (value <= minimum if above else value < minimum))
+           or (maximum is not None and value > maximum))
+    if bad:
+        raise setting_error(name, value, _range(what, minimum, maximum, above), owner)
+    return float(value)
+
+
+def _range(what: str, minimum: Optional[float], maximum: Optional[float], above: bool) -> str:
+    if minimum is not None and maximum is not None and not above:
+        return f"{what} within [{minimum:g}, {maximum:g}]"
+    parts = [f"{'>' if above else '>='} {minimum:g}" if minimum is not None else "",
+             f"<= {maximum:g}" if maximum is not None else ""]
+    return " ".join([what, *filter(None, parts)])
+
+
+def check_bool(name: str, value: Any, owner: str = "neuralcoref") -> bool:
+    """``value`` as an on/off setting: True or False only (not 1, not "yes").
+
+    RAISES NeuralcorefError: E170.
+    """
+    if not isinstance(value, bool):
+        raise setting_error(name, value, "true or false", owner)
+    return value
+
+
+def check_choice(name: str, value: Any, choices: Sequence[T], owner: str = "neuralcoref") -> T:
+    """``value`` as a setting that is one of ``choices``.
+
+    RAISES NeuralcorefError: E170, listing the choices.
+    """
+    # A bool is not the choice 1, though True == 1.
+    if not any(value == c and isinstance(value, bool) == isinstance(c, bool) for c in choices):
+        raise setting_error(name, value, f"one of {', '.join(map(repr, choices))}", owner)
+    return value
+
+
+def check_with(name: str, value: Any, check: Callable[[Any], T], expected: str,
+               owner: str = "neuralcoref", *, none_means: Optional[str] = None) -> Optional[T]:
+    """``check(value)`` for a setting with a structure of its own (e.g. the
+    per-type link offsets), its ValueError or TypeError turned into E170.
+
+    check (Callable): returns the value as kept, raises ValueError (or TypeError)
+        saying what is wrong.
+    expected (str): what a good value is, in words; the check's reason follows.
+    none_means (str | None): as for :func:`check_int`.
+    RAISES NeuralcorefError: E170.
+    """
+    if value is None and none_means is not None:
+        return None
+    try:
+        return check(value)
+    except (ValueError, TypeError) as err:
+        raise setting_error(name, value, f"{_or_null(expected, none_means)} ({err})", owner) from None
+
+
+def check_known(settings: Mapping[str, Any], known: Iterable[str], owner: str) -> None:
+    """Refuse a setting name that ``owner`` does not have (a typo: "max_txts"),
+    rather than ignoring it or failing with a bare TypeError.
+
+    RAISES NeuralcorefError: E173, listing the known names.
+    """
+    known = list(known)
+    for name in settings:
+        if name not in known:
+            raise NeuralcorefError(Errors.E173.format(name=_short(name), owner=owner,
+                                                      known=", ".join(known)))
+
+
+def words(value: Any) -> List[str]:
+    """``value`` as a list of words (a list or tuple of strings, not one string)."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple)):
+        raise ValueError(f"{type(value).__name__} is not a list")
+    bad = [w for w in value if not isinstance(w, str)]
+    if bad:
+        raise ValueError(f"{_short(bad[0])} is not a string")
+    return list(value)
+
+
+def word_lists(value: Any) -> Dict[str, List[str]]:
+    """``value`` as a mapping of words to lists of words (``conv_dict``)."""
+    if not isinstance(value, Mapping):
+        raise ValueError(f"{type(value).__name__} is not a mapping")
+    out = {}
+    for key, items in value.items():
+        if not isinstance(key, str):
+            raise ValueError(f"the key {_short(key)} is not a string")
+        try:
+            out[key] = words(items)
+        except ValueError as err:
+            raise ValueError(f"the words of {_short(key)}: {err}") from None
+    return out
+
+
+def check_text(text: Any, where: str = "") -> str:
+    """``text`` as a text to resolve: a string without lone surrogates (spaCy
+    cannot tokenize those; the message says how to decode input without them).
+
+    where (str): which text, as the message puts it after "The text": "",
+        " 2", " of line 3 of in.jsonl".
+    RETURNS (str): the text.
+    RAISES NeuralcorefError: E172 (not a string), E171 (a lone surrogate).
+    """
+    if not isinstance(text, str):
+        raise NeuralcorefError(Errors.E172.format(where=where, found=type(text).__name__))
+    surrogate = _SURROGATE.search(text)
+    if surrogate is not None:
+        raise NeuralcorefError(Errors.E171.format(
+            where=where, char=f"U+{ord(surrogate.group()):04X}", offset=surrogate.start()))
+    return text

@@ -65,7 +65,7 @@ BAD_LINES = {
     "not-an-object": (b'["Anna said she left."]', "E311"),
     "missing-field": (b'{"body": "Anna said she left."}', "E311"),
     "not-a-string": (b'{"text": 42}', "E311"),
-    "lone-surrogate": (b'{"text": "Anna \\ud800 left."}', "E317"),
+    "lone-surrogate": (b'{"text": "Anna \\ud800 left."}', "E171"),
 }
 
 
@@ -175,7 +175,7 @@ def test_batch_output_from_another_input(nlp_coref, data, tmp_path):
 
 def test_batch_settings_are_checked(nlp_coref, data, tmp_path):
     for name in ("batch_size", "n_process"):
-        with pytest.raises(NeuralcorefError, match=rf"\[E315\] Setting '{name}'"):
+        with pytest.raises(NeuralcorefError, match=rf"\[E170\] Setting '{name}'"):
             resolve_jsonl(data, tmp_path / "o.jsonl", nlp=nlp_coref, **{name: 0})
 
 

@@ -118,13 +118,13 @@ def test_component_candidate_window_defaults_to_the_models(make_nlp, handmade_mo
     ids=["greedyness-negative", "greedyness-above-one", "max-dist", "max-dist-match"])
 def test_component_bad_settings(handmade_model, setting, value):
     nlp = spacy.blank("en")
-    with pytest.raises(NeuralcorefError, match=rf"\[E150\] Setting '{setting}'.*expected"):
+    with pytest.raises(NeuralcorefError, match=rf"\[E170\] Setting '{setting}'.*expected"):
         nlp.add_pipe("neuralcoref", config={"model": str(handmade_model), setting: value})
 
 
 def test_component_nan_greedyness(handmade_model):
     # NaN cannot pass through a spaCy config, but the class may be built directly
-    with pytest.raises(NeuralcorefError, match=r"\[E150\] Setting 'greedyness'"):
+    with pytest.raises(NeuralcorefError, match=r"\[E170\] Setting 'greedyness'"):
         NeuralCoref(spacy.blank("en").vocab, greedyness=float("nan"), model=str(handmade_model))
 
 
@@ -411,12 +411,12 @@ def test_component_link_offsets_default_to_the_models(make_nlp, handmade_model, 
 def test_component_bad_link_offsets(handmade_model, value):
     # spaCy's config validation rejects wrong types before the component sees
     # them; the class, built directly, checks them itself
-    with pytest.raises(NeuralcorefError, match=r"\[E150\] Setting 'link_offsets'"):
+    with pytest.raises(NeuralcorefError, match=r"\[E170\] Setting 'link_offsets'"):
         NeuralCoref(spacy.blank("en").vocab, link_offsets=value, model=str(handmade_model))
 
 
 def test_component_unknown_link_offset_type_in_config(handmade_model):
-    with pytest.raises(NeuralcorefError, match=r"\[E150\] Setting 'link_offsets'.*unknown mention type 'verbal'"):
+    with pytest.raises(NeuralcorefError, match=r"\[E170\] Setting 'link_offsets'.*unknown mention type 'verbal'"):
         spacy.blank("en").add_pipe("neuralcoref", config={"model": str(handmade_model),
                                                           "link_offsets": {"verbal": 1.0}})
 
@@ -519,5 +519,5 @@ def test_component_top_antecedents_batches_like_single_docs(make_nlp, handmade_t
 
 @pytest.mark.parametrize("value", [-1, 2.5, "5", True], ids=["negative", "float", "string", "bool"])
 def test_component_bad_top_antecedents(handmade_model, value):
-    with pytest.raises(NeuralcorefError, match=r"\[E150\] Setting 'top_antecedents'"):
+    with pytest.raises(NeuralcorefError, match=r"\[E170\] Setting 'top_antecedents'"):
         NeuralCoref(spacy.blank("en").vocab, top_antecedents=value, model=str(handmade_model))

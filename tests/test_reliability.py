@@ -6,7 +6,7 @@ that reads the pipeline's token vectors (``handmade_vector_model``).
 Lone surrogates (U+D800-U+DFFF, e.g. from ``bytes.decode("utf-8", "surrogateescape")``)
 are not Unicode characters: spaCy's tokenizer raises UnicodeEncodeError on them
 before neuralcoref sees a Doc, so the component never gets one; the convenience API
-(``Coref.predict``, ``neuralcoref resolve``) refuses them with a coded error (E155)
+(``Coref.predict``, ``neuralcoref resolve``) refuses them with a coded error (E171)
 that says how to decode the input instead. The fuzzing below draws text without them.
 """
 import ast
@@ -214,7 +214,7 @@ def test_reliability_lone_surrogates(nlp_vec, handmade_vector_model):
         nlp_vec(text)
     coref = Coref.__new__(Coref)  # the shared pipeline, not a second one loaded
     coref.nlp = nlp_vec
-    with pytest.raises(NeuralcorefError, match=r"\[E155\] Text 1 .*\(U\+DC80\) at character 10.*errors='replace'"):
+    with pytest.raises(NeuralcorefError, match=r"\[E171\] The text 1 .*\(U\+DC80\) at character 10.*errors='replace'"):
         coref.predict(["fine", text])
     fixed = text.encode("utf8", "surrogateescape").decode("utf8", "replace")
     assert coref.predict(fixed)[0].doc.text == fixed
@@ -342,7 +342,9 @@ def test_reliability_very_long_document_memory(nlp_vec):
     assert len(item.ante) <= len(item.features) * max(pipe.resolver.max_dist, pipe.resolver.max_dist_match)
 
 
-def test_reliability_long_document_candidate_window(nlp_vec):
+def test_reliability_long_document_candidate_window(nlp_vec, monkeypatch):
+    from neuralcoref import extensions
+
     doc = _long_doc(nlp_vec, 10_000)
     pipe = nlp_vec.get_pipe("neuralcoref")
     item = pipe.resolver.featurize_doc(doc)
@@ -350,9 +352,13 @@ def test_reliability_long_document_candidate_window(nlp_vec):
     assert np.diff(item.ptr).max() <= window
     pipe(doc)
     assert len(doc._.coref_clusters) > 100
-    start = time.perf_counter()
+    # The getters read one index per Doc, built once: before it they scanned every
+    # cluster on every call (5 s per 1,000 tokens).
+    built = []
+    monkeypatch.setattr(extensions, "get_clusters",
+                        lambda d, real=extensions.get_clusters: built.append(1) or real(d))
     check_coref(doc)  # reads token._.in_coref of every token, span._.coref_cluster...
-    assert time.perf_counter() - start < 5  # took 5 s per 1,000 tokens before the index
+    assert len(built) <= 2  # doc._.coref_clusters and the index: not once per token
     assert [len(t._.coref_clusters) for t in doc[:50]] == \
         [sum(any(m.start <= t.i < m.end for m in c) for c in doc._.coref_clusters) for t in doc[:50]]
 
@@ -383,7 +389,8 @@ def test_reliability_deep_parse_is_linear(nlp_vec):
     heads = np.maximum(np.arange(200_000, dtype=np.int32) - 1, 0)
     start = time.perf_counter()
     left, right = _mentions.subtree_bounds(heads)
-    assert time.perf_counter() - start < 1.0  # the walk up to the root took minutes
+    # not a speed target: the quadratic walk up to the root took minutes
+    assert time.perf_counter() - start < 10.0
     assert left[0] == 0 and right[0] == right[100_000] == 199_999 and left[199_999] == 199_999
     with nlp_vec.select_pipes(disable=["neuralcoref"]):
         doc = nlp_vec("very " * 2000 + "good.")

@@ -87,7 +87,7 @@ BAD_BODIES = {
     "text-number": (b'{"text": 3}', "E302", "whose 'text' is a number"),
     "texts-string": (b'{"texts": "Anna left."}', "E302", "whose 'texts' is a string"),
     "texts-null-item": (b'{"texts": ["a", null]}', "E302", "item 1 of 'texts' is null"),
-    "lone-surrogate": (b'{"text": "Anna \\udc80"}', "E317", "lone surrogate (U+DC80) at character 5"),
+    "lone-surrogate": (b'{"text": "Anna \\udc80"}', "E171", "lone surrogate (U+DC80) at character 5"),
 }
 
 
@@ -113,9 +113,11 @@ def test_server_parse_request():
 def test_server_settings_are_checked(nlp_coref):
     for setting in ({"max_body_bytes": 0}, {"batch_size": -1}, {"max_body_bytes": "1MB"},
                     {"workers": 0}, {"timeout": 0}, {"timeout": float("inf")}, {"max_texts": 2.5},
-                    {"header_timeout": True}, {"max_txts": 3}, {"worker_memory_mb": 0}):
-        with pytest.raises(NeuralcorefError, match=r"\[E304\]"):
+                    {"header_timeout": True}, {"worker_memory_mb": 0}):
+        with pytest.raises(NeuralcorefError, match=rf"\[E170\] Setting '{next(iter(setting))}' of the server"):
             create_app(nlp_coref, **setting)
+    with pytest.raises(NeuralcorefError, match=r"\[E173\] Unknown setting 'max_txts' of the server"):
+        create_app(nlp_coref, max_txts=3)
 
 
 def test_server_openapi_has_no_cdn_pages(client):

@@ -37,7 +37,6 @@ import contextlib
 import glob
 import json
 import os
-import re
 import threading
 from collections import deque
 from dataclasses import dataclass
@@ -46,14 +45,15 @@ from typing import (TYPE_CHECKING, Any, ContextManager, Deque, Dict, Iterable, I
                     Optional, Tuple, Union)
 
 from ..errors import Errors, NeuralcorefError, quote
-from ..validation import is_int
+from ..validation import check_int, check_text, setting_error
 from .output_guard import check_output, check_same_input, input_fingerprint, locked_output, write_state
 from .workers import terminating
 
 if TYPE_CHECKING:
     from spacy.language import Language
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+#: Whose settings these are, as E170 says.
+OWNER = "batch processing"
 
 #: Pipelines loaded by this process, by settings (see get_pipeline), each with the
 #: lock its users hold while running it: threads of one Dask worker share it, and
@@ -112,11 +112,6 @@ def pipeline_loads() -> int:
     return _LOADS
 
 
-def _check_setting(name: str, value: Any) -> None:
-    if not is_int(value, 1):
-        raise NeuralcorefError(Errors.E315.format(name=name, value=value, expected="an integer >= 1"))
-
-
 def _describe(value: Any) -> str:
     names = {dict: "a JSON object", list: "a JSON array", str: "a string", bool: "a boolean",
              int: "a number", float: "a number", type(None): "null"}
@@ -144,11 +139,10 @@ def _parse(item: Union[str, bytes, dict], line: int, path: str, text_field: str,
         found = "no such field" if text_field not in obj else f"it is {_describe(text)}"
         message = Errors.E311.format(line=line, path=path, field=text_field, found=found)
         return None, None, {**obj, "coref": None, "coref_error": message}
-    surrogate = _SURROGATE.search(text)
-    if surrogate is not None:
-        message = Errors.E317.format(where=f" of line {line} of {path}", offset=surrogate.start(),
-                                     char=f"U+{ord(surrogate.group()):04X}")
-        return None, None, {**obj, "coref": None, "coref_error": message}
+    try:
+        check_text(text, f" of line {line} of {path}")
+    except NeuralcorefError as err:  # E171, a lone surrogate
+        return None, None, {**obj, "coref": None, "coref_error": str(err)}
     if max_length is not None and len(text) > max_length:
         # spaCy would refuse it (E088) and stop the whole run: refused here, alone.
         message = Errors.E335.format(line=line, path=path, length=len(text), limit=max_length)
@@ -203,11 +197,19 @@ def resolve_records(items: Iterable[Tuple[int, Union[str, bytes, dict]]], nlp: "
     strict (bool): raise the coded error of the first bad item (after yielding
         every record before it) instead of yielding an error record.
     path (str): where the items come from, for error messages.
-    YIELDS (Dict[str, Any]): the input object with "coref" added, or an error
-        record: a bad line (E310, E311, E317, E335-E337) or a text the pipeline
+    RETURNS (Iterator[Dict[str, Any]]): lazily, the input object with "coref" added, or an error
+        record: a bad line (E310, E311, E171, E335-E337) or a text the pipeline
         fails on (E338) never stops the others.
-    RAISES (NeuralcorefError): with ``strict``, the first bad line's error.
+    RAISES (NeuralcorefError): E170 for a bad batch_size or n_process (at once,
+        not at the first record); with ``strict``, the first bad line's error.
     """
+    check_int("batch_size", batch_size, 1, OWNER)
+    check_int("n_process", n_process, 1, OWNER)
+    return _records(items, nlp, text_field, batch_size, n_process, strict, path)
+
+
+def _records(items: Iterable[Tuple[int, Union[str, bytes, dict]]], nlp: "Language", text_field: str,
+             batch_size: int, n_process: int, strict: bool, path: str) -> Iterator[Dict[str, Any]]:
     parsed = (_parsed(line, item, path, text_field, nlp.max_length) for line, item in items)
     chunks = _chunks(parsed, batch_size)
     if n_process == 1:
@@ -380,8 +382,8 @@ def resolve_jsonl(input_path: Union[str, Path], output_path: Union[str, Path], *
         the output was begun from another input (see
         :mod:`neuralcoref.apps.output_guard`), E342 if it cannot be written.
     """
-    _check_setting("batch_size", batch_size)
-    _check_setting("n_process", n_process)
+    check_int("batch_size", batch_size, 1, OWNER)
+    check_int("n_process", n_process, 1, OWNER)
     input_path, output_path = Path(input_path), Path(output_path)
     if not input_path.is_file():
         raise FileNotFoundError(f"No such file: {input_path}")
@@ -487,7 +489,7 @@ def resolve_bag(bag, *, text_field: str = "text", model: Optional[str] = None,
         ``.map(json.dumps).to_textfiles("out/*.jsonl")`` or ``.compute()``.
     """
     _require_dask()
-    _check_setting("batch_size", batch_size)
+    check_int("batch_size", batch_size, 1, OWNER)
     return bag.map_partitions(_resolve_partition, text_field, model, spacy_model,
                               settings, batch_size, strict)
 
@@ -512,17 +514,16 @@ def resolve_jsonl_dask(input_glob: str, output_dir: Union[str, Path], *, text_fi
     input_glob (str): e.g. "data/*.jsonl".
     output_dir (str | Path): created if needed.
     RETURNS (Dict[str, BatchStats]): each input file's stats.
-    RAISES (NeuralcorefError): E316 if nothing matches, E315 if two inputs share a name.
+    RAISES (NeuralcorefError): E316 if nothing matches, E170 if two inputs share a name.
     """
     db = _require_dask()
-    _check_setting("batch_size", batch_size)
+    check_int("batch_size", batch_size, 1, OWNER)
     paths = sorted(glob.glob(str(input_glob)))
     if not paths:
         raise NeuralcorefError(Errors.E316.format(pattern=input_glob))
     names = [Path(p).name for p in paths]
     if len(set(names)) != len(names):
-        raise NeuralcorefError(Errors.E315.format(
-            name="input_glob", value=input_glob, expected="files with distinct names"))
+        raise setting_error("input_glob", input_glob, "files with distinct names", OWNER)
     output_dir = Path(output_dir)
     output_dir.mkdir(parents=True, exist_ok=True)
     jobs = [(str(Path(p).resolve()), str((output_dir / name).resolve())) for p, name in zip(paths, names)]

@@ -24,22 +24,22 @@ with ``pip install 'neuralcoref[serve]'``.
 import asyncio
 import json
 import pickle
-import re
 import time
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any, AsyncIterator, Dict, Optional
 
 from ..errors import Errors, NeuralcorefError
-from ..validation import is_int
+from ..validation import check_choice, check_int, check_text
 from .server_limits import DEFAULT_MAX_BODY_BYTES  # noqa: F401 (its old home)
-from .server_limits import RequestError, ServerLimits, check_content_type, check_texts, make_limits
+from .server_limits import OWNER, RequestError, ServerLimits, check_content_type, check_texts, make_limits
 from .server_worker import ClientGone, Job, WorkerPool
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
     from spacy.language import Language
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+#: uvicorn's log levels.
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
 
 _REQUEST_SCHEMA = {
     "oneOf": [
@@ -63,7 +63,8 @@ def parse_request(body: bytes) -> Dict[str, Any]:
 
     body (bytes): the raw body.
     RETURNS (Dict[str, Any]): the parsed body.
-    RAISES (RequestError): status 422 with a coded message (E301, E302, E317, E326).
+    RAISES (RequestError): status 422 with a coded message (E301, E302, E326, or
+        E171 for a lone surrogate in a text).
     """
     try:
         data = json.loads(body)
@@ -83,11 +84,10 @@ def parse_request(body: bytes) -> Dict[str, Any]:
         if not isinstance(text, str):
             where = "'text'" if "text" in data else f"item {i} of 'texts'"
             raise RequestError(422, Errors.E302.format(found=f"an object whose {where} is {_describe(text)}"))
-        surrogate = _SURROGATE.search(text)
-        if surrogate is not None:
-            where = "" if "text" in data else f" {i} of 'texts'"
-            raise RequestError(422, Errors.E317.format(
-                where=where, char=f"U+{ord(surrogate.group()):04X}", offset=surrogate.start()))
+        try:
+            check_text(text, "" if "text" in data else f" {i} of 'texts'")
+        except NeuralcorefError as err:
+            raise RequestError(422, str(err)) from None
     return data
 
 
@@ -116,9 +116,8 @@ def create_app(nlp: Optional["Language"] = None, *, model: Optional[str] = None,
         raise NeuralcorefError(Errors.E303) from None
     from ..about import __version__
 
-    for name, value in (("batch_size", batch_size), ("workers", workers)):
-        if not is_int(value, 1):
-            raise NeuralcorefError(Errors.E304.format(name=name, value=value, expected="an integer >= 1"))
+    check_int("batch_size", batch_size, 1, OWNER)
+    check_int("workers", workers, 1, OWNER)
     settings = make_limits(limits)
     if nlp is None:
         from ..api import build_pipeline
@@ -226,6 +225,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, model: Optional[str] = N
     except ImportError:
         raise NeuralcorefError(Errors.E303) from None
     from .server_http import header_timeout_protocol
+
+    # Before the pipeline loads, not after a minute of it.
+    check_int("port", port, 0, OWNER, maximum=65535)
+    check_choice("log_level", log_level, LOG_LEVELS, OWNER)
 
     app = create_app(model=model, spacy_model=spacy_model, batch_size=batch_size,
                      workers=workers, **limits)

@@ -6,14 +6,15 @@ Each exceeded limit is answered with a coded HTTP error (:class:`RequestError`);
 """
 from __future__ import annotations
 
-import math
 import sys
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Dict, List, Optional
 
 from ..errors import Errors, NeuralcorefError
-from ..validation import is_int
+from ..validation import check_float, check_int, check_known
 
+#: Whose settings these are, as E170 and E173 say.
+OWNER = "the server"
 #: Largest request body accepted by default: 1 MB.
 DEFAULT_MAX_BODY_BYTES = 1_000_000
 
@@ -30,7 +31,7 @@ class RequestError(NeuralcorefError):
 @dataclass(frozen=True)
 class ServerLimits:
     """What one request may cost the server. Sizes are integers >= 1, seconds
-    numbers > 0; a bad value is a coded error (E304) when the limits are made.
+    numbers > 0; a bad value is a coded error (E170) when the limits are made.
 
     max_body_bytes (int): largest request body (413, E300).
     max_text_chars (int): largest text, in characters (413, E320).
@@ -68,14 +69,9 @@ class ServerLimits:
             if value is None and field.type.startswith("Optional"):
                 continue
             if field.type in ("int", "Optional[int]"):
-                if not is_int(value, 1):
-                    raise NeuralcorefError(Errors.E304.format(
-                        name=field.name, value=value, expected="an integer >= 1"))
-            elif (isinstance(value, bool) or not isinstance(value, (int, float))
-                  or not math.isfinite(value) or value <= 0):
-                raise NeuralcorefError(Errors.E304.format(
-                    name=field.name, value=value, expected="a number of seconds > 0"))
-
+                check_int(field.name, value, 1, OWNER)
+            else:
+                check_float(field.name, value, 0, owner=OWNER, above=True, what="a number of seconds")
         if self.worker_memory_mb is not None and not sys.platform.startswith("linux"):
             raise NeuralcorefError(Errors.E333.format(platform=sys.platform))
 
@@ -85,13 +81,9 @@ class ServerLimits:
 
 
 def make_limits(settings: Dict[str, Any]) -> ServerLimits:
-    """ServerLimits from keyword settings, with a coded error (E304) for a name
+    """ServerLimits from keyword settings, with a coded error (E173) for a name
     that is not a limit, rather than a bare TypeError."""
-    names = [field.name for field in fields(ServerLimits)]
-    for name, value in settings.items():
-        if name not in names:
-            raise NeuralcorefError(Errors.E304.format(
-                name=name, value=value, expected=f"one of the limits {names}"))
+    check_known(settings, [field.name for field in fields(ServerLimits)], OWNER)
     return ServerLimits(**settings)
 
 
