@@ -26,7 +26,7 @@ class ModelConfig:
     rules (str): the mention rules it was trained with (``LanguageRules.lang``:
         "en", "fr", or "xx" for the generic UD rules).
     rules_hash (str): ``LanguageRules.fingerprint()`` of those rules.
-    spacy_pipeline (str): name and version of that pipeline (see :func:`pipeline_id`).
+    spacy_pipeline (str): name and version of that pipeline (see :func:`~neuralcoref.artifacts.model_dir.pipeline_id`).
     vector_pipelines (List[str]): for a model reading token vectors (doc.tensor),
         the pipelines whose vectors are the ones it was trained on: the same
         weights published under other names; empty means ``spacy_pipeline``.
