@@ -26,7 +26,8 @@ class ModelConfig:
     rules (str): the mention rules it was trained with (``LanguageRules.lang``:
         "en", "fr", or "xx" for the generic UD rules).
     rules_hash (str): ``LanguageRules.fingerprint()`` of those rules.
-    spacy_pipeline (str): name and version of that pipeline (see :func:`~neuralcoref.artifacts.model_dir.pipeline_id`).
+    spacy_pipeline (str): name and version of that pipeline (see
+        :func:`~neuralcoref.artifacts.model_dir.pipeline_id`).
     vector_pipelines (List[str]): for a model reading token vectors (doc.tensor),
         the pipelines whose vectors are the ones it was trained on: the same
         weights published under other names; empty means ``spacy_pipeline``.
@@ -61,8 +62,9 @@ class ModelConfig:
         return self.spacy_pipeline.split(" ")[0]
 
     def reads_vectors_of(self, pipeline: str) -> bool:
-        """Whether the model can run on ``pipeline`` (a :func:`pipeline_id`) as
-        trained: it reads no token vectors, or that pipeline's are its own."""
+        """Whether the model can run on ``pipeline`` (a
+        :func:`~neuralcoref.artifacts.model_dir.pipeline_id`) as trained: it reads
+        no token vectors, or that pipeline's are its own."""
         return not self.scorer.vector_dim or pipeline in self.vector_sources
 
     def to_dict(self) -> dict:
