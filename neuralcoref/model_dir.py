@@ -17,7 +17,7 @@ import zipfile
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
+from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Tuple, Union
 
 import numpy as np
 
@@ -189,17 +189,21 @@ def read_config(path: Union[str, Path]) -> ModelConfig:
 
 
 def check_model_folder(path: Union[str, Path]) -> ModelConfig:
-    """What can be checked of a model folder without reading its weights: the
-    files are there and within their bounds, config.json is valid and of this
-    feature schema. Cheap enough for a component's ``__init__``.
+    """Check a model folder as :func:`load_model` does, short of inflating the
+    weights: files present and within bounds, config.json valid and of this
+    feature schema, the zip directory and array headers of weights.npz, the
+    vocabulary, the checksums. About a tenth of a load (15 ms for "en", against
+    160), so that a component refuses a damaged model when it is added and
+    still loads it only once.
 
-    RAISES ModelLoadError: E101, E102, E103, E104, E110, E118.
+    RAISES ModelLoadError: as load_model (E101-E118).
     RETURNS (ModelConfig): the folder's config.
     """
     source = _Folder(Path(path))
-    config = _checked_config(_source_config(source)[0], source.where)
-    _check_sizes(source, {**_file_limits(config), CARD_FILE: CONFIG_BYTES})
-    return config
+    checked = _checked_files(source)
+    _check_sizes(source, {CARD_FILE: CONFIG_BYTES})
+    _check_checksums(source.where, checked.data.get("checksums"), checked.contents)
+    return checked.config
 
 
 def _read_config_data(path: Path) -> dict:
@@ -333,28 +337,41 @@ def load_model_bytes(files: Mapping[str, bytes], where: str) -> CorefModel:
     return _load(_Files(files, where))[0]
 
 
-def _load(source: Union[_Folder, _Files]) -> Tuple[CorefModel, Dict[str, bytes]]:
-    """The model of a folder or of files in memory, and the bytes of its files."""
+class _Checked(NamedTuple):
+    config: ModelConfig
+    data: dict  # config.json, parsed
+    contents: Dict[str, bytes]  # MODEL_FILES' bytes, config.json's included
+    words: list  # the vocabulary
+
+
+def _checked_files(source: Union[_Folder, _Files]) -> _Checked:
+    """Read a model's files (each once, bounded) and check all but the inflated
+    weights and the checksums."""
     where = source.where
     data, raw_config = _source_config(source)
     config = _checked_config(data, where)
-    shapes = weight_shapes(config.scorer)
-    # Each file is read once: its bytes are parsed and hashed (checked last, so that
-    # a damaged file gets the more telling structural error first).
     limits = _file_limits(config)
     _check_sizes(source, limits)
     contents = {name: source.read(name) for name in limits}
+    _check_npz(_file_label(where, WEIGHTS_FILE), where, contents[WEIGHTS_FILE], weight_shapes(config.scorer))
     try:
         words = json.loads(contents[VOCAB_FILE].decode("utf8"))
     except (ValueError, RecursionError) as err:  # UnicodeDecodeError is a ValueError
         error = err if isinstance(err, ValueError) else "JSON nested too deeply"
         raise ModelLoadError(Errors.E104.format(path=where, error=error)) from None
-    weights = _read_weights(_file_label(where, WEIGHTS_FILE), where, contents[WEIGHTS_FILE], shapes)
-    _check_weights(config, weights, where)
     if not isinstance(words, list) or len(words) + FIRST_WORD_ROW != config.scorer.vocab_size:
         found = len(words) if isinstance(words, list) else "no list of"
         raise ModelLoadError(Errors.E105.format(path=where, found=found,
                                                 expected=config.scorer.vocab_size - FIRST_WORD_ROW))
+    return _Checked(config, data, {**contents, CONFIG_FILE: raw_config}, words)
+
+
+def _load(source: Union[_Folder, _Files]) -> Tuple[CorefModel, Dict[str, bytes]]:
+    """The model of a folder or of files in memory, and the bytes of its files."""
+    where = source.where
+    config, data, contents, words = _checked_files(source)
+    weights = _read_weights(_file_label(where, WEIGHTS_FILE), contents[WEIGHTS_FILE])
+    _check_weights(config, weights, where)
     try:
         if not all(isinstance(w, str) for w in words):
             raise TypeError("the vocabulary holds values that are not strings")
@@ -365,8 +382,8 @@ def _load(source: Union[_Folder, _Files]) -> Tuple[CorefModel, Dict[str, bytes]]
         scorers = Scorers(config.scorer, weights)
     except ValueError as err:  # blocks declared in config.json that the weights break
         raise ModelLoadError(Errors.E108.format(path=where, problems=err)) from err
+    # Checked last, so that a damaged file gets the more telling structural error first.
     _check_checksums(where, data.get("checksums"), contents)
-    contents[CONFIG_FILE] = raw_config
     return CorefModel(config, scorers, vocab, source.path), contents
 
 
@@ -476,19 +493,26 @@ def _valid_blocks(blocks: Any, layers: List[int]) -> bool:
                     and sum(b) == n for b, n in zip(blocks, layers)))
 
 
-def _read_weights(file: Union[str, Path], where: Union[str, Path], content: bytes,
-                  shapes: Mapping[str, tuple]) -> Dict[str, np.ndarray]:
-    """The arrays of weights.npz (``content``), inflated only once the zip directory
-    and every .npy header agree with the ``shapes`` config.json declares."""
+def _check_npz(file: Union[str, Path], where: Union[str, Path], content: bytes,
+               shapes: Mapping[str, tuple]) -> None:
+    """weights.npz's zip directory and .npy headers against the ``shapes``
+    config.json declares, before any array is inflated (E107, E108, E116)."""
     # A damaged zip or .npy header raises errors of many kinds (BadZipFile,
     # zlib.error, SyntaxError from the header parser...): all mean a bad file.
     try:
         _check_npz_sizes(file, where, content, shapes)
-        with np.load(io.BytesIO(content), allow_pickle=False) as data:
-            return {k: data[k] for k in data.files}
     except ModelLoadError:
         raise
     except Exception as err:
+        raise ModelLoadError(Errors.E107.format(path=file, error=err)) from err
+
+
+def _read_weights(file: Union[str, Path], content: bytes) -> Dict[str, np.ndarray]:
+    """The arrays of weights.npz (``content``), once :func:`_check_npz` passed."""
+    try:
+        with np.load(io.BytesIO(content), allow_pickle=False) as data:
+            return {k: data[k] for k in data.files}
+    except Exception as err:  # a damaged member: zlib.error, ValueError...
         raise ModelLoadError(Errors.E107.format(path=file, error=err)) from err
 
 

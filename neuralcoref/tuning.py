@@ -54,9 +54,9 @@ class _ScoredDev:
         self.keep_singletons = keep_singletons
         self.docs = []
         for gold, doc in pairs:
-            items = [resolver.featurize_doc(doc)]
-            (single,), (pair,), (mention,) = resolver.score(items)
-            self.docs.append((gold, items[0], single, pair, mention))
+            # score leaves its items as they are: the scored (maybe pruned) copy is decoded
+            (single,), (pair,), (mention,), (item,) = resolver.score([resolver.featurize_doc(doc)])
+            self.docs.append((gold, item, single, pair, mention))
 
     def scores(self, offsets: Mapping[str, float]) -> CorefScores:
         self.resolver.link_offsets = dict(offsets)
