@@ -212,16 +212,17 @@ class NeuralCoref(Pipe):
             if self._load_error is not None or self._model_path is None:
                 raise self._load_error or ModelLoadError(Errors.E102.format(path=self.model_ref))
             try:
-                self._set_model(*read_model(self._model_path))
+                self._set_model(*read_model(self._model_path), checked=True)
             except ModelLoadError as err:
                 self._load_error = err
                 raise
         return self._model
 
-    def _set_model(self, model: CorefModel, files: Dict[str, bytes]) -> None:
+    def _set_model(self, model: CorefModel, files: Dict[str, bytes], checked: bool = False) -> None:
         # The files are kept in memory for to_disk / to_bytes / pickling: the
-        # folder may be gone by then.
-        self._warn_mismatch(model.config)
+        # folder may be gone by then. ``checked``: __init__ warned about this folder.
+        if not checked:
+            self._warn_mismatch(model.config)
         self._model, self._model_files = model, {name: files[name] for name in MODEL_FILES}
         self._resolver = None
         self._load_error = None
@@ -404,9 +405,11 @@ def check_parser(nlp: Language) -> None:
     """Refuse (E159) a pipeline that has components but none that parses, so that
     the error comes when the component is added, not at the first Doc. A blank
     pipeline passes: it serves Docs parsed elsewhere (``pipe(doc)`` on built Docs)."""
-    if not nlp.pipe_names:
+    # Coreference components themselves do not count: initialize sees them added.
+    others = [name for name in nlp.pipe_names if nlp.get_pipe_meta(name).factory != "neuralcoref"]
+    if not others:
         return
-    for name in nlp.pipe_names:
+    for name in others:
         if "token.dep" in nlp.get_pipe_meta(name).assigns:
             return
     example = "en_core_web_sm" if nlp.lang == "en" else f"{nlp.lang}_core_news_sm"

@@ -363,6 +363,8 @@ def _checked_files(source: Union[_Folder, _Files]) -> _Checked:
         found = len(words) if isinstance(words, list) else "no list of"
         raise ModelLoadError(Errors.E105.format(path=where, found=found,
                                                 expected=config.scorer.vocab_size - FIRST_WORD_ROW))
+    if not all(isinstance(w, str) for w in words):
+        raise ModelLoadError(Errors.E104.format(path=where, error="the vocabulary holds values that are not strings"))
     return _Checked(config, data, {**contents, CONFIG_FILE: raw_config}, words)
 
 
@@ -373,8 +375,6 @@ def _load(source: Union[_Folder, _Files]) -> Tuple[CorefModel, Dict[str, bytes]]
     weights = _read_weights(_file_label(where, WEIGHTS_FILE), contents[WEIGHTS_FILE])
     _check_weights(config, weights, where)
     try:
-        if not all(isinstance(w, str) for w in words):
-            raise TypeError("the vocabulary holds values that are not strings")
         vocab = WordVocab(words)
     except (TypeError, UnicodeError) as err:  # UnicodeError: JSON can hold lone surrogates
         raise ModelLoadError(Errors.E104.format(path=where, error=err)) from err
