@@ -11,8 +11,9 @@ saved with the pipeline (``nlp.to_disk``) and restored by ``spacy.load``.
 
 The model loads once: in ``initialize``, ``from_disk`` or ``from_bytes``, or at
 its first use when none of them ran (``nlp.add_pipe`` then ``nlp(text)``).
-``__init__`` only checks the model folder's config, so that a model that does not
-fit the pipeline is refused or warned about when the component is added.
+``__init__`` only checks the model folder, short of inflating its weights, so that
+a damaged model, or one that does not fit the pipeline, is refused or warned
+about when the component is added.
 """
 from __future__ import annotations
 
@@ -22,11 +23,11 @@ from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Union
 
 import srsly
+from spacy import util
 from spacy.language import Language
 from spacy.pipeline import Pipe
 from spacy.tokens import Doc
 from spacy.training import Example
-from spacy import util
 from spacy.util import minibatch
 from spacy.vocab import Vocab
 
@@ -185,7 +186,7 @@ class NeuralCoref(Pipe):
         self._check_model_folder(self._model_path)
 
     def _check_model_folder(self, path: Path) -> None:
-        """Check the model folder without loading it (its config and file sizes),
+        """Check the model folder without loading it (see check_model_folder),
         warning now about a model that does not fit the pipeline. A missing folder
         is only remembered: ``spacy.load`` creates the component before
         ``from_disk`` brings its own copy."""
