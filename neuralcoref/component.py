@@ -224,6 +224,7 @@ class NeuralCoref(Pipe):
         # folder may be gone by then. ``checked``: __init__ warned about this folder.
         if not checked:
             self._warn_mismatch(model.config)
+            warn_rules(model.config, self.rules)
         self._model, self._model_files = model, {name: files[name] for name in MODEL_FILES}
         self._resolver = None
         self._load_error = None
@@ -238,7 +239,7 @@ class NeuralCoref(Pipe):
                         max_dist_match=max_dist_match, max_dist_nominal=max_dist_nominal,
                         link_offsets=cfg.get("link_offsets"),
                         top_antecedents=cfg.get("top_antecedents"), blacklist=cfg["blacklist"],
-                        conv_dict=cfg["conv_dict"])
+                        conv_dict=cfg["conv_dict"], check_rules=False)  # warned by _set_model / __init__
 
     @property
     def resolver(self) -> Resolver:

@@ -103,6 +103,8 @@ class Resolver:
         else 0. Single models always score every candidate.
     conv_dict (Mapping[str, Sequence[str]] | None): rare words represented by the
         mean embedding of common ones.
+    check_rules (bool): warn (W100, W101) when ``rules`` are not the model's;
+        False for a caller that warned already (the component, at add_pipe).
     """
 
     def __init__(self, model: CorefModel, rules: Optional[LanguageRules] = None,
@@ -111,10 +113,11 @@ class Resolver:
                  blacklist: Iterable[str] = (),
                  link_offsets: Optional[Mapping[str, float]] = None,
                  top_antecedents: Optional[int] = None,
-                 conv_dict: Optional[Mapping[str, Sequence[str]]] = None):
+                 conv_dict: Optional[Mapping[str, Sequence[str]]] = None, check_rules: bool = True):
         self.model = model
         self.rules = rules or get_rules(model.config.rules or model.config.lang)
-        warn_rules(model.config, self.rules)
+        if check_rules:
+            warn_rules(model.config, self.rules)
         self.tables = FeatureTables(self.rules)
         self.greedyness = greedyness
         self.link_offsets = check_link_offsets(
@@ -255,8 +258,8 @@ def _keep_candidates(items: Sequence[_Featurized], kept: np.ndarray) -> List[_Fe
 
 def warn_rules(config: ModelConfig, rules: LanguageRules) -> None:
     """W100 when a model runs with other mention rules than it was trained with,
-    W101 when its rules changed since. Warned from this one place, so that a
-    component that checks early (at add_pipe) and loads later warns once."""
+    W101 when its rules changed since (from the config alone: the component warns
+    when it is added, before the model loads)."""
     if config.rules and rules.lang != config.rules:
         warnings.warn(Warnings.W100.format(
             model_rules=config.rules, model_lang=config.lang,
