@@ -61,7 +61,7 @@ def score_decoded(resolver, conll, items, scores, singletons: bool, decide_kwarg
     scores, pair scores, index)``'s extra arguments and score the clusters against
     the gold ones (without singletons: dropped from the key only)."""
     pairs = []
-    for k, (c, item, (s, p, m)) in enumerate(zip(conll, items, scores)):
+    for k, (c, _, (s, p, m, (item,))) in enumerate(zip(conll, items, scores)):  # item: as scored (pruned)
         f = item.features
         out = resolver.decide(item.mentions, s[0], p[0], item.ptr, item.ante, False,
                               agreement_codes(f.codes, resolver.rules.decoding_agreement),

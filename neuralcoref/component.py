@@ -8,6 +8,12 @@
 ``predict`` is pure (Docs -> coreference results); ``set_annotations`` writes the
 results to ``doc.spans`` (see :mod:`neuralcoref.extensions`). The model folder is
 saved with the pipeline (``nlp.to_disk``) and restored by ``spacy.load``.
+
+The model loads once: in ``initialize``, ``from_disk`` or ``from_bytes``, or at
+its first use when none of them ran (``nlp.add_pipe`` then ``nlp(text)``).
+``__init__`` only checks the model folder, short of inflating its weights, so that
+a damaged model, or one that does not fit the pipeline, is refused or warned
+about when the component is added.
 """
 from __future__ import annotations
 
@@ -17,6 +23,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Union
 
 import srsly
+from spacy import util
 from spacy.language import Language
 from spacy.pipeline import Pipe
 from spacy.tokens import Doc
@@ -25,11 +32,12 @@ from spacy.util import minibatch
 from spacy.vocab import Vocab
 
 from .artifacts.model_dir import (CARD_FILE, CONFIG_BYTES, CONFIG_FILE, VOCAB_FILE, WEIGHTS_FILE,
-                                  fallback_models, load_model, pipeline_id, resolve_model_path)
+                                  check_model_folder, fallback_models, load_model_bytes, pipeline_id,
+                                  read_model, resolve_model_path)
 from .core.clustering import check_link_offsets
-from .core.model import CorefModel
-from .core.pairs import candidate_window
-from .core.resolver import DocCoref, Resolver
+from .core.model import CorefModel, ModelConfig
+from .core.pairs import candidate_window, check_top_antecedents
+from .core.resolver import DocCoref, Resolver, warn_rules
 from .errors import Errors, ModelLoadError, NeuralcorefError, Warnings, quote
 from .extensions import SCORES_KEY, get_clusters, register_extensions, set_clusters
 from .lang import get_pipeline_rules, get_rules
@@ -37,9 +45,12 @@ from .lang.base import LanguageRules
 from .validation import (COMPONENT_FIELDS, check_bool, check_float, check_int, check_with, component_problems,
                          component_settings, word_lists, words)
 
-#: The files a saved component holds: its model folder's, and its settings.
-MODEL_FILES = (CONFIG_FILE, WEIGHTS_FILE, VOCAB_FILE, CARD_FILE)
+#: The model's files a saved component holds, besides its settings. The model
+#: card stays on disk: to_disk copies it from the model's folder, when it has one.
+MODEL_FILES = (CONFIG_FILE, WEIGHTS_FILE, VOCAB_FILE)
 SETTINGS_FILE = "cfg.json"
+#: The parts to_bytes / from_bytes hold, by name (what ``exclude`` names).
+BYTES_PARTS = ("cfg", "model")
 
 #: The predecessor's blacklist: first- and second-person pronouns left unresolved.
 DEFAULT_BLACKLIST = ("i", "me", "my", "you", "your")
@@ -170,64 +181,116 @@ class NeuralCoref(Pipe):
                     "conv_dict": dict(conv_dict or {})}
         self.model_ref = model
         self.pipeline = pipeline
+        self._model: Optional[CorefModel] = None
+        self._model_files: Dict[str, bytes] = {}
         self._resolver: Optional[Resolver] = None
         self._load_error: Optional[ModelLoadError] = None
-        self._model_files: Dict[str, bytes] = {}
-        self._load(resolve_model_path(model, lang, pipeline), eager=True)
+        self._model_path: Optional[Path] = resolve_model_path(model, lang, pipeline)
+        self._check_model_folder(self._model_path)
 
-    def _load(self, path: Path, eager: bool = False) -> None:
-        """Load a model folder. A missing folder is only remembered when ``eager``:
-        ``spacy.load`` creates the component before ``from_disk`` brings its own copy."""
-        if eager and not path.exists():
+    def _check_model_folder(self, path: Path) -> None:
+        """Check the model folder without loading it (see check_model_folder),
+        warning now about a model that does not fit the pipeline. A missing folder
+        is only remembered: ``spacy.load`` creates the component before
+        ``from_disk`` brings its own copy."""
+        if not path.exists():
             self._load_error = ModelLoadError(Errors.E102.format(path=path))
             warnings.warn(str(self._load_error) + " (expecting it from nlp.from_disk)")
             return
-        self._set_model(load_model(path))
+        config = check_model_folder(path)
+        self._warn_mismatch(config)
+        warn_rules(config, self.rules)
 
-    def _set_model(self, model: CorefModel) -> None:
-        # The files are kept in memory for to_disk / to_bytes / pickling: the folder
-        # may be gone by then (from_bytes loads from a temporary one).
-        self._model_files = _read_model_files(model.path) if model.path is not None else {}
-        if self.pipeline is not None and not model.config.reads_vectors_of(self.pipeline):
-            expected = " or ".join(model.config.vector_sources)
+    def _warn_mismatch(self, config: ModelConfig) -> None:
+        """W103 when the model reads other token vectors than the pipeline's."""
+        if self.pipeline is not None and not config.reads_vectors_of(self.pipeline):
+            expected = " or ".join(config.vector_sources)
             others = fallback_models(self.lang, self.pipeline)
             fallback = f", or model '{others[0]}', which runs on this pipeline as trained" if others else ""
             warnings.warn(Warnings.W103.format(expected=expected, pipeline=self.pipeline, fallback=fallback))
+
+    def _loaded(self) -> CorefModel:
+        """The model, loaded from the ``model`` setting's folder if nothing loaded
+        one yet (a failure is remembered: not retried for every Doc)."""
+        if self._model is None:
+            if self._load_error is not None or self._model_path is None:
+                raise self._load_error or ModelLoadError(Errors.E102.format(path=self.model_ref))
+            try:
+                self._set_model(*read_model(self._model_path), checked=True)
+            except ModelLoadError as err:
+                self._load_error = err
+                raise
+        return self._model
+
+    def _set_model(self, model: CorefModel, files: Dict[str, bytes], checked: bool = False) -> None:
+        # The files are kept in memory for to_disk / to_bytes / pickling: the
+        # folder may be gone by then. ``checked``: __init__ warned about this folder.
+        if not checked:
+            self._warn_mismatch(model.config)
+            warn_rules(model.config, self.rules)
+        self._model, self._model_files = model, {name: files[name] for name in MODEL_FILES}
+        self._resolver = None
+        self._load_error = None
+
+    def _make_resolver(self, model: CorefModel) -> Resolver:
         cfg = self.cfg
         # An unset candidate window is the one the model records.
         max_dist, max_dist_match, max_dist_nominal = candidate_window(
             model.config.defaults, cfg["max_dist"], cfg["max_dist_match"], cfg["max_dist_nominal"])
-        self._resolver = Resolver(model, rules=self.rules,
-                                  greedyness=cfg["greedyness"], max_dist=max_dist,
-                                  max_dist_match=max_dist_match, max_dist_nominal=max_dist_nominal,
-                                  link_offsets=cfg.get("link_offsets"),
-                                  top_antecedents=cfg.get("top_antecedents"), blacklist=cfg["blacklist"],
-                                  conv_dict=cfg["conv_dict"])
-        self._load_error = None
+        return Resolver(model, rules=self.rules,
+                        greedyness=cfg["greedyness"], max_dist=max_dist,
+                        max_dist_match=max_dist_match, max_dist_nominal=max_dist_nominal,
+                        link_offsets=cfg.get("link_offsets"),
+                        top_antecedents=cfg.get("top_antecedents"), blacklist=cfg["blacklist"],
+                        conv_dict=cfg["conv_dict"], check_rules=False)  # warned by _set_model / __init__
 
     @property
     def resolver(self) -> Resolver:
-        """The loaded resolver (coded error if no model could be loaded)."""
+        """The resolver, loading the model first if needed (coded error if it cannot)."""
         if self._resolver is None:
-            raise self._load_error or ModelLoadError(Errors.E102.format(path=self.model_ref))
+            self._resolver = self._make_resolver(self._loaded())
         return self._resolver
 
     @property
     def model(self) -> Optional[CorefModel]:
-        """The loaded model, or None before one is loaded. Never raises: spaCy
-        inspects ``pipe.model`` of every component while building a pipeline
+        """The loaded model, or None before one is loaded. Never loads nor raises:
+        spaCy inspects ``pipe.model`` of every component while building a pipeline
         (e.g. ``spacy.load``), before ``from_disk`` brings the model."""
-        return self._resolver.model if self._resolver is not None else None
+        return self._model
 
     def __call__(self, doc: Doc) -> Doc:
-        self.set_annotations([doc], self.predict([doc]))
+        """Resolve one Doc. An error goes to the pipeline's error handler
+        (``nlp.set_error_handler``); if the handler returns, the Doc is returned
+        without coreference, as spaCy does for a component that raises."""
+        error_handler = self.get_error_handler()
+        try:
+            self.set_annotations([doc], self.predict([doc]))
+        except Exception as err:
+            error_handler(self.name, self, [doc], err)
         return doc
 
     def pipe(self, stream: Iterable[Doc], *, batch_size: int = 64) -> Iterator[Doc]:
-        """Resolve Docs in batches whose mentions are scored together."""
+        """Resolve Docs in batches whose mentions are scored together. A Doc that
+        fails goes to the error handler (``error_handler(name, self, [doc], e)``)
+        and, if the handler returns, is left out, as spaCy's own pipes do."""
+        error_handler = self.get_error_handler()
         for docs in minibatch(stream, size=batch_size):
-            self.set_annotations(docs, self.predict(docs))
-            yield from docs
+            try:
+                self.set_annotations(docs, self.predict(docs))
+            except Exception:
+                # Only the Docs that fail on their own go to the handler, not their batch.
+                yield from self._pipe_each(docs, error_handler)
+            else:
+                yield from docs
+
+    def _pipe_each(self, docs: List[Doc], error_handler: Callable) -> Iterator[Doc]:
+        for doc in docs:
+            try:
+                self.set_annotations([doc], self.predict([doc]))
+            except Exception as err:
+                error_handler(self.name, self, [doc], err)
+            else:
+                yield doc
 
     def predict(self, docs: Iterable[Doc]) -> List[DocCoref]:
         """Coreference of parsed Docs, without changing them."""
@@ -253,63 +316,105 @@ class NeuralCoref(Pipe):
         return {"coref_f": scores.conll_f1, "coref_muc_f": scores.muc.f1,
                 "coref_bcub_f": scores.bcub.f1, "coref_ceafe_f": scores.ceafe.f1}
 
-    # Serialization: the model folder's files, inside the pipeline's folder.
+    # Serialization: named writers and readers (spaCy's util.to_disk idiom), so that
+    # exclude=["cfg"] / ["model"] leaves out a part. The model's files lie in the
+    # component's folder itself (the layout of saved pipelines), under one name:
+    # spaCy passes exclude=["vocab"] (its Vocab), which must not skip vocab.json.
     def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = ()) -> None:
-        path = Path(path)
-        path.mkdir(parents=True, exist_ok=True)
-        for name, data in self._files().items():
-            (path / name).write_bytes(data)
+        """Save the settings (cfg.json) and the model's files into ``path``; the
+        model card is copied from the model's folder when it has one.
+
+        path (str | Path): the component's folder.
+        exclude (Iterable[str]): parts not to save: "cfg", "model".
+        """
+        util.to_disk(path, {SETTINGS_FILE: self._write_settings,
+                            "model": lambda p: self._write_model(p.parent)}, exclude)
 
     def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = ()) -> "NeuralCoref":
-        """Load the settings (cfg.json, checked: E117) and the model folder's files
-        saved by ``to_disk``; only those known names are read."""
-        cfg_file = Path(path) / SETTINGS_FILE
-        if cfg_file.exists():
-            self.cfg.update(_read_settings(cfg_file, required=[k for k in COMPONENT_FIELDS
-                                                                if k not in self.cfg]))
-        self._set_model(load_model(Path(path)))
+        """Load the settings (cfg.json, checked: E117) and the model's files saved
+        by ``to_disk``; only those known names are read.
+
+        path (str | Path): the component's folder.
+        exclude (Iterable[str]): parts not to load: "cfg", "model".
+        RETURNS (NeuralCoref): the component.
+        """
+        util.from_disk(path, {SETTINGS_FILE: self._read_settings_file,
+                              "model": lambda p: self._set_model(*read_model(p.parent))}, exclude)
         return self
 
     def to_bytes(self, *, exclude: Iterable[str] = ()) -> bytes:
-        return srsly.msgpack_dumps(self._files())
+        """The settings and the model's files (not its card), as msgpack.
+
+        exclude (Iterable[str]): parts not to save: "cfg", "model".
+        RETURNS (bytes): {"cfg": JSON bytes, "model": {file name: bytes}}.
+        """
+        return util.to_bytes({"cfg": lambda: json.dumps(self.cfg).encode("utf8"),
+                              "model": lambda: dict(self._saved_files())}, exclude)
 
     def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = ()) -> "NeuralCoref":
-        """Load what ``to_bytes`` wrote: a mapping of the known file names to bytes,
-        checked before anything is written (E115), then loaded as by ``from_disk``."""
-        import tempfile
+        """Load what ``to_bytes`` wrote, checked before anything is loaded (E115),
+        from memory (no temporary folder).
 
-        files = _checked_files(bytes_data)
-        with tempfile.TemporaryDirectory() as tmp:
-            for name, data in files.items():
-                (Path(tmp) / name).write_bytes(data)
-            self.from_disk(tmp)
+        bytes_data (bytes): from ``to_bytes``.
+        exclude (Iterable[str]): parts not to load: "cfg", "model".
+        RETURNS (NeuralCoref): the component.
+        """
+        where = f"the bytes of component '{self.name}'"
+        util.from_dict(_checked_parts(bytes_data), {
+            "cfg": lambda data: self._update_settings(_parse_settings(data, where, self._required_settings())),
+            "model": lambda files: self._set_model(load_model_bytes(files, where), files)}, exclude)
         return self
 
-    def _files(self) -> Dict[str, bytes]:
-        if self._resolver is None or not self._model_files:
-            raise self._load_error or ModelLoadError(Errors.E151)
-        files = {name: data for name, data in self._model_files.items() if name in MODEL_FILES}
-        files[SETTINGS_FILE] = json.dumps(self.cfg).encode("utf8")
-        return files
+    def _write_settings(self, file: Path) -> None:
+        file.write_text(json.dumps(self.cfg), encoding="utf8")
+
+    def _read_settings_file(self, file: Path) -> None:
+        if file.exists():
+            self._update_settings(_read_settings(file, self._required_settings()))
+
+    def _required_settings(self) -> List[str]:
+        # A component rebuilt from bytes (unpickled) has no settings of its own yet.
+        return [k for k in COMPONENT_FIELDS if k not in self.cfg]
+
+    def _update_settings(self, settings: Dict[str, Any]) -> None:
+        self.cfg.update(settings)
+        self._resolver = None  # rebuilt with the new settings
+
+    def _write_model(self, folder: Path) -> None:
+        for name, data in self._saved_files().items():
+            (folder / name).write_bytes(data)
+        card = _model_card(self._model.path, folder)
+        if card is not None:
+            (folder / CARD_FILE).write_bytes(card)
+
+    def _saved_files(self) -> Dict[str, bytes]:
+        self._loaded()
+        if not self._model_files:
+            raise ModelLoadError(Errors.E151)
+        return self._model_files
 
     def __reduce__(self):
         # Pickled (e.g. for nlp.pipe(n_process=2)) as its bytes, never as pickle of arrays.
         return (_from_bytes, (self.vocab, self.name, self.lang, self.rules, self.pipeline, self.to_bytes()))
 
     def initialize(self, get_examples: Optional[Callable] = None, *, nlp=None) -> None:
-        """Check the pipeline (E159 without a parser); the model itself is trained
-        with ``neuralcoref train``."""
+        """Check the pipeline (E159 without a parser) and load the model of the
+        ``model`` setting, unless ``from_disk`` / ``from_bytes`` brought one. The
+        model itself is trained with ``neuralcoref train``."""
         if nlp is not None:
             check_parser(nlp)
+        self._loaded()
 
 
 def check_parser(nlp: Language) -> None:
     """Refuse (E159) a pipeline that has components but none that parses, so that
     the error comes when the component is added, not at the first Doc. A blank
     pipeline passes: it serves Docs parsed elsewhere (``pipe(doc)`` on built Docs)."""
-    if not nlp.pipe_names:
+    # Coreference components themselves do not count: initialize sees them added.
+    others = [name for name in nlp.pipe_names if nlp.get_pipe_meta(name).factory != "neuralcoref"]
+    if not others:
         return
-    for name in nlp.pipe_names:
+    for name in others:
         if "token.dep" in nlp.get_pipe_meta(name).assigns:
             return
     example = "en_core_web_sm" if nlp.lang == "en" else f"{nlp.lang}_core_news_sm"
@@ -323,28 +428,35 @@ def _from_bytes(vocab: Vocab, name: str, lang: str, rules: LanguageRules,
     pipe = NeuralCoref.__new__(NeuralCoref)
     pipe.vocab, pipe.name, pipe.lang, pipe.rules, pipe.pipeline = vocab, name, lang, rules, pipeline
     pipe.cfg, pipe.model_ref, pipe._resolver, pipe._load_error = {}, None, None, None
-    pipe._model_files = {}
+    pipe._model, pipe._model_files, pipe._model_path = None, {}, None
     register_extensions()
     return pipe.from_bytes(data)
 
 
-def _checked_files(bytes_data: bytes) -> Dict[str, bytes]:
-    """The files of a ``to_bytes`` blob: E115 unless it maps known file names (never
-    a path: "../x" or "/etc/x" would be written outside the folder) to bytes."""
-    known = ", ".join((*MODEL_FILES, SETTINGS_FILE))
+def _checked_parts(bytes_data: bytes) -> Dict[str, Any]:
+    """The parts of a ``to_bytes`` blob: E115 unless it maps BYTES_PARTS to bytes
+    (the settings) and to a mapping of MODEL_FILES' names (never a path) to bytes."""
+    known = f"{', '.join(BYTES_PARTS)} (holding {', '.join(MODEL_FILES)})"
     try:
-        files = srsly.msgpack_loads(bytes_data)
+        parts = srsly.msgpack_loads(bytes_data)
     except Exception as err:  # msgpack raises many kinds (ExtraData, ValueError...)
         raise ModelLoadError(Errors.E115.format(name=f"nothing readable ({type(err).__name__})",
                                                 known=known)) from None
-    if not isinstance(files, dict):
-        raise ModelLoadError(Errors.E115.format(name=f"no mapping but {type(files).__name__}",
+    if not isinstance(parts, dict):
+        raise ModelLoadError(Errors.E115.format(name=f"no mapping but {type(parts).__name__}",
                                                 known=known))
-    for name, data in files.items():
-        if name not in (*MODEL_FILES, SETTINGS_FILE) or not isinstance(data, bytes):
-            shown = quote(repr(name), 100) if isinstance(data, bytes) else f"{quote(repr(name), 100)} (not bytes)"
-            raise ModelLoadError(Errors.E115.format(name=shown, known=known))
-    return files
+    for name, data in parts.items():
+        _check_part(name, data, BYTES_PARTS, dict if name == "model" else bytes, known)
+    for name, data in parts.get("model", {}).items():
+        _check_part(name, data, MODEL_FILES, bytes, known)
+    return parts
+
+
+def _check_part(name: Any, data: Any, allowed: Sequence[str], kind: type, known: str) -> None:
+    """E115 unless ``name`` is one of ``allowed`` and ``data`` of type ``kind``."""
+    if name not in allowed or not isinstance(data, kind):
+        shown = quote(repr(name), 100) + ("" if isinstance(data, kind) else f" (not {kind.__name__})")
+        raise ModelLoadError(Errors.E115.format(name=shown, known=known))
 
 
 def _read_settings(file: Path, required: Iterable[str] = ()) -> Dict[str, Any]:
@@ -352,27 +464,36 @@ def _read_settings(file: Path, required: Iterable[str] = ()) -> Dict[str, Any]:
     if file.stat().st_size > CONFIG_BYTES:
         raise ModelLoadError(Errors.E117.format(path=file, problems=(
             f"{file.stat().st_size} bytes, more than {CONFIG_BYTES}")))
+    return _parse_settings(file.read_bytes(), file, required)
+
+
+def _parse_settings(content: bytes, where: Union[str, Path], required: Iterable[str] = ()) -> Dict[str, Any]:
+    """Saved settings (cfg.json's bytes), checked like the factory's settings (E117)."""
+    if len(content) > CONFIG_BYTES:
+        raise ModelLoadError(Errors.E117.format(path=where, problems=f"{len(content)} bytes, more than {CONFIG_BYTES}"))
     try:
         # The standard library, not srsly: ujson reads 0.6 back as 0.6000000000000001.
-        data = json.loads(file.read_text(encoding="utf8"))
+        data = json.loads(content.decode("utf8"))
     except (ValueError, RecursionError) as err:
         error = err if isinstance(err, ValueError) else "JSON nested too deeply"
-        raise ModelLoadError(Errors.E117.format(path=file, problems=f"not JSON: {error}")) from None
+        raise ModelLoadError(Errors.E117.format(path=where, problems=f"not JSON: {error}")) from None
     problems = component_problems(data, required)
     if problems:
-        raise ModelLoadError(Errors.E117.format(path=file, problems="; ".join(problems[:5])))
+        raise ModelLoadError(Errors.E117.format(path=where, problems="; ".join(problems[:5])))
     return component_settings(data)
 
 
-def _read_model_files(folder: Path) -> Dict[str, bytes]:
-    """The bytes of a model folder's files (those present): a loaded model's, whose
-    files load_model has bounded, but for the model card, bounded here."""
-    card = folder / CARD_FILE
-    if card.exists() and card.stat().st_size > CONFIG_BYTES:
-        raise ModelLoadError(Errors.E118.format(file=CARD_FILE, path=folder, size=card.stat().st_size,
+def _model_card(source: Optional[Path], folder: Path) -> Optional[bytes]:
+    """The model card of the model folder ``source``, to copy into ``folder``:
+    None when there is none (a model loaded from bytes) or it is already there;
+    E118 when it is larger than a config may be."""
+    card = source / CARD_FILE if source is not None else None
+    if card is None or not card.is_file() or card.resolve() == (folder / CARD_FILE).resolve():
+        return None
+    if card.stat().st_size > CONFIG_BYTES:
+        raise ModelLoadError(Errors.E118.format(file=CARD_FILE, path=source, size=card.stat().st_size,
                                                 limit=CONFIG_BYTES))
-    return {name: (folder / name).read_bytes()
-            for name in MODEL_FILES if (folder / name).exists()}
+    return card.read_bytes()
 
 
 def _raw_scores(result: DocCoref) -> Dict[str, list]:

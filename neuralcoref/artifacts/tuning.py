@@ -151,9 +151,8 @@ def scored_docs(resolver: Resolver, pairs: Sequence[Tuple[List, Doc]]) -> List[S
     """
     out = []
     for gold, doc in pairs:
-        items = [resolver.featurize_doc(doc)]
-        (single,), (pair,), (mention,) = resolver.score(items)
-        item = items[0]
+        # score leaves its items as they are: the scored (maybe pruned) copy is decoded
+        (single,), (pair,), (mention,), (item,) = resolver.score([resolver.featurize_doc(doc)])
         out.append(ScoredDoc(gold, DocScores(single, pair, item.ptr, item.ante, mention), item.inputs,
                              item.mentions.starts, item.mentions.ends))
     return out

@@ -8,8 +8,8 @@ training code can reuse the decoding on its stored features.
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
-from typing import Iterable, List, Mapping, Optional, Sequence, Tuple
+from dataclasses import dataclass, replace
+from typing import Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 from spacy.tokens import Doc
@@ -23,7 +23,7 @@ from .contract import MentionFeatures
 from .decoding import DecodeInputs, DecodeSettings, DocScores, decode, decode_inputs
 from .featurize import FeatureTables, featurize, pair_codes, prior_argument
 from .mentions import Mentions, extract_mentions
-from .model import CorefModel
+from .model import CorefModel, ModelConfig
 from .pairs import anaphor_index, candidate_antecedents, check_top_antecedents, nominal_window
 
 
@@ -51,6 +51,21 @@ class DocCoref:
         """Token spans (start, end exclusive) of each cluster's mentions."""
         s, e = self.mentions.starts, self.mentions.ends
         return [[(int(s[i]), int(e[i])) for i in c] for c in self.clusters]
+
+
+class BatchScores(NamedTuple):
+    """Scores of a batch of featurized Docs (:meth:`Resolver.score`), per Doc.
+
+    single, mention (List[ndarray]): (n,) float32 no-antecedent and mention scores.
+    pair (List[ndarray]): (n_pairs,) float32 scores of the candidate pairs of ``items``.
+    items (List[_Featurized]): the Docs' candidates that ``pair`` scores: those
+        given, or copies of them without the candidates pruned away.
+    """
+
+    single: List[np.ndarray]
+    pair: List[np.ndarray]
+    mention: List[np.ndarray]
+    items: List["_Featurized"]
 
 
 @dataclass
@@ -100,6 +115,8 @@ class Resolver:
         else 0. Single models always score every candidate.
     conv_dict (Mapping[str, Sequence[str]] | None): rare words represented by the
         mean embedding of common ones.
+    check_rules (bool): warn (W100, W101) when ``rules`` are not the model's;
+        False for a caller that warned already (the component, at add_pipe).
     """
 
     def __init__(self, model: CorefModel, rules: Optional[LanguageRules] = None,
@@ -108,15 +125,11 @@ class Resolver:
                  blacklist: Iterable[str] = (),
                  link_offsets: Optional[Mapping[str, float]] = None,
                  top_antecedents: Optional[int] = None,
-                 conv_dict: Optional[Mapping[str, Sequence[str]]] = None):
+                 conv_dict: Optional[Mapping[str, Sequence[str]]] = None, check_rules: bool = True):
         self.model = model
         self.rules = rules or get_rules(model.config.rules or model.config.lang)
-        if model.config.rules and self.rules.lang != model.config.rules:
-            warnings.warn(Warnings.W100.format(
-                model_rules=model.config.rules, model_lang=model.config.lang,
-                pipeline=model.config.spacy_pipeline, rules=self.rules.lang, lang=self.rules.lang))
-        elif model.config.rules_hash and model.config.rules_hash != self.rules.fingerprint():
-            warnings.warn(Warnings.W101.format(rules=self.rules.lang))
+        if check_rules:
+            warn_rules(model.config, self.rules)
         self.tables = FeatureTables(self.rules)
         self.greedyness = greedyness
         self.link_offsets = check_link_offsets(
@@ -169,20 +182,24 @@ class Resolver:
         store_scores (bool): keep the single and pair scores in the results.
         RETURNS (List[DocCoref]): one result per Doc.
         """
-        items = [self.featurize_doc(doc) for doc in docs]
-        scores = self.score(items)
-        return [self.decide_featurized(item, s, p, store_scores, m) for item, s, p, m in zip(items, *scores)]
+        scores = self.score([self.featurize_doc(doc) for doc in docs])
+        return [self.decide_featurized(item, s, p, store_scores, m)
+                for s, p, m, item in zip(scores.single, scores.pair, scores.mention, scores.items)]
 
-    def score(self, items: Sequence[_Featurized]) -> Tuple[List[np.ndarray], List[np.ndarray], List[np.ndarray]]:
+    def score(self, items: Sequence[_Featurized]) -> "BatchScores":
         """Single, pair and mention scores of featurized Docs, split back per Doc
-        (mention scores are 0 without a mention scorer). With ``top_antecedents``,
-        the candidates pruned away are dropped from the items (their ``ptr``,
-        ``ante`` and ``codes``), so that each item's pair scores and candidates
-        stay aligned."""
+        (mention scores are 0 without a mention scorer). The items are left as
+        they are: with ``top_antecedents``, the result holds copies without the
+        candidates pruned away, aligned with their pair scores.
+
+        items (Sequence[_Featurized]): from :meth:`featurize_doc`.
+        RETURNS (BatchScores): per Doc, (n,) float32 single and mention scores,
+            (n_pairs,) float32 pair scores, and the items they score.
+        """
         sizes = [len(it.features) for it in items]
         if sum(sizes) == 0:
             empty = [np.zeros(0, np.float32) for _ in items]
-            return empty, list(empty), list(empty)
+            return BatchScores(empty, list(empty), list(empty), list(items))
         offsets = np.concatenate([[0], np.cumsum(sizes)])
         # Docs without mentions are left out: their vector width may differ (no doc.tensor).
         features = MentionFeatures.concat([it.features for it in items if len(it.features)])
@@ -195,11 +212,11 @@ class Resolver:
             ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
             codes = np.concatenate([it.codes for it in items])
         pair, kept = self.scorers.all_pair_scores(parts, ptr, ante, codes, self.top_antecedents)
-        if kept is not None:
-            _keep_candidates(items, kept)
-        pair_sizes = np.cumsum([len(it.ante) for it in items])[:-1]
+        scored = list(items) if kept is None else _keep_candidates(items, kept)
+        pair_sizes = np.cumsum([len(it.ante) for it in scored])[:-1]
         split = offsets[1:-1]
-        return np.split(parts.single, split), np.split(pair, pair_sizes), np.split(parts.mention, split)
+        return BatchScores(np.split(parts.single, split), np.split(pair, pair_sizes),
+                           np.split(parts.mention, split), scored)
 
     def decide_featurized(self, item: _Featurized, single: np.ndarray, pair: np.ndarray,
                           store_scores: bool = False, mention: Optional[np.ndarray] = None) -> DocCoref:
@@ -238,18 +255,31 @@ class Resolver:
         return DocCoref(mentions, clusters, mains, single, pair, ptr, ante)
 
 
-def _keep_candidates(items: Sequence[_Featurized], kept: np.ndarray) -> None:
-    """Keep only the candidate pairs at positions ``kept`` (increasing) of the
-    items' pairs laid end to end."""
+def _keep_candidates(items: Sequence[_Featurized], kept: np.ndarray) -> List[_Featurized]:
+    """Copies of the items with only the candidate pairs at positions ``kept``
+    (increasing) of the items' pairs laid end to end."""
     bounds = np.searchsorted(kept, np.cumsum([0] + [len(it.ante) for it in items]))
-    start = 0
+    start, out = 0, []
     for it, lo, hi in zip(items, bounds[:-1], bounds[1:]):
         local = kept[lo:hi] - start
         start += len(it.ante)
         anaphor = anaphor_index(it.ptr)[local]
-        it.ptr = np.concatenate([[0], np.cumsum(np.bincount(anaphor, minlength=len(it.ptr) - 1))]
-                                ).astype(it.ptr.dtype)
-        it.ante, it.codes = it.ante[local], it.codes[local]
+        ptr = np.concatenate([[0], np.cumsum(np.bincount(anaphor, minlength=len(it.ptr) - 1))]
+                             ).astype(it.ptr.dtype)
+        out.append(replace(it, ptr=ptr, ante=it.ante[local], codes=it.codes[local]))
+    return out
+
+
+def warn_rules(config: ModelConfig, rules: LanguageRules) -> None:
+    """W100 when a model runs with other mention rules than it was trained with,
+    W101 when its rules changed since (from the config alone: the component warns
+    when it is added, before the model loads)."""
+    if config.rules and rules.lang != config.rules:
+        warnings.warn(Warnings.W100.format(
+            model_rules=config.rules, model_lang=config.lang,
+            pipeline=config.spacy_pipeline, rules=rules.lang, lang=rules.lang))
+    elif config.rules_hash and config.rules_hash != rules.fingerprint():
+        warnings.warn(Warnings.W101.format(rules=rules.lang))
 
 
 def _with_embeddings(model: CorefModel, table: np.ndarray):
