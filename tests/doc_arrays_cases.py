@@ -81,8 +81,8 @@ def snapshot(doc: Doc, resolver) -> Dict[str, object]:
     m, f = item.mentions, item.features
     vectors = featurize(doc, m, resolver.tables, use_vectors=True).vectors \
         if doc.tensor is not None and doc.tensor.ndim == 2 and doc.tensor.shape[1] else np.zeros(0)
-    single, pair, _ = resolver.score([item])
-    coref = resolver.decide_featurized(item, single[0], pair[0])
+    (single,), (pair,), _, (scored,) = resolver.score([item])
+    coref = resolver.decide_featurized(scored, single, pair)
     ids = quote_ids(doc, rules)
     return {
         "mentions": [_ints(m.starts), _ints(m.ends), _ints(m.heads), _ints(m.types)],
