@@ -84,16 +84,18 @@ def main() -> None:
             print(f"wrote {len(docs)} digests to {args.snapshot}")
             return
         n_tokens = sum(len(d) for d in docs)
-        best = float("inf")
+        best = best_cpu = float("inf")
         for _ in range(args.repeat):
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             for doc in docs:
                 res.featurize_doc(doc)
             best = min(best, time.perf_counter() - start)
+            # CPU time moves less than wall time while other jobs share the cores.
+            best_cpu = min(best_cpu, time.process_time() - start_cpu)
     import neuralcoref
     print(f"{Path(neuralcoref.__file__).parent}: {len(docs)} docs, {n_tokens} tokens, "
-          f"featurize_doc best of {args.repeat}: {best * 1000:.1f} ms "
-          f"({best * 1e6 / n_tokens:.2f} µs per token)")
+          f"featurize_doc best of {args.repeat}: {best * 1000:.1f} ms wall, "
+          f"{best_cpu * 1000:.1f} ms CPU ({best_cpu * 1e6 / n_tokens:.2f} µs CPU per token)")
 
 
 if __name__ == "__main__":

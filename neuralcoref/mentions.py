@@ -27,11 +27,12 @@ else by the head: pronouns "pronominal", proper nouns and common nouns inside a
 referential entity "proper", other heads "nominal"; entities are "proper".
 
 The work reads the Doc's :class:`~neuralcoref.doc_arrays.DocArrays` (one
-``doc.to_array`` call, shared with the later stages) and runs the Cython kernels of :mod:`neuralcoref._mentions`; the ``*_reference`` functions
-here are pure numpy/Python versions of those kernels, which the parity tests hold
-equal. Classes that rules draw from words or morphology instead of fine-grained
-tags (pipelines without such tags, as UD ones) are folded into the tag and
-dependency bits in numpy before the kernels run, so the kernels stay the same.
+``doc.to_array`` call, shared with the later stages) and runs the Cython kernels
+of :mod:`neuralcoref._mentions`; the ``*_reference`` functions here are pure
+numpy/Python versions of those kernels, which the parity tests hold equal.
+Classes that rules draw from words or morphology instead of fine-grained tags
+(pipelines without such tags, as UD ones) are folded into the tag and dependency
+bits in numpy before the kernels run, so the kernels stay the same.
 """
 from __future__ import annotations
 
