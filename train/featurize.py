@@ -24,6 +24,7 @@ from neuralcoref.about import __version__
 from neuralcoref.artifacts.model_dir import pipeline_id
 from neuralcoref.core.contract import SCHEMA_HASH, SPAN_VECTORS
 from neuralcoref.core.decoding import decode_inputs, inputs_fingerprint
+from neuralcoref.core.doc_arrays import read_doc
 from neuralcoref.core.featurize import FeatureTables, featurize, prior_argument
 from neuralcoref.core.mentions import extract_mentions
 from neuralcoref.corpora.conll import conll_files, read_conll_path
@@ -107,17 +108,18 @@ def featurize_corpus(path: Union[str, Path], nlp: Language, rules: LanguageRules
     stream = parse_conll_docs(nlp, read_conll_path(path), batch_size=batch_size)
     for conll_doc, doc in tqdm(stream, desc=f"featurize {Path(path).name}", unit="doc",
                                disable=None if progress else True):  # None: on a terminal only
-        mentions = extract_mentions(doc, rules)
+        arrays = read_doc(doc)  # read once, as the resolver reads it
+        mentions = extract_mentions(doc, rules, arrays)
         use_vectors = doc.tensor is not None and doc.tensor.ndim == 2 and doc.tensor.shape[1] > 0
         windows = document_chunk_windows(doc, mentions.heads, conll_doc.doc_id) \
             if document_chunks and use_vectors else None
         feats = featurize(doc, mentions, tables, use_vectors=use_vectors, document_windows=windows,
-                          document_prior=prior if use_vectors else None)
+                          document_prior=prior if use_vectors else None, arrays=arrays)
         if use_vectors and len(doc):
             doc_means.append(np.asarray(doc.tensor, dtype=np.float64).mean(axis=0))
         features.append(feats)
         labels.append(gold_labels(mentions.spans(), conll_doc.clusters))
-        inputs.append(decode_inputs(doc, mentions, feats, rules))
+        inputs.append(decode_inputs(doc, mentions, feats, rules, arrays))
         docs.append({"id": conll_doc.doc_id, "part": conll_doc.part, "n_tokens": len(doc),
                      "clusters": [[list(span) for span in c] for c in conll_doc.clusters]})
         for w in conll_doc.words:

@@ -15,7 +15,8 @@ and one preference, "P", which is no binding principle: a possessive determiner
 of an object takes the subject of its clause when agreement allows ("while
 Microsoft blamed its cloud unit": Microsoft).
 
-Computed once per Doc from ``doc.to_array`` (heads, labels, words): the loops run
+Computed once per Doc from its :class:`~neuralcoref.core.doc_arrays.DocArrays` (heads,
+subtree bounds, labels, words): the loops run
 over personal pronouns only, the mentions in a pronoun's domain are found with
 a sorted array of mention heads. Decoding
 (:func:`~neuralcoref.core.clustering.decode_clusters`) never puts a forbidden pair in
@@ -27,11 +28,10 @@ from dataclasses import dataclass, replace
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 import numpy as np
-from spacy.attrs import DEP, HEAD, LOWER, POS
 from spacy.tokens import Doc
 
 from ..lang.base import LanguageRules
-from . import _mentions
+from .doc_arrays import DocArrays, arrays_of
 from .expletives import children_index, label_ids
 from .mentions import PRONOMINAL, Mentions
 
@@ -121,13 +121,10 @@ def allowed_together(partners: Dict[int, Set[int]], first: Sequence[int],
 class _Parse:
     """The token arrays binding reads, and children lists, for one Doc."""
 
-    def __init__(self, doc: Doc, rules: LanguageRules):
-        array = doc.to_array([HEAD, DEP, LOWER, POS]).astype(np.int64)
-        n = len(doc)
-        self.heads = (np.arange(n) + array[:, 0]).astype(np.int32)
-        left, right = _mentions.subtree_bounds(self.heads)
-        self.left, self.right = np.asarray(left), np.asarray(right)
-        dep, lower, pos = (array[:, k].astype(np.uint64) for k in (1, 2, 3))
+    def __init__(self, arrays: DocArrays, rules: LanguageRules):
+        n = len(arrays)
+        self.heads, self.left, self.right = arrays.head, arrays.left, arrays.right
+        dep, lower, pos = arrays.dep, arrays.lower, arrays.pos
 
         def has(column: np.ndarray, values) -> np.ndarray:
             return np.isin(column, label_ids(values))
@@ -213,7 +210,8 @@ class _Parse:
 
 
 def binding_constraints(doc: Doc, mentions: Mentions, rules: LanguageRules,
-                        principles: Optional[Sequence[str]] = None) -> Binding:
+                        principles: Optional[Sequence[str]] = None,
+                        arrays: Optional[DocArrays] = None) -> Binding:
     """The binding constraints between the mentions of a parsed Doc.
 
     doc (Doc): the parsed Doc the mentions come from.
@@ -221,13 +219,15 @@ def binding_constraints(doc: Doc, mentions: Mentions, rules: LanguageRules,
     rules (LanguageRules): the language's rules (``binding_*`` fields).
     principles (Sequence[str] | None): among PRINCIPLES; None: the rules'
         ``binding_principles``.
+    arrays (DocArrays | None): the Doc's arrays (``doc_arrays.read_doc``); None:
+        read them now.
     RETURNS (Binding): forbidden pairs (B, C) and binders (A).
     """
     wanted = set(rules.binding_principles if principles is None else principles)
     n = len(mentions)
     if not wanted or n == 0 or not doc.has_annotation("DEP"):
         return Binding.none(n)
-    parse = _Parse(doc, rules)
+    parse = _Parse(arrays_of(doc, arrays), rules)
     heads = np.asarray(mentions.heads, dtype=np.int64)
     order = np.argsort(heads, kind="stable")
     sorted_heads = heads[order]

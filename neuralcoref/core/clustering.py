@@ -5,7 +5,6 @@ import math
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Set, Tuple
 
 import numpy as np
-from spacy.attrs import IS_ALPHA, LENGTH, LOWER, POS
 from spacy.symbols import PROPN
 from spacy.tokens import Doc
 
@@ -13,6 +12,7 @@ from ..lang.lexicon import MENTION_CLASSES
 from . import _features
 from .binding import Binding, allowed_together
 from .contract import C, GENDER, H, NUMBER, PERSON
+from .doc_arrays import DocArrays, arrays_of
 from .mentions import MENTION_TYPES
 
 _PRONOMINAL = MENTION_TYPES.index("pronominal")
@@ -270,7 +270,8 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
     return join_speakers(clusters, speakers, heads, masks, names, span_scores, partners)
 
 
-def name_words(doc: Doc, starts: np.ndarray, ends: np.ndarray, types: np.ndarray) -> np.ndarray:
+def name_words(doc: Doc, starts: np.ndarray, ends: np.ndarray, types: np.ndarray,
+               arrays: Optional[DocArrays] = None) -> np.ndarray:
     """The words of each proper-name mention, as a 64-bit set (0 for other mentions).
 
     Name words are the mention's proper-noun tokens of two letters or more
@@ -281,15 +282,17 @@ def name_words(doc: Doc, starts: np.ndarray, ends: np.ndarray, types: np.ndarray
     (measurements: docs/experiments/2026-11-25-shipped-models.md).
 
     doc (Doc): the parsed Doc; starts, ends, types (int (n,)): the mentions.
+    arrays (DocArrays | None): the Doc's arrays (``doc_arrays.read_doc``); None:
+        read them now.
     RETURNS (ndarray): (n,) uint64.
     """
     out = np.zeros(len(starts), dtype=np.uint64)
     proper = np.flatnonzero(np.asarray(types) == _PROPER)
     if not len(proper):
         return out
-    array = doc.to_array([POS, LOWER, IS_ALPHA, LENGTH]).astype(np.uint64)
-    named = (array[:, 0] == PROPN) & (array[:, 2] == 1) & (array[:, 3] > 1)
-    bits = np.where(named, np.left_shift(np.uint64(1), array[:, 1] & np.uint64(63)), np.uint64(0))
+    arrays = arrays_of(doc, arrays)
+    named = (arrays.pos == PROPN) & arrays.is_alpha & (arrays.length > 1)
+    bits = np.where(named, np.left_shift(np.uint64(1), arrays.lower & np.uint64(63)), np.uint64(0))
     for i in proper.tolist():
         out[i] = np.bitwise_or.reduce(bits[int(starts[i]):int(ends[i])])
     return out

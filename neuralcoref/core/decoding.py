@@ -28,6 +28,7 @@ from .clustering import (agreement_codes, check_link_offsets, decode_clusters, l
                          name_words, pronoun_persons, repeat_keys, with_speaker_genders,
                          with_speaker_names)
 from .contract import MentionFeatures
+from .doc_arrays import DocArrays, arrays_of
 from .mentions import Mentions
 from .quotes import speaker_links
 
@@ -91,21 +92,25 @@ class DecodeSettings:
 
 
 def decode_inputs(doc: Doc, mentions: Mentions, features: MentionFeatures,
-                  rules: LanguageRules) -> DecodeInputs:
+                  rules: LanguageRules, arrays: Optional[DocArrays] = None) -> DecodeInputs:
     """Everything decoding needs about a Doc's mentions that is not a score.
 
     doc (Doc): the parsed Doc.
     mentions (Mentions): its candidate mentions.
     features (MentionFeatures): their features (codes and hashes are read).
     rules (LanguageRules): the language's rules.
+    arrays (DocArrays | None): the Doc's arrays (``doc_arrays.read_doc``); None:
+        read from the Doc.
     RETURNS (DecodeInputs): plain arrays, the same for the runtime and training.
     """
+    arrays = arrays_of(doc, arrays)
     codes = np.asarray(features.codes)
     persons = pronoun_persons(codes)
-    speakers = speaker_links(doc, rules, mentions.starts, mentions.ends, mentions.heads, persons)
-    names = with_speaker_names(name_words(doc, mentions.starts, mentions.ends, mentions.types), speakers)
+    speakers = speaker_links(doc, rules, mentions.starts, mentions.ends, mentions.heads, persons, arrays)
+    names = with_speaker_names(name_words(doc, mentions.starts, mentions.ends, mentions.types, arrays),
+                               speakers)
     classes = with_speaker_genders(mention_classes(doc, mentions.starts, mentions.ends, mentions.heads,
-                                                   mentions.types, rules.lexicons), codes, speakers)
+                                                   mentions.types, rules.lexicons, arrays), codes, speakers)
     return DecodeInputs(
         heads=np.asarray(mentions.heads, dtype=np.int32),
         types=np.asarray(mentions.types, dtype=np.int8),
@@ -115,7 +120,7 @@ def decode_inputs(doc: Doc, mentions: Mentions, features: MentionFeatures,
         classes=np.asarray(classes, dtype=np.int8),
         persons=persons,
         speakers=np.asarray(speakers, dtype=np.int32).reshape(-1, 2),
-        binding=binding_constraints(doc, mentions, rules))
+        binding=binding_constraints(doc, mentions, rules, arrays=arrays))
 
 
 def inputs_fingerprint(rules: LanguageRules) -> str:

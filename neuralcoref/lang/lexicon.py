@@ -9,12 +9,12 @@ from __future__ import annotations
 import gzip
 from functools import lru_cache
 from pathlib import Path
-from typing import Dict, Iterable, Mapping, Tuple
+from typing import Dict, Iterable, Mapping, Optional, Tuple
 
 import numpy as np
-from spacy.attrs import ENT_TYPE, LEMMA, LOWER
 from spacy.strings import get_string_id
 
+from ..core.doc_arrays import DocArrays, arrays_of
 from ..core.mentions import NOMINAL, PROPER
 from ..errors import Errors, NeuralcorefError
 
@@ -58,7 +58,8 @@ MENTION_CLASSES = ("none", "person", "group", "inanimate", "female", "male")
 
 
 def mention_classes(doc, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray,
-                    types: np.ndarray, lexicons: Iterable[str]) -> np.ndarray:
+                    types: np.ndarray, lexicons: Iterable[str],
+                    arrays: Optional[DocArrays] = None) -> np.ndarray:
     """Each mention's class in the lexicons: a nominal mention's by its head's
     lemma ("engineers": person), a proper name's by its first word when that is
     a first name of one gender ("Anna Smith": female), else "person" for a name
@@ -66,6 +67,8 @@ def mention_classes(doc, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray
 
     doc (Doc): the parsed Doc; starts, ends, heads, types (int (n,)): the mentions.
     lexicons (Iterable[str]): lexicon names (the language rules' ``lexicons``).
+    arrays (DocArrays | None): the Doc's arrays (``doc_arrays.read_doc``); None:
+        read them now.
     RETURNS (ndarray): (n,) int8 codes of MENTION_CLASSES (0: none, or no lexicon).
     """
     out = np.zeros(len(heads), dtype=np.int8)
@@ -73,15 +76,15 @@ def mention_classes(doc, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray
         return out
     tables = _merged(tuple(sorted(lexicons)))
     nouns, first_names = tables["nouns"], tables["names"]
-    array = doc.to_array([LEMMA, LOWER, ENT_TYPE])
+    arrays = arrays_of(doc, arrays)
     heads, starts, types = np.asarray(heads), np.asarray(starts), np.asarray(types)
     nominal = np.flatnonzero(types == NOMINAL)
-    out[nominal] = _classes(doc, array[heads[nominal], 0], nouns)
+    out[nominal] = _classes(doc, arrays.lemma[heads[nominal]], nouns)
     proper = np.flatnonzero(types == PROPER)
     # The first word only: after a title ("Ms. Garcia") the head is a surname,
     # and many surnames are also first names of the lists.
-    by_first = _classes(doc, array[starts[proper], 1], first_names)
-    person = np.where(array[heads[proper], 2] == _PERSON, MENTION_CLASSES.index("person"), 0)
+    by_first = _classes(doc, arrays.lower[starts[proper]], first_names)
+    person = np.where(arrays.ent_type[heads[proper]] == _PERSON, MENTION_CLASSES.index("person"), 0)
     out[proper] = np.where(by_first > 0, by_first, person)
     return out
 
