@@ -178,8 +178,9 @@ def _run(nlp, conll_path, model, batch_sizes, processes, long_sizes, repeats) ->
 
     before = rss_mb()
     coref = nlp.add_pipe("neuralcoref", config={"model": model})
+    loaded = coref.resolver.model  # the component loads its model on first use: load it now
     report.component_rss_mb = rss_mb() - before
-    report.model_size_mb = _folder_mb(coref.model.path)
+    report.model_size_mb = _folder_mb(loaded.path)
     coref(parsed[0])
     with _measured(results, "coref component alone", n_tokens, len(texts)):
         for doc in parsed:
