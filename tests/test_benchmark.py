@@ -1,7 +1,7 @@
 """The benchmark command's measures, on the sample file (timings are not checked)."""
 from pathlib import Path
 
-from neuralcoref.benchmark import run_benchmark
+from neuralcoref.apps.benchmark import run_benchmark
 
 from conftest import _load_en
 
