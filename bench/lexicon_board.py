@@ -11,6 +11,7 @@ pronouns, speakers), so the figures differ from ``neuralcoref predict`` +
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Dict, List
 
@@ -19,8 +20,9 @@ import spacy
 from spacy.tokens import DocBin
 
 from neuralcoref.core import clustering
-from neuralcoref.core.clustering import (agreement_codes, name_words, pronoun_persons, repeat_keys,
-                                   with_speaker_genders, with_speaker_names)
+from neuralcoref.core.clustering import (name_words, pronoun_persons, with_speaker_genders,
+                                          with_speaker_names)
+from neuralcoref.core.decoding import DocScores, decode
 from neuralcoref.core.mentions import PROPER
 from neuralcoref.corpora.conll import read_conll_path
 from neuralcoref.corpora.coref_scorer import CorefScores, remove_singletons, score_documents
@@ -62,13 +64,13 @@ def score_decoded(resolver, conll, items, scores, singletons: bool, decide_kwarg
     the gold ones (without singletons: dropped from the key only)."""
     pairs = []
     for k, (c, _, (s, p, m, (item,))) in enumerate(zip(conll, items, scores)):  # item: as scored (pruned)
-        f = item.features
-        out = resolver.decide(item.mentions, s[0], p[0], item.ptr, item.ante, False,
-                              agreement_codes(f.codes, resolver.rules.decoding_agreement),
-                              repeat_keys(f.codes, f.hashes), span_scores=m[0],
-                              **decide_kwargs(item, s[0], p[0], k))
+        # The runtime's decode inputs, with the variant's own; a step it does not
+        # name (rescue, speakers, binding) is off.
+        inputs = replace(item.inputs, **{"persons": None, "speakers": None, "binding": None,
+                                         **decide_kwargs(item, s[0], p[0], k)})
+        clusters = decode(DocScores(s[0], p[0], item.ptr, item.ante, m[0]), inputs, resolver.settings)
         response = [[(int(item.mentions.starts[i]), int(item.mentions.ends[i])) for i in cl]
-                    for cl in out.clusters]
+                    for cl in clusters]
         pairs.append((c.clusters if singletons else remove_singletons(c.clusters), response))
     return score_documents(pairs)
 

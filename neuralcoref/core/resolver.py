@@ -18,7 +18,7 @@ from ..errors import Errors, NeuralcorefError, Warnings
 from ..lang import get_rules
 from ..lang.base import LanguageRules
 from .binding import Binding
-from .clustering import check_link_offsets, decode_clusters, link_offsets_of, main_mention
+from .clustering import check_link_offsets, main_mention
 from .contract import MentionFeatures
 from .decoding import DecodeInputs, DecodeSettings, DocScores, decode, decode_inputs
 from .doc_arrays import DocArrays, read_doc
@@ -238,24 +238,6 @@ class Resolver:
     def settings(self) -> DecodeSettings:
         """The current greedyness and link offsets, for :func:`~neuralcoref.core.decoding.decode`."""
         return DecodeSettings(self.greedyness, self.link_offsets)
-
-    def decide(self, mentions: Mentions, single: np.ndarray, pair: np.ndarray,
-               ptr: np.ndarray, ante: np.ndarray, store_scores: bool = False,
-               agreement: Optional[np.ndarray] = None, repeats: Optional[np.ndarray] = None,
-               names: Optional[np.ndarray] = None, span_scores: Optional[np.ndarray] = None,
-               classes: Optional[np.ndarray] = None, persons: Optional[np.ndarray] = None,
-               speakers: Optional[np.ndarray] = None,
-               binding: Optional[Binding] = None) -> DocCoref:
-        """Links, clusters and main mentions from scores (``agreement``, ``repeats``,
-        ``names``, ``span_scores``, ``classes``, ``persons``, ``speakers``,
-        ``binding``: see :func:`~neuralcoref.core.clustering.decode_clusters`)."""
-        clusters = decode_clusters(single, pair, ptr, ante, mentions.heads, self.greedyness, agreement,
-                                   link_offsets_of(mentions.types, self.link_offsets), repeats, names,
-                                   span_scores, classes, persons, speakers, binding)
-        mains = [main_mention(c, mentions.types) for c in clusters]
-        if not store_scores:
-            return DocCoref(mentions, clusters, mains)
-        return DocCoref(mentions, clusters, mains, single, pair, ptr, ante)
 
 
 def _keep_candidates(items: Sequence[_Featurized], kept: np.ndarray) -> List[_Featurized]:
