@@ -39,8 +39,7 @@ def main() -> None:
     rules = get_pipeline_rules(nlp)
     corpus = featurize_corpus(args.dev, nlp, rules, args.cache_dir)
     max_dist, max_dist_match, max_dist_nominal = candidate_window(model.config.defaults)
-    data = TrainingData(corpus, model.vocab, max_dist, max_dist_match, max_dist_nominal=max_dist_nominal,
-                        decoding_agreement=rules.decoding_agreement)
+    data = TrainingData(corpus, model.vocab, max_dist, max_dist_match, max_dist_nominal=max_dist_nominal)
     features = MentionFeatures(*(np.asarray(getattr(corpus.features, k))
                                  for k in ("codes", "hashes", "words", "vectors")))
     if not model.config.scorer.vector_dim:  # the cache keeps vectors a model may not use

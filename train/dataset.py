@@ -8,7 +8,7 @@ applied document by document; expansions to float inputs use the runtime's
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, Iterable, Optional
+from typing import Dict, Optional
 
 import numpy as np
 
@@ -67,16 +67,12 @@ class TrainingData:
     gold_anaphors_only (bool): train only on anaphors that are gold mentions (for
         data annotated with another scheme, whose other candidates may be
         unannotated mentions rather than non-mentions).
-    decoding_agreement (Iterable[str]): unused, kept for existing callers: dev
-        decoding reads the agreement codes stored with the corpus, which the
-        language rules' ``decoding_agreement`` gave when it was featurized.
     """
 
     def __init__(self, corpus: FeaturizedCorpus, vocab: WordVocab, max_dist: int, max_dist_match: int,
                  keep_singletons: bool = True, gold_anaphors_only: bool = False,
-                 decoding_agreement: Iterable[str] = (), max_dist_nominal: Optional[int] = None):
+                 max_dist_nominal: Optional[int] = None):
         self.corpus = corpus
-        self.decoding_agreement = tuple(decoding_agreement)
         self.keep_singletons = keep_singletons
         self.gold_anaphors_only = gold_anaphors_only
         features = corpus.features

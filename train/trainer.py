@@ -165,10 +165,10 @@ def prepare_run(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_
                               similarity_rank=cfg.similarity_rank,
                               mention_hidden=None if cfg.mention_hidden is None else list(cfg.mention_hidden),
                               refine=cfg.refine)
-    train_data = _training_data(train_corpus, vocab, cfg, vector_dim, rules)
-    extra_data = [_training_data(c, vocab, cfg, vector_dim, rules, gold_anaphors_only=True)
+    train_data = _training_data(train_corpus, vocab, cfg, vector_dim)
+    extra_data = [_training_data(c, vocab, cfg, vector_dim, gold_anaphors_only=True)
                   for c in extra_corpora]
-    dev_data = _training_data(dev_corpus, vocab, cfg, vector_dim, rules)
+    dev_data = _training_data(dev_corpus, vocab, cfg, vector_dim)
     logger.info("Train: %s; extra: %s; dev: %s", train_data.stats(),
                 [d.stats() for d in extra_data], dev_data.stats())
     summary = {
@@ -360,12 +360,11 @@ def _merged_counts(corpora) -> Dict[str, int]:
     return counts
 
 
-def _training_data(corpus, vocab, cfg: TrainConfig, vector_dim: int, rules: LanguageRules,
+def _training_data(corpus, vocab, cfg: TrainConfig, vector_dim: int,
                    gold_anaphors_only: bool = False) -> TrainingData:
     data = TrainingData(corpus, vocab, cfg.max_dist, cfg.max_dist_match,
                         keep_singletons=not cfg.drop_singletons,
                         gold_anaphors_only=gold_anaphors_only,
-                        decoding_agreement=rules.decoding_agreement,
                         max_dist_nominal=cfg.max_dist_nominal)
     if vector_dim == 0:
         data.vectors = np.zeros((len(data), 0), dtype=np.float32)
