@@ -58,12 +58,13 @@ def parsed(nlp, name: str, path: Path):
     return conll, docs
 
 
-def score_decoded(resolver, conll, items, scores, singletons: bool, decide_kwargs: Callable) -> CorefScores:
-    """Decode every featurized and scored Doc with ``decide_kwargs(item, single
-    scores, pair scores, index)``'s extra arguments and score the clusters against
-    the gold ones (without singletons: dropped from the key only)."""
+def score_decoded(resolver, conll, scores, singletons: bool, decide_kwargs: Callable) -> CorefScores:
+    """Decode every scored Doc (``Resolver.score`` of its featurized item) with
+    ``decide_kwargs(item, single scores, pair scores, index)``'s decode inputs and
+    score the clusters against the gold ones (without singletons: dropped from the
+    key only)."""
     pairs = []
-    for k, (c, _, (s, p, m, (item,))) in enumerate(zip(conll, items, scores)):  # item: as scored (pruned)
+    for k, (c, (s, p, m, (item,))) in enumerate(zip(conll, scores)):  # item: as scored (pruned)
         # The runtime's decode inputs, with the variant's own; a step it does not
         # name (rescue, speakers, binding) is off.
         inputs = replace(item.inputs, **{"persons": None, "speakers": None, "binding": None,
@@ -76,7 +77,7 @@ def score_decoded(resolver, conll, items, scores, singletons: bool, decide_kwarg
 
 
 def variants() -> Dict[str, Callable]:
-    """name -> function(item, base) giving decide()'s keyword arguments for one
+    """name -> function(item, base) giving the decode inputs to swap in for one
     Doc; ``base`` holds its names and classes without speakers."""
     def keep(classes, codes):  # the lexicon classes to keep, by MENTION_CLASSES name
         c = classes.copy()
@@ -141,7 +142,7 @@ def main() -> None:
                  for doc, it in zip(docs, items)]
         row = f"{name:16}"
         for variant in chosen.values():
-            result = score_decoded(resolver, conll, items, scores, singletons,
+            result = score_decoded(resolver, conll, scores, singletons,
                                    lambda item, s, p, k: variant(item, bases[k]))
             row += f"{100 * result.conll_f1:8.2f}/{100 * result.muc.f1:6.2f} "
         print(row, flush=True)

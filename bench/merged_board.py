@@ -24,7 +24,7 @@ from neuralcoref.lang.lexicon import mention_classes
 
 
 def kwargs(item, base, lex, rescue, spk, bind, rescue_agr=False, resolver=None, s=None, p=None):
-    """decide()'s keyword arguments for one Doc and one variant."""
+    """The decode inputs to swap in for one Doc and one variant."""
     classes = base["classes"] if lex else np.zeros_like(base["classes"])
     names = base["names"]
     if spk:
@@ -81,13 +81,13 @@ def main() -> None:
                       "classes": mention_classes(doc, it.mentions.starts, it.mentions.ends, it.mentions.heads,
                                                  it.mentions.types, rules.lexicons)}
                      for doc, it in zip(docs, items)]
-            per[filt] = (items, scores, bases)
+            per[filt] = (scores, bases)
         resolver.rules = rules
         row = f"{name:14}"
         for v in chosen:
             lex, rescue, spk, bind, filt, agr = VARIANTS[v]
-            items, scores, bases = per[filt]
-            r = lb.score_decoded(resolver, conll, items, scores, singletons,
+            scores, bases = per[filt]
+            r = lb.score_decoded(resolver, conll, scores, singletons,
                                  lambda item, s, p, k: kwargs(item, bases[k], lex, rescue, spk, bind, agr,
                                                               resolver, s, p))
             row += f"{100 * r.conll_f1:10.2f}/{100 * r.muc.f1:6.2f}"
