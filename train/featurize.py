@@ -11,6 +11,7 @@ import hashlib
 import json
 import logging
 import zlib
+from collections import Counter
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple, Union
 
@@ -103,7 +104,7 @@ def featurize_corpus(path: Union[str, Path], nlp: Language, rules: LanguageRules
         return read_corpus(folder)
     tables = FeatureTables(rules)
     features, labels, docs, inputs, doc_means = [], [], [], [], []
-    words: Dict[str, int] = {}
+    words: Counter = Counter()
     stats = MentionStats()
     stream = parse_conll_docs(nlp, read_conll_path(path), batch_size=batch_size)
     for conll_doc, doc in tqdm(stream, desc=f"featurize {Path(path).name}", unit="doc",
@@ -122,8 +123,7 @@ def featurize_corpus(path: Union[str, Path], nlp: Language, rules: LanguageRules
         inputs.append(decode_inputs(doc, mentions, feats, rules, arrays))
         docs.append({"id": conll_doc.doc_id, "part": conll_doc.part, "n_tokens": len(doc),
                      "clusters": [[list(span) for span in c] for c in conll_doc.clusters]})
-        for w in conll_doc.words:
-            words[w.lower()] = words.get(w.lower(), 0) + 1
+        words.update(w.lower() for w in conll_doc.words)
         add_document(stats, conll_doc, doc, mentions, rules)
     if stats.n_candidates == 0:
         raise NeuralcorefError(Errors.E207.format(path=path))
@@ -139,7 +139,7 @@ def featurize_corpus(path: Union[str, Path], nlp: Language, rules: LanguageRules
                 # Each document weighs the same: the prior of a text of unknown kind.
                 "document_mean": [float(x) for x in np.mean(doc_means, axis=0)] if doc_means else []}
     features = [_with_vector_width(f, manifest["vector_dim"]) for f in features]
-    write_corpus(folder, features, labels, docs, manifest, words, inputs)
+    write_corpus(folder, features, labels, docs, manifest, dict(words), inputs)
     logger.info("Featurized %s: %d docs, %d tokens, %d candidate mentions, recall %.1f%% of %d gold mentions",
                 path, len(docs), stats.n_tokens, stats.n_candidates, 100 * stats.recall, stats.n_gold)
     return read_corpus(folder)

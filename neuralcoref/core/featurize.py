@@ -130,7 +130,7 @@ def featurize(doc: Doc, mentions: Mentions, tables: FeatureTables,
     """
     n, n_tok = len(mentions), len(doc)
     if n == 0:
-        tensor = doc.tensor if arrays is None else arrays.tensor
+        tensor = doc.tensor
         dim = tensor.shape[1] if use_vectors and tensor is not None and tensor.ndim == 2 else 0
         return MentionFeatures(np.zeros((0, len(MENTION_CODES)), np.int32),
                                np.zeros((0, len(MENTION_HASHES)), np.uint64),

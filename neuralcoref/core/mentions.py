@@ -48,7 +48,7 @@ from spacy.tokens import Doc
 from ..errors import Errors, NeuralcorefError
 from ..lang.base import LanguageRules
 from . import _mentions
-from .doc_arrays import DocArrays, arrays_of, read_doc
+from .doc_arrays import COLUMN, DocArrays, arrays_of, read_doc
 from .expletives import without_expletives
 
 MENTION_TYPES = ("pronominal", "nominal", "proper", "list")
@@ -116,8 +116,9 @@ _BITS = {
 #: Columns of ``doc.to_array`` the extractor reads, in this order: the first
 #: columns of ``doc_arrays.ATTRS``, so that the kernel reads that table as it is.
 ATTRS = (POS, TAG, DEP, HEAD, LOWER, ENT_IOB, ENT_TYPE)
-_COLUMN = {"pos": 0, "tag": 1, "dep": 2, "word": 4, "ent": 6}
-_HEAD_COLUMN, _IOB_COLUMN = 3, 5
+_COLUMN = {"pos": COLUMN[POS], "tag": COLUMN[TAG], "dep": COLUMN[DEP], "word": COLUMN[LOWER],
+           "ent": COLUMN[ENT_TYPE]}
+_HEAD_COLUMN = COLUMN[HEAD]
 #: The attributes with a lookup table, in the order of TokenArrays' mask fields.
 TABLE_ATTRS = ("tag", "pos", "dep", "word", "ent")
 
