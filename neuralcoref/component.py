@@ -36,7 +36,7 @@ from .artifacts.model_dir import (CARD_FILE, CONFIG_BYTES, CONFIG_FILE, VOCAB_FI
                                   read_model, resolve_model_path)
 from .core.clustering import check_link_offsets
 from .core.model import CorefModel, ModelConfig
-from .core.pairs import candidate_window, check_top_antecedents
+from .core.pairs import candidate_window
 from .core.resolver import DocCoref, Resolver, warn_rules
 from .errors import Errors, ModelLoadError, NeuralcorefError, Warnings, quote
 from .extensions import SCORES_KEY, get_clusters, register_extensions, set_clusters
