@@ -36,7 +36,7 @@ from .artifacts.model_dir import (CARD_FILE, CONFIG_BYTES, CONFIG_FILE, VOCAB_FI
                                   read_model, resolve_model_path)
 from .core.clustering import check_link_offsets
 from .core.model import CorefModel, ModelConfig
-from .core.pairs import candidate_window, check_top_antecedents
+from .core.pairs import candidate_window
 from .core.resolver import DocCoref, Resolver, warn_rules
 from .errors import Errors, ModelLoadError, NeuralcorefError, Warnings, quote
 from .extensions import SCORES_KEY, get_clusters, register_extensions, set_clusters
@@ -198,16 +198,17 @@ class NeuralCoref(Pipe):
             warnings.warn(str(self._load_error) + " (expecting it from nlp.from_disk)")
             return
         config = check_model_folder(path)
-        self._warn_mismatch(config)
-        warn_rules(config, self.rules)
+        self._warn_fit(config)
 
-    def _warn_mismatch(self, config: ModelConfig) -> None:
-        """W103 when the model reads other token vectors than the pipeline's."""
+    def _warn_fit(self, config: ModelConfig) -> None:
+        """W103 when the model reads other token vectors than the pipeline's, and
+        the rules' warnings (see warn_rules) when it was trained with other rules."""
         if self.pipeline is not None and not config.reads_vectors_of(self.pipeline):
             expected = " or ".join(config.vector_sources)
             others = fallback_models(self.lang, self.pipeline)
             fallback = f", or model '{others[0]}', which runs on this pipeline as trained" if others else ""
             warnings.warn(Warnings.W103.format(expected=expected, pipeline=self.pipeline, fallback=fallback))
+        warn_rules(config, self.rules)
 
     def _loaded(self) -> CorefModel:
         """The model, loaded from the ``model`` setting's folder if nothing loaded
@@ -226,8 +227,7 @@ class NeuralCoref(Pipe):
         # The files are kept in memory for to_disk / to_bytes / pickling: the
         # folder may be gone by then. ``checked``: __init__ warned about this folder.
         if not checked:
-            self._warn_mismatch(model.config)
-            warn_rules(model.config, self.rules)
+            self._warn_fit(model.config)
         self._model, self._model_files = model, {name: files[name] for name in MODEL_FILES}
         self._resolver = None
         self._load_error = None
