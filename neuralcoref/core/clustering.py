@@ -226,7 +226,9 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
                     classes: Optional[np.ndarray] = None,
                     persons: Optional[np.ndarray] = None,
                     speakers: Optional[np.ndarray] = None,
-                    binding: Optional[Binding] = None) -> List[List[int]]:
+                    binding: Optional[Binding] = None,
+                    types: Optional[np.ndarray] = None,
+                    sentences: Optional[np.ndarray] = None) -> List[List[int]]:
     """The clusters a Doc's scores decode to: :func:`best_antecedents`, then
     :func:`clusters_from_links`, then :func:`one_span_per_head`, then
     :func:`attach_repeats` and :func:`merge_repeats`.
@@ -264,6 +266,9 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
     if repeats is not None:
         clusters = merge_repeats(attach_repeats(clusters, repeats, heads, partners), repeats, heads,
                                  span_scores, names, partners)
+    if persons is not None and agreement is not None and types is not None:
+        clusters = anchor_pronoun_chains(clusters, pair, ptr, ante, types, persons, agreement, classes,
+                                         heads, names, span_scores, partners, sentences)
     if speakers is None or not len(speakers):
         return clusters
     masks = agreement_masks(agreement, classes) if agreement is not None else None
@@ -510,6 +515,87 @@ def join_speakers(clusters: List[List[int]], speakers: np.ndarray, heads: np.nda
     joined = one_span_per_head([sorted(g) for g in groups if g], heads, span_scores)
     return sorted(joined, key=lambda members: members[0])
 
+
+#: MENTION_CLASSES codes of mentions known to name a person (he/she may refer to them).
+_ANIMATE = tuple(MENTION_CLASSES.index(c) for c in ("person", "female", "male"))
+_MASC_FEM = (GENDER.index("masc"), GENDER.index("fem"))
+
+
+def anchor_pronoun_chains(clusters: List[List[int]], pair: np.ndarray, ptr: np.ndarray,
+                          ante: np.ndarray, types: np.ndarray, persons: np.ndarray,
+                          agreement: np.ndarray, classes: Optional[np.ndarray], heads: np.ndarray,
+                          names: Optional[np.ndarray] = None, span_scores: Optional[np.ndarray] = None,
+                          partners: Optional[Dict[int, Set[int]]] = None,
+                          sentences: Optional[np.ndarray] = None) -> List[List[int]]:
+    """Give each chain of he/she pronouns that names nobody the person it refers to.
+
+    "he" and "she" refer to a person that a name or a noun introduces, yet a
+    chain made only of pronouns ("He ... his ... he") is common: links from
+    pronoun to pronoun outscore the link to the name. Such a chain, or a lone
+    he/she pronoun, joins the cluster of its best-scored candidate antecedent
+    that may be a person: a person noun of the lexicon, a gendered name or
+    noun, or a proper name of no known class. Without one, it refers forward
+    within its sentence (cataphora: "Before he could answer, the lawyer ...")
+    to the first such mention. A join needs genders, numbers, names and
+    binding to allow the two groups together (principle C keeps "He said that
+    John left" apart).
+
+    Only pronouns with a masculine or feminine agreement code are anchored:
+    those of languages where decoding checks gender, i.e. where he/she means a
+    person ("gender" in ``LanguageRules.decoding_agreement``; not French, whose
+    "il" also stands for "le livre").
+
+    clusters (List[List[int]]): sorted mention indices, as from :func:`merge_repeats`.
+    pair, ptr, ante: the candidates and their scores (CSR), as for :func:`best_antecedents`.
+    types (int (n,)): mention types; persons (int (n,)): PERSON codes, -1 for non-pronouns.
+    agreement (int (n, 2)): from :func:`agreement_codes`; classes (int (n,) | None): lexicon classes.
+    heads, names, span_scores, partners: as for :func:`join_speakers`.
+    sentences (int (n,) | None): each mention's sentence; None: no forward reference.
+    RETURNS (List[List[int]]): the clusters, each sorted, in order of their first mention.
+    """
+    types, persons, agreement = np.asarray(types), np.asarray(persons), np.asarray(agreement)
+    gendered = (persons == PERSON.index("3")) & np.isin(agreement[:, 0], _MASC_FEM)
+    if not gendered.any():
+        return clusters
+    classes = np.zeros(len(types), np.int8) if classes is None else np.asarray(classes)
+    person_like = (types != _PRONOMINAL) & (np.isin(classes, _ANIMATE) | np.isin(agreement[:, 0], _MASC_FEM)
+                                            | ((types == _PROPER) & (classes == 0)))
+    masks = agreement_masks(agreement, classes)
+    groups: List[List[int]] = [list(c) for c in clusters]
+    groups += [[m] for m in np.flatnonzero(gendered).tolist() if not any(m in c for c in clusters)]
+    owner = {m: g for g, members in enumerate(groups) for m in members}
+    for g in sorted(range(len(groups)), key=lambda g: groups[g][0]):
+        members = groups[g]
+        if any(types[m] != _PRONOMINAL for m in members) or not gendered[members].any():
+            continue
+        for a in _anchor_candidates(members, pair, ptr, ante, person_like, sentences):
+            target = groups[owner[a]] if a in owner else [a]
+            if _compatible(members, target, masks, names) and allowed_together(partners or {}, members, target):
+                if a not in owner:
+                    owner[a] = len(groups)
+                    groups.append([a])
+                for m in members:
+                    owner[m] = owner[a]
+                groups[owner[a]] = groups[owner[a]] + members
+                groups[g] = []
+                break
+    anchored = one_span_per_head([sorted(c) for c in groups if len(c) > 1], heads, span_scores)
+    return sorted(anchored, key=lambda members: members[0])
+
+
+def _anchor_candidates(members: List[int], pair: np.ndarray, ptr: np.ndarray, ante: np.ndarray,
+                       person_like: np.ndarray, sentences: Optional[np.ndarray]) -> List[int]:
+    """A pronoun chain's possible anchors, best first: its members' person-like
+    candidate antecedents by pair score, then the person-like mentions after its
+    first member in that sentence, nearest first."""
+    scored = [(float(pair[k]), int(ante[k])) for m in members for k in range(int(ptr[m]), int(ptr[m + 1]))
+              if person_like[ante[k]]]
+    out = [a for _, a in sorted(scored, key=lambda item: -item[0])]
+    if sentences is not None:
+        first = members[0]
+        later = np.flatnonzero(person_like[first + 1:] & (np.asarray(sentences)[first + 1:] == sentences[first]))
+        out += [int(j) + first + 1 for j in later]
+    return out
 
 def _compatible(left: List[int], right: List[int], masks: Optional[np.ndarray],
                 names: Optional[np.ndarray]) -> bool:

@@ -46,6 +46,7 @@ class DecodeInputs:
     persons (int32 (n,)): a pronoun's PERSON code, -1 for other mentions (rescue).
     speakers (int32 (k, 2)): (pronoun, speaker mention) pairs (quotes.speaker_links).
     binding (Binding): binding constraints (binding.binding_constraints).
+    sentences (int32 (n,)): sentence index of each mention's head.
     """
 
     heads: np.ndarray
@@ -57,6 +58,7 @@ class DecodeInputs:
     persons: np.ndarray
     speakers: np.ndarray
     binding: Binding
+    sentences: np.ndarray
 
     def __len__(self) -> int:
         return int(self.heads.shape[0])
@@ -120,7 +122,8 @@ def decode_inputs(doc: Doc, mentions: Mentions, features: MentionFeatures,
         classes=np.asarray(classes, dtype=np.int8),
         persons=persons,
         speakers=np.asarray(speakers, dtype=np.int32).reshape(-1, 2),
-        binding=binding_constraints(doc, mentions, rules, arrays=arrays))
+        binding=binding_constraints(doc, mentions, rules, arrays=arrays),
+        sentences=np.asarray(arrays.sent[np.asarray(mentions.heads, dtype=np.int64)], dtype=np.int32))
 
 
 def inputs_fingerprint(rules: LanguageRules) -> str:
@@ -157,11 +160,11 @@ def decode(scores: DocScores, inputs: DecodeInputs, settings: DecodeSettings) ->
                            settings.greedyness, inputs.agreement,
                            link_offsets_of(inputs.types, settings.link_offsets), inputs.repeats,
                            inputs.names, scores.mention, inputs.classes, inputs.persons,
-                           inputs.speakers, inputs.binding)
+                           inputs.speakers, inputs.binding, inputs.types, inputs.sentences)
 
 
 #: The per-mention arrays of DecodeInputs, as stored (all documents concatenated).
-_PER_MENTION = ("heads", "types", "agreement", "repeats", "names", "classes", "persons")
+_PER_MENTION = ("heads", "types", "agreement", "repeats", "names", "classes", "persons", "sentences")
 MENTION_ARRAYS = _PER_MENTION + ("binder", "forbid_counts")
 #: Arrays of another length per document, with their document offsets.
 RAGGED_ARRAYS = ("speakers", "forbid")
@@ -201,14 +204,15 @@ def unpack_inputs(arrays: Mapping[str, np.ndarray], d: int, rows: slice) -> Deco
     counts = np.asarray(arrays["forbid_counts"][rows], dtype=np.int64)
     binding = Binding(np.concatenate([[0], np.cumsum(counts)]).astype(np.int64), ragged("forbid"),
                       np.array(arrays["binder"][rows]), bool(arrays["fallback"][d]))
-    return DecodeInputs(*(np.array(arrays[name][rows]) for name in _PER_MENTION),
+    return DecodeInputs(**{name: np.array(arrays[name][rows]) for name in _PER_MENTION},
                         speakers=ragged("speakers"), binding=binding)
 
 
 def _empty_inputs() -> DecodeInputs:
     return DecodeInputs(np.zeros(0, np.int32), np.zeros(0, np.int8), np.zeros((0, 2), np.int32),
                         np.zeros(0, np.uint64), np.zeros(0, np.uint64), np.zeros(0, np.int8),
-                        np.zeros(0, np.int32), np.zeros((0, 2), np.int32), Binding.none(0))
+                        np.zeros(0, np.int32), np.zeros((0, 2), np.int32), Binding.none(0),
+                        np.zeros(0, np.int32))
 
 
 def _named_arrays(inputs: DecodeInputs) -> Dict[str, np.ndarray]:
