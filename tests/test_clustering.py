@@ -407,3 +407,87 @@ def test_clustering_name_words_of_a_doc(make_doc):
     assert words[4] == 0  # not a name
     assert bin(int(tronchin)).count("1") == 1  # "M." is not a name word (not alphabetic)
     assert name_words(doc, starts[:0], ends[:0], types[:0]).shape == (0,)
+
+
+def _anchor_setting(genders, types, classes=None):
+    """Agreement and persons for third-person pronouns (types PRON) and others."""
+    agreement = np.zeros((len(types), 2), np.int32)
+    agreement[:, 0] = [GENDER.index(g) for g in genders]
+    persons = np.where(np.array(types) == PRON, PERSON.index("3"), -1).astype(np.int32)
+    classes = np.zeros(len(types), np.int8) if classes is None else np.array(classes, np.int8)
+    return np.array(types), persons, agreement, classes
+
+
+def test_clustering_anchor_gives_a_pronoun_chain_its_best_scored_person():
+    # "Marenghi"(0) "the series"(1) "he"(2) "his"(3): "he" and "his" link to each
+    # other; "Marenghi" scores under their thresholds, "the series" (a thing) higher.
+    from neuralcoref.core.clustering import anchor_pronoun_chains
+    from neuralcoref.lang.lexicon import MENTION_CLASSES
+    types, persons, agreement, classes = _anchor_setting(
+        ["unknown", "neut", "masc", "masc"], [PROPER, NOM, PRON, PRON],
+        [0, MENTION_CLASSES.index("inanimate"), 0, 0])
+    ptr, ante = csr([[], [0], [1, 0], [2, 1, 0]])
+    pair = np.array([-3, 0.5, -1.0, 2.0, 0.4, -0.5], dtype=np.float32)
+    out = anchor_pronoun_chains([[2, 3]], pair, ptr, ante, types, persons, agreement, classes, np.arange(4))
+    assert out == [[0, 2, 3]]
+    # a chain that already names someone is left as it is
+    assert anchor_pronoun_chains([[0, 2, 3]], pair, ptr, ante, types, persons, agreement, classes,
+                                 np.arange(4)) == [[0, 2, 3]]
+
+
+def test_clustering_anchor_respects_gender_binding_and_language():
+    from neuralcoref.core.clustering import anchor_pronoun_chains
+    from neuralcoref.lang.lexicon import MENTION_CLASSES
+    female = MENTION_CLASSES.index("female")
+    # "Anna"(0) "Tom"(1) "she"(2): Tom scores best, but only Anna may be "she"
+    types, persons, agreement, classes = _anchor_setting(
+        ["unknown", "unknown", "fem"], [PROPER, PROPER, PRON], [female, MENTION_CLASSES.index("male"), 0])
+    ptr, ante = csr([[], [0], [1, 0]])
+    pair = np.array([0.0, 1.0, -2.0], dtype=np.float32)
+    args = (pair, ptr, ante, types, persons, agreement, classes, np.arange(3))
+    assert anchor_pronoun_chains([], *args) == [[0, 2]]
+    # binding keeps "she" from Anna: no anchor at all
+    assert anchor_pronoun_chains([], *args, partners={2: {0}, 0: {2}}) == []
+    # a language whose decoding ignores gender gives no gender code: nothing moves
+    assert anchor_pronoun_chains([], pair, ptr, ante, types, persons, np.zeros((3, 2), np.int32), classes,
+                                 np.arange(3)) == []
+
+
+def test_clustering_anchor_refers_forward_within_the_sentence_only():
+    # "he"(0) "the lawyer"(1) | "Tom"(2): no candidate before "he"; the lawyer
+    # follows in its sentence, Tom in the next one.
+    from neuralcoref.core.clustering import anchor_pronoun_chains
+    from neuralcoref.lang.lexicon import MENTION_CLASSES
+    person = MENTION_CLASSES.index("person")
+    types, persons, agreement, classes = _anchor_setting(["masc", "unknown", "unknown"], [PRON, NOM, PROPER],
+                                                         [0, person, 0])
+    ptr, ante = csr([[], [0], [1, 0]])
+    pair = np.array([-5.0, -5.0, -5.0], dtype=np.float32)
+    args = (pair, ptr, ante, types, persons, agreement, classes, np.arange(3))
+    assert anchor_pronoun_chains([], *args, sentences=np.array([0, 0, 1])) == [[0, 1]]
+    assert anchor_pronoun_chains([], *args, sentences=np.array([0, 1, 1])) == []
+    assert anchor_pronoun_chains([], *args) == []  # no sentences: no forward reference
+
+
+def test_clustering_decode_anchors_unless_thresholds_keep_the_pronoun_alone():
+    # "he"(0) "the lawyer"(1) "Tom"(2) "him"(3), one sentence then another:
+    # "he" has no candidate and refers forward; "him" scores 0.2 under its
+    # threshold with "Tom", close enough to call it anaphoric.
+    from neuralcoref.lang.lexicon import MENTION_CLASSES
+    types, persons, agreement, classes = _anchor_setting(
+        ["masc", "unknown", "unknown", "masc"], [PRON, NOM, PROPER, PRON],
+        [0, MENTION_CLASSES.index("person"), 0, 0])
+    ptr, ante = csr([[], [0], [1, 0], [2, 1, 0]])
+    pair = np.array([-9, -9, -9, -0.2, -9, -9], dtype=np.float32)
+
+    def run(greedyness=0.5, offsets=None, pair=pair):
+        return decode_clusters(np.zeros(4, np.float32), pair, ptr, ante, np.arange(4), greedyness,
+                               agreement, offsets=offsets, classes=classes, persons=persons, types=types,
+                               sentences=np.array([0, 0, 1, 1]))
+
+    assert run() == [[0, 1], [2, 3]]
+    assert run(greedyness=0.0) == []  # never links: nothing is anchored
+    raised = np.array([1.0, 0, 0, 1.0], np.float32)  # link offset +1 for pronouns
+    assert run(offsets=raised) == []
+    far = np.array([-9, -9, -9, -1.0, -9, -9], dtype=np.float32)  # "him" not anaphoric by its scores
+    assert run(pair=far) == [[0, 1]]

@@ -21,11 +21,13 @@ def inputs_of(n: int, forbidden=(), speakers=(), fallback=True) -> DecodeInputs:
         agreement=rng.integers(0, 3, (n, 2)).astype(np.int32),
         repeats=rng.integers(0, 2**63, n, dtype=np.uint64), names=rng.integers(0, 2**63, n, dtype=np.uint64),
         classes=rng.integers(0, 4, n).astype(np.int8), persons=rng.integers(-1, 4, n).astype(np.int32),
-        speakers=np.array(speakers, dtype=np.int32).reshape(-1, 2), binding=binding)
+        speakers=np.array(speakers, dtype=np.int32).reshape(-1, 2), binding=binding,
+        sentences=(np.arange(n) // 2).astype(np.int32))
 
 
 def assert_same(a: DecodeInputs, b: DecodeInputs) -> None:
-    for name in ("heads", "types", "agreement", "repeats", "names", "classes", "persons", "speakers"):
+    for name in ("heads", "types", "agreement", "repeats", "names", "classes", "persons", "speakers",
+                 "sentences"):
         np.testing.assert_array_equal(getattr(a, name), getattr(b, name), err_msg=name)
         assert getattr(a, name).dtype == getattr(b, name).dtype, name
     np.testing.assert_array_equal(a.binding.forbid_ptr, b.binding.forbid_ptr)

@@ -200,10 +200,7 @@ def rescue_pronouns(links: np.ndarray, single: np.ndarray, pair: np.ndarray, ptr
     """
     single, pair, ptr = np.asarray(single, np.float32), np.asarray(pair, np.float32), np.asarray(ptr)
     counts = np.diff(ptr)
-    has = counts > 0
-    top = np.full(len(single), -np.inf, dtype=np.float32)
-    if has.any():
-        top[has] = np.maximum.reduceat(pair, ptr[:-1][has])
+    top = top_scores(pair, ptr)
     third = np.asarray(persons) == PERSON.index("3")
     blocked = (np.asarray(links) < 0) & third & (top - single > greedyness_offset(greedyness))
     if not blocked.any():
@@ -214,6 +211,20 @@ def rescue_pronouns(links: np.ndarray, single: np.ndarray, pair: np.ndarray, ptr
     margin = RESCUE_MARGIN if margin is None else margin
     single = np.where(blocked, single - np.float32(margin), single)
     return best_antecedents(single, pair, ptr, ante, greedyness, agreement, names, classes, binding)
+
+
+def top_scores(pair: np.ndarray, ptr: np.ndarray) -> np.ndarray:
+    """Each mention's best candidate score, -inf for a mention without candidates.
+
+    pair (float32 (n_pairs,)), ptr (int64 (n + 1,)): the scores (CSR).
+    RETURNS (ndarray): (n,) float32.
+    """
+    pair, ptr = np.asarray(pair, np.float32), np.asarray(ptr)
+    has = np.diff(ptr) > 0
+    top = np.full(len(ptr) - 1, -np.inf, dtype=np.float32)
+    if has.any():
+        top[has] = np.maximum.reduceat(pair, ptr[:-1][has])
+    return top
 
 
 def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante: np.ndarray,
@@ -231,7 +242,8 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
                     sentences: Optional[np.ndarray] = None) -> List[List[int]]:
     """The clusters a Doc's scores decode to: :func:`best_antecedents`, then
     :func:`clusters_from_links`, then :func:`one_span_per_head`, then
-    :func:`attach_repeats` and :func:`merge_repeats`.
+    :func:`attach_repeats` and :func:`merge_repeats`, then
+    :func:`anchor_pronoun_chains`, then :func:`join_speakers`.
 
     heads (int (n,)): head token of each mention; the other arguments as for
         :func:`best_antecedents`.
@@ -249,6 +261,8 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
         :func:`one_span_per_head` without repeats).
     binding (Binding | None): binding constraints, which every step keeps: no
         cluster holds a forbidden pair.
+    types (int (n,) | None): mention types; with ``persons`` and ``agreement``
+        they turn on :func:`anchor_pronoun_chains`; sentences (int (n,) | None): for its forward reference.
     RETURNS (List[List[int]]): mention indices per cluster.
 
     The component, training's dev evaluation and the tuner all call it through
@@ -267,8 +281,14 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
         clusters = merge_repeats(attach_repeats(clusters, repeats, heads, partners), repeats, heads,
                                  span_scores, names, partners)
     if persons is not None and agreement is not None and types is not None:
+        # A pronoun left alone is anchored when its scores nearly called it
+        # anaphoric, as for the rescue, or, without candidates (it may refer
+        # forward), when greedyness and offsets do not raise its threshold more.
+        margin = greedyness_offset(greedyness) - RESCUE_MARGIN
+        raised = margin + (offsets if offsets is not None else 0.0)
+        lone = np.where(np.diff(ptr) > 0, top_scores(pair, ptr) - single > margin, raised < 0)
         clusters = anchor_pronoun_chains(clusters, pair, ptr, ante, types, persons, agreement, classes,
-                                         heads, names, span_scores, partners, sentences)
+                                         heads, names, span_scores, partners, sentences, lone)
     if speakers is None or not len(speakers):
         return clusters
     masks = agreement_masks(agreement, classes) if agreement is not None else None
@@ -526,7 +546,8 @@ def anchor_pronoun_chains(clusters: List[List[int]], pair: np.ndarray, ptr: np.n
                           agreement: np.ndarray, classes: Optional[np.ndarray], heads: np.ndarray,
                           names: Optional[np.ndarray] = None, span_scores: Optional[np.ndarray] = None,
                           partners: Optional[Dict[int, Set[int]]] = None,
-                          sentences: Optional[np.ndarray] = None) -> List[List[int]]:
+                          sentences: Optional[np.ndarray] = None,
+                          lone: Optional[np.ndarray] = None) -> List[List[int]]:
     """Give each chain of he/she pronouns that names nobody the person it refers to.
 
     "he" and "she" refer to a person that a name or a noun introduces, yet a
@@ -540,7 +561,11 @@ def anchor_pronoun_chains(clusters: List[List[int]], pair: np.ndarray, ptr: np.n
     binding to allow the two groups together (principle C keeps "He said that
     John left" apart).
 
-    Only pronouns with a masculine or feminine agreement code are anchored:
+    A lone pronoun is anchored only where ``lone`` allows (decode_clusters: a
+    pronoun without candidates, or one its scores nearly called anaphoric, as
+    for :func:`rescue_pronouns`), so that thresholds raised by greedyness or
+    link offsets keep it alone. Only pronouns with a masculine or feminine
+    agreement code are anchored:
     those of languages where decoding checks gender, i.e. where he/she means a
     person ("gender" in ``LanguageRules.decoding_agreement``; not French, whose
     "il" also stands for "le livre").
@@ -551,6 +576,7 @@ def anchor_pronoun_chains(clusters: List[List[int]], pair: np.ndarray, ptr: np.n
     agreement (int (n, 2)): from :func:`agreement_codes`; classes (int (n,) | None): lexicon classes.
     heads, names, span_scores, partners: as for :func:`join_speakers`.
     sentences (int (n,) | None): each mention's sentence; None: no forward reference.
+    lone (bool (n,) | None): which pronouns outside every cluster may be anchored; None: all.
     RETURNS (List[List[int]]): the clusters, each sorted, in order of their first mention.
     """
     types, persons, agreement = np.asarray(types), np.asarray(persons), np.asarray(agreement)
@@ -562,7 +588,8 @@ def anchor_pronoun_chains(clusters: List[List[int]], pair: np.ndarray, ptr: np.n
                                             | ((types == _PROPER) & (classes == 0)))
     masks = agreement_masks(agreement, classes)
     groups: List[List[int]] = [list(c) for c in clusters]
-    groups += [[m] for m in np.flatnonzero(gendered).tolist() if not any(m in c for c in clusters)]
+    alone = gendered if lone is None else gendered & np.asarray(lone, dtype=bool)
+    groups += [[m] for m in np.flatnonzero(alone).tolist() if not any(m in c for c in clusters)]
     owner = {m: g for g, members in enumerate(groups) for m in members}
     for g in sorted(range(len(groups)), key=lambda g: groups[g][0]):
         members = groups[g]
