@@ -491,3 +491,21 @@ def test_clustering_decode_anchors_unless_thresholds_keep_the_pronoun_alone():
     assert run(offsets=raised) == []
     far = np.array([-9, -9, -9, -1.0, -9, -9], dtype=np.float32)  # "him" not anaphoric by its scores
     assert run(pair=far) == [[0, 1]]
+
+
+def test_clustering_anchor_gives_a_bound_pronoun_any_allowed_mention():
+    # "John"(0) "a dog"(1) "He"(2) "him"(3): "him" scores best with "He", which
+    # principle B forbids; "a dog" is no person by the lexicon, yet "him" takes it.
+    from neuralcoref.core.clustering import anchor_pronoun_chains
+    types, persons, agreement, classes = _anchor_setting(["unknown", "unknown", "masc", "masc"],
+                                                         [PROPER, NOM, PRON, PRON])
+    ptr, ante = csr([[], [0], [1, 0], [2, 1, 0]])
+    pair = np.array([-5, -5, 3.0, 2.0, -1.0, 1.0], dtype=np.float32)
+    partners = {3: {2}, 2: {3}}
+    out = anchor_pronoun_chains([[0, 2]], pair, ptr, ante, types, persons, agreement, classes, np.arange(4),
+                                partners=partners)
+    assert out == [[0, 2], [1, 3]]
+    # not bound: "him" goes to a person as any chain does (John's cluster holds
+    # "He", which binding still forbids, so nothing else fits)
+    assert anchor_pronoun_chains([[0, 2]], pair, ptr, ante, types, persons, agreement, classes,
+                                 np.arange(4)) == [[0, 2, 3]]

@@ -559,7 +559,10 @@ def anchor_pronoun_chains(clusters: List[List[int]], pair: np.ndarray, ptr: np.n
     within its sentence (cataphora: "Before he could answer, the lawyer ...")
     to the first such mention. A join needs genders, numbers, names and
     binding to allow the two groups together (principle C keeps "He said that
-    John left" apart).
+    John left" apart). A lone pronoun whose best-scored candidate binding forbids
+    ("John has a dog. He walks him": principle B keeps "him" from "He") refers
+    all the same, to another mention: it takes its best-scored allowed earlier
+    candidate of any kind ("a dog", which the lexicon does not call a person).
 
     A lone pronoun is anchored only where ``lone`` allows (decode_clusters: a
     pronoun without candidates, or one its scores nearly called anaphoric, as
@@ -583,6 +586,7 @@ def anchor_pronoun_chains(clusters: List[List[int]], pair: np.ndarray, ptr: np.n
     gendered = (persons == PERSON.index("3")) & np.isin(agreement[:, 0], _MASC_FEM)
     if not gendered.any():
         return clusters
+    bound = _bound_out(clusters, gendered, pair, ptr, ante, partners or {})
     classes = np.zeros(len(types), np.int8) if classes is None else np.asarray(classes)
     person_like = (types != _PRONOMINAL) & (np.isin(classes, _ANIMATE) | np.isin(agreement[:, 0], _MASC_FEM)
                                             | ((types == _PROPER) & (classes == 0)))
@@ -595,7 +599,11 @@ def anchor_pronoun_chains(clusters: List[List[int]], pair: np.ndarray, ptr: np.n
         members = groups[g]
         if any(types[m] != _PRONOMINAL for m in members) or not gendered[members].any():
             continue
-        for a in _anchor_candidates(members, pair, ptr, ante, person_like, sentences):
+        if len(members) == 1 and bound[members[0]]:  # any allowed mention, earlier only
+            candidates = _anchor_candidates(members, pair, ptr, ante, types != _PRONOMINAL, None)
+        else:
+            candidates = _anchor_candidates(members, pair, ptr, ante, person_like, sentences)
+        for a in candidates:
             target = groups[owner[a]] if a in owner else [a]
             if _compatible(members, target, masks, names) and allowed_together(partners or {}, members, target):
                 if a not in owner:
@@ -608,6 +616,23 @@ def anchor_pronoun_chains(clusters: List[List[int]], pair: np.ndarray, ptr: np.n
                 break
     anchored = one_span_per_head([sorted(c) for c in groups if len(c) > 1], heads, span_scores)
     return sorted(anchored, key=lambda members: members[0])
+
+
+def _bound_out(clusters: List[List[int]], pronouns: np.ndarray, pair: np.ndarray, ptr: np.ndarray,
+               ante: np.ndarray, partners: Dict[int, Set[int]]) -> np.ndarray:
+    """Which of ``pronouns``, outside every cluster, have a best-scored candidate
+    that binding forbids them, directly or through its cluster ("He walks him")."""
+    out = np.zeros(len(pronouns), dtype=bool)
+    if not partners:
+        return out
+    cluster_of = {m: c for c in clusters for m in c}
+    for m in np.flatnonzero(pronouns).tolist():
+        lo, hi = int(ptr[m]), int(ptr[m + 1])
+        if m in cluster_of or m not in partners or lo == hi:
+            continue
+        best = int(ante[lo + int(np.argmax(pair[lo:hi]))])
+        out[m] = bool(partners[m] & set(cluster_of.get(best, [best])))
+    return out
 
 
 def _anchor_candidates(members: List[int], pair: np.ndarray, ptr: np.ndarray, ante: np.ndarray,
