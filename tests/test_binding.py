@@ -126,6 +126,14 @@ def test_binding_possessive_preference_takes_the_local_subject(nlp_en):
     assert binders(doc, replace(EN, binding_principles=frozenset({"P"}))) == [("its", "Microsoft")]
 
 
+def test_binding_english_prefers_the_local_subject_for_its_only(nlp_en):
+    # The shipped English rules apply P to "its", not to "his": "John told Bill
+    # about his problems" is anyone's guess, and the scores keep it.
+    doc = nlp_en("Apple said its revenue grew, while Microsoft blamed its cloud unit.")
+    assert binders(doc, EN) == [("its", "Microsoft")]
+    assert binders(nlp_en("John told Bill about his problems and called his brother."), EN) == []
+
+
 def test_binding_french_clitic_is_an_object_of_its_verb():
     # "Marie la regarde": la (parsed as a determiner) is not Marie.
     doc = parsed("fr", [("Marie", 2, "nsubj", "PROPN"), ("la", 2, "det", "DET"),

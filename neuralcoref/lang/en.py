@@ -83,11 +83,14 @@ RULES = LanguageRules(
     inanimate_pronouns=labels("it", "its", "itself", "something", "anything", "everything",
                               "nothing", "which"),
     # Binding (decoding only, see neuralcoref.core.binding).
-    binding_principles=labels("A", "B", "C"),
+    binding_principles=labels("A", "B", "C", "P"),
     # Third person only: first and second person meet names as vocatives ("What
     # did you do, Sabrina?") and predicates ("we as Americans").
     binding_pronoun_words=labels("he", "him", "she", "her", "it", "they", "them"),
-    binding_possessive_words=labels("his", "her", "its", "their"),
+    # P for "its" only: for "his"/"her" ("John told Bill about his problems") it
+    # cost OntoGUM and LitBank dev (docs/experiments/2026-11-26-binding.md,
+    # 2026-11-26-anchoring.md).
+    binding_possessive_words=labels("its"),
     reflexive_words=labels("myself", "yourself", "himself", "herself", "itself", "ourselves",
                            "yourselves", "themselves", "oneself"),
     binding_subject_deps=labels("nsubj", "nsubjpass"),
