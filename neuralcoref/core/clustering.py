@@ -587,13 +587,16 @@ def anchor_pronoun_chains(clusters: List[List[int]], pair: np.ndarray, ptr: np.n
     if not gendered.any():
         return clusters
     bound = _bound_out(clusters, gendered, pair, ptr, ante, partners or {})
+    if sentences is not None:  # non-decreasing, for _anchor_candidates' search
+        sentences = np.maximum.accumulate(np.asarray(sentences))
     classes = np.zeros(len(types), np.int8) if classes is None else np.asarray(classes)
     person_like = (types != _PRONOMINAL) & (np.isin(classes, _ANIMATE) | np.isin(agreement[:, 0], _MASC_FEM)
                                             | ((types == _PROPER) & (classes == 0)))
     masks = agreement_masks(agreement, classes)
     groups: List[List[int]] = [list(c) for c in clusters]
     alone = gendered if lone is None else gendered & np.asarray(lone, dtype=bool)
-    groups += [[m] for m in np.flatnonzero(alone).tolist() if not any(m in c for c in clusters)]
+    clustered = {m for c in clusters for m in c}
+    groups += [[m] for m in np.flatnonzero(alone).tolist() if m not in clustered]
     owner = {m: g for g, members in enumerate(groups) for m in members}
     for g in sorted(range(len(groups)), key=lambda g: groups[g][0]):
         members = groups[g]
@@ -625,13 +628,14 @@ def _bound_out(clusters: List[List[int]], pronouns: np.ndarray, pair: np.ndarray
     out = np.zeros(len(pronouns), dtype=bool)
     if not partners:
         return out
-    cluster_of = {m: c for c in clusters for m in c}
+    cluster_of = {m: c for c, members in enumerate(clusters) for m in members}
     for m in np.flatnonzero(pronouns).tolist():
         lo, hi = int(ptr[m]), int(ptr[m + 1])
         if m in cluster_of or m not in partners or lo == hi:
             continue
         best = int(ante[lo + int(np.argmax(pair[lo:hi]))])
-        out[m] = bool(partners[m] & set(cluster_of.get(best, [best])))
+        home = cluster_of.get(best)
+        out[m] = any(p == best or (home is not None and cluster_of.get(p) == home) for p in partners[m])
     return out
 
 
@@ -645,8 +649,8 @@ def _anchor_candidates(members: List[int], pair: np.ndarray, ptr: np.ndarray, an
     out = [a for _, a in sorted(scored, key=lambda item: -item[0])]
     if sentences is not None:
         first = members[0]
-        later = np.flatnonzero(person_like[first + 1:] & (np.asarray(sentences)[first + 1:] == sentences[first]))
-        out += [int(j) + first + 1 for j in later]
+        end = int(np.searchsorted(sentences, sentences[first], side="right"))
+        out += (np.flatnonzero(person_like[first + 1:end]) + first + 1).tolist()
     return out
 
 def _compatible(left: List[int], right: List[int], masks: Optional[np.ndarray],
