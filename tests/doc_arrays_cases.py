@@ -5,7 +5,8 @@ stages read one :class:`~neuralcoref.core.doc_arrays.DocArrays` instead of calli
 ``doc.to_array`` each (``python tests/doc_arrays_cases.py`` rewrites it):
 test_doc_arrays holds today's outputs bit-identical to them. Rewritten when a
 rule changes what they hold, and only then (last: English's possessive
-preference for "its", which changed the binding of en_dialogue and en_story).
+preference for "its" and its i-within-i condition, which changed the binding
+of the English cases).
 """
 from __future__ import annotations
 

@@ -126,6 +126,19 @@ def test_binding_possessive_preference_takes_the_local_subject(nlp_en):
     assert binders(doc, replace(EN, binding_principles=frozenset({"P"}))) == [("its", "Microsoft")]
 
 
+@pytest.mark.parametrize("text,expected", [
+    ("Her mother was a teacher.", [("Her mother", "Her")]),
+    # the list "his old friend and their dog" holds "his" too
+    ("Mary saw his old friend and their dog.", [("his old friend", "his"),
+                                                ("his old friend and their dog", "his"),
+                                                ("their dog", "their")]),
+    ("The dog of the neighbours barked.", []),
+], ids=["her_mother", "two_possessives", "no_possessive"])
+def test_binding_i_within_i_keeps_a_possessive_from_its_phrase(nlp_en, text, expected):
+    doc = nlp_en(text)
+    assert forbidden_texts(doc, principles=["I"]) == expected
+
+
 def test_binding_english_prefers_the_local_subject_for_its_only(nlp_en):
     # The shipped English rules apply P to "its", not to "his": "John told Bill
     # about his problems" is anyone's guess, and the scores keep it.
@@ -147,7 +160,7 @@ def test_binding_french_clitic_is_an_object_of_its_verb():
     ("John met Bill and wished him well.", [("him", "John")], []),
     ("The accountant met the janitor and wished him well.", [("him", "The accountant")], []),
     ("He said that John left.", [("John", "He")], []),
-    ("When he arrived, John called his mother.", [], []),
+    ("When he arrived, John called his mother.", [("his mother", "his")], []),  # I
     ("John wants to see him.", [("him", "John")], []),
     ("Peter saw himself in the mirror.", [], [("himself", "Peter")]),
     ("Mary talked to her.", [("her", "Mary")], []),

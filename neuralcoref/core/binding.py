@@ -13,7 +13,9 @@ Three principles of binding theory, as the rules of a language state them
 
 and one preference, "P", which is no binding principle: a possessive determiner
 of an object takes the subject of its clause when agreement allows ("while
-Microsoft blamed its cloud unit": Microsoft).
+Microsoft blamed its cloud unit": Microsoft); and "I", the i-within-i
+condition: a possessive determiner never corefers with the phrase it
+determines ("[her] mother" is not "her").
 
 Computed once per Doc from its :class:`~neuralcoref.core.doc_arrays.DocArrays` (heads,
 subtree bounds, labels, words): the loops run
@@ -35,7 +37,7 @@ from .doc_arrays import DocArrays, arrays_of
 from .expletives import children_index, label_ids
 from .mentions import PRONOMINAL, Mentions
 
-PRINCIPLES = ("A", "B", "C", "P")
+PRINCIPLES = ("A", "B", "C", "P", "I")
 #: Whether a mention whose best candidate is forbidden takes its best allowed
 #: one: a pronoun whose nearest candidate grammar forbids usually refers to the
 #: next one, so vetoing (no link) loses most of what binding gains
@@ -141,11 +143,13 @@ class _Parse:
         # as [the capital]") describes, it is not bound.
         self.predicative = self.no_c_command | has(lower, rules.predicative_words)[self.heads]
         self.verb = has(pos, rules.verb_pos)
+        self.noun = has(pos, rules.noun_pos | rules.proper_pos)
         self.clitic = has(lower, rules.binding_clitic_words) & self.verb[self.heads] \
             & (np.arange(n) < self.heads)
         self.personal = has(lower, rules.binding_pronoun_words)
         self.reflexive = has(lower, rules.reflexive_words)
-        self.possessive = has(lower, rules.binding_possessive_words) & has(dep, rules.determiner_deps)
+        self.determiner = has(dep, rules.determiner_deps)
+        self.possessive = has(lower, rules.binding_possessive_words) & self.determiner
         self.kids, self.kid_ptr = children_index(self.heads)
 
     def children(self, i: int) -> List[int]:
@@ -269,7 +273,25 @@ def binding_constraints(doc: Doc, mentions: Mentions, rules: LanguageRules,
                 inside = with_heads(lo, hi)
                 inside = inside[~pronominal[inside] & ~parse.predicative[heads[inside]]]
                 pairs.extend((m, int(o)) for o in inside)
+    if "I" in wanted:
+        pairs.extend(_within_own_phrase(parse, mentions, pronominal, with_heads))
     return replace(Binding.from_pairs(n, pairs, binder), fallback=FALLBACK)
+
+
+def _within_own_phrase(parse: "_Parse", mentions: Mentions, pronominal: np.ndarray,
+                       with_heads) -> List[Tuple[int, int]]:
+    """I (i-within-i): a possessive determiner and the phrase it determines
+    ("[his] mother" is not "his"): pairs of a determiner pronoun and each mention
+    headed by its head noun that holds it."""
+    out: List[Tuple[int, int]] = []
+    heads, starts, ends = (np.asarray(a) for a in (mentions.heads, mentions.starts, mentions.ends))
+    for m in np.flatnonzero(pronominal & parse.determiner[heads]).tolist():
+        p = int(heads[m])
+        owner = int(parse.heads[p])
+        if owner == p or not parse.noun[owner]:
+            continue
+        out.extend((m, int(o)) for o in with_heads(owner, owner) if starts[o] <= p < ends[o] and o != m)
+    return out
 
 
 def _binder(parse: _Parse, p: int, v: int, with_heads, m: int) -> int:

@@ -157,8 +157,9 @@ class LanguageRules:
         marks above, which also give speaker features).
 
     Binding constraints (decoding only, see :mod:`neuralcoref.core.binding`):
-    binding_principles (Labels): those applied, among "A", "B", "C", and "P" (the
-        possessive preference of :mod:`neuralcoref.core.binding`); empty: none.
+    binding_principles (Labels): those applied, among "A", "B", "C", "P" (the
+        possessive preference of :mod:`neuralcoref.core.binding`) and "I" (a
+        possessive determiner is not the phrase it determines); empty: none.
     binding_possessive_words (Labels): possessive determiners for "P" ("its").
     binding_pronoun_words (Labels): personal pronouns that principles B and C
         constrain ("he", "him"; not possessives or reflexives).
@@ -375,7 +376,7 @@ _DECODING_FIELDS = ("decoding_agreement", "possessive_suffixes", "elided_words",
 _LATER_FIELDS = ("quote_open_marks", "quote_close_marks", "turn_dashes")
 AGREEMENT_ATTRIBUTES = ("gender", "number")
 #: Binding principles decoding can apply (see :mod:`neuralcoref.core.binding`).
-BINDING_PRINCIPLES = ("A", "B", "C", "P")
+BINDING_PRINCIPLES = ("A", "B", "C", "P", "I")
 
 
 def _to_labels(value: Iterable[str], name: str) -> Labels:

@@ -83,7 +83,7 @@ RULES = LanguageRules(
     inanimate_pronouns=labels("it", "its", "itself", "something", "anything", "everything",
                               "nothing", "which"),
     # Binding (decoding only, see neuralcoref.core.binding).
-    binding_principles=labels("A", "B", "C", "P"),
+    binding_principles=labels("A", "B", "C", "P", "I"),
     # Third person only: first and second person meet names as vocatives ("What
     # did you do, Sabrina?") and predicates ("we as Americans").
     binding_pronoun_words=labels("he", "him", "she", "her", "it", "they", "them"),

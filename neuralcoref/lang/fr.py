@@ -136,7 +136,9 @@ RULES = replace(
     # C lowered fr-litbank dev although gold rarely disagrees with them: the
     # clusters the blocked links would make hold other errors
     # (docs/experiments/2026-11-26-binding.md). The words stay for the day
-    # a model is trained with them. No A: reflexive "se" is no mention.
+    # a model is trained with them. No A: reflexive "se" is no mention. Nor I
+    # ("[sa] mère" is not "sa"): it lowered fr-litbank dev 50.30 -> 49.57
+    # (docs/experiments/2026-11-26-anchoring.md).
     binding_principles=labels(),
     binding_pronoun_words=labels(*_elided("il", "elle", "ils", "elles", "le", "la", "les", "l'",
                                           "lui", "leur", "eux")),
