@@ -568,10 +568,10 @@ def anchor_pronoun_chains(clusters: List[List[int]], pair: np.ndarray, ptr: np.n
     pronoun without candidates, or one its scores nearly called anaphoric, as
     for :func:`rescue_pronouns`), so that thresholds raised by greedyness or
     link offsets keep it alone. Only pronouns with a masculine or feminine
-    agreement code are anchored:
-    those of languages where decoding checks gender, i.e. where he/she means a
-    person ("gender" in ``LanguageRules.decoding_agreement``; not French, whose
-    "il" also stands for "le livre").
+    agreement code are anchored: those of languages where decoding checks
+    gender, i.e. where he/she means a person ("gender" in
+    ``LanguageRules.decoding_agreement``; not French, whose "il" also stands
+    for "le livre").
 
     clusters (List[List[int]]): sorted mention indices, as from :func:`merge_repeats`.
     pair, ptr, ante: the candidates and their scores (CSR), as for :func:`best_antecedents`.
@@ -609,16 +609,22 @@ def anchor_pronoun_chains(clusters: List[List[int]], pair: np.ndarray, ptr: np.n
         for a in candidates:
             target = groups[owner[a]] if a in owner else [a]
             if _compatible(members, target, masks, names) and allowed_together(partners or {}, members, target):
-                if a not in owner:
-                    owner[a] = len(groups)
-                    groups.append([a])
-                for m in members:
-                    owner[m] = owner[a]
-                groups[owner[a]] = groups[owner[a]] + members
-                groups[g] = []
+                _move_into(groups, owner, g, a)
                 break
     anchored = one_span_per_head([sorted(c) for c in groups if len(c) > 1], heads, span_scores)
     return sorted(anchored, key=lambda members: members[0])
+
+
+def _move_into(groups: List[List[int]], owner: Dict[int, int], g: int, a: int) -> None:
+    """Move group ``g``'s members into the group of mention ``a`` (a new group
+    when ``a`` has none), updating ``owner``."""
+    if a not in owner:
+        owner[a] = len(groups)
+        groups.append([a])
+    for m in groups[g]:
+        owner[m] = owner[a]
+    groups[owner[a]] = groups[owner[a]] + groups[g]
+    groups[g] = []
 
 
 def _bound_out(clusters: List[List[int]], pronouns: np.ndarray, pair: np.ndarray, ptr: np.ndarray,
@@ -652,6 +658,7 @@ def _anchor_candidates(members: List[int], pair: np.ndarray, ptr: np.ndarray, an
         end = int(np.searchsorted(sentences, sentences[first], side="right"))
         out += (np.flatnonzero(person_like[first + 1:end]) + first + 1).tolist()
     return out
+
 
 def _compatible(left: List[int], right: List[int], masks: Optional[np.ndarray],
                 names: Optional[np.ndarray]) -> bool:
