@@ -286,7 +286,6 @@ def mentions_command(
     """Recall and precision of mention extraction against the gold mentions of CONLL_PATH."""
     from ..corpora.mention_eval import evaluate_conll_file
     from ..errors import NeuralcorefError
-
     from ..pipelines import resolve_pipeline_name
 
     _show_pipeline_choice()
@@ -297,6 +296,7 @@ def mentions_command(
     typer.echo(stats.to_json() if as_json else stats.format())
     for miss in stats.misses if not as_json else []:
         typer.echo(f"missed {miss.kind:<8} {miss.doc}: {miss.context}")
+
 
 @app.command("ensemble")
 def ensemble_command(

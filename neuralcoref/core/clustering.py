@@ -586,29 +586,30 @@ def anchor_pronoun_chains(clusters: List[List[int]], pair: np.ndarray, ptr: np.n
     gendered = (persons == PERSON.index("3")) & np.isin(agreement[:, 0], _MASC_FEM)
     if not gendered.any():
         return clusters
-    bound = _bound_out(clusters, gendered, pair, ptr, ante, partners or {})
     if sentences is not None:  # non-decreasing, for _anchor_candidates' search
         sentences = np.maximum.accumulate(np.asarray(sentences))
     classes = np.zeros(len(types), np.int8) if classes is None else np.asarray(classes)
     person_like = (types != _PRONOMINAL) & (np.isin(classes, _ANIMATE) | np.isin(agreement[:, 0], _MASC_FEM)
                                             | ((types == _PROPER) & (classes == 0)))
     masks = agreement_masks(agreement, classes)
+    partners = partners or {}
     groups: List[List[int]] = [list(c) for c in clusters]
-    alone = gendered if lone is None else gendered & np.asarray(lone, dtype=bool)
-    clustered = {m for c in clusters for m in c}
-    groups += [[m] for m in np.flatnonzero(alone).tolist() if m not in clustered]
     owner = {m: g for g, members in enumerate(groups) for m in members}
+    for m in np.flatnonzero(gendered if lone is None else gendered & np.asarray(lone, dtype=bool)).tolist():
+        if m not in owner:
+            owner[m] = len(groups)
+            groups.append([m])
     for g in sorted(range(len(groups)), key=lambda g: groups[g][0]):
         members = groups[g]
         if any(types[m] != _PRONOMINAL for m in members) or not gendered[members].any():
             continue
-        if len(members) == 1 and bound[members[0]]:  # any allowed mention, earlier only
+        if len(members) == 1 and _barred_from_best(members[0], pair, ptr, ante, owner, partners):
             candidates = _anchor_candidates(members, pair, ptr, ante, types != _PRONOMINAL, None)
         else:
             candidates = _anchor_candidates(members, pair, ptr, ante, person_like, sentences)
         for a in candidates:
             target = groups[owner[a]] if a in owner else [a]
-            if _compatible(members, target, masks, names) and allowed_together(partners or {}, members, target):
+            if _compatible(members, target, masks, names) and allowed_together(partners, members, target):
                 _move_into(groups, owner, g, a)
                 break
     anchored = one_span_per_head([sorted(c) for c in groups if len(c) > 1], heads, span_scores)
@@ -627,22 +628,16 @@ def _move_into(groups: List[List[int]], owner: Dict[int, int], g: int, a: int) -
     groups[g] = []
 
 
-def _bound_out(clusters: List[List[int]], pronouns: np.ndarray, pair: np.ndarray, ptr: np.ndarray,
-               ante: np.ndarray, partners: Dict[int, Set[int]]) -> np.ndarray:
-    """Which of ``pronouns``, outside every cluster, have a best-scored candidate
-    that binding forbids them, directly or through its cluster ("He walks him")."""
-    out = np.zeros(len(pronouns), dtype=bool)
-    if not partners:
-        return out
-    cluster_of = {m: c for c, members in enumerate(clusters) for m in members}
-    for m in np.flatnonzero(pronouns).tolist():
-        lo, hi = int(ptr[m]), int(ptr[m + 1])
-        if m in cluster_of or m not in partners or lo == hi:
-            continue
-        best = int(ante[lo + int(np.argmax(pair[lo:hi]))])
-        home = cluster_of.get(best)
-        out[m] = any(p == best or (home is not None and cluster_of.get(p) == home) for p in partners[m])
-    return out
+def _barred_from_best(m: int, pair: np.ndarray, ptr: np.ndarray, ante: np.ndarray, owner: Dict[int, int],
+                      partners: Dict[int, Set[int]]) -> bool:
+    """Whether binding forbids mention ``m`` its best-scored candidate, directly
+    or through that candidate's group ("He walks him": "him" and "He")."""
+    lo, hi = int(ptr[m]), int(ptr[m + 1])
+    if m not in partners or lo == hi:
+        return False
+    best = int(ante[lo + int(np.argmax(pair[lo:hi]))])
+    home = owner.get(best)
+    return any(p == best or (home is not None and owner.get(p) == home) for p in partners[m])
 
 
 def _anchor_candidates(members: List[int], pair: np.ndarray, ptr: np.ndarray, ante: np.ndarray,
@@ -650,9 +645,9 @@ def _anchor_candidates(members: List[int], pair: np.ndarray, ptr: np.ndarray, an
     """A pronoun chain's possible anchors, best first: its members' person-like
     candidate antecedents by pair score, then the person-like mentions after its
     first member in that sentence, nearest first."""
-    scored = [(float(pair[k]), int(ante[k])) for m in members for k in range(int(ptr[m]), int(ptr[m + 1]))
-              if person_like[ante[k]]]
-    out = [a for _, a in sorted(scored, key=lambda item: -item[0])]
+    k = np.concatenate([np.arange(ptr[m], ptr[m + 1]) for m in members])
+    k = k[person_like[ante[k]]]
+    out = ante[k[np.argsort(-pair[k], kind="stable")]].tolist()
     if sentences is not None:
         first = members[0]
         end = int(np.searchsorted(sentences, sentences[first], side="right"))

@@ -19,6 +19,7 @@ from spacy.strings import get_string_id
 from spacy.tokens import Doc
 
 from ..lang.base import LanguageRules
+from . import _mentions
 from .doc_arrays import DocArrays, arrays_of
 
 if TYPE_CHECKING:
@@ -84,8 +85,8 @@ def _expletives_and_clefts(doc: Doc, rules: LanguageRules,
     tables = _Tables(rules, dep, lower, lemma, heads)
     for i in candidates.tolist():
         out[i] = tables.is_expletive(i, int(heads[i]))
-        if out[i]:
-            cuts.update(tables.cleft_focus(i, int(heads[i]), arrays.left))
+        if out[i]:  # a cut before a clause that precedes its focus is no span
+            cuts.update((c, int(arrays.left[g])) for c, g in tables.clefts(i, int(heads[i])) if g > c)
     return out, cuts
 
 
@@ -112,8 +113,8 @@ def without_expletives(doc: Doc, rules: LanguageRules, mentions: "Mentions",
 
 def _cut_clefts(mentions: "Mentions", cuts: Dict[int, int], punct: np.ndarray) -> "Mentions":
     """Mentions headed by a cleft's focus end before its clause (``cuts``: focus
-    token -> first token of the clause), trailing punctuation trimmed; a cut
-    span already among the mentions is dropped."""
+    token -> first token of the clause), trailing punctuation trimmed; sorted and
+    deduplicated again by the extractor's own kernel (a cut span may exist already)."""
     ends = mentions.ends.copy()
     for i in np.flatnonzero(np.isin(mentions.heads, list(cuts))).tolist():
         end = min(int(ends[i]), cuts[int(mentions.heads[i])])
@@ -122,13 +123,8 @@ def _cut_clefts(mentions: "Mentions", cuts: Dict[int, int], punct: np.ndarray) -
         ends[i] = end
     if np.array_equal(ends, mentions.ends):
         return mentions
-    order = np.lexsort((ends, mentions.starts))
-    starts, ends = mentions.starts[order], ends[order]
-    first = np.ones(len(order), dtype=bool)
-    first[1:] = (starts[1:] != starts[:-1]) | (ends[1:] != ends[:-1])
-    keep = order[first]
-    return type(mentions)(mentions.starts[keep], ends[first].astype(mentions.ends.dtype),
-                          mentions.heads[keep], mentions.types[keep])
+    return type(mentions)(*_mentions.sort_unique(len(punct), mentions.starts, ends, mentions.heads,
+                                                 mentions.types))
 
 
 def _uses_filter(rules: LanguageRules) -> bool:
@@ -178,20 +174,20 @@ class _Tables:
             return True  # "It seems that", "It is said that"
         if self.copula[h] and clause and any(self._predicate(c) for c in later):
             return True  # "It is important to sleep"
-        if self.copula[h] and any(self.cleft[c] and self._cleft_clause(c) for c in later):
+        if self.clefts(it, h):
             return True  # "It was Mary who called"
         # UD: the adjective heads the clause, the extraposed clause hangs on it
         # with its subordinator ("il est clair [que] Jean ment").
         return bool(self.impersonal_adj[h] and any(self.copula[c] for c in kids)
                     and any(self.mark[g] for c in later for g in self.children(c)))
 
-    def cleft_focus(self, it: int, h: int, left: np.ndarray) -> Dict[int, int]:
-        """For an expletive ``it`` of a cleft ("It was Mary who called"): its
-        focus -> the first token of the cleft's relative clause; else empty."""
+    def clefts(self, it: int, h: int) -> List[Tuple[int, int]]:
+        """The (focus, relative clause) token pairs of a cleft whose subject is
+        pronoun ``it`` and whose copula is ``h`` ("It was [Mary] [who called]")."""
         if not self.copula[h]:
-            return {}
-        return {c: int(left[g]) for c in self.children(h) if c > it and self.cleft[c]
-                for g in self.children(c) if self.relcl[g] and self._cleft_clause(c) and g > c}
+            return []
+        return [(c, g) for c in self.children(h) if c > it and self.cleft[c]
+                for g in self.children(c) if self.relcl[g] and self._opens_cleft(g)]
 
     def _predicate(self, c: int) -> bool:
         if self.adjective[c]:
@@ -199,9 +195,7 @@ class _Tables:
         # A predicate noun without a relative clause: "It is a pity that".
         return bool(self.cleft[c] and not any(self.relcl[g] for g in self.children(c)))
 
-    def _cleft_clause(self, c: int) -> bool:
-        # A relative clause on the predicate noun ("It was Mary who called"),
-        # opening with one of ``cleft_words`` when the rules name some.
-        return any(self.relcl[g] and (self.any_cleft_word
-                                      or any(self.cleft_word[w] and w < g for w in self.children(g)))
-                   for g in self.children(c))
+    def _opens_cleft(self, g: int) -> bool:
+        # A relative clause opening with one of ``cleft_words`` when the rules
+        # name some ("It was Mary [who] called").
+        return self.any_cleft_word or any(self.cleft_word[w] and w < g for w in self.children(g))

@@ -67,25 +67,24 @@ class MentionStats:
     @property
     def recall(self) -> float:
         """Gold mentions found / gold mentions."""
-        return self.n_found / self.n_gold if self.n_gold else 0.0
+        return _ratio(self.n_found, self.n_gold)
 
     @property
     def precision(self) -> float:
         """Gold mentions found / candidates."""
-        return self.n_found / self.n_candidates if self.n_candidates else 0.0
+        return _ratio(self.n_found, self.n_candidates)
 
     @property
     def candidates_per_token(self) -> float:
-        return self.n_candidates / self.n_tokens if self.n_tokens else 0.0
+        return _ratio(self.n_candidates, self.n_tokens)
 
     @property
     def gold_per_token(self) -> float:
-        return self.n_gold / self.n_tokens if self.n_tokens else 0.0
+        return _ratio(self.n_gold, self.n_tokens)
 
     def recall_by_kind(self) -> Dict[str, float]:
         """RETURNS (Dict[str, float]): recall of each kind of gold mention."""
-        return {k: self.found_by_kind[k] / n if n else 0.0
-                for k, n in self.gold_by_kind.items()}
+        return {k: _ratio(self.found_by_kind[k], n) for k, n in self.gold_by_kind.items()}
 
     def to_dict(self) -> Dict[str, object]:
         """Counts and ratios as plain JSON-serialisable values (no misses)."""
@@ -124,9 +123,13 @@ class MentionStats:
                          f"{self.gold_by_kind[kind]})")
         lines.append("candidates by type (share that are gold mentions):")
         for mtype, count in self.candidates_by_type.items():
-            share = self.correct_by_type[mtype] / count if count else 0.0
+            share = _ratio(self.correct_by_type[mtype], count)
             lines.append(f"  {mtype:<10} {count:7d}  ({share:.1%})")
         return "\n".join(lines)
+
+
+def _ratio(part: int, whole: int) -> float:
+    return part / whole if whole else 0.0
 
 
 def gold_kind(doc: Doc, start: int, end: int, rules: LanguageRules) -> str:
