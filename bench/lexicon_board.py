@@ -27,7 +27,8 @@ from neuralcoref.core.mentions import PROPER
 from neuralcoref.corpora.conll import read_conll_path
 from neuralcoref.corpora.coref_scorer import CorefScores, remove_singletons, score_documents
 from neuralcoref.corpora.gold import parse_conll_docs
-from neuralcoref.lang.lexicon import MENTION_CLASSES, mention_classes
+from neuralcoref.core.classes import mention_classes
+from neuralcoref.lang.lexicon import MENTION_CLASSES
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 CACHE = Path("/tmp/neuralcoref-board-cache")

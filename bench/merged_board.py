@@ -20,7 +20,7 @@ import lexicon_board as lb  # noqa: E402
 from neuralcoref.core.clustering import (agreement_codes, best_antecedents, link_offsets_of, name_words,
                                    pronoun_persons, with_speaker_genders, with_speaker_names)
 from neuralcoref.lang.base import _FILTER_FIELDS
-from neuralcoref.lang.lexicon import mention_classes
+from neuralcoref.core.classes import mention_classes
 
 
 def kwargs(item, base, lex, rescue, spk, bind, rescue_agr=False, resolver=None, s=None, p=None):

@@ -165,14 +165,18 @@ def test_binding_french_clitic_is_an_object_of_its_verb():
     ("Peter saw himself in the mirror.", [], [("himself", "Peter")]),
     ("Mary talked to her.", [("her", "Mary")], []),
     ("Mark asked Tom to help him.", [("him", "Tom")], []),
+    # Through the direct object, but for picture nouns.
+    ("The cook prepared a dish for the teacher and wrote a letter to him.",
+     [("him", "The cook"), ("him", "a letter")], []),
+    ("John heard a story about him.", [], []),
     # No constraint: first and second person, reflexive co-arguments, predicates.
     ("What did you do, Sabrina?", [], []),
     ("They told themselves that the storm would pass.", [("the storm", "They")],
      [("themselves", "They")]),
     ("It was chosen to serve as the capital of the state.", [], []),
 ], ids=["he_him", "she_her", "shared_subject", "winobias_type2", "principle_c", "cataphora",
-        "control", "reflexive", "preposition", "object_control", "vocative", "reflexive_object",
-        "predicative_as"])
+        "control", "reflexive", "preposition", "object_control", "noun_preposition",
+        "picture_noun", "vocative", "reflexive_object", "predicative_as"])
 def test_binding_on_parsed_english(nlp_en, text, pairs, bound):
     doc = nlp_en(text)
     assert forbidden_texts(doc) == pairs

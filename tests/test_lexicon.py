@@ -13,7 +13,8 @@ from neuralcoref.core.contract import GENDER, NUMBER, PERSON
 from neuralcoref.core.mentions import extract_mentions
 from neuralcoref.errors import NeuralcorefError
 from neuralcoref.lang import en, fr, lexicon
-from neuralcoref.lang.lexicon import MENTION_CLASSES, mention_classes
+from neuralcoref.core.classes import mention_classes
+from neuralcoref.lang.lexicon import MENTION_CLASSES
 
 ROOT = Path(__file__).resolve().parents[1]
 MASC, FEM, NEUT = (GENDER.index(g) for g in ("masc", "fem", "neut"))
@@ -92,6 +93,21 @@ def test_lexicon_classes_of_parsed_mentions(nlp_en):
     assert got["a dog"] == "none"
     assert not mention_classes(doc, mentions.starts, mentions.ends, mentions.heads, mentions.types,
                                ()).any()
+
+
+def test_lexicon_looks_up_a_head_tagged_as_no_noun_as_written(nlp_en):
+    # The tagger takes "cleaner" for the comparative of "clean" (lemma "clean",
+    # an inanimate noun): as written, "cleaner" has no class (it names a
+    # person and a product), so "him" may still refer to the cleaner.
+    doc = nlp_en("The guard called the cleaner and asked him to open the door.")
+    mentions = extract_mentions(doc, en.RULES)
+    at = {doc[int(s):int(e)].text: i for i, (s, e) in enumerate(zip(mentions.starts, mentions.ends))}
+    assert doc[int(mentions.heads[at["the cleaner"]])].pos_ != "NOUN"
+    classes = mention_classes(doc, mentions.starts, mentions.ends, mentions.heads, mentions.types,
+                              en.RULES.lexicons)
+    assert MENTION_CLASSES[classes[at["the cleaner"]]] == "none"
+    assert MENTION_CLASSES[classes[at["the door"]]] == "inanimate"
+    assert MENTION_CLASSES[classes[at["The guard"]]] == "person"
 
 
 def test_agreement_masks_from_codes_and_classes():

@@ -59,8 +59,8 @@ def found(doc: Doc, rules: LanguageRules = RULES) -> List[Tuple[str, str]]:
             for s, e, t in zip(mentions.starts, mentions.ends, mentions.types)]
 
 
-def texts(doc: Doc) -> List[str]:
-    return [text for text, _ in found(doc)]
+def texts(doc: Doc, rules: LanguageRules = RULES) -> List[str]:
+    return [text for text, _ in found(doc, rules)]
 
 
 HE_SAW_HER = [("He", 1, "nsubj", "PRON"), ("saw", 1, "ROOT", "VERB"),
@@ -194,6 +194,41 @@ def test_mentions_adjective_heads_with_determiner_or_partitive(vocab):
     doc = make_doc(vocab, [("old", 1, "amod", "ADJ"), ("men", 2, "nsubj", "NOUN", "NNS"),
                            ("left", 2, "ROOT", "VERB")])
     assert texts(doc) == ["old men"]
+
+
+def _titled(vocab, title: str, title_pos: str, name: str, ent: List[str]) -> Doc:
+    rows = [(title, 1, "compound", title_pos, "NNP"), (name, 2, "nsubj", "PROPN"),
+            ("spoke", 2, "ROOT", "VERB")]
+    doc = make_doc(vocab, rows, ents=ent)
+    for token, lemma in zip(doc, (title.lower(), name, "speak")):
+        token.lemma_ = lemma
+    return doc
+
+
+def test_mentions_title_stays_with_its_name(vocab):
+    # The entity recognizer leaves titles out ("Lincoln"); gold mentions hold
+    # them ("President Lincoln"), and a person noun as a title is no mention.
+    doc = _titled(vocab, "Professor", "PROPN", "Lee", ["O", "B-PERSON", "O"])
+    assert found(doc) == [("Professor Lee", "proper")]
+    doc = _titled(vocab, "Captain", "NOUN", "Ahab", ["B-PERSON", "I-PERSON", "O"])
+    assert found(doc) == [("Captain Ahab", "proper")]
+    # The lexicon's "president" is the office first: a candidate, as a noun of no class is.
+    doc = _titled(vocab, "President", "PROPN", "Lincoln", ["O", "B-PERSON", "O"])
+    assert texts(doc) == ["President", "President Lincoln"]
+    # Without the rule (languages that leave ``title_deps`` empty) both stay.
+    untitled = replace(RULES, title_deps=frozenset())
+    assert texts(_titled(vocab, "President", "PROPN", "Lincoln", ["O", "B-PERSON", "O"]), untitled) == [
+        "President", "President Lincoln", "Lincoln"]
+
+
+def test_mentions_name_before_a_name_is_no_title(vocab):
+    # "New York" in "New York Times" is a name of its own, not a person noun.
+    rows = [("New", 1, "compound", "PROPN", "NNP"), ("York", 2, "compound", "PROPN", "NNP"),
+            ("Times", 3, "nsubj", "PROPN", "NNP"), ("sold", 3, "ROOT", "VERB")]
+    doc = make_doc(vocab, rows, ents=["B-GPE", "I-GPE", "O", "O"])
+    for token, lemma in zip(doc, ("New", "York", "Times", "sell")):
+        token.lemma_ = lemma
+    assert texts(doc) == ["New", "New York", "New York Times"]
 
 
 def test_mentions_duplicates_removed_first_kept(vocab):

@@ -150,6 +150,7 @@ class _Parse:
         self.reflexive = has(lower, rules.reflexive_words)
         self.determiner = has(dep, rules.determiner_deps)
         self.possessive = has(lower, rules.binding_possessive_words) & self.determiner
+        self.noun_prep = self.prep & has(lower, rules.binding_noun_prepositions)
         self.kids, self.kid_ptr = children_index(self.heads)
 
     def children(self, i: int) -> List[int]:
@@ -165,7 +166,12 @@ class _Parse:
         if self.object[p]:
             # "talked to her": the preposition hangs on the predicate.
             if self.prep[head] and self.heads[head] != head:
-                return int(self.heads[head])
+                attach = int(self.heads[head])
+                # "wrote a letter to him": or on the predicate's direct object.
+                if self.noun_prep[head] and self.noun[attach] and self.object[attach] \
+                        and not self.prep[self.heads[attach]] and self.heads[attach] != attach:
+                    return int(self.heads[attach])
+                return attach
             return head
         return -1
 

@@ -98,7 +98,7 @@ _SING, _PLUR = 1 << NUMBER.index("sing"), 1 << NUMBER.index("plur")
 def agreement_masks(agreement: np.ndarray, classes: Optional[np.ndarray] = None) -> np.ndarray:
     """What each mention allows, for :func:`best_antecedents`: bit sets of
     gender and number codes, from its own codes and, where its morphology gives
-    no gender, its lexicon class (:func:`neuralcoref.lang.lexicon.mention_classes`).
+    no gender, its lexicon class (:func:`neuralcoref.core.classes.mention_classes`).
 
     A person noun or name allows he and she, never "it"; a group ("the
     committee", "the company") and a thing "it", not he or she; a group in the

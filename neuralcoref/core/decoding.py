@@ -22,7 +22,7 @@ from spacy.tokens import Doc
 from ..errors import Errors, NeuralcorefError
 from ..lang.base import LanguageRules
 from ..lang.lexicon import DATA as LEXICON_DATA
-from ..lang.lexicon import mention_classes
+from .classes import mention_classes
 from .binding import Binding, binding_constraints
 from .clustering import (agreement_codes, check_link_offsets, decode_clusters, link_offsets_of,
                          name_words, pronoun_persons, repeat_keys, with_speaker_genders,

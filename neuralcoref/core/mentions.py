@@ -47,9 +47,10 @@ from spacy.tokens import Doc
 
 from ..errors import Errors, NeuralcorefError
 from ..lang.base import LanguageRules
+from ..lang.lexicon import MENTION_CLASSES, word_classes
 from . import _mentions
 from .doc_arrays import COLUMN, DocArrays, arrays_of, read_doc
-from .expletives import without_expletives
+from .expletives import label_ids, without_expletives
 
 MENTION_TYPES = ("pronominal", "nominal", "proper", "list")
 PRONOMINAL, NOMINAL, PROPER, LIST = range(len(MENTION_TYPES))
@@ -356,7 +357,32 @@ def _filtered(arrays: DocArrays, rules: LanguageRules, mentions: Mentions) -> Me
     # replaced "He"): a span with no letter or digit.
     mentions = _with_a_word(mentions, arrays.is_punct)
     mentions = _with_a_word(mentions, _symbol_tokens(arrays))
+    mentions = _with_titles(arrays, rules, mentions)
     return without_expletives(arrays.doc, rules, mentions, arrays)
+
+
+def _with_titles(arrays: DocArrays, rules: LanguageRules, mentions: Mentions) -> Mentions:
+    """The candidates but a name's title and the name cut from it: a name the
+    entity recognizer gave without its title ("Lincoln") where a candidate of
+    the same head and end starts with title words (``rules.title_deps``:
+    "President Lincoln"), and a title word alone that the lexicon calls a person
+    ("Captain" of "Captain Ahab")."""
+    if not rules.title_deps or not len(mentions):
+        return mentions
+    title = np.isin(arrays.dep, label_ids(rules.title_deps))
+    untitled = np.concatenate([[0], np.cumsum(~title)])
+    order = np.lexsort((mentions.starts, mentions.ends, mentions.heads))
+    heads, ends, starts = mentions.heads[order], mentions.ends[order], mentions.starts[order]
+    # Each candidate against the one starting before it in its (head, end) group.
+    cut = (heads[1:] == heads[:-1]) & (ends[1:] == ends[:-1]) & (untitled[starts[1:]] == untitled[starts[:-1]])
+    keep = np.ones(len(mentions), dtype=bool)
+    keep[order[1:][cut]] = False
+    alone = np.flatnonzero((mentions.ends - mentions.starts == 1) & title[mentions.heads]
+                           & np.isin(arrays.pos, label_ids(rules.proper_pos))[arrays.head[mentions.heads]])
+    if len(alone):
+        person = word_classes(arrays.doc, arrays.lemma[mentions.heads[alone]], rules.lexicons)
+        keep[alone[person == MENTION_CLASSES.index("person")]] = False
+    return mentions if keep.all() else mentions.select(keep)
 
 
 def _with_a_word(mentions: Mentions, blank: np.ndarray) -> Mentions:

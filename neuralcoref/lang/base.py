@@ -171,6 +171,10 @@ class LanguageRules:
         ``binding_prepositions`` ("to", "about"; not "near", "with": "John saw
         a snake near him").
     binding_prepositions (Labels): see ``binding_preposition_deps``.
+    binding_noun_prepositions (Labels): prepositions whose object is also an
+        argument of the predicate when they hang on its direct object ("wrote
+        [a letter] to him"); not those of picture nouns, whose object may be
+        the subject ("a story about him", "a picture of him").
     binding_clitic_words (Labels): pronouns that are an object of the verb they
         precede, however the parser labels them (French "le", "lui").
     control_deps (Labels): complements that take their subject from the
@@ -211,6 +215,11 @@ class LanguageRules:
         said that").
     extraposition_adjectives (Labels): adjectives whose copula subject is
         expletive before a clause ("il est [possible] que"); empty: any adjective.
+    title_deps (Labels): dependencies of the words of a title before a name
+        ("compound": [President] Lincoln). A candidate that another one of the
+        same head and end holds with only such words before it ("Lincoln", the
+        entity, within "President Lincoln") is dropped: the title belongs to
+        the name's mention.
     """
 
     lang: str
@@ -275,6 +284,7 @@ class LanguageRules:
     binding_object_deps: Labels = labels()
     binding_preposition_deps: Labels = labels()
     binding_prepositions: Labels = labels()
+    binding_noun_prepositions: Labels = labels()
     binding_clitic_words: Labels = labels()
     control_deps: Labels = labels()
     relative_clause_deps: Labels = labels()
@@ -294,6 +304,7 @@ class LanguageRules:
     cleft_words: Labels = labels()
     extraposition_subject_deps: Labels = labels()
     extraposition_adjectives: Labels = labels()
+    title_deps: Labels = labels()
 
     def __post_init__(self) -> None:
         # Accept any iterable of strings (or a dict for class maps) but store
@@ -354,7 +365,7 @@ class LanguageRules:
 _BINDING_FIELDS = ("binding_principles", "binding_pronoun_words", "binding_possessive_words",
                    "reflexive_words",
                    "binding_subject_deps", "binding_object_deps", "binding_preposition_deps",
-                   "binding_prepositions", "binding_clitic_words", "control_deps",
+                   "binding_prepositions", "binding_noun_prepositions", "binding_clitic_words", "control_deps",
                    "relative_clause_deps", "relative_words", "binding_predicate_deps",
                    "predicative_words")
 #: Fields of the expletive filter, which drops whole pronoun candidates after
@@ -367,7 +378,7 @@ _FILTER_FIELDS = ("weather_lemmas", "weather_adjectives", "weather_light_verbs",
                   "extraposition_lemmas", "copula_lemmas", "extraposed_clause_deps",
                   "predicate_adjective_deps", "cleft_deps", "expletive_particles",
                   "expletive_marks", "extraposition_subject_deps", "extraposition_adjectives",
-                  "cleft_words")
+                  "cleft_words", "title_deps")
 _DECODING_FIELDS = ("decoding_agreement", "possessive_suffixes", "elided_words",
                     "lexicons", "speech_verbs", "speech_marks") \
     + _BINDING_FIELDS + _FILTER_FIELDS

@@ -9,20 +9,16 @@ from __future__ import annotations
 import gzip
 from functools import lru_cache
 from pathlib import Path
-from typing import Dict, Iterable, Mapping, Optional, Tuple
+from typing import Dict, Iterable, Mapping, Tuple
 
 import numpy as np
-from spacy.strings import get_string_id
 
-from ..core.doc_arrays import DocArrays, arrays_of
-from ..core.mentions import NOMINAL, PROPER
 from ..errors import Errors, NeuralcorefError
 
 DATA = Path(__file__).parent / "data"
 #: Noun classes (how pronouns may refer to the noun) and name genders.
 NOUN_CLASSES = ("person", "group", "inanimate")
 NAME_GENDERS = ("female", "male")
-_PERSON = get_string_id("PERSON")
 
 
 @lru_cache(maxsize=None)
@@ -53,40 +49,22 @@ def load(name: str) -> Dict[str, Dict[str, str]]:
     return out
 
 
-#: What the lexicon says of a mention, for decoding (see clustering.agreement_masks).
+#: What the lexicon says of a mention, for decoding (see core.classes, clustering.agreement_masks).
 MENTION_CLASSES = ("none", "person", "group", "inanimate", "female", "male")
 
 
-def mention_classes(doc, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray,
-                    types: np.ndarray, lexicons: Iterable[str],
-                    arrays: Optional[DocArrays] = None) -> np.ndarray:
-    """Each mention's class in the lexicons: a nominal mention's by its head's
-    lemma ("engineers": person), a proper name's by its first word when that is
-    a first name of one gender ("Anna Smith": female), else "person" for a name
-    the entity recognizer calls a person.
+def word_classes(doc, keys: np.ndarray, lexicons: Iterable[str], part: str = "nouns") -> np.ndarray:
+    """What the lexicons say of words given as string ids, as MENTION_CLASSES codes.
 
-    doc (Doc): the parsed Doc; starts, ends, heads, types (int (n,)): the mentions.
+    doc (Doc): a Doc whose vocab knows the strings; keys (uint64 (k,)): string ids
+        (lemmas of nouns, or lowercase first names).
     lexicons (Iterable[str]): lexicon names (the language rules' ``lexicons``).
-    arrays (DocArrays | None): the Doc's arrays (``doc_arrays.read_doc``); None:
-        read them now.
-    RETURNS (ndarray): (n,) int8 codes of MENTION_CLASSES (0: none, or no lexicon).
+    part (str): "nouns" (noun classes) or "names" (first names' genders).
+    RETURNS (ndarray): (k,) int8 codes (0: none, or no lexicon).
     """
-    out = np.zeros(len(heads), dtype=np.int8)
-    if not lexicons or not len(heads):
-        return out
-    tables = _merged(tuple(sorted(lexicons)))
-    nouns, first_names = tables["nouns"], tables["names"]
-    arrays = arrays_of(doc, arrays)
-    heads, starts, types = np.asarray(heads), np.asarray(starts), np.asarray(types)
-    nominal = np.flatnonzero(types == NOMINAL)
-    out[nominal] = _classes(doc, arrays.lemma[heads[nominal]], nouns)
-    proper = np.flatnonzero(types == PROPER)
-    # The first word only: after a title ("Ms. Garcia") the head is a surname,
-    # and many surnames are also first names of the lists.
-    by_first = _classes(doc, arrays.lower[starts[proper]], first_names)
-    person = np.where(arrays.ent_type[heads[proper]] == _PERSON, MENTION_CLASSES.index("person"), 0)
-    out[proper] = np.where(by_first > 0, by_first, person)
-    return out
+    if not lexicons or not len(keys):
+        return np.zeros(len(keys), dtype=np.int8)
+    return _classes(doc, np.asarray(keys), _merged(tuple(sorted(lexicons)))[part])
 
 
 @lru_cache(maxsize=None)
