@@ -172,7 +172,17 @@ def test_mentions_variant_without_leading_interjection(vocab):
     doc = make_doc(vocab, [("Uh", 3, "intj", "INTJ"), (",", 3, "punct", "PUNCT"),
                            ("the", 3, "det", "DET"), ("village", 4, "nsubj", "NOUN"),
                            ("burned", 4, "ROOT", "VERB")])
-    assert texts(doc) == ["Uh , the village", "the village"]
+    # The extractor proposes both; gold mentions leave leading words out.
+    assert texts(doc, replace(RULES, lead_deps=frozenset())) == ["Uh , the village", "the village"]
+    assert texts(doc) == ["the village"]
+
+
+def test_mentions_leading_adverb_left_out(vocab):
+    doc = make_doc(vocab, [("I", 1, "nsubj", "PRON"), ("read", 1, "ROOT", "VERB"),
+                           ("just", 4, "advmod", "ADV"), ("the", 4, "det", "DET"),
+                           ("book", 1, "dobj", "NOUN")])
+    assert texts(doc) == ["I", "the book"]
+    assert texts(doc, replace(RULES, lead_deps=frozenset())) == ["I", "just the book", "the book"]
 
 
 def test_mentions_numbers_in_argument_position(vocab):

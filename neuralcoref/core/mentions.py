@@ -357,31 +357,33 @@ def _filtered(arrays: DocArrays, rules: LanguageRules, mentions: Mentions) -> Me
     # replaced "He"): a span with no letter or digit.
     mentions = _with_a_word(mentions, arrays.is_punct)
     mentions = _with_a_word(mentions, _symbol_tokens(arrays))
-    mentions = _with_titles(arrays, rules, mentions)
+    mentions = _preferred_variants(arrays, rules, mentions)
     return without_expletives(arrays.doc, rules, mentions, arrays)
 
 
-def _with_titles(arrays: DocArrays, rules: LanguageRules, mentions: Mentions) -> Mentions:
-    """The candidates but a name's title and the name cut from it: a name the
-    entity recognizer gave without its title ("Lincoln") where a candidate of
-    the same head and end starts with title words (``rules.title_deps``:
-    "President Lincoln"), and a title word alone that the lexicon calls a person
-    ("Captain" of "Captain Ahab")."""
-    if not rules.title_deps or not len(mentions):
+def _preferred_variants(arrays: DocArrays, rules: LanguageRules, mentions: Mentions) -> Mentions:
+    """The candidates but the variants of one phrase that gold mentions do not
+    take. Of two candidates with the same head and end: the later-starting one
+    when the words between are title words (``rules.title_deps``: "Lincoln",
+    the entity, within "President Lincoln"); the earlier-starting one when
+    they are leading words (``rules.lead_deps``: "just the book", "plus rien").
+    And a title word alone that the lexicon calls a person ("Captain" of
+    "Captain Ahab")."""
+    if not len(mentions) or not (rules.title_deps or rules.lead_deps):
         return mentions
-    title = np.isin(arrays.dep, label_ids(rules.title_deps))
-    untitled = np.concatenate([[0], np.cumsum(~title)])
     order = np.lexsort((mentions.starts, mentions.ends, mentions.heads))
     heads, ends, starts = mentions.heads[order], mentions.ends[order], mentions.starts[order]
     # Each candidate against the one starting before it in its (head, end) group.
-    cut = (heads[1:] == heads[:-1]) & (ends[1:] == ends[:-1]) & (untitled[starts[1:]] == untitled[starts[:-1]])
+    pair = (heads[1:] == heads[:-1]) & (ends[1:] == ends[:-1])
     keep = np.ones(len(mentions), dtype=bool)
-    keep[order[1:][cut]] = False
+    for deps, dropped in ((rules.title_deps, order[1:]), (rules.lead_deps, order[:-1])):
+        others = np.concatenate([[0], np.cumsum(~np.isin(arrays.dep, label_ids(deps)))])
+        keep[dropped[pair & (others[starts[1:]] == others[starts[:-1]])]] = False
+    title = np.isin(arrays.dep, label_ids(rules.title_deps))
     alone = np.flatnonzero((mentions.ends - mentions.starts == 1) & title[mentions.heads]
                            & np.isin(arrays.pos, label_ids(rules.proper_pos))[arrays.head[mentions.heads]])
-    if len(alone):
-        person = word_classes(arrays.doc, arrays.lemma[mentions.heads[alone]], rules.lexicons)
-        keep[alone[person == MENTION_CLASSES.index("person")]] = False
+    person = word_classes(arrays.doc, arrays.lemma[mentions.heads[alone]], rules.lexicons)
+    keep[alone[person == MENTION_CLASSES.index("person")]] = False
     return mentions if keep.all() else mentions.select(keep)
 
 

@@ -220,6 +220,10 @@ class LanguageRules:
         same head and end holds with only such words before it ("Lincoln", the
         entity, within "President Lincoln") is dropped: the title belongs to
         the name's mention.
+    lead_deps (Labels): dependencies of leading words that gold mentions leave
+        out ("just [the book]", "plus [rien]"): of two candidates of the same
+        head and end, the one that holds only such words more is dropped (the
+        extractor proposes both, see ``left_cut_deps``).
     """
 
     lang: str
@@ -305,6 +309,7 @@ class LanguageRules:
     extraposition_subject_deps: Labels = labels()
     extraposition_adjectives: Labels = labels()
     title_deps: Labels = labels()
+    lead_deps: Labels = labels()
 
     def __post_init__(self) -> None:
         # Accept any iterable of strings (or a dict for class maps) but store
@@ -378,7 +383,7 @@ _FILTER_FIELDS = ("weather_lemmas", "weather_adjectives", "weather_light_verbs",
                   "extraposition_lemmas", "copula_lemmas", "extraposed_clause_deps",
                   "predicate_adjective_deps", "cleft_deps", "expletive_particles",
                   "expletive_marks", "extraposition_subject_deps", "extraposition_adjectives",
-                  "cleft_words", "title_deps")
+                  "cleft_words", "title_deps", "lead_deps")
 _DECODING_FIELDS = ("decoding_agreement", "possessive_suffixes", "elided_words",
                     "lexicons", "speech_verbs", "speech_marks") \
     + _BINDING_FIELDS + _FILTER_FIELDS

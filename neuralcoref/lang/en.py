@@ -125,4 +125,8 @@ RULES = LanguageRules(
     # Gold mentions hold the title: "President Lincoln" 104 times, the entity
     # "Lincoln" alone 14 times in OntoGUM train; LitBank train 376 against 6.
     title_deps=labels("compound"),
+    # Of "just the book" and "the book", gold takes the second: 35 times against
+    # 3 for leading adverbs in OntoGUM train.
+    lead_deps=labels("advmod", "intj", "neg", "preconj", "dep", "meta", "parataxis", "cc", "mark",
+                     "punct"),
 )
