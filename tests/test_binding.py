@@ -169,6 +169,11 @@ def test_binding_french_clitic_is_an_object_of_its_verb():
     ("The cook prepared a dish for the teacher and wrote a letter to him.",
      [("him", "The cook"), ("him", "a letter")], []),
     ("John heard a story about him.", [], []),
+    # An accusative subject of a complement: the matrix subject is its co-argument.
+    ("The clerk met the analyst and helped her do the scanning.",
+     [("her", "The clerk"), ("the scanning", "her")], []),
+    ("Mary made him leave.", [("him", "Mary")], []),
+    ("John said she left.", [], []),
     # No constraint: first and second person, reflexive co-arguments, predicates.
     ("What did you do, Sabrina?", [], []),
     ("They told themselves that the storm would pass.", [("the storm", "They")],
@@ -176,7 +181,7 @@ def test_binding_french_clitic_is_an_object_of_its_verb():
     ("It was chosen to serve as the capital of the state.", [], []),
 ], ids=["he_him", "she_her", "shared_subject", "winobias_type2", "principle_c", "cataphora",
         "control", "reflexive", "preposition", "object_control", "noun_preposition",
-        "picture_noun", "vocative", "reflexive_object", "predicative_as"])
+        "picture_noun", "exceptional_case", "made_him_leave", "nominative_subject", "vocative", "reflexive_object", "predicative_as"])
 def test_binding_on_parsed_english(nlp_en, text, pairs, bound):
     doc = nlp_en(text)
     assert forbidden_texts(doc) == pairs

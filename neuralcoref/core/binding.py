@@ -151,6 +151,9 @@ class _Parse:
         self.determiner = has(dep, rules.determiner_deps)
         self.possessive = has(lower, rules.binding_possessive_words) & self.determiner
         self.noun_prep = self.prep & has(lower, rules.binding_noun_prepositions)
+        # "helped [her] do it": an accusative subject of a complement clause.
+        self.exceptional = self.subject & has(lower, rules.binding_accusative_words) \
+            & has(dep, rules.binding_complement_deps)[self.heads]
         self.kids, self.kid_ptr = children_index(self.heads)
 
     def children(self, i: int) -> List[int]:
@@ -269,10 +272,14 @@ def binding_constraints(doc: Doc, mentions: Mentions, rules: LanguageRules,
                 binder[m] = _binder(parse, p, v, with_heads, m)
             continue
         if "B" in wanted:
-            for a in parse.arguments(v):
-                # Two subjects of one verb are a dislocation ("The footage, it
-                # looks fake") or a parse error, not co-arguments.
-                if a != p and not parse.reflexive[a] and not (parse.subject[a] and parse.subject[p]):
+            arguments = [a for a in parse.arguments(v)
+                         # Two subjects of one verb are a dislocation ("The footage,
+                         # it looks fake") or a parse error, not co-arguments.
+                         if a != p and not (parse.subject[a] and parse.subject[p])]
+            if parse.exceptional[p]:  # its case comes from the matrix verb, with its subjects
+                arguments += parse.subjects(int(parse.heads[v]))
+            for a in arguments:
+                if not parse.reflexive[a]:
                     pairs.extend((m, int(o)) for o in with_heads(a, a))
         if "C" in wanted and (parse.subject[p] or parse.object[p] or parse.clitic[p]):
             for lo, hi in parse.c_command_ranges(p, v):

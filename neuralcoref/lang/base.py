@@ -171,6 +171,10 @@ class LanguageRules:
         ``binding_prepositions`` ("to", "about"; not "near", "with": "John saw
         a snake near him").
     binding_prepositions (Labels): see ``binding_preposition_deps``.
+    binding_accusative_words, binding_complement_deps (Labels): an accusative
+        pronoun that is the subject of a complement clause ("made [him]
+        leave", "helped [her] do it") is a co-argument of the matrix verb's
+        subjects too (exceptional case marking).
     binding_noun_prepositions (Labels): prepositions whose object is also an
         argument of the predicate when they hang on its direct object ("wrote
         [a letter] to him"); not those of picture nouns, whose object may be
@@ -289,6 +293,8 @@ class LanguageRules:
     binding_preposition_deps: Labels = labels()
     binding_prepositions: Labels = labels()
     binding_noun_prepositions: Labels = labels()
+    binding_accusative_words: Labels = labels()
+    binding_complement_deps: Labels = labels()
     binding_clitic_words: Labels = labels()
     control_deps: Labels = labels()
     relative_clause_deps: Labels = labels()
@@ -370,7 +376,8 @@ class LanguageRules:
 _BINDING_FIELDS = ("binding_principles", "binding_pronoun_words", "binding_possessive_words",
                    "reflexive_words",
                    "binding_subject_deps", "binding_object_deps", "binding_preposition_deps",
-                   "binding_prepositions", "binding_noun_prepositions", "binding_clitic_words", "control_deps",
+                   "binding_prepositions", "binding_noun_prepositions", "binding_accusative_words",
+                   "binding_complement_deps", "binding_clitic_words", "control_deps",
                    "relative_clause_deps", "relative_words", "binding_predicate_deps",
                    "predicative_words")
 #: Fields of the expletive filter, which drops whole pronoun candidates after

@@ -102,6 +102,8 @@ RULES = LanguageRules(
     # Through the direct object ("made a dish for him"), but for picture nouns
     # ("a story about him"): with "of" and "about" LitBank dev lost 0.09.
     binding_noun_prepositions=labels("to", "at", "for", "from", "by"),
+    binding_accusative_words=labels("him", "her", "them"),
+    binding_complement_deps=labels("ccomp", "xcomp"),
     control_deps=labels("xcomp"),
     relative_clause_deps=labels("relcl"),
     relative_words=labels("who", "which", "that"),
