@@ -174,6 +174,9 @@ def test_binding_french_clitic_is_an_object_of_its_verb():
      [("her", "The clerk"), ("the scanning", "her")], []),
     ("Mary made him leave.", [("him", "Mary")], []),
     ("John said she left.", [], []),
+    # A predicate adjective's arguments: the copula's subject.
+    ("The secretary hated the developer and was rude to her.", [("her", "The secretary")], []),
+    ("John was proud of himself.", [], [("himself", "John")]),
     # No constraint: first and second person, reflexive co-arguments, predicates.
     ("What did you do, Sabrina?", [], []),
     ("They told themselves that the storm would pass.", [("the storm", "They")],
@@ -181,7 +184,7 @@ def test_binding_french_clitic_is_an_object_of_its_verb():
     ("It was chosen to serve as the capital of the state.", [], []),
 ], ids=["he_him", "she_her", "shared_subject", "winobias_type2", "principle_c", "cataphora",
         "control", "reflexive", "preposition", "object_control", "noun_preposition",
-        "picture_noun", "exceptional_case", "made_him_leave", "nominative_subject", "vocative", "reflexive_object", "predicative_as"])
+        "picture_noun", "exceptional_case", "made_him_leave", "nominative_subject", "adjective_b", "adjective_a", "vocative", "reflexive_object", "predicative_as"])
 def test_binding_on_parsed_english(nlp_en, text, pairs, bound):
     doc = nlp_en(text)
     assert forbidden_texts(doc) == pairs

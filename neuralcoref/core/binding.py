@@ -136,6 +136,7 @@ class _Parse:
         self.prep = has(dep, rules.binding_preposition_deps) & has(lower, rules.binding_prepositions)
         self.conj = has(dep, rules.conj_deps)
         self.control = has(dep, rules.control_deps)
+        self.adjectival = has(dep, rules.predicate_adjective_deps)
         self.relcl = has(dep, rules.relative_clause_deps)
         self.relative = has(lower, rules.relative_words)
         self.no_c_command = has(dep, rules.binding_predicate_deps)
@@ -181,7 +182,8 @@ class _Parse:
     def subjects(self, v: int, depth: int = 0) -> List[int]:
         """v's subjects, or those it shares: the first conjunct's ("met Bill and
         wished him"), the controller of a complement ("wants to see him"), the
-        noun a relative clause's relative pronoun stands for."""
+        noun a relative clause's relative pronoun stands for, a predicate
+        adjective's copula's ("was rude to him")."""
         own = [c for c in self.children(v) if self.subject[c]]
         head = int(self.heads[v])
         if depth > 4 or head == v:
@@ -195,6 +197,8 @@ class _Parse:
         if self.control[v]:
             objects = [c for c in self.children(head) if self.object[c]]
             return objects or self.subjects(head, depth + 1)
+        if self.adjectival[v]:  # "was rude to her": the copula's
+            return self.subjects(head, depth + 1)
         return own
 
     def arguments(self, v: int) -> List[int]:
