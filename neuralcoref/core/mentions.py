@@ -17,7 +17,10 @@ Candidates, per :class:`~neuralcoref.lang.base.LanguageRules`:
   [partit]" in French), as pronominal mentions of the omitted subject;
 - named entities of referential types;
 
-and no expletive pronoun ("It is raining": :mod:`neuralcoref.core.expletives`).
+and no expletive pronoun ("It is raining": :mod:`neuralcoref.core.expletives`),
+nor the variants of a phrase that gold mentions do not take: a name cut from its
+title ("Lincoln" within "President Lincoln"), a phrase with its leading adverb
+("just the book" besides "the book").
 
 Every span is trimmed of edge punctuation, conjunctions and dangling prepositions
 (a closing bracket or quote stays when its opening partner is inside; the head
@@ -376,10 +379,11 @@ def _preferred_variants(arrays: DocArrays, rules: LanguageRules, mentions: Menti
     # Each candidate against the one starting before it in its (head, end) group.
     pair = (heads[1:] == heads[:-1]) & (ends[1:] == ends[:-1])
     keep = np.ones(len(mentions), dtype=bool)
-    for deps, dropped in ((rules.title_deps, order[1:]), (rules.lead_deps, order[:-1])):
-        others = np.concatenate([[0], np.cumsum(~np.isin(arrays.dep, label_ids(deps)))])
-        keep[dropped[pair & (others[starts[1:]] == others[starts[:-1]])]] = False
     title = np.isin(arrays.dep, label_ids(rules.title_deps))
+    lead = np.isin(arrays.dep, label_ids(rules.lead_deps))
+    for words, dropped in ((title, order[1:]), (lead, order[:-1])):
+        others = np.concatenate([[0], np.cumsum(~words)])
+        keep[dropped[pair & (others[starts[1:]] == others[starts[:-1]])]] = False
     alone = np.flatnonzero((mentions.ends - mentions.starts == 1) & title[mentions.heads]
                            & np.isin(arrays.pos, label_ids(rules.proper_pos))[arrays.head[mentions.heads]])
     person = word_classes(arrays.doc, arrays.lemma[mentions.heads[alone]], rules.lexicons)
