@@ -43,7 +43,7 @@ from .extensions import SCORES_KEY, get_clusters, register_extensions, set_clust
 from .lang import get_pipeline_rules, get_rules
 from .lang.base import LanguageRules
 from .validation import (COMPONENT_FIELDS, check_bool, check_float, check_int, check_with, component_problems,
-                         component_settings, word_lists, words)
+                         component_settings, loads_json, word_lists, words)
 
 #: The model's files a saved component holds, besides its settings. The model
 #: card stays on disk: to_disk copies it from the model's folder, when it has one.
@@ -472,11 +472,9 @@ def _parse_settings(content: bytes, where: Union[str, Path], required: Iterable[
     if len(content) > CONFIG_BYTES:
         raise ModelLoadError(Errors.E117.format(path=where, problems=f"{len(content)} bytes, more than {CONFIG_BYTES}"))
     try:
-        # The standard library, not srsly: ujson reads 0.6 back as 0.6000000000000001.
-        data = json.loads(content.decode("utf8"))
-    except (ValueError, RecursionError) as err:
-        error = err if isinstance(err, ValueError) else "JSON nested too deeply"
-        raise ModelLoadError(Errors.E117.format(path=where, problems=f"not JSON: {error}")) from None
+        data = loads_json(content)
+    except ValueError as err:
+        raise ModelLoadError(Errors.E117.format(path=where, problems=f"not JSON: {err}")) from None
     problems = component_problems(data, required)
     if problems:
         raise ModelLoadError(Errors.E117.format(path=where, problems="; ".join(problems[:5])))

@@ -15,6 +15,7 @@ string and E171 for a text holding a lone surrogate, whichever entry point
 """
 from __future__ import annotations
 
+import json
 import math
 import numbers
 import re
@@ -237,6 +238,19 @@ def setting_error(name: str, value: Any, expected: str, owner: str) -> Neuralcor
 
 def _or_null(expected: str, none_means: Optional[str]) -> str:
     return expected if none_means is None else f"{expected}, or null for {none_means}"
+
+
+def loads_json(content: bytes) -> Any:
+    """``content`` (UTF-8 bytes) as JSON, with the standard library (not srsly:
+    ujson reads 0.6 back as 0.6000000000000001).
+
+    RAISES ValueError: the reason, for a coded error of the caller's (a bad
+        encoding, bad JSON, or JSON nested too deeply for the parser).
+    """
+    try:
+        return json.loads(content.decode("utf8"))  # UnicodeDecodeError is a ValueError
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
 
 
 def check_int(name: str, value: Any, minimum: int = 0, owner: str = "neuralcoref", *,

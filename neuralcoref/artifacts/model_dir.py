@@ -27,7 +27,7 @@ from ..core.model import CorefModel, ModelConfig
 from ..core.pairs import check_top_antecedents
 from ..core.scoring import FIRST_WORD_ROW, Scorers, weight_shapes
 from ..errors import Errors, ModelLoadError, Warnings
-from ..validation import checksum_problems, config_problems, is_int
+from ..validation import checksum_problems, config_problems, is_int, loads_json
 
 CONFIG_FILE, WEIGHTS_FILE, VOCAB_FILE, CARD_FILE = (
     "config.json", "weights.npz", "vocab.json", "model_card.md")
@@ -132,10 +132,9 @@ def _read_config_data(path: Path) -> dict:
 def _parse_config_data(content: bytes, where: Union[str, Path]) -> dict:
     """config.json's bytes as JSON, every field checked (E104 unreadable, E110 invalid)."""
     try:
-        data = json.loads(content.decode("utf8"))
-    except (ValueError, RecursionError) as err:  # RecursionError: JSON nested too deep
-        error = err if isinstance(err, ValueError) else "JSON nested too deeply"
-        raise ModelLoadError(Errors.E104.format(path=where, error=error)) from None
+        data = loads_json(content)
+    except ValueError as err:
+        raise ModelLoadError(Errors.E104.format(path=where, error=err)) from None
     missing = ([n for n in ("lang", "scorer") if n not in data] if isinstance(data, dict)
                else [f"the file holds {type(data).__name__}, not a JSON object"])
     if missing:  # not a model's config at all
@@ -273,10 +272,9 @@ def _checked_files(source: Union[_Folder, _Files]) -> _Checked:
     contents = {name: source.read(name) for name in limits}
     _check_npz(_file_label(where, WEIGHTS_FILE), where, contents[WEIGHTS_FILE], weight_shapes(config.scorer))
     try:
-        words = json.loads(contents[VOCAB_FILE].decode("utf8"))
-    except (ValueError, RecursionError) as err:  # UnicodeDecodeError is a ValueError
-        error = err if isinstance(err, ValueError) else "JSON nested too deeply"
-        raise ModelLoadError(Errors.E104.format(path=where, error=error)) from None
+        words = loads_json(contents[VOCAB_FILE])
+    except ValueError as err:
+        raise ModelLoadError(Errors.E104.format(path=where, error=err)) from None
     if not isinstance(words, list) or len(words) + FIRST_WORD_ROW != config.scorer.vocab_size:
         found = len(words) if isinstance(words, list) else "no list of"
         raise ModelLoadError(Errors.E105.format(path=where, found=found,
