@@ -87,6 +87,21 @@ def test_binding_principle_b_spares_a_possessor_of_a_co_argument():
     assert forbidden_texts(parsed("en", JOHNS_DOG_BIT_HIM), principles=["B"]) == [("him", "John 's dog")]
 
 
+def test_binding_principle_b_reaches_through_a_direct_object_only():
+    # "to him" on "a letter", the direct object of "wrote": a co-argument of John.
+    wrote = [("John", 1, "nsubj", "PROPN", "NNP"), ("wrote", 1, "ROOT", "VERB", "VBD"),
+             ("a", 3, "det", "DET", "DT"), ("letter", 1, "dobj", "NOUN", "NN"),
+             ("to", 3, "prep", "ADP", "IN"), ("him", 4, "pobj", "PRON", "PRP")]
+    assert forbidden_texts(parsed("en", wrote), principles=["B"]) == [
+        ("him", "John"), ("him", "a letter"), ("him", "a letter to him")]
+    # "for him" on "the man", the object of a preposition: no argument of "with".
+    talked = [("John", 1, "nsubj", "PROPN", "NNP"), ("argued", 1, "ROOT", "VERB", "VBD"),
+              ("with", 1, "prep", "ADP", "IN"), ("the", 4, "det", "DET", "DT"),
+              ("man", 2, "pobj", "NOUN", "NN"), ("for", 4, "prep", "ADP", "IN"),
+              ("him", 5, "pobj", "PRON", "PRP")]
+    assert forbidden_texts(parsed("en", talked), principles=["B"]) == []
+
+
 def test_binding_principle_c_forbids_a_name_a_pronoun_c_commands():
     assert forbidden_texts(parsed("en", HE_SAID_JOHN_LEFT)) == [("John", "He")]
 

@@ -133,7 +133,8 @@ class _Parse:
 
         self.subject = has(dep, rules.binding_subject_deps)
         self.object = has(dep, rules.binding_object_deps)
-        self.prep = has(dep, rules.binding_preposition_deps) & has(lower, rules.binding_prepositions)
+        self.preposition = has(dep, rules.binding_preposition_deps)
+        self.prep = self.preposition & has(lower, rules.binding_prepositions)
         self.conj = has(dep, rules.conj_deps)
         self.control = has(dep, rules.control_deps)
         self.adjectival = has(dep, rules.predicate_adjective_deps)
@@ -173,7 +174,7 @@ class _Parse:
                 attach = int(self.heads[head])
                 # "wrote a letter to him": or on the predicate's direct object.
                 if self.noun_prep[head] and self.noun[attach] and self.object[attach] \
-                        and not self.prep[self.heads[attach]] and self.heads[attach] != attach:
+                        and not self.preposition[self.heads[attach]] and self.heads[attach] != attach:
                     return int(self.heads[attach])
                 return attach
             return head

@@ -34,11 +34,12 @@ def mention_classes(doc, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray
         return out
     arrays = arrays_of(doc, arrays)
     heads, starts, types = np.asarray(heads), np.asarray(starts), np.asarray(types)
-    nominal = heads[types == NOMINAL]
+    nominal = types == NOMINAL
     # A head the tagger took for another part of speech has that word's lemma
     # ("the cleaner", tagged ADJ: "clean"): it is looked up as written.
-    keys = np.where(arrays.pos[nominal] == _NOUN, arrays.lemma[nominal], arrays.lower[nominal])
-    out[types == NOMINAL] = word_classes(doc, keys, lexicons)
+    noun_heads = heads[nominal]
+    keys = np.where(arrays.pos[noun_heads] == _NOUN, arrays.lemma[noun_heads], arrays.lower[noun_heads])
+    out[nominal] = word_classes(doc, keys, lexicons)
     proper = types == PROPER
     # The first word only: after a title ("Ms. Garcia") the head is a surname,
     # and many surnames are also first names of the lists.
