@@ -223,6 +223,7 @@ class Errors(metaclass=ErrorsWithCodes):
             "(--out) of a training run that completed at least one epoch.")
     E221 = ("The run in {path} was trained with other settings ({keys} differ): "
             "resume with the same --config and --seed, or start a new run.")
+    E223 = "partial_repeat is {value!r}: give a whole number of passes per epoch, 1 or more."
     E152 = "No spaCy pipeline could be loaded (tried: {tried}): {hint}, or name an installed pipeline."
     E153 = ("No score between the spans {first} and {second}: both must be candidate "
             "mentions, the later one within the earlier one's candidate window.")

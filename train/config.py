@@ -80,6 +80,11 @@ class TrainConfig:
         scheme (e.g. LitBank: singletons, six entity types): only their gold
         mentions are trained as anaphors, since their other candidates may be
         unannotated mentions rather than non-mentions.
+    partial_train (List[str]): CoNLL files or folders whose clusters label only a
+        few mentions of each text (GAP converted by ``neuralcoref gap-to-conll``):
+        each labelled mention with a labelled antecedent is trained against its
+        labelled candidates and the no-antecedent option only.
+    partial_repeat (int): passes over the partial data per epoch.
     max_dist, max_dist_match (int): candidate antecedents, as at inference.
     max_dist_nominal (int | None): candidates of non-pronominal mentions besides
         their head matches, as at inference; None: ``max_dist``.
@@ -115,6 +120,8 @@ class TrainConfig:
     ema_decay: float = 0.995
     pair_budget: int = 20000
     extra_train: List[str] = field(default_factory=list)
+    partial_train: List[str] = field(default_factory=list)
+    partial_repeat: int = 1
     max_dist: int = 100
     max_dist_match: int = 500
     max_dist_nominal: Optional[int] = None
@@ -154,6 +161,9 @@ class TrainConfig:
         if isinstance(self.document_prior_tokens, bool) or not isinstance(
                 self.document_prior_tokens, (int, float)) or self.document_prior_tokens < 0:
             raise NeuralcorefError(Errors.E214.format(value=self.document_prior_tokens))
+        if isinstance(self.partial_repeat, bool) or not isinstance(self.partial_repeat, int) \
+                or self.partial_repeat < 1:
+            raise NeuralcorefError(Errors.E223.format(value=self.partial_repeat))
         for name in ("dropout", "word_dropout", "vector_dropout"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1:

@@ -38,6 +38,8 @@ class Batch:
     support_pos (int64 (u, k) | None), support_w (float32 (u, k) | None): with soft
         clusters set, each mention's cluster members (rows of ``mentions``) and
         weights, for the entity-level second pass.
+    known (bool (b, L) | None): for partially labelled data, the candidates whose
+        label is known (labelled mentions); the losses ignore the others.
     """
 
     mentions: np.ndarray
@@ -53,6 +55,7 @@ class Batch:
     mention_gold: np.ndarray
     support_pos: Optional[np.ndarray] = None
     support_w: Optional[np.ndarray] = None
+    known: Optional[np.ndarray] = None
 
 
 class TrainingData:
@@ -67,14 +70,19 @@ class TrainingData:
     gold_anaphors_only (bool): train only on anaphors that are gold mentions (for
         data annotated with another scheme, whose other candidates may be
         unannotated mentions rather than non-mentions).
+    partial (bool): the clusters label a few mentions only (GAP: a pronoun and two
+        names): train only labelled mentions that have a labelled antecedent, and
+        score each against its labelled candidates and the no-antecedent option,
+        since an unlabelled candidate may or may not corefer.
     """
 
     def __init__(self, corpus: FeaturizedCorpus, vocab: WordVocab, max_dist: int, max_dist_match: int,
                  keep_singletons: bool = True, gold_anaphors_only: bool = False,
-                 max_dist_nominal: Optional[int] = None):
+                 max_dist_nominal: Optional[int] = None, partial: bool = False):
         self.corpus = corpus
         self.keep_singletons = keep_singletons
         self.gold_anaphors_only = gold_anaphors_only
+        self.partial = partial
         features = corpus.features
         self.vectors = features.vectors
         self.mention_feats = expand_mention_codes(np.asarray(features.codes))
@@ -111,6 +119,8 @@ class TrainingData:
     @property
     def train_anaphors(self) -> Optional[np.ndarray]:
         """The mentions trained as anaphors (None: all)."""
+        if self.partial:
+            return np.flatnonzero(self.anaphoric)
         return np.flatnonzero(self.labels >= 0) if self.gold_anaphors_only else None
 
     @property
@@ -153,6 +163,7 @@ class TrainingData:
             pair_gold=pair_gold,
             single_gold=~self.anaphoric[anaphors],
             mention_gold=self.labels[mentions] >= 0,
+            known=(self.labels[ante] >= 0) & mask if self.partial else None,
             **self._support(mentions, used, support),
         )
 

@@ -60,6 +60,8 @@ def model_card(config: ModelConfig, cfg: TrainConfig, dev: CorefScores, summary:
         f"extractor recall {100 * dev_data['mention_recall']:.1f}%)",
         *[f"- also trained on (gold anaphors only): `{Path(e['source']).name}` ({e['n_docs']} docs, "
           f"{e['n_tokens']} tokens)" for e in summary.get("extra_train", [])],
+        *[f"- also trained on (partial labels, x{cfg.partial_repeat} per epoch): `{Path(e['source']).name}` "
+          f"({e['n_docs']} docs, {e['anaphoric']} labelled anaphors)" for e in summary.get("partial_train", [])],
         f"- device: {summary['device']}; time: featurize {summary['seconds']['featurize']} s, "
         f"train {summary['seconds']['train']} s; peak RAM {summary.get('peak_rss_mb', 0):.0f} MB",
         f"- link offset folded into the single scorer: {summary['link_offset']:+.2f}",

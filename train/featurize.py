@@ -80,7 +80,7 @@ def cache_key(path: Union[str, Path], nlp: Language, rules: LanguageRules,
 def featurize_corpus(path: Union[str, Path], nlp: Language, rules: LanguageRules,
                      cache_dir: Union[str, Path], batch_size: int = 16,
                      progress: bool = True, document_chunks: bool = False,
-                     document_prior: Optional[Dict] = None) -> FeaturizedCorpus:
+                     document_prior: Optional[Dict] = None, partial: bool = False) -> FeaturizedCorpus:
     """Featurize a CoNLL file or folder, or load it from the cache.
 
     path (str | Path): a CoNLL file or a folder of them.
@@ -93,10 +93,13 @@ def featurize_corpus(path: Union[str, Path], nlp: Language, rules: LanguageRules
         random run of sentences around it (see :func:`document_chunk_windows`).
     document_prior (Dict | None): a model's ``document_prior`` ({"mean", "tokens"}),
         applied as inference applies it (see :func:`document_prior`).
+    partial (bool): the clusters label a few mentions only (``TrainConfig.partial_train``):
+        a candidate takes the label of the span its head lies in (:func:`head_labels`).
     RETURNS (FeaturizedCorpus): the memory-mapped featurized data.
     """
     options = {**({"document_chunks": True} if document_chunks else {}),
-               **({"document_prior": document_prior} if document_prior else {})}
+               **({"document_prior": document_prior} if document_prior else {}),
+               **({"partial": True} if partial else {})}
     folder = Path(cache_dir) / f"{Path(path).name}-{cache_key(path, nlp, rules, options)}"
     prior = prior_argument(document_prior)
     if (folder / MANIFEST).is_file():
@@ -119,7 +122,8 @@ def featurize_corpus(path: Union[str, Path], nlp: Language, rules: LanguageRules
         if use_vectors and len(doc):
             doc_means.append(np.asarray(doc.tensor, dtype=np.float64).mean(axis=0))
         features.append(feats)
-        labels.append(gold_labels(mentions.spans(), conll_doc.clusters))
+        labels.append(head_labels(mentions.spans(), mentions.heads, conll_doc.clusters) if partial
+                      else gold_labels(mentions.spans(), conll_doc.clusters))
         inputs.append(decode_inputs(doc, mentions, feats, rules, arrays))
         docs.append({"id": conll_doc.doc_id, "part": conll_doc.part, "n_tokens": len(doc),
                      "clusters": [[list(span) for span in c] for c in conll_doc.clusters]})
@@ -199,3 +203,28 @@ def gold_labels(spans: List[Tuple[int, int]], clusters: List[List[Tuple[int, int
         for span in cluster:
             cluster_of.setdefault(tuple(span), i)
     return np.array([cluster_of.get(tuple(s), -1) for s in spans], dtype=np.int32)
+
+
+def head_labels(spans: List[Tuple[int, int]], heads: np.ndarray,
+                clusters: List[List[Tuple[int, int]]]) -> np.ndarray:
+    """Partial labels (GAP) on candidates: each labelled span goes to one candidate
+    whose head lies in it, the span itself if it is a candidate, else the shortest.
+
+    The label names an entity ("Pauline") where the extractor's span may be longer
+    ("Pauline 's", "Governor Angeloz"); GAP itself scores a mention by its head.
+    Only one candidate per span takes the label: two spans of one head never
+    corefer in full gold data, and the others stay unlabelled (unknown).
+    RETURNS (ndarray): (len(spans),) int32, -1 for unlabelled candidates.
+    """
+    labels = np.full(len(spans), -1, dtype=np.int32)
+    heads = np.asarray(heads, dtype=np.int64)
+    index = {tuple(span): i for i, span in enumerate(spans)}
+    for label, cluster in enumerate(clusters):
+        for start, end in cluster:
+            inside = np.flatnonzero((heads >= start) & (heads < end))
+            if (start, end) in index:
+                labels[index[(start, end)]] = label
+            elif len(inside):
+                lengths = [spans[i][1] - spans[i][0] for i in inside]
+                labels[inside[int(np.argmin(lengths))]] = label
+    return labels

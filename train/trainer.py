@@ -144,6 +144,9 @@ def prepare_run(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_
     extra_corpora = [featurize_corpus(path, nlp, rules, cache, progress=progress,
                                       document_chunks=chunks)
                      for path in cfg.extra_train]
+    partial_corpora = [featurize_corpus(path, nlp, rules, cache, progress=progress,
+                                        document_chunks=chunks, partial=True)
+                       for path in cfg.partial_train]
     featurize_seconds = time.time() - t0
 
     if cfg.drop_singletons is None:
@@ -154,7 +157,7 @@ def prepare_run(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_
     if vocab_words is not None:
         vocab = WordVocab(vocab_words)
     elif cfg.embedding_dim:
-        vocab = build_vocab(_merged_counts([train_corpus] + extra_corpora), cfg.vocab_min_count,
+        vocab = build_vocab(_merged_counts([train_corpus] + extra_corpora + partial_corpora), cfg.vocab_min_count,
                             cfg.vocab_max_size)
     else:
         vocab = WordVocab([])
@@ -168,21 +171,23 @@ def prepare_run(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_
     train_data = _training_data(train_corpus, vocab, cfg, vector_dim)
     extra_data = [_training_data(c, vocab, cfg, vector_dim, gold_anaphors_only=True)
                   for c in extra_corpora]
+    partial_data = [_training_data(c, vocab, cfg, vector_dim, partial=True) for c in partial_corpora]
     dev_data = _training_data(dev_corpus, vocab, cfg, vector_dim)
-    logger.info("Train: %s; extra: %s; dev: %s", train_data.stats(),
-                [d.stats() for d in extra_data], dev_data.stats())
+    logger.info("Train: %s; extra: %s; partial: %s; dev: %s", train_data.stats(),
+                [d.stats() for d in extra_data], [d.stats() for d in partial_data], dev_data.stats())
     summary = {
         "train": {"path": str(train_path), **train_corpus.manifest, **train_data.stats()},
         "dev": {"path": str(dev_path), **dev_corpus.manifest, **dev_data.stats()},
         "extra_train": [{**c.manifest, **d.stats()} for c, d in zip(extra_corpora, extra_data)],
+        "partial_train": [{**c.manifest, **d.stats()} for c, d in zip(partial_corpora, partial_data)],
         "spacy_pipeline": pipeline_id(nlp), "device": str(dev),
         "seconds": {"featurize": round(featurize_seconds, 1), "train": 0.0},
     }
     args = {"train": _absolute(train_path), "dev": _absolute(dev_path),
             "spacy_model": _absolute(spacy_model) if Path(spacy_model).exists() else spacy_model,
             "cache_dir": _absolute(cache), "device": device}
-    return Run(cfg, out, nlp, rules, dev, vocab, scorer_cfg, prior, [train_data] + extra_data,
-               dev_data, summary, args, started)
+    return Run(cfg, out, nlp, rules, dev, vocab, scorer_cfg, prior,
+               [train_data] + extra_data + partial_data * cfg.partial_repeat, dev_data, summary, args, started)
 
 
 def _first_missing(path: Path) -> Optional[Path]:
@@ -361,11 +366,11 @@ def _merged_counts(corpora) -> Dict[str, int]:
 
 
 def _training_data(corpus, vocab, cfg: TrainConfig, vector_dim: int,
-                   gold_anaphors_only: bool = False) -> TrainingData:
+                   gold_anaphors_only: bool = False, partial: bool = False) -> TrainingData:
     data = TrainingData(corpus, vocab, cfg.max_dist, cfg.max_dist_match,
                         keep_singletons=not cfg.drop_singletons,
                         gold_anaphors_only=gold_anaphors_only,
-                        max_dist_nominal=cfg.max_dist_nominal)
+                        max_dist_nominal=cfg.max_dist_nominal, partial=partial)
     if vector_dim == 0:
         data.vectors = np.zeros((len(data), 0), dtype=np.float32)
     return data
@@ -493,7 +498,7 @@ def _train_epoch(model: CorefScorers, optimizer: torch.optim.Optimizer, phase: P
                  average: WeightAverage, stop: GracefulStop) -> Optional[float]:
     """One pass over the batches; RETURNS the mean loss per anaphor, or None when
     a stop was requested before the last batch (the current batch is finished)."""
-    for data in datasets if model.config.refine else ():
+    for data in {id(d): d for d in datasets}.values() if model.config.refine else ():  # partial_repeat repeats
         set_soft_clusters(model, data, device, cfg.pair_budget)
     model.train()
     loss_fn = LOSSES[phase.loss]
@@ -511,10 +516,12 @@ def _train_epoch(model: CorefScorers, optimizer: torch.optim.Optimizer, phase: P
         data, anaphors = batches[i]
         t = to_tensors(data.batch(anaphors), device)
         scores, mention_scores = batch_outputs(model, t)
-        mask = torch.cat([torch.ones_like(t["single_gold"])[:, None], t["mask"]], dim=1)
+        known = t["mask"] & t["known"] if "known" in t else t["mask"]
+        mask = torch.cat([torch.ones_like(t["single_gold"])[:, None], known], dim=1)
         gold = torch.cat([t["single_gold"][:, None], t["pair_gold"]], dim=1)
         loss = loss_fn(scores, mask, gold)
-        if cfg.mention_hidden is not None and cfg.mention_loss_weight:
+        # Partial data labels too few mentions to say which candidates are mentions at all.
+        if cfg.mention_hidden is not None and cfg.mention_loss_weight and not data.partial:
             # Auxiliary mention detection: is each candidate a gold mention at all?
             loss = loss + cfg.mention_loss_weight * torch.nn.functional.binary_cross_entropy_with_logits(
                 mention_scores, t["mention_gold"].float())

@@ -298,6 +298,33 @@ def mentions_command(
         typer.echo(f"missed {miss.kind:<8} {miss.doc}: {miss.context}")
 
 
+@app.command("gap-to-conll")
+def gap_to_conll_command(
+    gap_tsv: Path = typer.Argument(..., help="A GAP TSV file (gap-development.tsv)."),
+    output_conll: Path = typer.Argument(..., help="CoNLL file to write."),
+    spacy_model: str = typer.Option(..., "--spacy-model", help="spaCy pipeline that tokenizes and splits sentences."),
+) -> None:
+    """Write GAP examples as CoNLL documents with partial labels: the pronoun with the
+    names it refers to, each other name alone. Train on them with the recipe key
+    "partial_train" (docs/training.md), never as full gold."""
+    from ..corpora.conll import write_conll
+    from ..corpora.gap import gap_conll_documents, read_gap
+    from ..errors import NeuralcorefError
+    from ..pipelines import resolve_pipeline_name
+    from ..train.featurize import load_pipeline
+    from .output_guard import check_output
+
+    _show_pipeline_choice()
+    try:
+        check_output(output_conll, gap_tsv)
+        examples = read_gap(gap_tsv)
+        docs = gap_conll_documents(load_pipeline(resolve_pipeline_name(spacy_model)), examples)
+        write_conll(output_conll, docs)
+    except (NeuralcorefError, OSError) as err:
+        _fail(err)
+    typer.echo(f"Wrote {output_conll}: {len(docs)} documents.")
+
+
 @app.command("ensemble")
 def ensemble_command(
     models: list[Path] = typer.Argument(..., help="Two or more model folders to merge."),

@@ -19,6 +19,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from ..errors import Errors, NeuralcorefError
+from .conll import ConllDocument
 
 #: The columns of a GAP TSV file, in order.
 COLUMNS = ("ID", "Text", "Pronoun", "Pronoun-offset", "A", "A-offset", "A-coref",
@@ -238,3 +239,53 @@ def predict_gap(nlp: Language, examples: Sequence[GapExample], batch_size: int =
     docs = nlp.pipe((example.text for example in examples), batch_size=batch_size)
     docs = tqdm(docs, total=len(examples), desc="GAP", unit="text", disable=not progress, leave=False)
     return [decide(example, char_clusters(doc)) for example, doc in zip(examples, docs)]
+
+
+def gap_clusters(example: GapExample) -> List[List[CharSpan]]:
+    """The example's labels as character-span clusters: the pronoun with the names
+    it refers to, then each other name alone (a known non-antecedent).
+
+    Everything else in the text is unlabelled: a corpus of such documents is
+    partial (``TrainConfig.partial_train``), never full gold.
+    """
+    linked = [span for span, coref in ((example.a_span, example.a_coref), (example.b_span, example.b_coref))
+              if coref]
+    alone = [[span] for span, coref in ((example.a_span, example.a_coref), (example.b_span, example.b_coref))
+             if not coref]
+    return [[example.pronoun_span] + linked] + alone
+
+
+def gap_conll_documents(nlp: Language, examples: Sequence[GapExample],
+                        batch_size: int = 64) -> List[ConllDocument]:
+    """GAP examples as CoNLL documents with partial labels, for training.
+
+    Each text is tokenized and split into sentences by ``nlp``; whitespace tokens
+    are dropped (a CoNLL cell holds no blank). A labelled span covers the tokens
+    its characters overlap.
+
+    nlp (Language): a pipeline that sets sentence boundaries (a parser or senter).
+    examples (Sequence[GapExample]): from :func:`read_gap`.
+    batch_size (int): texts per ``nlp.pipe`` batch.
+    RETURNS (List[ConllDocument]): one document per example, ids as in GAP.
+    """
+    disabled = [name for name in ("neuralcoref",) if name in nlp.pipe_names]
+    with nlp.select_pipes(disable=disabled):
+        docs = nlp.pipe((example.text for example in examples), batch_size=batch_size)
+        return [_conll_document(example, doc) for example, doc in zip(examples, docs)]
+
+
+def _conll_document(example: GapExample, doc: Doc) -> ConllDocument:
+    tokens = [token for token in doc if not token.is_space]
+    rows, lengths = [], []
+    for sent in doc.sents:
+        words = [token.text for token in sent if not token.is_space]
+        if words:
+            rows += [[example.id, "0", str(i), word] for i, word in enumerate(words)]
+            lengths.append(len(words))
+    clusters = [[_token_span(tokens, span) for span in cluster] for cluster in gap_clusters(example)]
+    return ConllDocument(example.id, "0", rows, lengths, clusters)
+
+
+def _token_span(tokens: Sequence, span: CharSpan) -> Tuple[int, int]:
+    covered = [i for i, token in enumerate(tokens) if _overlaps((token.idx, token.idx + len(token)), span)]
+    return (covered[0], covered[-1] + 1)
