@@ -126,7 +126,8 @@ def best_antecedents(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray,
                      agreement: Optional[np.ndarray] = None,
                      names: Optional[np.ndarray] = None,
                      classes: Optional[np.ndarray] = None,
-                     binding: Optional[Binding] = None) -> np.ndarray:
+                     binding: Optional[Binding] = None,
+                     masks: Optional[np.ndarray] = None) -> np.ndarray:
     """Each mention's chosen antecedent, or -1 for none, decided left to right.
 
     single (float32 (n,)): no-antecedent scores.
@@ -147,6 +148,8 @@ def best_antecedents(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray,
         when given, a mention never joins a cluster holding a mention it is
         forbidden to corefer with ("He saw him"), and a reflexive links to its
         binder ("Peter saw himself") when agreement allows, whatever the scores.
+    masks (uint32 (n, 2) | None): ``agreement_masks(agreement, classes)`` when the
+        caller has them already (decode_clusters' steps share one).
     RETURNS (ndarray): (n,) int32; a mention links to its best allowed candidate
         (the first of equal ones) when that score beats its single score by the
         greedyness offset.
@@ -158,7 +161,8 @@ def best_antecedents(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray,
         names = np.zeros(n, dtype=np.uint64)
     if binding is None:
         binding = Binding.none(n)
-    masks = agreement_masks(agreement, classes)
+    if masks is None:
+        masks = agreement_masks(agreement, classes)
     return _features.consistent_antecedents(
         np.ascontiguousarray(single, dtype=np.float32), np.ascontiguousarray(pair, dtype=np.float32),
         np.ascontiguousarray(ptr, dtype=np.int64), np.ascontiguousarray(ante, dtype=np.int32),
@@ -179,7 +183,8 @@ def rescue_pronouns(links: np.ndarray, single: np.ndarray, pair: np.ndarray, ptr
                     ante: np.ndarray, persons: np.ndarray, greedyness: float = 0.5,
                     agreement: Optional[np.ndarray] = None, names: Optional[np.ndarray] = None,
                     classes: Optional[np.ndarray] = None, margin: Optional[float] = None,
-                    binding: Optional[Binding] = None) -> np.ndarray:
+                    binding: Optional[Binding] = None, masks: Optional[np.ndarray] = None,
+                    top: Optional[np.ndarray] = None) -> np.ndarray:
     """Links again, letting a third-person pronoun that the scores called anaphoric
     but agreement left unlinked take its best allowed candidate.
 
@@ -195,12 +200,13 @@ def rescue_pronouns(links: np.ndarray, single: np.ndarray, pair: np.ndarray, ptr
     links (int (n,)): from :func:`best_antecedents` with the same arguments.
     persons (int (n,)): a pronoun's PERSON code, -1 for other mentions.
     margin (float | None): None: RESCUE_MARGIN.
+    top (float32 (n,) | None): ``top_scores(pair, ptr)`` when the caller has them.
     The other arguments: as for :func:`best_antecedents` (``single`` with its offsets).
     RETURNS (ndarray): (n,) int32 links, ``links`` itself when no pronoun was blocked.
     """
     single, pair, ptr = np.asarray(single, np.float32), np.asarray(pair, np.float32), np.asarray(ptr)
     counts = np.diff(ptr)
-    top = top_scores(pair, ptr)
+    top = top_scores(pair, ptr) if top is None else top
     third = np.asarray(persons) == PERSON.index("3")
     blocked = (np.asarray(links) < 0) & third & (top - single > greedyness_offset(greedyness))
     if not blocked.any():
@@ -210,7 +216,7 @@ def rescue_pronouns(links: np.ndarray, single: np.ndarray, pair: np.ndarray, ptr
     pair = np.where(blocked[anaphor] & speech, np.float32(-np.inf), pair)
     margin = RESCUE_MARGIN if margin is None else margin
     single = np.where(blocked, single - np.float32(margin), single)
-    return best_antecedents(single, pair, ptr, ante, greedyness, agreement, names, classes, binding)
+    return best_antecedents(single, pair, ptr, ante, greedyness, agreement, names, classes, binding, masks)
 
 
 def top_scores(pair: np.ndarray, ptr: np.ndarray) -> np.ndarray:
@@ -271,10 +277,13 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
     """
     if offsets is not None:  # a higher no-antecedent score is a higher threshold
         single = np.asarray(single, dtype=np.float32) + offsets
-    links = best_antecedents(single, pair, ptr, ante, greedyness, agreement, names, classes, binding)
+    # Computed once for every step below.
+    masks = agreement_masks(agreement, classes) if agreement is not None else None
+    top = top_scores(pair, ptr)
+    links = best_antecedents(single, pair, ptr, ante, greedyness, agreement, names, classes, binding, masks)
     if persons is not None:
         links = rescue_pronouns(links, single, pair, ptr, ante, persons, greedyness, agreement,
-                                names, classes, binding=binding)
+                                names, classes, binding=binding, masks=masks, top=top)
     clusters = one_span_per_head(clusters_from_links(links), heads, span_scores)
     partners = binding.partners() if binding is not None else {}
     if repeats is not None:
@@ -286,12 +295,11 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
         # only when its scores nearly called it anaphoric, as for the rescue.
         margin = greedyness_offset(greedyness) - RESCUE_MARGIN
         raised = margin + (offsets if offsets is not None else 0.0)
-        lone = (raised < 0) | ((np.diff(ptr) > 0) & (top_scores(pair, ptr) - single > margin))
+        lone = (raised < 0) | ((np.diff(ptr) > 0) & (top - single > margin))
         clusters = anchor_pronoun_chains(clusters, pair, ptr, ante, types, persons, agreement, classes,
-                                         heads, names, span_scores, partners, sentences, lone)
+                                         heads, names, span_scores, partners, sentences, lone, masks)
     if speakers is None or not len(speakers):
         return clusters
-    masks = agreement_masks(agreement, classes) if agreement is not None else None
     return join_speakers(clusters, speakers, heads, masks, names, span_scores, partners)
 
 
@@ -547,7 +555,8 @@ def anchor_pronoun_chains(clusters: List[List[int]], pair: np.ndarray, ptr: np.n
                           names: Optional[np.ndarray] = None, span_scores: Optional[np.ndarray] = None,
                           partners: Optional[Dict[int, Set[int]]] = None,
                           sentences: Optional[np.ndarray] = None,
-                          lone: Optional[np.ndarray] = None) -> List[List[int]]:
+                          lone: Optional[np.ndarray] = None,
+                          masks: Optional[np.ndarray] = None) -> List[List[int]]:
     """Give each chain of he/she pronouns that names nobody the person it refers to.
 
     "he" and "she" refer to a person that a name or a noun introduces, yet a
@@ -581,6 +590,7 @@ def anchor_pronoun_chains(clusters: List[List[int]], pair: np.ndarray, ptr: np.n
     heads, names, span_scores, partners: as for :func:`join_speakers`.
     sentences (int (n,) | None): each mention's sentence; None: no forward reference.
     lone (bool (n,) | None): which pronouns outside every cluster may be anchored; None: all.
+    masks (uint32 (n, 2) | None): ``agreement_masks(agreement, classes)`` when the caller has them.
     RETURNS (List[List[int]]): the clusters, each sorted, in order of their first mention.
     """
     types, persons, agreement = np.asarray(types), np.asarray(persons), np.asarray(agreement)
@@ -592,7 +602,8 @@ def anchor_pronoun_chains(clusters: List[List[int]], pair: np.ndarray, ptr: np.n
     classes = np.zeros(len(types), np.int8) if classes is None else np.asarray(classes)
     person_like = (types != _PRONOMINAL) & (np.isin(classes, _ANIMATE) | np.isin(agreement[:, 0], _MASC_FEM)
                                             | ((types == _PROPER) & (classes == 0)))
-    masks = agreement_masks(agreement, classes)
+    if masks is None:
+        masks = agreement_masks(agreement, classes)
     partners = partners or {}
     groups: List[List[int]] = [list(c) for c in clusters]
     owner = {m: g for g, members in enumerate(groups) for m in members}
