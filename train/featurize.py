@@ -94,7 +94,7 @@ def featurize_corpus(path: Union[str, Path], nlp: Language, rules: LanguageRules
     document_prior (Dict | None): a model's ``document_prior`` ({"mean", "tokens"}),
         applied as inference applies it (see :func:`document_prior`).
     partial (bool): the clusters label a few mentions only (``TrainConfig.partial_train``):
-        a candidate takes the label of the span its head lies in (:func:`head_labels`).
+        each labelled span labels one candidate with its head in it (:func:`head_labels`).
     RETURNS (FeaturizedCorpus): the memory-mapped featurized data.
     """
     options = {**({"document_chunks": True} if document_chunks else {}),
