@@ -151,3 +151,35 @@ def test_cli_evaluate_board_prints_the_table_and_writes_json(handmade_model, tmp
     assert result.exit_code == 0, result.output
     assert "| WinoBias dev type2 anti | MUC F1 / CoNLL F1 |" in result.stdout
     assert json.loads(out.read_text())["meta"]["rows"] == ["winobias"]
+
+
+def test_board_knows_which_gold_ends_possessors_before_their_marker(nlp_en):
+    from neuralcoref.apps.board import ends_before_possessives, trim_possessive
+    from neuralcoref.corpora.conll import ConllDocument
+
+    doc = nlp_en("The nurse's bag fell, and she picked it up.")
+    assert [t.text for t in doc[:3]] == ["The", "nurse", "'s"] and doc[2].tag_ == "POS"
+    assert trim_possessive(doc[0:3]) == (0, 2) and trim_possessive(doc[0:2]) == (0, 2)
+    assert trim_possessive(doc[2:3]) == (2, 3)  # a marker alone stays
+    gold = lambda spans: ConllDocument("d", "0", [], [], [spans])  # noqa: E731
+    assert ends_before_possessives([gold([(0, 2), (7, 8)])], [doc])  # WinoBias: "[The nurse] 's"
+    assert not ends_before_possessives([gold([(0, 3), (7, 8)])], [doc])  # OntoNotes: "[The nurse 's]"
+    assert not ends_before_possessives([gold([(3, 5)])], [doc])  # no possessor: no convention
+
+
+POSSESSIVE_DOC = WINOBIAS_DOC.replace("developer\t-\t-\t-\t-\t-\t-\t*\t1)", "developer\t-\t-\t-\t-\t-\t-\t*\t1)\n"
+                                      "nw/dev\t0\t2\t's\t-\t-\t-\t-\t-\t-\t*\t-\nnw/dev\t0\t2\tboss\t-\t-\t-\t-\t-\t-\t*\t-")
+
+
+def test_board_adds_winobias_rows_scored_in_its_possessor_convention(handmade_model, tmp_path):
+    (tmp_path / "winobias").mkdir()
+    for relative in WINOBIAS_FILES.values():
+        (tmp_path / relative).write_text(POSSESSIVE_DOC, encoding="utf8")
+    board = run_board(tmp_path, ["winobias"], model=str(handmade_model), spacy_model=EN_PIPELINE,
+                      log=lambda _: None)
+    trimmed = board.figures["winobias"]["gold_possessors"]
+    assert set(trimmed) == set(WINOBIAS_FILES)
+    labels = [row.board for row in board.rows]
+    assert "WinoBias dev type2 anti, possessors spanned as in its gold" in labels
+    assert labels.index("WinoBias dev type2 anti") < labels.index("WinoBias dev type1 pro, possessors spanned "
+                                                                  "as in its gold")
