@@ -183,3 +183,13 @@ def test_board_adds_winobias_rows_scored_in_its_possessor_convention(handmade_mo
     assert "WinoBias dev type2 anti, possessors spanned as in its gold" in labels
     assert labels.index("WinoBias dev type2 anti") < labels.index("WinoBias dev type1 pro, possessors spanned "
                                                                   "as in its gold")
+
+
+def test_board_adds_a_conll_row_scored_in_its_possessor_convention(handmade_model, tmp_path):
+    (tmp_path / "litbank").mkdir()
+    (tmp_path / "litbank" / "dev.english.v4_gold_conll").write_text(POSSESSIVE_DOC, encoding="utf8")
+    board = run_board(tmp_path, ["litbank"], model=str(handmade_model), spacy_model=EN_PIPELINE,
+                      log=lambda _: None)
+    assert [row.board for row in board.rows] == ["LitBank dev (no singletons)",
+                                                 "LitBank dev (no singletons), possessors spanned as in its gold"]
+    assert set(board.figures["conll"]) == {"litbank", "litbank_gold_possessors"}

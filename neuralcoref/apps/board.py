@@ -325,9 +325,16 @@ def _conll_rows(board: Board, data_dir: Path, nlps: _Pipelines, passes: Dict[str
         label, relative, lang, singletons = CONLL_SETS[name]
         result = passes[name] = conll_pass(nlps[lang], data_dir / relative, singletons, progress=True)
         board.figures.setdefault("conll", {})[name] = result.scores.to_dict()
-        board.add(label, "CoNLL F1 (MUC / B3 / CEAF-e F1)",
-                  f"{100 * result.scores.conll_f1:.2f} ({100 * result.scores.muc.f1:.2f} / "
-                  f"{100 * result.scores.bcub.f1:.2f} / {100 * result.scores.ceafe.f1:.2f})")
+        board.add(label, "CoNLL F1 (MUC / B3 / CEAF-e F1)", _conll_value(result.scores))
+        if result.gold_possessors is not None:
+            board.figures["conll"][f"{name}_gold_possessors"] = result.gold_possessors.to_dict()
+            board.add(f"{label}, possessors spanned as in its gold", "CoNLL F1 (MUC / B3 / CEAF-e F1)",
+                      _conll_value(result.gold_possessors))
+
+
+def _conll_value(scores: CorefScores) -> str:
+    return (f"{100 * scores.conll_f1:.2f} ({100 * scores.muc.f1:.2f} / "
+            f"{100 * scores.bcub.f1:.2f} / {100 * scores.ceafe.f1:.2f})")
 
 
 def _gap_rows(board: Board, data_dir: Path, nlps: _Pipelines, passes: Dict[str, ConllPass]) -> None:
