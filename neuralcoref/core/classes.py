@@ -7,12 +7,11 @@ from typing import Iterable, Optional
 import numpy as np
 from spacy.strings import get_string_id
 
-from ..lang.lexicon import MENTION_CLASSES, word_classes
+from ..lang.lexicon import MENTION_CLASSES, noun_classes, word_classes
 from .doc_arrays import DocArrays, arrays_of
 from .mentions import NOMINAL, PROPER
 
 _PERSON = get_string_id("PERSON")
-_NOUN = get_string_id("NOUN")
 
 
 def mention_classes(doc, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray,
@@ -35,11 +34,7 @@ def mention_classes(doc, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray
     arrays = arrays_of(doc, arrays)
     heads, starts, types = np.asarray(heads), np.asarray(starts), np.asarray(types)
     nominal = types == NOMINAL
-    # A head the tagger took for another part of speech has that word's lemma
-    # ("the cleaner", tagged ADJ: "clean"): it is looked up as written.
-    noun_heads = heads[nominal]
-    keys = np.where(arrays.pos[noun_heads] == _NOUN, arrays.lemma[noun_heads], arrays.lower[noun_heads])
-    out[nominal] = word_classes(doc, keys, lexicons)
+    out[nominal] = noun_classes(arrays, heads[nominal], lexicons)
     proper = types == PROPER
     # The first word only: after a title ("Ms. Garcia") the head is a surname,
     # and many surnames are also first names of the lists.

@@ -279,7 +279,7 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
         single = np.asarray(single, dtype=np.float32) + offsets
     # Computed once for every step below.
     masks = agreement_masks(agreement, classes) if agreement is not None else None
-    top = top_scores(pair, ptr)
+    top = top_scores(pair, ptr) if persons is not None else None  # the rescue's and anchoring's
     links = best_antecedents(single, pair, ptr, ante, greedyness, agreement, names, classes, binding, masks)
     if persons is not None:
         links = rescue_pronouns(links, single, pair, ptr, ante, persons, greedyness, agreement,

@@ -50,7 +50,7 @@ from spacy.tokens import Doc
 
 from ..errors import Errors, NeuralcorefError
 from ..lang.base import LanguageRules
-from ..lang.lexicon import MENTION_CLASSES, word_classes
+from ..lang.lexicon import MENTION_CLASSES, noun_classes
 from . import _mentions
 from .doc_arrays import COLUMN, DocArrays, arrays_of, read_doc
 from .expletives import label_ids, without_expletives
@@ -386,7 +386,7 @@ def _preferred_variants(arrays: DocArrays, rules: LanguageRules, mentions: Menti
         keep[dropped[pair & (others[starts[1:]] == others[starts[:-1]])]] = False
     alone = np.flatnonzero((mentions.ends - mentions.starts == 1) & title[mentions.heads]
                            & np.isin(arrays.pos, label_ids(rules.proper_pos))[arrays.head[mentions.heads]])
-    person = word_classes(arrays.doc, arrays.lemma[mentions.heads[alone]], rules.lexicons)
+    person = noun_classes(arrays, mentions.heads[alone], rules.lexicons)
     keep[alone[person == MENTION_CLASSES.index("person")]] = False
     return mentions if keep.all() else mentions.select(keep)
 

@@ -248,11 +248,9 @@ def gap_clusters(example: GapExample) -> List[List[CharSpan]]:
     Everything else in the text is unlabelled: a corpus of such documents is
     partial (``TrainConfig.partial_train``), never full gold.
     """
-    linked = [span for span, coref in ((example.a_span, example.a_coref), (example.b_span, example.b_coref))
-              if coref]
-    alone = [[span] for span, coref in ((example.a_span, example.a_coref), (example.b_span, example.b_coref))
-             if not coref]
-    return [[example.pronoun_span] + linked] + alone
+    names = ((example.a_span, example.a_coref), (example.b_span, example.b_coref))
+    return [[example.pronoun_span] + [span for span, coref in names if coref]] \
+        + [[span] for span, coref in names if not coref]
 
 
 def gap_conll_documents(nlp: Language, examples: Sequence[GapExample],

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Dict, Iterable, Mapping, Tuple
 
 import numpy as np
+from spacy.strings import get_string_id
 
 from ..errors import Errors, NeuralcorefError
 
@@ -19,6 +20,7 @@ DATA = Path(__file__).parent / "data"
 #: Noun classes (how pronouns may refer to the noun) and name genders.
 NOUN_CLASSES = ("person", "group", "inanimate")
 NAME_GENDERS = ("female", "male")
+_NOUN = get_string_id("NOUN")
 
 
 @lru_cache(maxsize=None)
@@ -65,6 +67,19 @@ def word_classes(doc, keys: np.ndarray, lexicons: Iterable[str], part: str = "no
     if not lexicons or not len(keys):
         return np.zeros(len(keys), dtype=np.int8)
     return _classes(doc, np.asarray(keys), _merged(tuple(sorted(lexicons)))[part])
+
+
+def noun_classes(arrays, tokens: np.ndarray, lexicons: Iterable[str]) -> np.ndarray:
+    """What the lexicons say of the nouns at ``tokens`` (a Doc's ``DocArrays``): a
+    word tagged NOUN by its lemma ("engineers": "engineer"), any other as written,
+    since its lemma is that of another part of speech ("the cleaner", tagged ADJ:
+    "clean").
+
+    RETURNS (ndarray): (k,) int8 MENTION_CLASSES codes.
+    """
+    tokens = np.asarray(tokens, dtype=np.int64)
+    keys = np.where(arrays.pos[tokens] == _NOUN, arrays.lemma[tokens], arrays.lower[tokens])
+    return word_classes(arrays.doc, keys, lexicons)
 
 
 @lru_cache(maxsize=None)
