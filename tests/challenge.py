@@ -185,6 +185,14 @@ CASES: List[Case] = [
          "[Gwendolyn|1] thanked [Ambrose|2]. [He|2] smiled at [her|1]."),
     Case("lexicon_names_philippa", "lexicon",
          "[Desmond|1] met [Philippa|2] at the station, and [she|2] gave [him|1] a map."),
+    # a surname after the full name (the name lists hold "Collins" as a man's
+    # first name); a name and the longer span of the same name
+    Case("lexicon_surname_collins", "lexicon",
+         "[Sandra Collins|1] is an American DJ. [She|1] moved to Los Angeles in 1995. "
+         "[Collins|1] performed at Woodstock."),
+    Case("lexicon_surname_smith", "lexicon",
+         "[Sahara Smith|1] is a singer who released [her|1] first album in 2010. "
+         "[Smith|1] was born in Austin."),
     # quotations attributed to speakers: "I" joins the speaker, another speaker's "I" does not
     Case("speaker_said_anna", "speaker",
          '"[I|1] am tired," said [Anna|1]. "[I|2] will help [you|1]," replied [Tom|2].'),
@@ -311,6 +319,7 @@ FRENCH_CASES: List[Case] = [
     # --- binding and expletives
     # "il" impersonnel: no mention
     Case("il_faut", "expletive", "[Il|-] faut que [Marie|1] parte, car [elle|1] est en retard."),
+    Case("il_y_habite", "expletive", "[Marc|1] aime [Paris|2]. [Il|1] [y|2] habite depuis dix ans."),
     Case("il_y_a", "expletive", "[Il|-] y a [un chat|1] dans le jardin. [Il|1] dort au soleil."),
     Case("il_pleut", "expletive", "[Il|-] pleut, alors [Paul|1] reste chez [lui|1]."),
     Case("il_semble", "expletive", "[Il|-] semble que [Jean|1] est malade. [Il|1] reste au lit."),

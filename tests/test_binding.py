@@ -324,7 +324,7 @@ def test_expletives_on_parsed_english(nlp_en, text, expected):
       ("partir", 1, "xcomp", "VERB", "VERB", "partir")], ["Il"]),
     ([("Il", 2, "expl:subj", "PRON", "PRON", "il"), ("y", 2, "expl:comp", "PRON", "PRON", "y"),
       ("a", 2, "ROOT", "VERB", "VERB", "avoir"), ("un", 4, "det", "DET", "DET", "un"),
-      ("chat", 2, "obj", "NOUN", "NOUN", "chat")], ["Il"]),
+      ("chat", 2, "obj", "NOUN", "NOUN", "chat")], ["Il", "y"]),
     ([("Il", 1, "nsubj", "PRON", "PRON", "il"), ("fait", 1, "ROOT", "VERB", "VERB", "faire"),
       ("froid", 1, "obj", "ADJ", "ADJ", "froid")], ["Il"]),
     ([("Il", 2, "expl:subj", "PRON", "PRON", "il"), ("est", 2, "cop", "AUX", "AUX", "être"),
@@ -340,7 +340,10 @@ def test_expletives_on_parsed_english(nlp_en, text, expected):
     ([("Il", 2, "nsubj", "PRON", "PRON", "il"), ("est", 2, "cop", "AUX", "AUX", "être"),
       ("content", 2, "ROOT", "ADJ", "ADJ", "content"), ("de", 4, "mark", "ADP", "ADP", "de"),
       ("partir", 2, "xcomp", "VERB", "VERB", "partir")], []),
-], ids=["il_faut", "il_y_a", "il_fait_froid", "il_est_clair_que", "il_dit", "il_est_content"])
+    # "y" is a place here, and "Il" someone: only "il y a" is impersonal.
+    ([("Il", 2, "nsubj", "PRON", "PRON", "il"), ("y", 2, "expl:comp", "PRON", "PRON", "y"),
+      ("habite", 2, "ROOT", "VERB", "VERB", "habiter")], []),
+], ids=["il_faut", "il_y_a", "il_fait_froid", "il_est_clair_que", "il_dit", "il_est_content", "il_y_habite"])
 def test_expletives_french_impersonal_il(rows, expected):
     assert expletives(parsed("fr", rows), FR) == expected
 

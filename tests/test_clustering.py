@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from neuralcoref.core.clustering import (attach_repeats, best_antecedents, check_link_offsets,
                                     clusters_from_links, decode_clusters, greedyness_offset,
-                                    link_offsets_of, main_mention, merge_repeats, name_words,
+                                    link_offsets_of, main_mention, merge_repeats, merge_shared_heads,
+                                    name_words,
                                     one_span_per_head, repeat_keys, spans_of)
 from neuralcoref.core.contract import GENDER, MENTION_CODES, MENTION_HASHES, NUMBER, PERSON
 from neuralcoref.core.mentions import MENTION_TYPES
@@ -334,6 +335,30 @@ def test_clustering_merging_repeats_keeps_clusters_of_other_names_apart():
     assert merge_repeats(clusters, keys, np.arange(8)) == [[0, 1, 2, 3, 4, 5]]  # no names given
     samuel = np.array([0, 0, 0, 0, 0, 0, 77, 77], dtype=np.uint64)  # one key, name words overlap
     assert merge_repeats([[1, 6], [3, 7]], samuel, np.arange(8), names=names) == [[1, 3, 6, 7]]
+
+
+def test_clustering_clusters_holding_one_head_token_merge():
+    # "Sahara Smith"(0, head 1) "her"(1) | "Sahara Smith (born 1988)"(2, head 1)
+    # "Smith"(3) | "Texas"(4) "Texas"(5): the first two hold one head token.
+    heads = np.array([1, 9, 1, 20, 30, 40])
+    types = np.array([PROPER, PRON, PROPER, PROPER, PROPER, PROPER])
+    scores = np.array([0.9, 0, 0.1, 0, 0, 0], dtype=np.float32)
+    merged = merge_shared_heads([[0, 1], [2, 3], [4, 5]], heads, types, scores)
+    assert merged == [[0, 1, 3], [4, 5]]  # one span per head: the better scored one
+
+
+def test_clustering_shared_heads_leave_lists_partners_and_disagreement_apart():
+    # "[John] and Mary"(1 list, head 0) shares its head with "John"(0).
+    heads = np.array([0, 0, 5, 7])
+    types = np.array([PROPER, LIST, PRON, PRON])
+    assert merge_shared_heads([[0, 2], [1, 3]], heads, types) == [[0, 2], [1, 3]]
+    types = np.array([PROPER, PROPER, PRON, PRON])
+    assert merge_shared_heads([[0, 2], [1, 3]], heads, types) == [[0, 2, 3]]  # one span per head
+    # Binding forbids 2 and 3 together; or 2 is "he" and 3 is "she".
+    assert merge_shared_heads([[0, 2], [1, 3]], heads, types, partners={2: {3}, 3: {2}}) == [[0, 2], [1, 3]]
+    masc, fem = 1 << GENDER.index("masc"), 1 << GENDER.index("fem")
+    masks = np.array([[0, 0], [0, 0], [masc, 0], [fem, 0]], dtype=np.uint32)
+    assert merge_shared_heads([[0, 2], [1, 3]], heads, types, masks=masks) == [[0, 2], [1, 3]]
 
 
 def test_clustering_clusters_sharing_no_key_stay_apart():

@@ -95,6 +95,21 @@ def test_lexicon_classes_of_parsed_mentions(nlp_en):
                                ()).any()
 
 
+@pytest.mark.parametrize("text,expected", [
+    ("Collins performed at Woodstock.", "male"),  # the lists hold "Collins"
+    ("Sandra Collins is a DJ. Collins performed at Woodstock.", "person"),
+], ids=["first_name", "surname_of_a_longer_name"])
+def test_lexicon_reads_no_gender_from_a_surname_of_the_doc(nlp_en, text, expected):
+    # "Collins" after "Sandra Collins" is her surname: it may join "she".
+    doc = nlp_en(text)
+    mentions = extract_mentions(doc, en.RULES)
+    classes = mention_classes(doc, mentions.starts, mentions.ends, mentions.heads, mentions.types,
+                              en.RULES.lexicons)
+    got = [MENTION_CLASSES[c] for s, e, c in zip(mentions.starts, mentions.ends, classes)
+           if doc[int(s):int(e)].text == "Collins"]
+    assert got == [expected]
+
+
 def test_lexicon_looks_up_a_head_tagged_as_no_noun_as_written(nlp_en):
     # The tagger takes "cleaner" for the comparative of "clean" (lemma "clean",
     # an inanimate noun): as written, "cleaner" has no class (it names a

