@@ -218,13 +218,17 @@ def head_labels(spans: List[Tuple[int, int]], heads: np.ndarray,
     """
     labels = np.full(len(spans), -1, dtype=np.int32)
     heads = np.asarray(heads, dtype=np.int64)
+    lengths = np.array([end - start for start, end in spans], dtype=np.int64)
     index = {tuple(span): i for i, span in enumerate(spans)}
+    by_head = np.argsort(heads, kind="stable")  # candidates with a head in a span: one slice
+    sorted_heads = heads[by_head]
     for label, cluster in enumerate(clusters):
         for start, end in cluster:
-            inside = np.flatnonzero((heads >= start) & (heads < end))
             if (start, end) in index:
                 labels[index[(start, end)]] = label
-            elif len(inside):
-                lengths = [spans[i][1] - spans[i][0] for i in inside]
-                labels[inside[int(np.argmin(lengths))]] = label
+                continue
+            lo, hi = np.searchsorted(sorted_heads, [start, end])
+            inside = np.sort(by_head[lo:hi])  # in candidate order: ties go to the first
+            if len(inside):
+                labels[inside[int(np.argmin(lengths[inside]))]] = label
     return labels

@@ -71,6 +71,30 @@ def test_head_labels_give_each_labelled_span_one_candidate():
     assert head_labels(spans, heads, [[(8, 9)]]).tolist() == [-1] * 5
 
 
+def _head_labels_by_scan(spans, heads, clusters):
+    # The rule written plainly: every candidate is looked at for every span.
+    labels = [-1] * len(spans)
+    for label, cluster in enumerate(clusters):
+        for start, end in cluster:
+            if (start, end) in spans:
+                labels[spans.index((start, end))] = label
+                continue
+            inside = [i for i, h in enumerate(heads) if start <= h < end]
+            if inside:
+                labels[min(inside, key=lambda i: (spans[i][1] - spans[i][0], i))] = label
+    return labels
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_head_labels_match_a_plain_scan(seed):
+    rng = np.random.default_rng(seed)
+    starts = rng.integers(0, 30, 25)
+    spans = sorted({(int(s), int(s + rng.integers(1, 5))) for s in starts})
+    heads = [int(rng.integers(s, e)) for s, e in spans]
+    clusters = [[(int(s), int(s + rng.integers(1, 4))) for s in rng.integers(0, 32, 3)] for _ in range(3)]
+    assert head_labels(spans, np.array(heads), clusters).tolist() == _head_labels_by_scan(spans, heads, clusters)
+
+
 @pytest.fixture(scope="module")
 def partial_data(gap_conll, nlp_en, tmp_path_factory):
     corpus = featurize_corpus(gap_conll, nlp_en, get_rules("en"), tmp_path_factory.mktemp("cache"),
