@@ -192,4 +192,5 @@ def test_board_adds_a_conll_row_scored_in_its_possessor_convention(handmade_mode
                       log=lambda _: None)
     assert [row.board for row in board.rows] == ["LitBank dev (no singletons)",
                                                  "LitBank dev (no singletons), possessors spanned as in its gold"]
-    assert set(board.figures["conll"]) == {"litbank", "litbank_gold_possessors"}
+    assert set(board.figures["conll"]) == {"litbank", "gold_possessors"}
+    assert set(board.figures["conll"]["gold_possessors"]["litbank"]) == set(board.figures["conll"]["litbank"])

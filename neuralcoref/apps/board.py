@@ -327,7 +327,7 @@ def _conll_rows(board: Board, data_dir: Path, nlps: _Pipelines, passes: Dict[str
         board.figures.setdefault("conll", {})[name] = result.scores.to_dict()
         board.add(label, "CoNLL F1 (MUC / B3 / CEAF-e F1)", _conll_value(result.scores))
         if result.gold_possessors is not None:
-            board.figures["conll"][f"{name}_gold_possessors"] = result.gold_possessors.to_dict()
+            board.figures["conll"].setdefault("gold_possessors", {})[name] = result.gold_possessors.to_dict()
             board.add(f"{label}, possessors spanned as in its gold", "CoNLL F1 (MUC / B3 / CEAF-e F1)",
                       _conll_value(result.gold_possessors))
 
