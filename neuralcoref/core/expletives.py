@@ -84,11 +84,12 @@ def _expletives_and_clefts(doc: Doc, rules: LanguageRules,
         return out, cuts
     tables = _Tables(rules, dep, lower, lemma, heads)
     for i in candidates.tolist():
-        out[i] = tables.is_expletive(i, int(heads[i]))
-        if out[i]:  # "il [y] a": the particle refers to nothing either
-            out[tables.particles(int(heads[i]))] = True
-        if out[i]:  # a cut before a clause that precedes its focus is no span
-            cuts.update((c, int(arrays.left[g])) for c, g in tables.clefts(i, int(heads[i])) if g > c)
+        h = int(heads[i])
+        out[i] = tables.is_expletive(i, h)
+        if out[i]:
+            out[tables.particles(h)] = True  # "il [y] a": the particle refers to nothing either
+            # A cleft's focus ends before its clause; a clause before its focus cuts nothing.
+            cuts.update((c, int(arrays.left[g])) for c, g in tables.clefts(i, h) if g > c)
     return out, cuts
 
 
