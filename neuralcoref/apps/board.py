@@ -357,22 +357,27 @@ def _winobias_rows(board: Board, data_dir: Path, nlps: _Pipelines, passes: Dict[
     trimmed: Dict[str, Dict[str, float]] = {}
     for name, relative in WINOBIAS_FILES.items():
         result = conll_pass(nlps["en"], data_dir / relative, progress=True)
-        scores = result.scores
-        figures[name] = {"muc_f1": 100 * scores.muc.f1, "conll_f1": 100 * scores.conll_f1}
-        board.add(f"WinoBias dev {name.replace('_', ' ')}", "MUC F1 / CoNLL F1",
-                  f"{figures[name]['muc_f1']:.2f} / {figures[name]['conll_f1']:.2f}")
+        figures[name] = _muc_conll(result.scores)
+        board.add(f"WinoBias dev {name.replace('_', ' ')}", "MUC F1 / CoNLL F1", _muc_conll_value(figures[name]))
         if result.gold_possessors is not None:
-            trimmed[name] = {"muc_f1": 100 * result.gold_possessors.muc.f1,
-                             "conll_f1": 100 * result.gold_possessors.conll_f1}
+            trimmed[name] = _muc_conll(result.gold_possessors)
     for name, values in trimmed.items():  # after the main rows: not the figures the targets name
         board.add(f"WinoBias dev {name.replace('_', ' ')}, possessors spanned as in its gold",
-                  "MUC F1 / CoNLL F1", f"{values['muc_f1']:.2f} / {values['conll_f1']:.2f}")
+                  "MUC F1 / CoNLL F1", _muc_conll_value(values))
     if trimmed:
         figures["gold_possessors"] = trimmed
     figures["gaps"] = winobias_gaps(figures)
     for kind, gap in figures["gaps"].items():
-        board.add(f"WinoBias dev {kind}", "|pro - anti| MUC F1 / CoNLL F1", f"{gap['muc_f1']:.2f} / {gap['conll_f1']:.2f}")
+        board.add(f"WinoBias dev {kind}", "|pro - anti| MUC F1 / CoNLL F1", _muc_conll_value(gap))
     board.figures["winobias"] = figures
+
+
+def _muc_conll(scores: CorefScores) -> Dict[str, float]:
+    return {"muc_f1": 100 * scores.muc.f1, "conll_f1": 100 * scores.conll_f1}
+
+
+def _muc_conll_value(figures: Dict[str, float]) -> str:
+    return f"{figures['muc_f1']:.2f} / {figures['conll_f1']:.2f}"
 
 
 def winobias_gaps(figures: Dict[str, Dict[str, float]]) -> Dict[str, Dict[str, float]]:

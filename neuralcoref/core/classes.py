@@ -38,14 +38,13 @@ def mention_classes(doc, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray
     proper = types == PROPER
     # The first word only: after a title ("Ms. Garcia") the head is a surname,
     # and many surnames are also first names of the lists.
-    first = arrays.lower[starts[proper]]
+    name_heads, first = heads[proper], arrays.lower[starts[proper]]
     by_first = word_classes(doc, first, lexicons, part="names")
-    # Nor a name that heads a longer name of the Doc: "Collins" after "Sandra
-    # Collins" is her surname, whatever the lists say of "Collins".
-    longer = heads[proper] != starts[proper]
-    surname = (heads[proper] == starts[proper]) & np.isin(first, arrays.lower[heads[proper][longer]])
-    by_first[surname] = 0
-    person = np.where(arrays.ent_type[heads[proper]] == _PERSON, MENTION_CLASSES.index("person"), 0)
+    # Nor a name headed by its first word that is the last word of a longer name
+    # of the Doc: "Collins" after "Sandra Collins" is her surname, whatever the
+    # lists say of "Collins".
+    alone = name_heads == starts[proper]
+    by_first[alone & np.isin(first, arrays.lower[name_heads[~alone]])] = 0
+    person = np.where(arrays.ent_type[name_heads] == _PERSON, MENTION_CLASSES.index("person"), 0)
     out[proper] = np.where(by_first > 0, by_first, person)
     return out
-

@@ -151,8 +151,8 @@ class _Tables:
         self.cleft = np.isin(dep, label_ids(rules.cleft_deps))
         self.relcl = np.isin(dep, label_ids(rules.relative_clause_deps))
         self.particle = np.isin(lower, label_ids(rules.expletive_particles))
-        self.existential = (np.isin(lemma, label_ids(rules.existential_lemmas))
-                            if rules.existential_lemmas else np.ones(len(lemma), dtype=bool))
+        self.existential = np.isin(lemma, label_ids(rules.existential_lemmas))
+        self.any_existential = not rules.existential_lemmas
         self.cleft_word = np.isin(lower, label_ids(rules.cleft_words))
         self.any_cleft_word = not rules.cleft_words
         self.mark = np.isin(lower, label_ids(rules.expletive_marks))
@@ -188,7 +188,7 @@ class _Tables:
 
     def particles(self, h: int) -> List[int]:
         """The expletive particles of head ``h`` ("il [y] a"; none in "il y habite")."""
-        if not self.existential[h]:
+        if not (self.any_existential or self.existential[h]):
             return []
         return [c for c in self.children(h) if self.particle[c]]
 
