@@ -193,6 +193,14 @@ CASES: List[Case] = [
     Case("lexicon_surname_smith", "lexicon",
          "[Sahara Smith|1] is a singer who released [her|1] first album in 2010. "
          "[Smith|1] was born in Austin."),
+    # acronyms and the names they abbreviate
+    Case("acronym_who", "acronym",
+         "[The World Health Organization|1] ([WHO|1]) published a report on Monday. "
+         "Experts say [WHO|1] has been slow to react."),
+    Case("acronym_mit", "acronym",
+         "[She|1] studied at [the Massachusetts Institute of Technology|2]. [MIT|2] gave [her|1] a grant."),
+    Case("acronym_uk", "acronym",
+         "[The United Kingdom|1] voted in 2016. Since then, [the UK|1] has left [the European Union|2]."),
     # quotations attributed to speakers: "I" joins the speaker, another speaker's "I" does not
     Case("speaker_said_anna", "speaker",
          '"[I|1] am tired," said [Anna|1]. "[I|2] will help [you|1]," replied [Tom|2].'),

@@ -22,12 +22,13 @@ def inputs_of(n: int, forbidden=(), speakers=(), fallback=True) -> DecodeInputs:
         repeats=rng.integers(0, 2**63, n, dtype=np.uint64), names=rng.integers(0, 2**63, n, dtype=np.uint64),
         classes=rng.integers(0, 4, n).astype(np.int8), persons=rng.integers(-1, 4, n).astype(np.int32),
         speakers=np.array(speakers, dtype=np.int32).reshape(-1, 2), binding=binding,
-        sentences=(np.arange(n) // 2).astype(np.int32))
+        sentences=(np.arange(n) // 2).astype(np.int32),
+        aliases=np.where(np.arange(n) % 3 == 2, np.arange(n) - 2, -1).astype(np.int32))
 
 
 def assert_same(a: DecodeInputs, b: DecodeInputs) -> None:
     for name in ("heads", "types", "agreement", "repeats", "names", "classes", "persons", "speakers",
-                 "sentences"):
+                 "sentences", "aliases"):
         np.testing.assert_array_equal(getattr(a, name), getattr(b, name), err_msg=name)
         assert getattr(a, name).dtype == getattr(b, name).dtype, name
     np.testing.assert_array_equal(a.binding.forbid_ptr, b.binding.forbid_ptr)
@@ -61,6 +62,7 @@ def test_decoding_decode_reads_offsets_names_and_binding():
     inputs.classes[:] = 0
     inputs.persons[:] = -1
     inputs.repeats[:] = 0
+    inputs.aliases[:] = -1
     scores = DocScores(np.zeros(3, np.float32), np.array([1.0, 0.5, 2.0], np.float32),
                        np.array([0, 0, 1, 3]), np.array([0, 0, 1], np.int32))
     assert decode(scores, inputs, DecodeSettings()) == [[1, 2]]
@@ -89,3 +91,21 @@ def test_decoding_inputs_fingerprint_follows_what_the_rules_fingerprint_leaves_o
     assert changed.fingerprint() == en.fingerprint()  # a model does not change with it...
     assert inputs_fingerprint(changed) != inputs_fingerprint(en)  # ...stored decode inputs do
     assert inputs_fingerprint(en) == inputs_fingerprint(get_rules("en"))
+
+
+def test_decoding_inputs_fingerprint_follows_the_code(tmp_path, monkeypatch):
+    # A change to the code that computes the inputs re-featurizes a training
+    # cache, even between two commits of one version.
+    import neuralcoref.core.decoding as decoding
+    from neuralcoref.lang import get_rules
+
+    source = tmp_path / "aliases.py"
+    source.write_text("RULE = 1\n")
+    monkeypatch.setattr(decoding, "_SOURCES", (tmp_path,))
+    before = decoding.inputs_fingerprint(get_rules("en"))
+    assert decoding.inputs_fingerprint(get_rules("en")) == before
+    source.write_text("RULE = 2\n")
+    assert decoding.inputs_fingerprint(get_rules("en")) != before
+    monkeypatch.undo()
+    assert all((folder / "decoding.py").is_file() or (folder / "base.py").is_file()
+               for folder in decoding._SOURCES)  # the real folders hold the code

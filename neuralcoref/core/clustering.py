@@ -246,11 +246,13 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
                     speakers: Optional[np.ndarray] = None,
                     binding: Optional[Binding] = None,
                     types: Optional[np.ndarray] = None,
-                    sentences: Optional[np.ndarray] = None) -> List[List[int]]:
+                    sentences: Optional[np.ndarray] = None,
+                    aliases: Optional[np.ndarray] = None) -> List[List[int]]:
     """The clusters a Doc's scores decode to: :func:`best_antecedents`, then
     :func:`clusters_from_links`, then :func:`one_span_per_head`, then
-    :func:`attach_repeats` and :func:`merge_repeats`, then
-    :func:`anchor_pronoun_chains`, then :func:`join_speakers`.
+    :func:`attach_repeats` and :func:`merge_repeats`, then :func:`merge_shared_heads`,
+    then :func:`join_aliases`, then :func:`anchor_pronoun_chains`, then
+    :func:`join_speakers`.
 
     heads (int (n,)): head token of each mention; the other arguments as for
         :func:`best_antecedents`.
@@ -270,6 +272,7 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
         cluster holds a forbidden pair.
     types (int (n,) | None): mention types; with ``persons`` and ``agreement``
         they turn on :func:`anchor_pronoun_chains`; sentences (int (n,) | None): for its forward reference.
+    aliases (int (n,) | None): for :func:`join_aliases`; None skips it.
     RETURNS (List[List[int]]): mention indices per cluster.
 
     The component, training's dev evaluation and the tuner all call it through
@@ -291,6 +294,8 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
         clusters = merge_repeats(attach_repeats(clusters, repeats, heads, partners), repeats, heads,
                                  span_scores, names, partners)
     clusters = merge_shared_heads(clusters, heads, types, span_scores, names, partners, masks)
+    if aliases is not None:
+        clusters = join_aliases(clusters, aliases, heads, span_scores, names, partners, masks)
     if persons is not None and agreement is not None and types is not None:
         # A he/she refers: one left alone is anchored, unless greedyness and
         # offsets raise its threshold by more than the rescue's margin; then
@@ -709,6 +714,48 @@ def merge_shared_heads(clusters: List[List[int]], heads: np.ndarray,
     if types is not None:  # a list shares its head with its first item ("[John] and Mary")
         keys[np.asarray(types) == _LIST] = 0
     return merge_repeats(clusters, keys, heads, span_scores, names, partners, masks)
+
+
+def join_aliases(clusters: List[List[int]], aliases: np.ndarray, heads: np.ndarray,
+                 span_scores: Optional[np.ndarray] = None, names: Optional[np.ndarray] = None,
+                 partners: Optional[Dict[int, Set[int]]] = None,
+                 masks: Optional[np.ndarray] = None) -> List[List[int]]:
+    """Put each acronym in one cluster with the name it abbreviates: their
+    clusters merge, or the two make a new one, unless names, binding or
+    agreement keep the two groups apart.
+
+    Unlike a repeated name, which is often no annotated mention ("Paris" in
+    "the Paris Agreement"), an acronym and its name are both names of the
+    entity, so two lone mentions make a cluster too.
+
+    clusters (List[List[int]]): sorted mention indices, as from :func:`merge_shared_heads`.
+    aliases (int (n,)): for an acronym, the mention it abbreviates, else -1
+        (:func:`~neuralcoref.core.aliases.acronym_aliases`).
+    heads, span_scores, names, partners, masks: as for :func:`merge_shared_heads`.
+    RETURNS (List[List[int]]): the clusters, each sorted, in order of their first mention.
+    """
+    aliases = np.asarray(aliases)
+    found = np.flatnonzero(aliases >= 0)
+    if not len(found):
+        return clusters
+    partners = partners or {}
+    groups: List[List[int]] = [list(c) for c in clusters]
+    owner = {m: g for g, members in enumerate(groups) for m in members}
+    for m in found.tolist():
+        a = int(aliases[m])
+        if m in owner and owner[m] == owner.get(a):
+            continue
+        left = groups[owner[m]] if m in owner else [m]
+        right = groups[owner[a]] if a in owner else [a]
+        # The acronym's own number says nothing ("IDD" for "Iodine Deficiency Disorders").
+        rest = [x for x in left if x != m]
+        if _compatible(rest, right, masks, names) and allowed_together(partners, left, right):
+            if m not in owner:
+                owner[m] = len(groups)
+                groups.append([m])
+            _move_into(groups, owner, owner[m], a)
+    joined = one_span_per_head([sorted(c) for c in groups if len(c) > 1], heads, span_scores)
+    return sorted(joined, key=lambda members: members[0])
 
 
 def clusters_from_links(links: np.ndarray) -> List[List[int]]:

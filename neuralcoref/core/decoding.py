@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field, fields
+from pathlib import Path
 from typing import Dict, List, Mapping, Optional, Sequence
 
 import numpy as np
@@ -22,6 +23,7 @@ from spacy.tokens import Doc
 from ..errors import Errors, NeuralcorefError
 from ..lang.base import LanguageRules
 from ..lang.lexicon import DATA as LEXICON_DATA
+from .aliases import acronym_aliases
 from .classes import mention_classes
 from .binding import Binding, binding_constraints
 from .clustering import (agreement_codes, check_link_offsets, decode_clusters, link_offsets_of,
@@ -47,6 +49,8 @@ class DecodeInputs:
     speakers (int32 (k, 2)): (pronoun, speaker mention) pairs (quotes.speaker_links).
     binding (Binding): binding constraints (binding.binding_constraints).
     sentences (int32 (n,)): sentence index of each mention's head.
+    aliases (int32 (n,)): for an acronym, the name it abbreviates, else -1
+        (aliases.acronym_aliases).
     """
 
     heads: np.ndarray
@@ -59,6 +63,7 @@ class DecodeInputs:
     speakers: np.ndarray
     binding: Binding
     sentences: np.ndarray
+    aliases: np.ndarray
 
     def __len__(self) -> int:
         return int(self.heads.shape[0])
@@ -109,32 +114,45 @@ def decode_inputs(doc: Doc, mentions: Mentions, features: MentionFeatures,
     codes = np.asarray(features.codes)
     persons = pronoun_persons(codes)
     speakers = speaker_links(doc, rules, mentions.starts, mentions.ends, mentions.heads, persons, arrays)
-    names = with_speaker_names(name_words(doc, mentions.starts, mentions.ends, mentions.types, arrays),
-                               speakers)
+    repeats, names, aliases = acronym_aliases(
+        arrays, mentions.starts, mentions.ends, mentions.types, repeat_keys(codes, features.hashes),
+        name_words(doc, mentions.starts, mentions.ends, mentions.types, arrays))
+    names = with_speaker_names(names, speakers)
     classes = with_speaker_genders(mention_classes(doc, mentions.starts, mentions.ends, mentions.heads,
                                                    mentions.types, rules.lexicons, arrays), codes, speakers)
     return DecodeInputs(
         heads=np.asarray(mentions.heads, dtype=np.int32),
         types=np.asarray(mentions.types, dtype=np.int8),
         agreement=agreement_codes(codes, rules.decoding_agreement),
-        repeats=repeat_keys(codes, features.hashes),
+        repeats=repeats,
         names=np.asarray(names, dtype=np.uint64),
         classes=np.asarray(classes, dtype=np.int8),
         persons=persons,
         speakers=np.asarray(speakers, dtype=np.int32).reshape(-1, 2),
         binding=binding_constraints(doc, mentions, rules, arrays=arrays),
-        sentences=np.asarray(arrays.sent[np.asarray(mentions.heads, dtype=np.int64)], dtype=np.int32))
+        sentences=np.asarray(arrays.sent[np.asarray(mentions.heads, dtype=np.int64)], dtype=np.int32),
+        aliases=aliases)
+
+
+#: The code that computes mentions, features and decode inputs (this folder and the rules').
+_SOURCES = (Path(__file__).parent, Path(__file__).parent.parent / "lang")
 
 
 def inputs_fingerprint(rules: LanguageRules) -> str:
-    """A hash of everything in the rules that :func:`decode_inputs` reads: every
-    field (the rules' own fingerprint leaves out the decoding fields, which do
-    not change a model) and the lexicon files' bytes. Training's featurized
-    cache is keyed by it, so stored inputs never lag behind the runtime's.
+    """A hash of everything :func:`decode_inputs` reads: every field of the
+    rules (their own fingerprint leaves out the decoding fields, which do not
+    change a model), the lexicon files' bytes, and the sources of the code that
+    computes mentions, features and the inputs (``neuralcoref/core``,
+    ``neuralcoref/lang``). Training's featurized cache is keyed by it, so stored
+    inputs never lag behind the runtime's, not even between two commits of one
+    version.
 
     RETURNS (str): 16 hex digits.
     """
     digest = hashlib.sha1()
+    for folder in _SOURCES:
+        for path in sorted(folder.glob("*.py")) + sorted(folder.glob("*.pyx")):
+            digest.update(path.name.encode("utf8") + path.read_bytes())
     data = {f.name: sorted(map(str, v)) if isinstance(v, frozenset) else v
             for f in fields(rules) for v in [getattr(rules, f.name)]}
     digest.update(json.dumps(data, sort_keys=True, default=str).encode("utf8"))
@@ -160,11 +178,12 @@ def decode(scores: DocScores, inputs: DecodeInputs, settings: DecodeSettings) ->
                            settings.greedyness, inputs.agreement,
                            link_offsets_of(inputs.types, settings.link_offsets), inputs.repeats,
                            inputs.names, scores.mention, inputs.classes, inputs.persons,
-                           inputs.speakers, inputs.binding, inputs.types, inputs.sentences)
+                           inputs.speakers, inputs.binding, inputs.types, inputs.sentences, inputs.aliases)
 
 
 #: The per-mention arrays of DecodeInputs, as stored (all documents concatenated).
-_PER_MENTION = ("heads", "types", "agreement", "repeats", "names", "classes", "persons", "sentences")
+_PER_MENTION = ("heads", "types", "agreement", "repeats", "names", "classes", "persons", "sentences",
+                "aliases")
 MENTION_ARRAYS = _PER_MENTION + ("binder", "forbid_counts")
 #: Arrays of another length per document, with their document offsets.
 RAGGED_ARRAYS = ("speakers", "forbid")
@@ -212,7 +231,7 @@ def _empty_inputs() -> DecodeInputs:
     return DecodeInputs(np.zeros(0, np.int32), np.zeros(0, np.int8), np.zeros((0, 2), np.int32),
                         np.zeros(0, np.uint64), np.zeros(0, np.uint64), np.zeros(0, np.int8),
                         np.zeros(0, np.int32), np.zeros((0, 2), np.int32), Binding.none(0),
-                        np.zeros(0, np.int32))
+                        np.zeros(0, np.int32), np.zeros(0, np.int32))
 
 
 def _named_arrays(inputs: DecodeInputs) -> Dict[str, np.ndarray]:

@@ -1,0 +1,95 @@
+"""Names that say the same thing differently: an acronym and the name it abbreviates.
+
+"the World Health Organization ... WHO" is one entity by construction, yet the two
+share no word, so the name check of decoding (:func:`~neuralcoref.core.clustering.name_words`)
+kept them apart whatever the scores said. An acronym here takes the repeat key
+and the name words of the name it abbreviates, so that decoding treats the two
+as a repeated name, and points to that name, so that decoding puts both in one
+cluster (:func:`~neuralcoref.core.clustering.join_aliases`).
+"""
+from __future__ import annotations
+
+from typing import Dict, List, Tuple
+
+import numpy as np
+from spacy.strings import get_string_id
+from spacy.symbols import ADP, CCONJ, DET, PART, PUNCT
+
+from .doc_arrays import DocArrays
+from .mentions import MENTION_TYPES
+
+_PROPER = MENTION_TYPES.index("proper")
+#: Words an acronym leaves out ("Institute of Technology", "Organisation des Nations unies").
+_SKIPPED_POS = np.array([ADP, CCONJ, DET, PART, PUNCT], dtype=np.uint64)
+_MIN, _MAX = 2, 8  # acronym length, letters
+#: People's names have initials, not acronyms: "MM." (messieurs) is not "Mme de Montmorenci".
+_PERSON_TYPES = np.array([get_string_id("PERSON"), get_string_id("PER")], dtype=np.uint64)
+
+
+def acronym_aliases(arrays: DocArrays, starts: np.ndarray, ends: np.ndarray, types: np.ndarray,
+                    repeats: np.ndarray, names: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Repeat keys and name words where each acronym takes those of the name it
+    abbreviates. An acronym is a proper name of one word in capitals, but for
+    determiners ("WHO", "the UK"); the name it abbreviates, a longer proper name
+    of the Doc whose words, but for determiners, prepositions, conjunctions and
+    particles, begin with its letters in order ("World Health Organization",
+    "Massachusetts Institute of Technology"), none of them in capitals, and that
+    the entity recognizer calls no person. Each acronym takes the nearest such
+    name before it, else the first after it; a two-letter one only a name that
+    comes before its first use.
+
+    arrays (DocArrays): the Doc's arrays; starts, ends, types (int (n,)): the mentions.
+    repeats (uint64 (n,)): from :func:`~neuralcoref.core.clustering.repeat_keys`.
+    names (uint64 (n,)): from :func:`~neuralcoref.core.clustering.name_words`.
+    RETURNS (Tuple[ndarray, ndarray, ndarray]): the repeat keys and name words
+        (copies where an acronym was found, else the arrays given), and (n,)
+        int32 aliases: for an acronym the name it abbreviates, else -1.
+    """
+    starts, ends = np.asarray(starts), np.asarray(ends)
+    aliases = np.full(len(starts), -1, dtype=np.int32)
+    proper = np.flatnonzero(np.asarray(types) == _PROPER)
+    if not len(proper):
+        return repeats, names, aliases
+    doc = arrays.doc
+    kept = arrays.is_alpha & ~np.isin(arrays.pos, _SKIPPED_POS)
+    counted = np.concatenate([[0], np.cumsum(kept)])
+    n_words = counted[ends[proper]] - counted[starts[proper]]
+    # One word in capitals; its first kept token is found by the count so far.
+    one = proper[n_words == 1]
+    first_word = np.searchsorted(counted, counted[starts[one]] + 1) - 1
+    short = (arrays.length[first_word] >= _MIN) & (arrays.length[first_word] <= _MAX)
+    acronyms = {m: doc[i].text for m, i in zip(one[short].tolist(), first_word[short].tolist())
+                if doc[i].text.isupper()}
+    if not acronyms:
+        return repeats, names, aliases
+    longer = proper[(n_words >= _MIN) & (n_words <= _MAX)].tolist()
+    words = {m: [doc[i].text for i in range(int(starts[m]), int(ends[m])) if kept[i]] for m in longer}
+    expansions = _expansions(arrays, starts, ends, words)
+    repeats, names = np.array(repeats, copy=True), np.array(names, copy=True)
+    first_use: Dict[str, int] = {}
+    for m, text in acronyms.items():
+        first_use.setdefault(text, int(starts[m]))
+    for m, text in acronyms.items():
+        found = expansions.get(text, [])
+        # A two-letter one only where the name came first: "US" in "Colorado State
+        # University of the US and the University of Sheffield" is no "U. of S.".
+        if not found or (len(text) == 2 and ends[found[0]] > first_use[text]):
+            continue
+        before = [e for e in found if ends[e] <= starts[m]]
+        full = before[-1] if before else found[0]
+        repeats[m], names[m], aliases[m] = repeats[full], names[full], full
+    return repeats, names, aliases
+
+
+def _expansions(arrays: DocArrays, starts: np.ndarray, ends: np.ndarray,
+                words: Dict[int, List[str]]) -> Dict[str, List[int]]:
+    """The acronym each longer proper name would have -> those names, in order."""
+    person = np.isin(arrays.ent_type, _PERSON_TYPES)
+    out: Dict[str, List[int]] = {}
+    for m, texts in words.items():
+        if person[int(starts[m]):int(ends[m])].any():
+            continue
+        if any(len(t) > 1 and t.isupper() for t in texts):  # spelled out, not "US-169 South"
+            continue
+        out.setdefault("".join(t[0] for t in texts).upper(), []).append(m)
+    return out
