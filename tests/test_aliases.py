@@ -19,7 +19,7 @@ def aliases_of(nlp, text: str) -> Dict[str, str]:
     n = len(mentions)
     repeats = np.arange(1, n + 1, dtype=np.uint64)
     names = np.arange(100, 100 + n, dtype=np.uint64)
-    keys, words, aliases = acronym_aliases(arrays_of(doc, None), mentions.starts, mentions.ends,
+    keys, words, aliases = acronym_aliases(arrays_of(doc, None), en.RULES, mentions.starts, mentions.ends,
                                            mentions.types, repeats, names)
     out = {}
     for m in np.flatnonzero(aliases >= 0).tolist():

@@ -12,22 +12,22 @@ from __future__ import annotations
 from typing import Dict, List, Tuple
 
 import numpy as np
-from spacy.strings import get_string_id
 from spacy.symbols import ADP, CCONJ, DET, PART, PUNCT
 
+from ..lang.base import LanguageRules
 from .doc_arrays import DocArrays
+from .expletives import label_ids
 from .mentions import MENTION_TYPES
 
 _PROPER = MENTION_TYPES.index("proper")
 #: Words an acronym leaves out ("Institute of Technology", "Organisation des Nations unies").
 _SKIPPED_POS = np.array([ADP, CCONJ, DET, PART, PUNCT], dtype=np.uint64)
 _MIN, _MAX = 2, 8  # acronym length, letters
-#: People's names have initials, not acronyms: "MM." (messieurs) is not "Mme de Montmorenci".
-_PERSON_TYPES = np.array([get_string_id("PERSON"), get_string_id("PER")], dtype=np.uint64)
 
 
-def acronym_aliases(arrays: DocArrays, starts: np.ndarray, ends: np.ndarray, types: np.ndarray,
-                    repeats: np.ndarray, names: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+def acronym_aliases(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, ends: np.ndarray,
+                    types: np.ndarray, repeats: np.ndarray,
+                    names: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Repeat keys and name words where each acronym takes those of the name it
     abbreviates. An acronym is a proper name of one word in capitals, but for
     determiners ("WHO", "the UK"); the name it abbreviates, a longer proper name
@@ -39,6 +39,7 @@ def acronym_aliases(arrays: DocArrays, starts: np.ndarray, ends: np.ndarray, typ
     comes before its first use.
 
     arrays (DocArrays): the Doc's arrays; starts, ends, types (int (n,)): the mentions.
+    rules (LanguageRules): the language's rules (which entity labels are people).
     repeats (uint64 (n,)): from :func:`~neuralcoref.core.clustering.repeat_keys`.
     names (uint64 (n,)): from :func:`~neuralcoref.core.clustering.name_words`.
     RETURNS (Tuple[ndarray, ndarray, ndarray]): the repeat keys and name words
@@ -64,7 +65,7 @@ def acronym_aliases(arrays: DocArrays, starts: np.ndarray, ends: np.ndarray, typ
         return repeats, names, aliases
     longer = proper[(n_words >= _MIN) & (n_words <= _MAX)].tolist()
     words = {m: [doc[i].text for i in range(int(starts[m]), int(ends[m])) if kept[i]] for m in longer}
-    expansions = _expansions(arrays, starts, ends, words)
+    expansions = _expansions(arrays, rules, starts, ends, words)
     repeats, names = np.array(repeats, copy=True), np.array(names, copy=True)
     first_use: Dict[str, int] = {}
     for m, text in acronyms.items():
@@ -81,10 +82,13 @@ def acronym_aliases(arrays: DocArrays, starts: np.ndarray, ends: np.ndarray, typ
     return repeats, names, aliases
 
 
-def _expansions(arrays: DocArrays, starts: np.ndarray, ends: np.ndarray,
+def _expansions(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, ends: np.ndarray,
                 words: Dict[int, List[str]]) -> Dict[str, List[int]]:
-    """The acronym each longer proper name would have -> those names, in order."""
-    person = np.isin(arrays.ent_type, _PERSON_TYPES)
+    """The acronym each longer proper name would have -> those names, in order.
+    People's names have initials, not acronyms: "MM." (messieurs) is not "Mme
+    de Montmorenci"."""
+    people = frozenset(label for label, kind in rules.class_map("entity_classes").items() if kind == "person")
+    person = np.isin(arrays.ent_type, label_ids(people))
     out: Dict[str, List[int]] = {}
     for m, texts in words.items():
         if person[int(starts[m]):int(ends[m])].any():

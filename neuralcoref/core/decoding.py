@@ -115,7 +115,7 @@ def decode_inputs(doc: Doc, mentions: Mentions, features: MentionFeatures,
     persons = pronoun_persons(codes)
     speakers = speaker_links(doc, rules, mentions.starts, mentions.ends, mentions.heads, persons, arrays)
     repeats, names, aliases = acronym_aliases(
-        arrays, mentions.starts, mentions.ends, mentions.types, repeat_keys(codes, features.hashes),
+        arrays, rules, mentions.starts, mentions.ends, mentions.types, repeat_keys(codes, features.hashes),
         name_words(doc, mentions.starts, mentions.ends, mentions.types, arrays))
     names = with_speaker_names(names, speakers)
     classes = with_speaker_genders(mention_classes(doc, mentions.starts, mentions.ends, mentions.heads,
