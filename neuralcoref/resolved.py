@@ -62,6 +62,8 @@ def _replacement(mention: Span, main: Span, output: _Output) -> Optional[str]:
         return None  # never replace by a pronoun, nor a name by something vaguer
     if _is_preverbal_clitic(mention, output) or _is_speaker_or_addressee(mention):
         return None
+    if main.start <= mention.root.head.i < main.end:
+        return None  # it hangs on the main mention: "the World Health Organization (WHO)"
     text = main.text
     if _is_possessive(mention):
         suffixes = output.possessive_suffixes
@@ -84,11 +86,20 @@ def _elided_before(doc: Doc, start: int, text: str, output: _Output) -> Optional
     return full[:1].upper() + full[1:] if prev.text[:1].isupper() else full
 
 
-def _capitalised(first: Token, text: str) -> str:
+def _capitalised(first: Token, text: str, main: Span) -> str:
     """``text`` with a capital initial when it replaces a capitalised word that
-    starts a sentence ("It is fast" -> "A new laptop is fast", not "a new laptop")."""
-    if text and first.is_sent_start and first.text[:1].isupper():
+    starts a sentence ("It is fast" -> "A new laptop is fast", not "a new laptop"),
+    and without the capital its main mention had only for starting a sentence
+    elsewhere ("because it was icy" -> "because the road was icy", not "The
+    road"; a name, "I" or a word in capitals keeps it)."""
+    if not text:
+        return text
+    if first.is_sent_start and first.text[:1].isupper():
         return text[:1].upper() + text[1:]
+    opening = main[0]
+    if (opening.is_sent_start and opening.pos_ != "PROPN" and text[:1].isupper()
+            and opening.text[1:].islower() and not first.is_sent_start):
+        return text[:1].lower() + text[1:]
     return text
 
 def resolve_text(doc: Doc, clusters: Sequence[Any]) -> str:
@@ -108,11 +119,13 @@ def resolve_text(doc: Doc, clusters: Sequence[Any]) -> str:
     """
     output = _output_rules(doc.lang_)
     edits: List[Tuple[int, int, Optional[str]]] = []
+    mains: Dict[int, Span] = {}
     for cluster in clusters:
         edits.append((cluster.main.start, cluster.main.end, None))
         for mention in cluster.mentions:
             if (mention.start, mention.end) != (cluster.main.start, cluster.main.end):
                 edits.append((mention.start, mention.end, _replacement(mention, cluster.main, output)))
+                mains[mention.start] = cluster.main
     # Outermost first; anything overlapping an accepted edit is dropped.
     edits.sort(key=lambda e: (e[0], -e[1], e[2] is not None))
     accepted: List[Tuple[int, int, Optional[str]]] = []
@@ -128,7 +141,7 @@ def resolve_text(doc: Doc, clusters: Sequence[Any]) -> str:
         else:
             pieces.append(doc[i:start].text_with_ws)
         if text is not None:
-            text = _capitalised(doc[start], text)
+            text = _capitalised(doc[start], text, mains[start])
         pieces.append(doc[start:end].text_with_ws if text is None else text + doc[end - 1].whitespace_)
         i = end
     pieces.append(doc[i:].text_with_ws)

@@ -149,3 +149,30 @@ def test_resolved_keeps_first_and_second_persons(make_doc):
                    spaces=[False, True, True, False, False, True, True, False, False])
     assert resolved(doc, [[(7, 8), (1, 2)]]) == '"I am tired," said Anna.'
     assert resolved(doc, [[(7, 8), (1, 2)]], mains=[(7, 8)]) == '"I am tired," said Anna.'
+
+
+def test_resolved_main_mention_loses_its_sentence_capital_mid_sentence(make_doc):
+    # "The road closed because it was icy ." / "I saw the car . My car , it said ."
+    doc = make_doc([("The", 1, "det", "DET"), ("road", 2, "nsubj", "NOUN"), ("closed", 2, "ROOT", "VERB"),
+                    ("because", 5, "mark", "SCONJ"), ("it", 5, "nsubj", "PRON", "PRP", ""),
+                    ("was", 2, "advcl", "AUX"), ("icy", 5, "acomp", "ADJ"), (".", 2, "punct", "PUNCT")])
+    assert resolved(doc, [[(0, 2), (4, 5)]]) == "The road closed because the road was icy . "
+    # A name keeps its capital; so does a word in capitals.
+    rows = [("Road", 1, "compound", "PROPN"), ("Six", 2, "nsubj", "PROPN")] + [
+        (r[0], r[1], r[2], r[3]) + tuple(r[4:]) for r in
+        [("closed", 2, "ROOT", "VERB"), ("because", 5, "mark", "SCONJ"), ("it", 5, "nsubj", "PRON", "PRP", ""),
+         ("was", 2, "advcl", "AUX"), ("icy", 5, "acomp", "ADJ"), (".", 2, "punct", "PUNCT")]]
+    assert resolved(make_doc(rows), [[(0, 2), (4, 5)]]) == "Road Six closed because Road Six was icy . "
+    rows[0], rows[1] = ("THE", 1, "det", "DET"), ("ROAD", 2, "nsubj", "NOUN")
+    assert resolved(make_doc(rows), [[(0, 2), (4, 5)]]) == "THE ROAD closed because THE ROAD was icy . "
+
+
+def test_resolved_keeps_a_mention_that_hangs_on_its_main_mention(make_doc):
+    # "The World Health Organization ( WHO ) met . WHO was slow ."
+    doc = make_doc([("The", 3, "det", "DET"), ("World", 3, "compound", "PROPN"), ("Health", 3, "compound", "PROPN"),
+                    ("Organization", 7, "nsubj", "PROPN"), ("(", 5, "punct", "PUNCT"), ("WHO", 3, "appos", "PROPN"),
+                    (")", 5, "punct", "PUNCT"), ("met", 7, "ROOT", "VERB"), (".", 7, "punct", "PUNCT"),
+                    ("WHO", 10, "nsubj", "PROPN"), ("was", 10, "ROOT", "AUX"), ("slow", 10, "acomp", "ADJ"),
+                    (".", 10, "punct", "PUNCT")])
+    assert resolved(doc, [[(0, 4), (5, 6), (9, 10)]]) == \
+        "The World Health Organization ( WHO ) met . The World Health Organization was slow . "
