@@ -46,7 +46,7 @@ def test_component_resolves_with_the_handmade_model(nlp_coref):
     assert doc._.coref_resolved == "Anna said Anna likes Paris."
     doc = nlp_coref(COMPANY)
     assert texts_of(doc) == [["The company", "its", "The company"]]
-    assert doc._.coref_resolved == "The company said The company's profits rose. The company is happy."
+    assert doc._.coref_resolved == "The company said the company's profits rose. The company is happy."
 
 
 def test_component_attaches_a_far_repeated_name_to_its_cluster(nlp_coref):
