@@ -10,10 +10,14 @@ What is kept, and why (the classes are those of :mod:`neuralcoref.lexicon`):
   "sister"): they agree with he/she, never with "it".
 - group: one-word nouns whose first sense is a group ("committee", "company"):
   "it" or "they", never he/she.
-- inanimate: one-word nouns with no person, animal or group sense among their
-  first and other senses except a group sense that is not the first ("laptop",
-  "book", "city"): only "it". A noun with a person or animal sense anywhere
-  ("star", "head", "cat", "dog") is left out: it agrees with anything.
+- inanimate: one-word nouns whose first sense is no person, animal or group,
+  and with no person or animal class among their first ``FREQUENT_CLASSES``
+  classes ("laptop", "book", "city"; "hair": body, quantity, plant, artifact,
+  animal): only "it". WordNet lists a noun's senses most frequent first, so a
+  person or animal class further down is a rare sense ("hair" of an animal's
+  coat, "dish" for an attractive person) that need not make the noun agree
+  with "he" or "she". A noun with a person or animal class among its first
+  ones ("star", "head", "cat", "dog") is left out: it agrees with anything.
 - female, male: first names of one gender only (a name in both lists is left out).
 
 The output is one section per class: a ``[class]`` line, then its words
@@ -29,6 +33,10 @@ from pathlib import Path
 from typing import Dict, Iterable, List
 
 ANIMATE = {"person", "animal"}
+#: Classes, in sense order, in which a person or animal class keeps a noun out of
+#: "inanimate". All of them (the rule until 2026-11-26): 99 inanimate nouns fewer;
+#: only the first: LitBank dev -0.22 (docs/experiments/2026-11-26-acronyms.md).
+FREQUENT_CLASSES = 3
 WORD = re.compile(r"^[a-z][a-z'-]*$")
 
 
@@ -42,12 +50,12 @@ def noun_classes(path: Path) -> Dict[str, List[str]]:
             lemma, first, every = line.rstrip("\n").split("\t")
             if not WORD.match(lemma):
                 continue
-            senses = set(every.split(","))
+            frequent = set(every.split(",")[:FREQUENT_CLASSES])
             if first == "person":
                 out["person"].append(lemma)
             elif first == "group":
                 out["group"].append(lemma)
-            elif first != "animal" and not senses & ANIMATE:
+            elif first != "animal" and not frequent & ANIMATE:
                 out["inanimate"].append(lemma)
     return out
 

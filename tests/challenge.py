@@ -193,6 +193,11 @@ CASES: List[Case] = [
     Case("lexicon_surname_smith", "lexicon",
          "[Sahara Smith|1] is a singer who released [her|1] first album in 2010. "
          "[Smith|1] was born in Austin."),
+    # a noun whose person or animal sense is a rare one is a thing ("hair", "appointment")
+    Case("lexicon_hair_her", "lexicon",
+         "The barber cut [the singer's|1] hair and asked [her|1] about the concert."),
+    Case("lexicon_appointment_him", "lexicon",
+         "The tailor booked an appointment with [the lawyer|1] and paid [him|1] in advance."),
     # acronyms and the names they abbreviate
     Case("acronym_who", "acronym",
          "[The World Health Organization|1] ([WHO|1]) published a report on Monday. "

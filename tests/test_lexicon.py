@@ -30,6 +30,9 @@ def test_lexicon_classes_of_nouns_and_names():
         ["person", "person", "group", "group", "inanimate", "inanimate"]
     # Animals and nouns with a person or animal sense anywhere agree with any pronoun.
     assert [nouns.get(w) for w in ("dog", "cat", "star", "head")] == [None] * 4
+    # A person or animal class after a noun's first three is a rare sense: a thing.
+    assert [nouns.get(w) for w in ("hair", "appointment", "dish", "sweater")] == \
+        ["inanimate", "inanimate", "inanimate", None]
     assert (names["anna"], names["tom"], names["john"]) == ("female", "male", "male")
     assert "leslie" not in names  # in both lists: no gender
     assert len(nouns) > 40000 and len(names) > 7000

