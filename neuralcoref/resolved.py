@@ -119,13 +119,14 @@ def resolve_text(doc: Doc, clusters: Sequence[Any]) -> str:
     """
     output = _output_rules(doc.lang_)
     edits: List[Tuple[int, int, Optional[str]]] = []
-    mains: Dict[int, Span] = {}
     for cluster in clusters:
         edits.append((cluster.main.start, cluster.main.end, None))
         for mention in cluster.mentions:
             if (mention.start, mention.end) != (cluster.main.start, cluster.main.end):
-                edits.append((mention.start, mention.end, _replacement(mention, cluster.main, output)))
-                mains[mention.start] = cluster.main
+                text = _replacement(mention, cluster.main, output)
+                if text is not None:
+                    text = _capitalised(mention[0], text, cluster.main)
+                edits.append((mention.start, mention.end, text))
     # Outermost first; anything overlapping an accepted edit is dropped.
     edits.sort(key=lambda e: (e[0], -e[1], e[2] is not None))
     accepted: List[Tuple[int, int, Optional[str]]] = []
@@ -140,8 +141,6 @@ def resolve_text(doc: Doc, clusters: Sequence[Any]) -> str:
             pieces.append(doc[i:start - 1].text_with_ws + full + " ")
         else:
             pieces.append(doc[i:start].text_with_ws)
-        if text is not None:
-            text = _capitalised(doc[start], text, mains[start])
         pieces.append(doc[start:end].text_with_ws if text is None else text + doc[end - 1].whitespace_)
         i = end
     pieces.append(doc[i:].text_with_ws)
