@@ -206,6 +206,18 @@ CASES: List[Case] = [
          "[She|1] studied at [the Massachusetts Institute of Technology|2]. [MIT|2] gave [her|1] a grant."),
     Case("acronym_uk", "acronym",
          "[The United Kingdom|1] voted in 2016. Since then, [the UK|1] has left [the European Union|2]."),
+    # a person named in part: the surname or given name alone is the full name's person
+    Case("name_part_surname", "name_part",
+         "[Maxim Gvinjia|1] is the current foreign minister. Before [he|1] was appointed in 2010 "
+         "to replace [Sergei Shamba|2], [Gvinjia|1] had served as deputy minister."),
+    Case("name_part_possessor", "name_part",
+         "The critic praised [Li's|1] new stories. [Yiyun Li's|1] debut collection earned "
+         "[her|1] comparisons with Chekhov."),
+    Case("name_part_given", "name_part",
+         "[Hillary Clinton|1] met [Angela Merkel|2] in Berlin. [Hillary|1] thanked [Merkel|2] for the dinner."),
+    Case("name_part_given_after", "name_part",
+         "The hall was full when [Anna|1] arrived. [Anna Petrova|1] had flown in from Sofia, "
+         "and [she|1] spoke first."),
     # quotations attributed to speakers: "I" joins the speaker, another speaker's "I" does not
     Case("speaker_said_anna", "speaker",
          '"[I|1] am tired," said [Anna|1]. "[I|2] will help [you|1]," replied [Tom|2].'),
@@ -346,6 +358,9 @@ FRENCH_CASES: List[Case] = [
     Case("liage_b_lui", "binding", "[Marie|1] a vu [Sophie|2] et [lui|2] a parlé."),
     Case("liage_c_il_dit", "binding", "[Il|1] dit que [Pierre|2] est parti."),
     Case("liage_se", "binding", "[Jean|1] se regarde dans le miroir, puis [il|1] sort."),
+    # une personne nommée en partie : le nom seul est celui du nom complet
+    Case("nom_partiel_valjean", "name_part",
+         "[Jean Valjean|1] entra dans la ville au soir. Personne ne reconnut [Valjean|1] à l'auberge."),
 ]
 
 

@@ -1,26 +1,34 @@
-"""Acronyms and the names they abbreviate (neuralcoref.core.aliases), and how
-decoding joins them (clustering.join_aliases)."""
+"""Acronyms and the names they abbreviate, people named in part and their full
+names (neuralcoref.core.aliases), and how decoding joins them
+(clustering.join_aliases) and drops the words of a name from its cluster
+(clustering.drop_name_words)."""
 from typing import Dict
 
 import numpy as np
 
-from neuralcoref.core.aliases import acronym_aliases
-from neuralcoref.core.clustering import join_aliases
+from neuralcoref.core.aliases import acronym_aliases, name_part_aliases, name_words_within
+from neuralcoref.core.clustering import drop_name_words, join_aliases
 from neuralcoref.core.contract import GENDER, NUMBER
 from neuralcoref.core.doc_arrays import arrays_of
 from neuralcoref.core.mentions import extract_mentions
 from neuralcoref.lang import en
 
 
-def aliases_of(nlp, text: str) -> Dict[str, str]:
-    """Acronym mention text -> the text of the name it abbreviates."""
+def aliases_of(nlp, text: str, parts: bool = False) -> Dict[str, str]:
+    """Acronym (with ``parts``, name part) mention text -> the text of the name
+    it stands for."""
     doc = nlp(text)
     mentions = extract_mentions(doc, en.RULES)
     n = len(mentions)
     repeats = np.arange(1, n + 1, dtype=np.uint64)
     names = np.arange(100, 100 + n, dtype=np.uint64)
-    keys, words, aliases = acronym_aliases(arrays_of(doc, None), en.RULES, mentions.starts, mentions.ends,
+    arrays = arrays_of(doc, None)
+    keys, words, aliases = acronym_aliases(arrays, en.RULES, mentions.starts, mentions.ends,
                                            mentions.types, repeats, names)
+    if parts:
+        assert not (aliases >= 0).any()
+        keys, words, aliases = name_part_aliases(arrays, en.RULES, mentions.starts, mentions.ends,
+                                                 mentions.heads, mentions.types, repeats, names, aliases)
     out = {}
     for m in np.flatnonzero(aliases >= 0).tolist():
         a = int(aliases[m])
@@ -72,3 +80,49 @@ def test_aliases_join_acronyms_with_their_names():
     masks = np.zeros((6, 2), np.uint32)
     masks[0, 1], masks[2, 1] = plur, sing
     assert join_aliases([], aliases, heads, masks=masks) == [[0, 2], [3, 5]]
+
+
+def test_aliases_name_parts_take_the_full_name(nlp_en):
+    found = aliases_of(nlp_en, "Maxim Gvinjia is the foreign minister. Before he was appointed, "
+                               "Gvinjia had served as deputy minister.", parts=True)
+    assert found == {"Gvinjia": "Maxim Gvinjia"}
+    # A given name; before the full name it takes the first one after it.
+    found = aliases_of(nlp_en, "The hall was full when Anna arrived. Anna Petrova had flown in from Sofia.",
+                       parts=True)
+    assert found == {"Anna": "Anna Petrova"}
+    # The words inside the full name itself are no parts of it.
+    found = aliases_of(nlp_en, "Hillary Clinton met Angela Merkel. Hillary thanked Merkel.", parts=True)
+    assert found == {"Hillary": "Hillary Clinton", "Merkel": "Angela Merkel"}
+
+
+def test_aliases_leave_names_two_people_share(nlp_en):
+    # Two full names end in "Zane": "Zane" alone may be either.
+    assert aliases_of(nlp_en, "Elizabeth Zane is the daughter of William Zane. Zane was born in Chicago.",
+                      parts=True) == {}
+    assert aliases_of(nlp_en, "Sandra Collins met Phil Collins in London. Collins left early.",
+                      parts=True) == {}
+    # Not a person's name.
+    assert aliases_of(nlp_en, "The Golden Gate Bridge opened in 1937. Gate traffic grew.", parts=True) == {}
+
+
+def test_aliases_mark_the_words_inside_a_persons_name(nlp_en):
+    doc = nlp_en("Hillary Clinton met the Clinton Foundation. Hillary thanked it.")
+    mentions = extract_mentions(doc, en.RULES)
+    within = name_words_within(arrays_of(doc, None), en.RULES, mentions.starts, mentions.ends,
+                               mentions.heads, mentions.types)
+    marked = {doc[mentions.starts[m]:mentions.ends[m]].text: doc[int(within[m])].text
+              for m in np.flatnonzero(within >= 0).tolist()}
+    # "Hillary" inside "Hillary Clinton"; not "Clinton" of an organisation, not the later "Hillary".
+    assert marked == {"Hillary": "Clinton"}
+    assert [m for m in np.flatnonzero(within >= 0).tolist()] == [
+        m for m in range(len(mentions)) if mentions.starts[m] == 0 and mentions.ends[m] == 1]
+
+
+def test_aliases_drop_name_words_from_their_names_cluster():
+    heads = np.array([0, 1, 5, 8])  # "Hillary" (0) of "Hillary Clinton" (head 1), "she" (5), "Hillary" (8)
+    name_of = np.array([1, -1, -1, -1], dtype=np.int32)
+    assert drop_name_words([[0, 1, 2, 3]], name_of, heads) == [[1, 2, 3]]
+    # Without the name in its cluster the word stays; a cluster left with one mention goes.
+    assert drop_name_words([[0, 3], [1, 2]], name_of, heads) == [[0, 3], [1, 2]]
+    assert drop_name_words([[0, 1]], name_of, heads) == []
+    assert drop_name_words([[0, 1]], np.full(4, -1), heads) == [[0, 1]]

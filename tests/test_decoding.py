@@ -23,12 +23,13 @@ def inputs_of(n: int, forbidden=(), speakers=(), fallback=True) -> DecodeInputs:
         classes=rng.integers(0, 4, n).astype(np.int8), persons=rng.integers(-1, 4, n).astype(np.int32),
         speakers=np.array(speakers, dtype=np.int32).reshape(-1, 2), binding=binding,
         sentences=(np.arange(n) // 2).astype(np.int32),
-        aliases=np.where(np.arange(n) % 3 == 2, np.arange(n) - 2, -1).astype(np.int32))
+        aliases=np.where(np.arange(n) % 3 == 2, np.arange(n) - 2, -1).astype(np.int32),
+        name_of=np.where(np.arange(n) % 4 == 1, np.arange(n) * 2 + 2, -1).astype(np.int32))
 
 
 def assert_same(a: DecodeInputs, b: DecodeInputs) -> None:
     for name in ("heads", "types", "agreement", "repeats", "names", "classes", "persons", "speakers",
-                 "sentences", "aliases"):
+                 "sentences", "aliases", "name_of"):
         np.testing.assert_array_equal(getattr(a, name), getattr(b, name), err_msg=name)
         assert getattr(a, name).dtype == getattr(b, name).dtype, name
     np.testing.assert_array_equal(a.binding.forbid_ptr, b.binding.forbid_ptr)
@@ -63,6 +64,7 @@ def test_decoding_decode_reads_offsets_names_and_binding():
     inputs.persons[:] = -1
     inputs.repeats[:] = 0
     inputs.aliases[:] = -1
+    inputs.name_of[:] = -1
     scores = DocScores(np.zeros(3, np.float32), np.array([1.0, 0.5, 2.0], np.float32),
                        np.array([0, 0, 1, 3]), np.array([0, 0, 1], np.int32))
     assert decode(scores, inputs, DecodeSettings()) == [[1, 2]]

@@ -1,18 +1,21 @@
-"""Names that say the same thing differently: an acronym and the name it abbreviates.
+"""Names that say the same thing differently: an acronym and the name it
+abbreviates; a person's surname or given name alone and their full name.
 
 "the World Health Organization ... WHO" is one entity by construction, yet the two
 share no word, so the name check of decoding (:func:`~neuralcoref.core.clustering.name_words`)
 kept them apart whatever the scores said. An acronym here takes the repeat key
 and the name words of the name it abbreviates, so that decoding treats the two
 as a repeated name, and points to that name, so that decoding puts both in one
-cluster (:func:`~neuralcoref.core.clustering.join_aliases`).
+cluster (:func:`~neuralcoref.core.clustering.join_aliases`). A person's name
+given in part ("Maxim Gvinjia ... Gvinjia") shares a word with the full name,
+but nothing joined the two when the scorers left the part unlinked.
 """
 from __future__ import annotations
 
 from typing import Dict, List, Tuple
 
 import numpy as np
-from spacy.symbols import ADP, CCONJ, DET, PART, PUNCT
+from spacy.symbols import ADP, CCONJ, DET, PART, PROPN, PUNCT
 
 from ..lang.base import LanguageRules
 from .doc_arrays import DocArrays
@@ -80,6 +83,98 @@ def acronym_aliases(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray,
         full = before[-1] if before else found[0]
         repeats[m], names[m], aliases[m] = repeats[full], names[full], full
     return repeats, names, aliases
+
+
+def name_part_aliases(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, ends: np.ndarray,
+                      mention_heads: np.ndarray, types: np.ndarray, repeats: np.ndarray, names: np.ndarray,
+                      aliases: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where a person is named in part, the part takes the repeat key, name words
+    and alias of the full name. A part is a proper name of one word (no
+    modifier of another noun) that is the first or last word of a person's name
+    of two words or more in the Doc ("Gvinjia", "Maxim" for "Maxim Gvinjia"),
+    and heads no longer proper name ("Pictet" of "Mme Pictet" is that name's);
+    it takes the nearest such name before it, else the first after it, and
+    none where the Doc's full names with that word differ in their other end
+    word ("Elizabeth Zane" and "William Zane": "Zane" is either).
+
+    mention_heads (int (n,)): the mentions' head tokens; the other arguments and
+    the result as for :func:`acronym_aliases`, whose result this extends (an
+    acronym keeps its name).
+    """
+    starts, ends = np.asarray(starts), np.asarray(ends)
+    proper = np.flatnonzero((np.asarray(types) == _PROPER) & (np.asarray(aliases) < 0))
+    if not len(proper):
+        return repeats, names, aliases
+    named = (arrays.pos == PROPN) & arrays.is_alpha
+    counted = np.concatenate([[0], np.cumsum(named)])
+    n_words = counted[ends[proper]] - counted[starts[proper]]
+    full = _person_names(arrays, rules, starts, ends, proper[n_words >= 2], named)
+    if not full:
+        return repeats, names, aliases
+    modifier = np.isin(arrays.dep, label_ids(frozenset(
+        dep for dep, kind in rules.class_map("dep_classes").items() if kind == "modifier")))
+    # The head of a longer name ("Pictet" of "Mme Pictet") is that name's.
+    heads_longer = np.zeros(len(arrays.lower) + 1, dtype=bool)
+    heads_longer[np.asarray(mention_heads)[proper[ends[proper] - starts[proper] > 1]]] = True
+    repeats, names, aliases = (np.array(a, copy=True) for a in (repeats, names, aliases))
+    for m in proper[(n_words == 1) & (ends[proper] - starts[proper] == 1)].tolist():
+        i = int(starts[m])
+        found = full.get(int(arrays.lower[i]))
+        if not named[i] or modifier[i] or heads_longer[i] or not found:
+            continue
+        found = [f for f in found if not starts[f] <= i < ends[f]]
+        before = [f for f in found if ends[f] <= i]
+        if found:
+            whole = before[-1] if before else found[0]
+            repeats[m], names[m], aliases[m] = repeats[whole], names[whole], whole
+    return repeats, names, aliases
+
+
+def name_words_within(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, ends: np.ndarray,
+                      heads: np.ndarray, types: np.ndarray) -> np.ndarray:
+    """For each one-word proper name inside a person's longer name ("Hillary"
+    in "Hillary Clinton"), the head token of that name, else -1
+    (for :func:`~neuralcoref.core.clustering.drop_name_words`).
+
+    arrays, rules, starts, ends, types: as for :func:`acronym_aliases`;
+    heads (int (n,)): the mentions' head tokens.
+    RETURNS (ndarray): (n,) int32.
+    """
+    starts, ends, heads = np.asarray(starts), np.asarray(ends), np.asarray(heads)
+    out = np.full(len(starts), -1, dtype=np.int32)
+    proper = np.flatnonzero(np.asarray(types) == _PROPER)
+    named = (arrays.pos == PROPN) & arrays.is_alpha
+    one = proper[(ends[proper] - starts[proper] == 1) & named[starts[proper]]]
+    if not len(one):
+        return out
+    people = frozenset(label for label, kind in rules.class_map("entity_classes").items() if kind == "person")
+    person = np.isin(arrays.ent_type, label_ids(people))
+    for m in proper[ends[proper] - starts[proper] >= 2].tolist():
+        lo, hi = int(starts[m]), int(ends[m])
+        inside = one[(starts[one] >= lo) & (ends[one] <= hi) & (heads[one] != heads[m])]
+        if len(inside) and person[int(heads[m])]:
+            out[inside] = heads[m]
+    return out
+
+
+def _person_names(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, ends: np.ndarray,
+                  longer: np.ndarray, named: np.ndarray) -> Dict[int, List[int]]:
+    """Lowercase id of the first or last word of each person's full name -> those
+    names, in order; a word whose names differ at their other end maps to none."""
+    people = frozenset(label for label, kind in rules.class_map("entity_classes").items() if kind == "person")
+    person = np.isin(arrays.ent_type, label_ids(people))
+    out: Dict[int, List[int]] = {}
+    other_end: Dict[int, set] = {}
+    for m in longer.tolist():
+        tokens = [i for i in range(int(starts[m]), int(ends[m])) if named[i]]
+        # One name, not a phrase that holds two ("Laurence, comme Laurence").
+        if not person[tokens].all() or not named[tokens[0]:tokens[-1] + 1].all():
+            continue
+        first, last = (int(arrays.lower[i]) for i in (tokens[0], tokens[-1]))
+        for word, other in ((first, last), (last, first)):
+            out.setdefault(word, []).append(m)
+            other_end.setdefault(word, set()).add(other)
+    return {word: found for word, found in out.items() if len(other_end[word]) == 1}
 
 
 def _expansions(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, ends: np.ndarray,

@@ -247,12 +247,13 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
                     binding: Optional[Binding] = None,
                     types: Optional[np.ndarray] = None,
                     sentences: Optional[np.ndarray] = None,
-                    aliases: Optional[np.ndarray] = None) -> List[List[int]]:
+                    aliases: Optional[np.ndarray] = None,
+                    name_of: Optional[np.ndarray] = None) -> List[List[int]]:
     """The clusters a Doc's scores decode to: :func:`best_antecedents`, then
     :func:`clusters_from_links`, then :func:`one_span_per_head`, then
     :func:`attach_repeats` and :func:`merge_repeats`, then :func:`merge_shared_heads`,
     then :func:`join_aliases`, then :func:`anchor_pronoun_chains`, then
-    :func:`join_speakers`.
+    :func:`join_speakers`, then :func:`drop_name_words`.
 
     heads (int (n,)): head token of each mention; the other arguments as for
         :func:`best_antecedents`.
@@ -273,6 +274,7 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
     types (int (n,) | None): mention types; with ``persons`` and ``agreement``
         they turn on :func:`anchor_pronoun_chains`; sentences (int (n,) | None): for its forward reference.
     aliases (int (n,) | None): for :func:`join_aliases`; None skips it.
+    name_of (int (n,) | None): for :func:`drop_name_words`; None skips it.
     RETURNS (List[List[int]]): mention indices per cluster.
 
     The component, training's dev evaluation and the tuner all call it through
@@ -305,9 +307,30 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
         lone = (raised < 0) | ((np.diff(ptr) > 0) & (top - single > margin))
         clusters = anchor_pronoun_chains(clusters, pair, ptr, ante, types, persons, agreement, classes,
                                          heads, names, span_scores, partners, sentences, lone, masks)
-    if speakers is None or not len(speakers):
+    if speakers is not None and len(speakers):
+        clusters = join_speakers(clusters, speakers, heads, masks, names, span_scores, partners)
+    return clusters if name_of is None else drop_name_words(clusters, name_of, heads)
+
+
+def drop_name_words(clusters: List[List[int]], name_of: np.ndarray, heads: np.ndarray) -> List[List[int]]:
+    """Take out of each cluster the one-word names that lie inside a longer name
+    of the same cluster ("Hillary" of "Hillary Clinton"): a word of a person's
+    name is not a second mention of the person. A repeated given name links to
+    the word as readily as to the name ("Hillary Clinton ... Hillary").
+
+    name_of (int (n,)): for such a word, the head token of the name it lies in, else -1.
+    RETURNS (List[List[int]]): the clusters, each sorted, of two mentions or more.
+    """
+    name_of = np.asarray(name_of)
+    if not (name_of >= 0).any():
         return clusters
-    return join_speakers(clusters, speakers, heads, masks, names, span_scores, partners)
+    out = []
+    for members in clusters:
+        held = {int(heads[m]) for m in members}
+        kept = [m for m in members if int(name_of[m]) not in held]
+        if len(kept) > 1:
+            out.append(kept)
+    return out
 
 
 def name_words(doc: Doc, starts: np.ndarray, ends: np.ndarray, types: np.ndarray,
@@ -720,7 +743,7 @@ def join_aliases(clusters: List[List[int]], aliases: np.ndarray, heads: np.ndarr
                  span_scores: Optional[np.ndarray] = None, names: Optional[np.ndarray] = None,
                  partners: Optional[Dict[int, Set[int]]] = None,
                  masks: Optional[np.ndarray] = None) -> List[List[int]]:
-    """Put each acronym in one cluster with the name it abbreviates: their
+    """Put each acronym or name in part in one cluster with the name it stands for: their
     clusters merge, or the two make a new one, unless names, binding or
     agreement keep the two groups apart.
 
@@ -729,8 +752,9 @@ def join_aliases(clusters: List[List[int]], aliases: np.ndarray, heads: np.ndarr
     entity, so two lone mentions make a cluster too.
 
     clusters (List[List[int]]): sorted mention indices, as from :func:`merge_shared_heads`.
-    aliases (int (n,)): for an acronym, the mention it abbreviates, else -1
-        (:func:`~neuralcoref.core.aliases.acronym_aliases`).
+    aliases (int (n,)): for an acronym or a person's name in part, the mention
+        it stands for, else -1 (:func:`~neuralcoref.core.aliases.acronym_aliases`,
+        :func:`~neuralcoref.core.aliases.name_part_aliases`).
     heads, span_scores, names, partners, masks: as for :func:`merge_shared_heads`.
     RETURNS (List[List[int]]): the clusters, each sorted, in order of their first mention.
     """

@@ -23,7 +23,7 @@ from spacy.tokens import Doc
 from ..errors import Errors, NeuralcorefError
 from ..lang.base import LanguageRules
 from ..lang.lexicon import DATA as LEXICON_DATA
-from .aliases import acronym_aliases
+from .aliases import acronym_aliases, name_part_aliases, name_words_within
 from .classes import mention_classes
 from .binding import Binding, binding_constraints
 from .clustering import (agreement_codes, check_link_offsets, decode_clusters, link_offsets_of,
@@ -49,8 +49,11 @@ class DecodeInputs:
     speakers (int32 (k, 2)): (pronoun, speaker mention) pairs (quotes.speaker_links).
     binding (Binding): binding constraints (binding.binding_constraints).
     sentences (int32 (n,)): sentence index of each mention's head.
-    aliases (int32 (n,)): for an acronym, the name it abbreviates, else -1
-        (aliases.acronym_aliases).
+    aliases (int32 (n,)): for an acronym or a person's name in part, the name
+        it stands for, else -1 (aliases.acronym_aliases, aliases.name_part_aliases).
+    name_of (int32 (n,)): for a one-word name inside a person's longer name
+        ("Hillary" in "Hillary Clinton"), the head token of that name, else -1
+        (aliases.name_words_within).
     """
 
     heads: np.ndarray
@@ -64,6 +67,7 @@ class DecodeInputs:
     binding: Binding
     sentences: np.ndarray
     aliases: np.ndarray
+    name_of: np.ndarray
 
     def __len__(self) -> int:
         return int(self.heads.shape[0])
@@ -117,6 +121,8 @@ def decode_inputs(doc: Doc, mentions: Mentions, features: MentionFeatures,
     repeats, names, aliases = acronym_aliases(
         arrays, rules, mentions.starts, mentions.ends, mentions.types, repeat_keys(codes, features.hashes),
         name_words(doc, mentions.starts, mentions.ends, mentions.types, arrays))
+    repeats, names, aliases = name_part_aliases(arrays, rules, mentions.starts, mentions.ends, mentions.heads,
+                                                mentions.types, repeats, names, aliases)
     names = with_speaker_names(names, speakers)
     classes = with_speaker_genders(mention_classes(doc, mentions.starts, mentions.ends, mentions.heads,
                                                    mentions.types, rules.lexicons, arrays), codes, speakers)
@@ -131,7 +137,9 @@ def decode_inputs(doc: Doc, mentions: Mentions, features: MentionFeatures,
         speakers=np.asarray(speakers, dtype=np.int32).reshape(-1, 2),
         binding=binding_constraints(doc, mentions, rules, arrays=arrays),
         sentences=np.asarray(arrays.sent[np.asarray(mentions.heads, dtype=np.int64)], dtype=np.int32),
-        aliases=aliases)
+        aliases=aliases,
+        name_of=name_words_within(arrays, rules, mentions.starts, mentions.ends, mentions.heads,
+                                  mentions.types))
 
 
 #: The code that computes mentions, features and decode inputs (this folder and the rules').
@@ -178,12 +186,13 @@ def decode(scores: DocScores, inputs: DecodeInputs, settings: DecodeSettings) ->
                            settings.greedyness, inputs.agreement,
                            link_offsets_of(inputs.types, settings.link_offsets), inputs.repeats,
                            inputs.names, scores.mention, inputs.classes, inputs.persons,
-                           inputs.speakers, inputs.binding, inputs.types, inputs.sentences, inputs.aliases)
+                           inputs.speakers, inputs.binding, inputs.types, inputs.sentences, inputs.aliases,
+                           inputs.name_of)
 
 
 #: The per-mention arrays of DecodeInputs, as stored (all documents concatenated).
 _PER_MENTION = ("heads", "types", "agreement", "repeats", "names", "classes", "persons", "sentences",
-                "aliases")
+                "aliases", "name_of")
 MENTION_ARRAYS = _PER_MENTION + ("binder", "forbid_counts")
 #: Arrays of another length per document, with their document offsets.
 RAGGED_ARRAYS = ("speakers", "forbid")
@@ -231,7 +240,7 @@ def _empty_inputs() -> DecodeInputs:
     return DecodeInputs(np.zeros(0, np.int32), np.zeros(0, np.int8), np.zeros((0, 2), np.int32),
                         np.zeros(0, np.uint64), np.zeros(0, np.uint64), np.zeros(0, np.int8),
                         np.zeros(0, np.int32), np.zeros((0, 2), np.int32), Binding.none(0),
-                        np.zeros(0, np.int32), np.zeros(0, np.int32))
+                        np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0, np.int32))
 
 
 def _named_arrays(inputs: DecodeInputs) -> Dict[str, np.ndarray]:
