@@ -4,9 +4,9 @@
 stages read one :class:`~neuralcoref.core.doc_arrays.DocArrays` instead of calling
 ``doc.to_array`` each (``python tests/doc_arrays_cases.py`` rewrites it):
 test_doc_arrays holds today's outputs bit-identical to them. Rewritten when a
-rule changes what they hold, and only then (last: English's possessive
-preference for "its" and its i-within-i condition, which changed the binding
-of the English cases).
+rule changes what they hold, and only then (last: English's subject
+salience, which gave "He" of "He said that John left" the subject of the
+sentence before, John, and so left the second "John" alone by principle C).
 """
 from __future__ import annotations
 

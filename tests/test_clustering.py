@@ -11,8 +11,9 @@ from neuralcoref.core.clustering import (attach_repeats, best_antecedents, check
                                     clusters_from_links, decode_clusters, greedyness_offset,
                                     link_offsets_of, main_mention, merge_repeats, merge_shared_heads,
                                     name_words,
-                                    one_span_per_head, repeat_keys, spans_of)
-from neuralcoref.core.contract import GENDER, MENTION_CODES, MENTION_HASHES, NUMBER, PERSON
+                                    one_span_per_head, prefer_subjects, repeat_keys, spans_of,
+                                    subject_salience)
+from neuralcoref.core.contract import DEP_CLASSES, GENDER, MENTION_CODES, MENTION_HASHES, NUMBER, PERSON
 from neuralcoref.core.mentions import MENTION_TYPES
 
 PRON, NOM, PROPER, LIST = (MENTION_TYPES.index(t) for t in ("pronominal", "nominal", "proper", "list"))
@@ -538,3 +539,41 @@ def test_clustering_anchor_gives_a_bound_pronoun_any_allowed_mention():
     # "He", which binding still forbids, so nothing else fits)
     assert anchor_pronoun_chains([[0, 2]], pair, ptr, ante, types, persons, agreement, classes,
                                  np.arange(4)) == [[0, 2, 3]]
+
+
+def test_clustering_prefer_subjects_raises_near_subjects_for_he_and_she():
+    # 0 "Anna" (subject, sentence 0), 1 "Maria" (object, 0), 2 "She" (1), 3 "it" (1),
+    # 4 "Tom" (subject, 2), 5 "She" (4)
+    pronominal, proper = MENTION_TYPES.index("pronominal"), MENTION_TYPES.index("proper")
+    types = np.array([proper, proper, pronominal, pronominal, proper, pronominal])
+    persons = np.array([-1, -1, 3, 3, -1, 3])
+    agreement = np.zeros((6, 2), np.int32)
+    agreement[[2, 5], 0] = GENDER.index("fem")
+    agreement[3, 0] = GENDER.index("neut")
+    sentences = np.array([0, 0, 1, 1, 2, 4])
+    salience = np.array([0.75, 0, 0, 0, 0.75, 0], np.float32)
+    # candidates: "She" (2): 0, 1; "it" (3): 0, 1, 2; "Tom" (4): 2; "She" (5): 0, 1, 2, 4
+    ptr = np.array([0, 0, 0, 2, 5, 6, 10])
+    ante = np.array([0, 1, 0, 1, 2, 2, 0, 1, 2, 4], np.int32)
+    pair = np.zeros(10, np.float32)
+    out = prefer_subjects(pair, ptr, ante, salience, types, persons, agreement, sentences)
+    # The first "She" prefers Anna, subject of the sentence before; "it" and "Tom"
+    # prefer nothing; the last "She", two sentences after Tom and four after Anna, neither.
+    np.testing.assert_allclose(out, [0.75, 0, 0, 0, 0, 0, 0, 0, 0, 0])
+    sentences[5] = 3
+    out = prefer_subjects(pair, ptr, ante, salience, types, persons, agreement, sentences)
+    np.testing.assert_allclose(out[6:], [0, 0, 0, 0.75])  # Tom, one sentence back
+    assert prefer_subjects(pair, ptr, ante, np.zeros(6, np.float32), types, persons, agreement,
+                           sentences) is pair
+
+
+def test_clustering_subject_salience_from_the_rules():
+    from dataclasses import replace
+
+    from neuralcoref.lang import get_rules
+
+    codes = np.zeros((3, len(MENTION_CODES)), np.int32)
+    codes[:, MENTION_CODES.index("dep")] = [DEP_CLASSES.index(d) for d in ("subject", "object", "possessive")]
+    en = get_rules("en")
+    np.testing.assert_allclose(subject_salience(codes, en), [en.subject_salience, 0, 0])
+    assert not subject_salience(codes, replace(en, subject_salience=0)).any()

@@ -24,12 +24,13 @@ def inputs_of(n: int, forbidden=(), speakers=(), fallback=True) -> DecodeInputs:
         speakers=np.array(speakers, dtype=np.int32).reshape(-1, 2), binding=binding,
         sentences=(np.arange(n) // 2).astype(np.int32),
         aliases=np.where(np.arange(n) % 3 == 2, np.arange(n) - 2, -1).astype(np.int32),
-        name_of=np.where(np.arange(n) % 4 == 1, np.arange(n) * 2 + 2, -1).astype(np.int32))
+        name_of=np.where(np.arange(n) % 4 == 1, np.arange(n) * 2 + 2, -1).astype(np.int32),
+        salience=np.where(np.arange(n) % 2 == 0, 0.75, 0.0).astype(np.float32))
 
 
 def assert_same(a: DecodeInputs, b: DecodeInputs) -> None:
     for name in ("heads", "types", "agreement", "repeats", "names", "classes", "persons", "speakers",
-                 "sentences", "aliases", "name_of"):
+                 "sentences", "aliases", "name_of", "salience"):
         np.testing.assert_array_equal(getattr(a, name), getattr(b, name), err_msg=name)
         assert getattr(a, name).dtype == getattr(b, name).dtype, name
     np.testing.assert_array_equal(a.binding.forbid_ptr, b.binding.forbid_ptr)
@@ -65,6 +66,7 @@ def test_decoding_decode_reads_offsets_names_and_binding():
     inputs.repeats[:] = 0
     inputs.aliases[:] = -1
     inputs.name_of[:] = -1
+    inputs.salience[:] = 0
     scores = DocScores(np.zeros(3, np.float32), np.array([1.0, 0.5, 2.0], np.float32),
                        np.array([0, 0, 1, 3]), np.array([0, 0, 1], np.int32))
     assert decode(scores, inputs, DecodeSettings()) == [[1, 2]]
@@ -93,6 +95,7 @@ def test_decoding_inputs_fingerprint_follows_what_the_rules_fingerprint_leaves_o
     assert changed.fingerprint() == en.fingerprint()  # a model does not change with it...
     assert inputs_fingerprint(changed) != inputs_fingerprint(en)  # ...stored decode inputs do
     assert inputs_fingerprint(en) == inputs_fingerprint(get_rules("en"))
+    assert inputs_fingerprint(replace(en, subject_salience=0)) != inputs_fingerprint(en)
 
 
 def test_decoding_inputs_fingerprint_follows_the_code(tmp_path, monkeypatch):

@@ -8,10 +8,11 @@ import numpy as np
 from spacy.symbols import PROPN
 from spacy.tokens import Doc
 
+from ..lang.base import LanguageRules
 from ..lang.lexicon import MENTION_CLASSES
 from . import _features
 from .binding import Binding, allowed_together
-from .contract import C, GENDER, H, NUMBER, PERSON
+from .contract import C, DEP_CLASSES, GENDER, H, NUMBER, PERSON
 from .doc_arrays import DocArrays, arrays_of
 from .mentions import MENTION_TYPES
 
@@ -248,8 +249,9 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
                     types: Optional[np.ndarray] = None,
                     sentences: Optional[np.ndarray] = None,
                     aliases: Optional[np.ndarray] = None,
-                    name_of: Optional[np.ndarray] = None) -> List[List[int]]:
-    """The clusters a Doc's scores decode to: :func:`best_antecedents`, then
+                    name_of: Optional[np.ndarray] = None,
+                    salience: Optional[np.ndarray] = None) -> List[List[int]]:
+    """The clusters a Doc's scores decode to: :func:`prefer_subjects`, then :func:`best_antecedents`, then
     :func:`clusters_from_links`, then :func:`one_span_per_head`, then
     :func:`attach_repeats` and :func:`merge_repeats`, then :func:`merge_shared_heads`,
     then :func:`join_aliases`, then :func:`anchor_pronoun_chains`, then
@@ -275,6 +277,8 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
         they turn on :func:`anchor_pronoun_chains`; sentences (int (n,) | None): for its forward reference.
     aliases (int (n,) | None): for :func:`join_aliases`; None skips it.
     name_of (int (n,) | None): for :func:`drop_name_words`; None skips it.
+    salience (float (n,) | None): for :func:`prefer_subjects` (with ``types``,
+        ``persons``, ``agreement`` and ``sentences``); None skips it.
     RETURNS (List[List[int]]): mention indices per cluster.
 
     The component, training's dev evaluation and the tuner all call it through
@@ -283,6 +287,9 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
     """
     if offsets is not None:  # a higher no-antecedent score is a higher threshold
         single = np.asarray(single, dtype=np.float32) + offsets
+    if salience is not None and types is not None and persons is not None and agreement is not None \
+            and sentences is not None:
+        pair = prefer_subjects(pair, ptr, ante, salience, types, persons, agreement, sentences)
     # Computed once for every step below.
     masks = agreement_masks(agreement, classes) if agreement is not None else None
     top = top_scores(pair, ptr) if persons is not None else None  # the rescue's and anchoring's
@@ -310,6 +317,55 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
     if speakers is not None and len(speakers):
         clusters = join_speakers(clusters, speakers, heads, masks, names, span_scores, partners)
     return clusters if name_of is None else drop_name_words(clusters, name_of, heads)
+
+
+#: Sentences back within which a subject is salient for a pronoun: its own and
+#: the one before (the previous utterance of centering theory).
+SALIENT_SENTENCES = 1
+
+
+def subject_salience(codes: np.ndarray, rules: LanguageRules) -> np.ndarray:
+    """Each mention's salience as an antecedent: the rules' ``subject_salience``
+    for a subject of its clause, else 0.
+
+    codes (int (n, k)): mention codes (:class:`~neuralcoref.core.contract.MentionFeatures`).
+    RETURNS (ndarray): (n,) float32, for :func:`prefer_subjects`.
+    """
+    subject = np.asarray(codes)[:, C["dep"]] == DEP_CLASSES.index("subject")
+    return np.where(subject, np.float32(rules.subject_salience), np.float32(0)).astype(np.float32)
+
+
+def prefer_subjects(pair: np.ndarray, ptr: np.ndarray, ante: np.ndarray, salience: np.ndarray,
+                    types: np.ndarray, persons: np.ndarray, agreement: np.ndarray,
+                    sentences: np.ndarray) -> np.ndarray:
+    """Pair scores where a third-person pronoun of known gender (he, his, she,
+    her) scores each subject in its own or the previous sentence higher by that
+    subject's salience.
+
+    Between two people of one gender the scorers often choose by distance or
+    leave the pronoun alone; the subject of the last sentence is the preferred
+    antecedent of a pronoun (centering theory's preferred center, and the
+    parallelism that GAP's syntactic baselines use). Measurements:
+    docs/experiments/2026-11-27-name-parts.md.
+
+    pair (float (n_pairs,)), ptr (int (n + 1,)), ante (int (n_pairs,)): the scores, as
+        for :func:`best_antecedents`.
+    salience (float (n,)): from :func:`subject_salience`.
+    types, persons (int (n,)), agreement (int (n, 2)), sentences (int (n,)): the
+        mentions' types, pronoun persons, gender and number codes, sentence indices.
+    RETURNS (ndarray): the pair scores, ``pair`` itself where nothing changes.
+    """
+    salience = np.asarray(salience, dtype=np.float32)
+    if not salience.any():
+        return pair
+    gender = np.asarray(agreement)[:, 0]
+    anaphors = ((np.asarray(types) == _PRONOMINAL) & (np.asarray(persons) == PERSON.index("3"))
+                & np.isin(gender, (GENDER.index("masc"), GENDER.index("fem"))))
+    anaphor = np.repeat(np.arange(len(anaphors)), np.diff(ptr))
+    ante = np.asarray(ante)
+    sentences = np.asarray(sentences)
+    near = sentences[anaphor] - sentences[ante] <= SALIENT_SENTENCES
+    return np.asarray(pair, dtype=np.float32) + np.where(anaphors[anaphor] & near, salience[ante], np.float32(0))
 
 
 def drop_name_words(clusters: List[List[int]], name_of: np.ndarray, heads: np.ndarray) -> List[List[int]]:

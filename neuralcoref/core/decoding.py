@@ -27,8 +27,8 @@ from .aliases import acronym_aliases, name_part_aliases, name_words_within
 from .classes import mention_classes
 from .binding import Binding, binding_constraints
 from .clustering import (agreement_codes, check_link_offsets, decode_clusters, link_offsets_of,
-                         name_words, pronoun_persons, repeat_keys, with_speaker_genders,
-                         with_speaker_names)
+                         name_words, pronoun_persons, repeat_keys, subject_salience,
+                         with_speaker_genders, with_speaker_names)
 from .contract import MentionFeatures
 from .doc_arrays import DocArrays, arrays_of
 from .mentions import Mentions
@@ -54,6 +54,8 @@ class DecodeInputs:
     name_of (int32 (n,)): for a one-word name inside a person's longer name
         ("Hillary" in "Hillary Clinton"), the head token of that name, else -1
         (aliases.name_words_within).
+    salience (float32 (n,)): what a mention adds, as a subject, to the pair
+        scores of the he/she pronouns after it (clustering.subject_salience).
     """
 
     heads: np.ndarray
@@ -68,6 +70,7 @@ class DecodeInputs:
     sentences: np.ndarray
     aliases: np.ndarray
     name_of: np.ndarray
+    salience: np.ndarray
 
     def __len__(self) -> int:
         return int(self.heads.shape[0])
@@ -139,7 +142,8 @@ def decode_inputs(doc: Doc, mentions: Mentions, features: MentionFeatures,
         sentences=np.asarray(arrays.sent[np.asarray(mentions.heads, dtype=np.int64)], dtype=np.int32),
         aliases=aliases,
         name_of=name_words_within(arrays, rules, mentions.starts, mentions.ends, mentions.heads,
-                                  mentions.types))
+                                  mentions.types),
+        salience=subject_salience(codes, rules))
 
 
 #: The code that computes mentions, features and decode inputs (this folder and the rules').
@@ -187,12 +191,12 @@ def decode(scores: DocScores, inputs: DecodeInputs, settings: DecodeSettings) ->
                            link_offsets_of(inputs.types, settings.link_offsets), inputs.repeats,
                            inputs.names, scores.mention, inputs.classes, inputs.persons,
                            inputs.speakers, inputs.binding, inputs.types, inputs.sentences, inputs.aliases,
-                           inputs.name_of)
+                           inputs.name_of, inputs.salience)
 
 
 #: The per-mention arrays of DecodeInputs, as stored (all documents concatenated).
 _PER_MENTION = ("heads", "types", "agreement", "repeats", "names", "classes", "persons", "sentences",
-                "aliases", "name_of")
+                "aliases", "name_of", "salience")
 MENTION_ARRAYS = _PER_MENTION + ("binder", "forbid_counts")
 #: Arrays of another length per document, with their document offsets.
 RAGGED_ARRAYS = ("speakers", "forbid")
@@ -240,7 +244,8 @@ def _empty_inputs() -> DecodeInputs:
     return DecodeInputs(np.zeros(0, np.int32), np.zeros(0, np.int8), np.zeros((0, 2), np.int32),
                         np.zeros(0, np.uint64), np.zeros(0, np.uint64), np.zeros(0, np.int8),
                         np.zeros(0, np.int32), np.zeros((0, 2), np.int32), Binding.none(0),
-                        np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0, np.int32))
+                        np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0, np.int32),
+                        np.zeros(0, np.float32))
 
 
 def _named_arrays(inputs: DecodeInputs) -> Dict[str, np.ndarray]:

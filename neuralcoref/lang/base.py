@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from dataclasses import dataclass, fields
-from typing import Dict, FrozenSet, Iterable, Mapping, Tuple, Union
+from typing import Any, Dict, FrozenSet, Iterable, Mapping, Tuple, Union
 
 from ..errors import Errors, NeuralcorefError
 
@@ -135,6 +136,10 @@ class LanguageRules:
 
     Decoding and resolved text (not part of :meth:`fingerprint`: mentions and
     features do not depend on them):
+    subject_salience (float): added to the pair score of a subject of the same
+        or the previous sentence for a third-person pronoun whose gender decoding
+        knows (he, his, she, her; never where ``decoding_agreement`` leaves gender
+        out): the subject is a pronoun's preferred antecedent. 0: none.
     decoding_agreement (Labels): mention attributes ("gender", "number") that a
         cluster never mixes: a mention does not join a cluster holding another
         known value. Leave "gender" out where nouns carry grammatical gender
@@ -281,6 +286,7 @@ class LanguageRules:
     inanimate_pronouns: Labels = labels()
     word_morphs: Union[ClassMap, Mapping[str, str]] = frozenset()
     decoding_agreement: Labels = labels("number")
+    subject_salience: float = 0.0
     possessive_suffixes: Labels = frozenset()
     elided_words: Union[ClassMap, Mapping[str, str]] = frozenset()
     lexicons: Labels = labels()
@@ -327,6 +333,8 @@ class LanguageRules:
             value = getattr(self, f.name)
             if f.name.endswith(("_classes", "_words", "_morphs")) and isinstance(value, Mapping):
                 object.__setattr__(self, f.name, frozenset(value.items()))
+            elif f.name in _NUMBER_FIELDS:
+                object.__setattr__(self, f.name, _to_weight(value, f.name))
             elif f.name != "lang" and not isinstance(value, frozenset):
                 object.__setattr__(self, f.name, _to_labels(value, f.name))
         if self.binding_principles - set(BINDING_PRINCIPLES):
@@ -394,15 +402,23 @@ _FILTER_FIELDS = ("weather_lemmas", "weather_adjectives", "weather_light_verbs",
                   "predicate_adjective_deps", "cleft_deps", "expletive_particles", "existential_lemmas",
                   "expletive_marks", "extraposition_subject_deps", "extraposition_adjectives",
                   "cleft_words", "title_deps", "lead_deps")
-_DECODING_FIELDS = ("decoding_agreement", "possessive_suffixes", "elided_words",
+_DECODING_FIELDS = ("decoding_agreement", "subject_salience", "possessive_suffixes", "elided_words",
                     "lexicons", "speech_verbs", "speech_marks") \
     + _BINDING_FIELDS + _FILTER_FIELDS
+#: Numeric fields (the others are label sets, or ``lang``).
+_NUMBER_FIELDS = ("subject_salience",)
 #: Fields added after models shipped: left out of the fingerprint while empty,
 #: so rules that do not use them keep the fingerprint their models recorded.
 _LATER_FIELDS = ("quote_open_marks", "quote_close_marks", "turn_dashes")
 AGREEMENT_ATTRIBUTES = ("gender", "number")
 #: Binding principles decoding can apply (see :mod:`neuralcoref.core.binding`).
 BINDING_PRINCIPLES = ("A", "B", "C", "P", "I")
+
+
+def _to_weight(value: Any, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+        raise TypeError(f"LanguageRules.{name} must be a finite number >= 0, got {value!r}")
+    return float(value)
 
 
 def _to_labels(value: Iterable[str], name: str) -> Labels:

@@ -82,6 +82,9 @@ RULES = LanguageRules(
                             "anybody", "everyone", "everybody", "nobody"),
     inanimate_pronouns=labels("it", "its", "itself", "something", "anything", "everything",
                               "nothing", "which"),
+    # Chosen on OntoGUM, LitBank and GAP development together (0.5 to 1.5, any
+    # subject or names only, one or two sentences back: docs/experiments/2026-11-27-name-parts.md).
+    subject_salience=0.75,
     # Binding (decoding only, see neuralcoref.core.binding).
     binding_principles=labels("A", "B", "C", "P", "I"),
     # Third person only: first and second person meet names as vocatives ("What
