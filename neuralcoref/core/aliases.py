@@ -147,8 +147,7 @@ def name_words_within(arrays: DocArrays, rules: LanguageRules, starts: np.ndarra
     one = proper[(ends[proper] - starts[proper] == 1) & named[starts[proper]]]
     if not len(one):
         return out
-    people = frozenset(label for label, kind in rules.class_map("entity_classes").items() if kind == "person")
-    person = np.isin(arrays.ent_type, label_ids(people))
+    person = _in_person_entity(arrays, rules)
     for m in proper[ends[proper] - starts[proper] >= 2].tolist():
         lo, hi = int(starts[m]), int(ends[m])
         inside = one[(starts[one] >= lo) & (ends[one] <= hi) & (heads[one] != heads[m])]
@@ -161,8 +160,7 @@ def _person_names(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, e
                   longer: np.ndarray, named: np.ndarray) -> Dict[int, List[int]]:
     """Lowercase id of the first or last word of each person's full name -> those
     names, in order; a word whose names differ at their other end maps to none."""
-    people = frozenset(label for label, kind in rules.class_map("entity_classes").items() if kind == "person")
-    person = np.isin(arrays.ent_type, label_ids(people))
+    person = _in_person_entity(arrays, rules)
     out: Dict[int, List[int]] = {}
     other_end: Dict[int, set] = {}
     for m in longer.tolist():
@@ -182,8 +180,7 @@ def _expansions(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, end
     """The acronym each longer proper name would have -> those names, in order.
     People's names have initials, not acronyms: "MM." (messieurs) is not "Mme
     de Montmorenci"."""
-    people = frozenset(label for label, kind in rules.class_map("entity_classes").items() if kind == "person")
-    person = np.isin(arrays.ent_type, label_ids(people))
+    person = _in_person_entity(arrays, rules)
     out: Dict[str, List[int]] = {}
     for m, texts in words.items():
         if person[int(starts[m]):int(ends[m])].any():
@@ -192,3 +189,9 @@ def _expansions(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, end
             continue
         out.setdefault("".join(t[0] for t in texts).upper(), []).append(m)
     return out
+
+
+def _in_person_entity(arrays: DocArrays, rules: LanguageRules) -> np.ndarray:
+    """(n_tokens,) bool: the tokens of an entity the rules class as a person."""
+    people = frozenset(label for label, kind in rules.class_map("entity_classes").items() if kind == "person")
+    return np.isin(arrays.ent_type, label_ids(people))

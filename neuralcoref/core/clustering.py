@@ -251,8 +251,8 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
                     aliases: Optional[np.ndarray] = None,
                     name_of: Optional[np.ndarray] = None,
                     salience: Optional[np.ndarray] = None) -> List[List[int]]:
-    """The clusters a Doc's scores decode to: :func:`prefer_subjects`, then :func:`best_antecedents`, then
-    :func:`clusters_from_links`, then :func:`one_span_per_head`, then
+    """The clusters a Doc's scores decode to: :func:`prefer_subjects`, then
+    :func:`best_antecedents`, then :func:`clusters_from_links`, then :func:`one_span_per_head`, then
     :func:`attach_repeats` and :func:`merge_repeats`, then :func:`merge_shared_heads`,
     then :func:`join_aliases`, then :func:`anchor_pronoun_chains`, then
     :func:`join_speakers`, then :func:`drop_name_words`.
@@ -799,9 +799,9 @@ def join_aliases(clusters: List[List[int]], aliases: np.ndarray, heads: np.ndarr
                  span_scores: Optional[np.ndarray] = None, names: Optional[np.ndarray] = None,
                  partners: Optional[Dict[int, Set[int]]] = None,
                  masks: Optional[np.ndarray] = None) -> List[List[int]]:
-    """Put each acronym or name in part in one cluster with the name it stands for: their
-    clusters merge, or the two make a new one, unless names, binding or
-    agreement keep the two groups apart.
+    """Put each acronym or name in part in one cluster with the name it stands
+    for: their clusters merge, or the two make a new one, unless names, binding
+    or agreement keep the two groups apart.
 
     Unlike a repeated name, which is often no annotated mention ("Paris" in
     "the Paris Agreement"), an acronym and its name are both names of the
