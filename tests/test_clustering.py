@@ -544,27 +544,21 @@ def test_clustering_anchor_gives_a_bound_pronoun_any_allowed_mention():
 def test_clustering_prefer_subjects_raises_near_subjects_for_he_and_she():
     # 0 "Anna" (subject, sentence 0), 1 "Maria" (object, 0), 2 "She" (1), 3 "it" (1),
     # 4 "Tom" (subject, 2), 5 "She" (4)
-    pronominal, proper = MENTION_TYPES.index("pronominal"), MENTION_TYPES.index("proper")
-    types = np.array([proper, proper, pronominal, pronominal, proper, pronominal])
-    persons = np.array([-1, -1, 3, 3, -1, 3])
-    agreement = np.zeros((6, 2), np.int32)
-    agreement[[2, 5], 0] = GENDER.index("fem")
-    agreement[3, 0] = GENDER.index("neut")
+    prefers = np.array([False, False, True, False, False, True])
     sentences = np.array([0, 0, 1, 1, 2, 4])
     salience = np.array([0.75, 0, 0, 0, 0.75, 0], np.float32)
     # candidates: "She" (2): 0, 1; "it" (3): 0, 1, 2; "Tom" (4): 2; "She" (5): 0, 1, 2, 4
     ptr = np.array([0, 0, 0, 2, 5, 6, 10])
     ante = np.array([0, 1, 0, 1, 2, 2, 0, 1, 2, 4], np.int32)
     pair = np.zeros(10, np.float32)
-    out = prefer_subjects(pair, ptr, ante, salience, types, persons, agreement, sentences)
+    out = prefer_subjects(pair, ptr, ante, salience, prefers, sentences)
     # The first "She" prefers Anna, subject of the sentence before; "it" and "Tom"
     # prefer nothing; the last "She", two sentences after Tom and four after Anna, neither.
     np.testing.assert_allclose(out, [0.75, 0, 0, 0, 0, 0, 0, 0, 0, 0])
     sentences[5] = 3
-    out = prefer_subjects(pair, ptr, ante, salience, types, persons, agreement, sentences)
+    out = prefer_subjects(pair, ptr, ante, salience, prefers, sentences)
     np.testing.assert_allclose(out[6:], [0, 0, 0, 0.75])  # Tom, one sentence back
-    assert prefer_subjects(pair, ptr, ante, np.zeros(6, np.float32), types, persons, agreement,
-                           sentences) is pair
+    assert prefer_subjects(pair, ptr, ante, np.zeros(6, np.float32), prefers, sentences) is pair
 
 
 def test_clustering_subject_salience_from_the_rules():
@@ -572,8 +566,17 @@ def test_clustering_subject_salience_from_the_rules():
 
     from neuralcoref.lang import get_rules
 
-    codes = np.zeros((3, len(MENTION_CODES)), np.int32)
-    codes[:, MENTION_CODES.index("dep")] = [DEP_CLASSES.index(d) for d in ("subject", "object", "possessive")]
+    # "Anna" (subject), "Maria" (object), "she" (subject), "it" (subject), "they" (possessive)
+    codes = np.zeros((5, len(MENTION_CODES)), np.int32)
+    column = {name: MENTION_CODES.index(name) for name in ("dep", "type", "person", "gender")}
+    codes[:, column["dep"]] = [DEP_CLASSES.index(d) for d in ("subject", "object", "subject", "subject",
+                                                               "possessive")]
+    codes[:, column["type"]] = [MENTION_TYPES.index(t) for t in ("proper", "proper", "pronominal",
+                                                                  "pronominal", "pronominal")]
+    codes[2:, column["person"]] = PERSON.index("3")
+    codes[:, column["gender"]] = [GENDER.index(g) for g in ("fem", "fem", "fem", "neut", "unknown")]
     en = get_rules("en")
-    np.testing.assert_allclose(subject_salience(codes, en), [en.subject_salience, 0, 0])
-    assert not subject_salience(codes, replace(en, subject_salience=0)).any()
+    salience, prefers = subject_salience(codes, en)
+    np.testing.assert_allclose(salience, [en.subject_salience, 0, en.subject_salience, en.subject_salience, 0])
+    assert prefers.tolist() == [False, False, True, False, False]  # only "she"
+    assert not subject_salience(codes, replace(en, subject_salience=0))[0].any()

@@ -25,12 +25,13 @@ def inputs_of(n: int, forbidden=(), speakers=(), fallback=True) -> DecodeInputs:
         sentences=(np.arange(n) // 2).astype(np.int32),
         aliases=np.where(np.arange(n) % 3 == 2, np.arange(n) - 2, -1).astype(np.int32),
         name_of=np.where(np.arange(n) % 4 == 1, np.arange(n) * 2 + 2, -1).astype(np.int32),
-        salience=np.where(np.arange(n) % 2 == 0, 0.75, 0.0).astype(np.float32))
+        salience=np.where(np.arange(n) % 2 == 0, 0.75, 0.0).astype(np.float32),
+        prefers_subject=np.arange(n) % 3 == 1)
 
 
 def assert_same(a: DecodeInputs, b: DecodeInputs) -> None:
     for name in ("heads", "types", "agreement", "repeats", "names", "classes", "persons", "speakers",
-                 "sentences", "aliases", "name_of", "salience"):
+                 "sentences", "aliases", "name_of", "salience", "prefers_subject"):
         np.testing.assert_array_equal(getattr(a, name), getattr(b, name), err_msg=name)
         assert getattr(a, name).dtype == getattr(b, name).dtype, name
     np.testing.assert_array_equal(a.binding.forbid_ptr, b.binding.forbid_ptr)

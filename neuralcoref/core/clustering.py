@@ -250,7 +250,8 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
                     sentences: Optional[np.ndarray] = None,
                     aliases: Optional[np.ndarray] = None,
                     name_of: Optional[np.ndarray] = None,
-                    salience: Optional[np.ndarray] = None) -> List[List[int]]:
+                    salience: Optional[np.ndarray] = None,
+                    prefers_subject: Optional[np.ndarray] = None) -> List[List[int]]:
     """The clusters a Doc's scores decode to: :func:`prefer_subjects`, then
     :func:`best_antecedents`, then :func:`clusters_from_links`, then :func:`one_span_per_head`, then
     :func:`attach_repeats` and :func:`merge_repeats`, then :func:`merge_shared_heads`,
@@ -277,8 +278,8 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
         they turn on :func:`anchor_pronoun_chains`; sentences (int (n,) | None): for its forward reference.
     aliases (int (n,) | None): for :func:`join_aliases`; None skips it.
     name_of (int (n,) | None): for :func:`drop_name_words`; None skips it.
-    salience (float (n,) | None): for :func:`prefer_subjects` (with ``types``,
-        ``persons``, ``agreement`` and ``sentences``); None skips it.
+    salience (float (n,) | None), prefers_subject (bool (n,) | None): for
+        :func:`prefer_subjects` (with ``sentences``); None skips it.
     RETURNS (List[List[int]]): mention indices per cluster.
 
     The component, training's dev evaluation and the tuner all call it through
@@ -287,9 +288,8 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
     """
     if offsets is not None:  # a higher no-antecedent score is a higher threshold
         single = np.asarray(single, dtype=np.float32) + offsets
-    if salience is not None and types is not None and persons is not None and agreement is not None \
-            and sentences is not None:
-        pair = prefer_subjects(pair, ptr, ante, salience, types, persons, agreement, sentences)
+    if salience is not None and prefers_subject is not None and sentences is not None:
+        pair = prefer_subjects(pair, ptr, ante, salience, prefers_subject, sentences)
     # Computed once for every step below.
     masks = agreement_masks(agreement, classes) if agreement is not None else None
     top = top_scores(pair, ptr) if persons is not None else None  # the rescue's and anchoring's
@@ -324,22 +324,27 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
 SALIENT_SENTENCES = 1
 
 
-def subject_salience(codes: np.ndarray, rules: LanguageRules) -> np.ndarray:
-    """Each mention's salience as an antecedent: the rules' ``subject_salience``
-    for a subject of its clause, else 0.
+def subject_salience(codes: np.ndarray, rules: LanguageRules) -> Tuple[np.ndarray, np.ndarray]:
+    """Each mention's salience as an antecedent (the rules' ``subject_salience``
+    for a subject of its clause, else 0), and whether, as a pronoun, it prefers
+    a near subject: a third-person pronoun of known gender (he, his, she, her;
+    il, elle), whatever decoding's agreement checks.
 
     codes (int (n, k)): mention codes (:class:`~neuralcoref.core.contract.MentionFeatures`).
-    RETURNS (ndarray): (n,) float32, for :func:`prefer_subjects`.
+    RETURNS (Tuple[ndarray, ndarray]): (n,) float32 and (n,) bool, for :func:`prefer_subjects`.
     """
-    subject = np.asarray(codes)[:, C["dep"]] == DEP_CLASSES.index("subject")
-    return np.where(subject, np.float32(rules.subject_salience), np.float32(0)).astype(np.float32)
+    codes = np.asarray(codes)
+    subject = codes[:, C["dep"]] == DEP_CLASSES.index("subject")
+    salience = np.where(subject, np.float32(rules.subject_salience), np.float32(0)).astype(np.float32)
+    prefers = ((codes[:, C["type"]] == _PRONOMINAL) & (codes[:, C["person"]] == PERSON.index("3"))
+               & np.isin(codes[:, C["gender"]], (GENDER.index("masc"), GENDER.index("fem"))))
+    return salience, prefers
 
 
 def prefer_subjects(pair: np.ndarray, ptr: np.ndarray, ante: np.ndarray, salience: np.ndarray,
-                    types: np.ndarray, persons: np.ndarray, agreement: np.ndarray,
-                    sentences: np.ndarray) -> np.ndarray:
-    """Pair scores where a third-person pronoun of known gender (he, his, she,
-    her) scores each subject in its own or the previous sentence higher by that
+                    prefers_subject: np.ndarray, sentences: np.ndarray) -> np.ndarray:
+    """Pair scores where a pronoun that prefers subjects (``prefers_subject``)
+    scores each subject in its own or the previous sentence higher by that
     subject's salience.
 
     Between two people of one gender the scorers often choose by distance or
@@ -350,22 +355,17 @@ def prefer_subjects(pair: np.ndarray, ptr: np.ndarray, ante: np.ndarray, salienc
 
     pair (float (n_pairs,)), ptr (int (n + 1,)), ante (int (n_pairs,)): the scores, as
         for :func:`best_antecedents`.
-    salience (float (n,)): from :func:`subject_salience`.
-    types, persons (int (n,)), agreement (int (n, 2)), sentences (int (n,)): the
-        mentions' types, pronoun persons, gender and number codes, sentence indices.
+    salience (float (n,)), prefers_subject (bool (n,)): from :func:`subject_salience`.
+    sentences (int (n,)): the mentions' sentence indices.
     RETURNS (ndarray): the pair scores, ``pair`` itself where nothing changes.
     """
     salience = np.asarray(salience, dtype=np.float32)
     if not salience.any():
         return pair
-    gender = np.asarray(agreement)[:, 0]
-    anaphors = ((np.asarray(types) == _PRONOMINAL) & (np.asarray(persons) == PERSON.index("3"))
-                & np.isin(gender, (GENDER.index("masc"), GENDER.index("fem"))))
-    anaphor = np.repeat(np.arange(len(anaphors)), np.diff(ptr))
-    ante = np.asarray(ante)
-    sentences = np.asarray(sentences)
-    near = sentences[anaphor] - sentences[ante] <= SALIENT_SENTENCES
-    return np.asarray(pair, dtype=np.float32) + np.where(anaphors[anaphor] & near, salience[ante], np.float32(0))
+    anaphor = np.repeat(np.arange(len(salience)), np.diff(ptr))
+    ante, sentences = np.asarray(ante), np.asarray(sentences)
+    near = np.asarray(prefers_subject, dtype=bool)[anaphor] & (sentences[anaphor] - sentences[ante] <= SALIENT_SENTENCES)
+    return np.asarray(pair, dtype=np.float32) + np.where(near, salience[ante], np.float32(0))
 
 
 def drop_name_words(clusters: List[List[int]], name_of: np.ndarray, heads: np.ndarray) -> List[List[int]]:

@@ -55,7 +55,9 @@ class DecodeInputs:
         ("Hillary" in "Hillary Clinton"), the head token of that name, else -1
         (aliases.name_words_within).
     salience (float32 (n,)): what a mention adds, as a subject, to the pair
-        scores of the he/she pronouns after it (clustering.subject_salience).
+        scores of the pronouns after it that prefer subjects (clustering.subject_salience).
+    prefers_subject (bool (n,)): a third-person pronoun of known gender, which
+        prefers a near subject (clustering.subject_salience).
     """
 
     heads: np.ndarray
@@ -71,6 +73,7 @@ class DecodeInputs:
     aliases: np.ndarray
     name_of: np.ndarray
     salience: np.ndarray
+    prefers_subject: np.ndarray
 
     def __len__(self) -> int:
         return int(self.heads.shape[0])
@@ -143,7 +146,7 @@ def decode_inputs(doc: Doc, mentions: Mentions, features: MentionFeatures,
         aliases=aliases,
         name_of=name_words_within(arrays, rules, mentions.starts, mentions.ends, mentions.heads,
                                   mentions.types),
-        salience=subject_salience(codes, rules))
+        **dict(zip(("salience", "prefers_subject"), subject_salience(codes, rules))))
 
 
 #: The code that computes mentions, features and decode inputs (this folder and the rules').
@@ -191,12 +194,12 @@ def decode(scores: DocScores, inputs: DecodeInputs, settings: DecodeSettings) ->
                            link_offsets_of(inputs.types, settings.link_offsets), inputs.repeats,
                            inputs.names, scores.mention, inputs.classes, inputs.persons,
                            inputs.speakers, inputs.binding, inputs.types, inputs.sentences, inputs.aliases,
-                           inputs.name_of, inputs.salience)
+                           inputs.name_of, inputs.salience, inputs.prefers_subject)
 
 
 #: The per-mention arrays of DecodeInputs, as stored (all documents concatenated).
 _PER_MENTION = ("heads", "types", "agreement", "repeats", "names", "classes", "persons", "sentences",
-                "aliases", "name_of", "salience")
+                "aliases", "name_of", "salience", "prefers_subject")
 MENTION_ARRAYS = _PER_MENTION + ("binder", "forbid_counts")
 #: Arrays of another length per document, with their document offsets.
 RAGGED_ARRAYS = ("speakers", "forbid")
@@ -245,7 +248,7 @@ def _empty_inputs() -> DecodeInputs:
                         np.zeros(0, np.uint64), np.zeros(0, np.uint64), np.zeros(0, np.int8),
                         np.zeros(0, np.int32), np.zeros((0, 2), np.int32), Binding.none(0),
                         np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0, np.int32),
-                        np.zeros(0, np.float32))
+                        np.zeros(0, np.float32), np.zeros(0, bool))
 
 
 def _named_arrays(inputs: DecodeInputs) -> Dict[str, np.ndarray]:

@@ -137,9 +137,10 @@ class LanguageRules:
     Decoding and resolved text (not part of :meth:`fingerprint`: mentions and
     features do not depend on them):
     subject_salience (float): added to the pair score of a subject of the same
-        or the previous sentence for a third-person pronoun whose gender decoding
-        knows (he, his, she, her; never where ``decoding_agreement`` leaves gender
-        out): the subject is a pronoun's preferred antecedent. 0: none.
+        or the previous sentence for a third-person pronoun of known gender (he,
+        his, she, her; il, elle, le): the subject is a pronoun's preferred
+        antecedent. 0: none (French: without binding, an object clitic would
+        prefer its own subject).
     decoding_agreement (Labels): mention attributes ("gender", "number") that a
         cluster never mixes: a mention does not join a cluster holding another
         known value. Leave "gender" out where nouns carry grammatical gender
