@@ -6,7 +6,7 @@ from typing import Dict
 
 import numpy as np
 
-from neuralcoref.core.aliases import acronym_aliases, name_part_aliases, name_words_within
+from neuralcoref.core.aliases import acronym_aliases, name_parts
 from neuralcoref.core.clustering import drop_name_words, join_aliases
 from neuralcoref.core.contract import GENDER, NUMBER
 from neuralcoref.core.doc_arrays import arrays_of
@@ -27,8 +27,8 @@ def aliases_of(nlp, text: str, parts: bool = False) -> Dict[str, str]:
                                            mentions.types, repeats, names)
     if parts:
         assert not (aliases >= 0).any()
-        keys, words, aliases = name_part_aliases(arrays, en.RULES, mentions.starts, mentions.ends,
-                                                 mentions.heads, mentions.types, repeats, names, aliases)
+        keys, words, aliases, _ = name_parts(arrays, en.RULES, mentions.starts, mentions.ends,
+                                             mentions.heads, mentions.types, repeats, names, aliases)
     out = {}
     for m in np.flatnonzero(aliases >= 0).tolist():
         a = int(aliases[m])
@@ -108,8 +108,10 @@ def test_aliases_leave_names_two_people_share(nlp_en):
 def test_aliases_mark_the_words_inside_a_persons_name(nlp_en):
     doc = nlp_en("Hillary Clinton met the Clinton Foundation. Hillary thanked it.")
     mentions = extract_mentions(doc, en.RULES)
-    within = name_words_within(arrays_of(doc, None), en.RULES, mentions.starts, mentions.ends,
-                               mentions.heads, mentions.types)
+    n = len(mentions)
+    within = name_parts(arrays_of(doc, None), en.RULES, mentions.starts, mentions.ends, mentions.heads,
+                        mentions.types, np.zeros(n, np.uint64), np.zeros(n, np.uint64),
+                        np.full(n, -1, np.int32))[3]
     marked = {doc[mentions.starts[m]:mentions.ends[m]].text: doc[int(within[m])].text
               for m in np.flatnonzero(within >= 0).tolist()}
     # "Hillary" inside "Hillary Clinton"; not "Clinton" of an organisation, not the later "Hillary".

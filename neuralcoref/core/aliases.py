@@ -85,94 +85,82 @@ def acronym_aliases(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray,
     return repeats, names, aliases
 
 
-def name_part_aliases(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, ends: np.ndarray,
-                      mention_heads: np.ndarray, types: np.ndarray, repeats: np.ndarray, names: np.ndarray,
-                      aliases: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Where a person is named in part, the part takes the repeat key, name words
-    and alias of the full name. A part is a proper name of one word (no
-    modifier of another noun) that is the first or last word of a person's name
-    of two words or more in the Doc ("Gvinjia", "Maxim" for "Maxim Gvinjia"),
-    and heads no longer proper name ("Pictet" of "Mme Pictet" is that name's);
-    it takes the nearest such name before it, else the first after it, and
-    none where the Doc's full names with that word differ in their other end
-    word ("Elizabeth Zane" and "William Zane": "Zane" is either).
+def name_parts(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, ends: np.ndarray,
+               heads: np.ndarray, types: np.ndarray, repeats: np.ndarray, names: np.ndarray,
+               aliases: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """People named in part, against the Doc's full names of people (proper
+    names of two words or more, every word in a person entity, the words
+    contiguous: not a phrase that holds two, "Laurence, comme Laurence").
 
-    mention_heads (int (n,)): the mentions' head tokens; the other arguments and
-    the result as for :func:`acronym_aliases`, whose result this extends (an
-    acronym keeps its name).
+    A part elsewhere in the Doc takes the repeat key, name words and alias of
+    the full name. A part is a proper name of one word, no modifier of another
+    noun and heading no longer proper name ("Pictet" of "Mme Pictet" is that
+    name's), that is the first or last word of a full name ("Gvinjia", "Maxim"
+    for "Maxim Gvinjia"). It takes the nearest such name before it, else the
+    first after it, and none where the Doc's full names with that word differ
+    in their other end word ("Elizabeth Zane" and "William Zane": "Zane" is
+    either). A one-word name inside a full name ("Hillary" in "Hillary
+    Clinton") is marked with that name's head instead, for
+    :func:`~neuralcoref.core.clustering.drop_name_words`.
+
+    heads (int (n,)): the mentions' head tokens; arrays, rules, starts, ends,
+        types, repeats, names and aliases as for :func:`acronym_aliases`, whose
+        result this extends (an acronym keeps its name).
+    RETURNS (Tuple[ndarray, ndarray, ndarray, ndarray]): repeat keys, name words
+        and aliases (copies where a part was found), and (n,) int32 ``name_of``:
+        for a word inside a full name, the name's head token, else -1.
     """
-    starts, ends = np.asarray(starts), np.asarray(ends)
-    proper = np.flatnonzero((np.asarray(types) == _PROPER) & (np.asarray(aliases) < 0))
+    starts, ends, heads = np.asarray(starts), np.asarray(ends), np.asarray(heads)
+    name_of = np.full(len(starts), -1, dtype=np.int32)
+    proper = np.flatnonzero(np.asarray(types) == _PROPER)
     if not len(proper):
-        return repeats, names, aliases
+        return repeats, names, aliases, name_of
     named = (arrays.pos == PROPN) & arrays.is_alpha
     counted = np.concatenate([[0], np.cumsum(named)])
     n_words = counted[ends[proper]] - counted[starts[proper]]
-    full = _person_names(arrays, rules, starts, ends, proper[n_words >= 2], named)
-    if not full:
-        return repeats, names, aliases
+    one = proper[(n_words == 1) & (ends[proper] - starts[proper] == 1)]
+    one = one[named[starts[one]]]
+    full, by_end = _person_names(arrays, rules, starts, ends, proper[n_words >= 2], named)
+    if not full or not len(one):
+        return repeats, names, aliases, name_of
+    for m in full:
+        inside = one[(starts[one] >= starts[m]) & (ends[one] <= ends[m]) & (heads[one] != heads[m])]
+        name_of[inside] = heads[m]
     modifier = np.isin(arrays.dep, label_ids(frozenset(
         dep for dep, kind in rules.class_map("dep_classes").items() if kind == "modifier")))
-    # The head of a longer name ("Pictet" of "Mme Pictet") is that name's.
     heads_longer = np.zeros(len(arrays.lower) + 1, dtype=bool)
-    heads_longer[np.asarray(mention_heads)[proper[ends[proper] - starts[proper] > 1]]] = True
+    heads_longer[heads[proper[ends[proper] - starts[proper] > 1]]] = True
     repeats, names, aliases = (np.array(a, copy=True) for a in (repeats, names, aliases))
-    for m in proper[(n_words == 1) & (ends[proper] - starts[proper] == 1)].tolist():
+    for m in one[(np.asarray(aliases)[one] < 0) & (name_of[one] < 0)].tolist():
         i = int(starts[m])
-        found = full.get(int(arrays.lower[i]))
-        if not named[i] or modifier[i] or heads_longer[i] or not found:
+        found = by_end.get(int(arrays.lower[i]), [])
+        if modifier[i] or heads_longer[i] or not found:
             continue
-        found = [f for f in found if not starts[f] <= i < ends[f]]
         before = [f for f in found if ends[f] <= i]
-        if found:
-            whole = before[-1] if before else found[0]
-            repeats[m], names[m], aliases[m] = repeats[whole], names[whole], whole
-    return repeats, names, aliases
-
-
-def name_words_within(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, ends: np.ndarray,
-                      heads: np.ndarray, types: np.ndarray) -> np.ndarray:
-    """For each one-word proper name inside a person's longer name ("Hillary"
-    in "Hillary Clinton"), the head token of that name, else -1
-    (for :func:`~neuralcoref.core.clustering.drop_name_words`).
-
-    arrays, rules, starts, ends, types: as for :func:`acronym_aliases`;
-    heads (int (n,)): the mentions' head tokens.
-    RETURNS (ndarray): (n,) int32.
-    """
-    starts, ends, heads = np.asarray(starts), np.asarray(ends), np.asarray(heads)
-    out = np.full(len(starts), -1, dtype=np.int32)
-    proper = np.flatnonzero(np.asarray(types) == _PROPER)
-    named = (arrays.pos == PROPN) & arrays.is_alpha
-    one = proper[(ends[proper] - starts[proper] == 1) & named[starts[proper]]]
-    if not len(one):
-        return out
-    person = _in_person_entity(arrays, rules)
-    for m in proper[ends[proper] - starts[proper] >= 2].tolist():
-        lo, hi = int(starts[m]), int(ends[m])
-        inside = one[(starts[one] >= lo) & (ends[one] <= hi) & (heads[one] != heads[m])]
-        if len(inside) and person[int(heads[m])]:
-            out[inside] = heads[m]
-    return out
+        whole = before[-1] if before else found[0]
+        repeats[m], names[m], aliases[m] = repeats[whole], names[whole], whole
+    return repeats, names, aliases, name_of
 
 
 def _person_names(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, ends: np.ndarray,
-                  longer: np.ndarray, named: np.ndarray) -> Dict[int, List[int]]:
-    """Lowercase id of the first or last word of each person's full name -> those
-    names, in order; a word whose names differ at their other end maps to none."""
+                  longer: np.ndarray, named: np.ndarray) -> Tuple[List[int], Dict[int, List[int]]]:
+    """The full names of people among ``longer``, and the lowercase id of the
+    first or last word of each -> those names, in order (a word whose names
+    differ at their other end maps to none)."""
     person = _in_person_entity(arrays, rules)
-    out: Dict[int, List[int]] = {}
+    full: List[int] = []
+    by_end: Dict[int, List[int]] = {}
     other_end: Dict[int, set] = {}
     for m in longer.tolist():
         tokens = [i for i in range(int(starts[m]), int(ends[m])) if named[i]]
-        # One name, not a phrase that holds two ("Laurence, comme Laurence").
         if not person[tokens].all() or not named[tokens[0]:tokens[-1] + 1].all():
             continue
+        full.append(m)
         first, last = (int(arrays.lower[i]) for i in (tokens[0], tokens[-1]))
         for word, other in ((first, last), (last, first)):
-            out.setdefault(word, []).append(m)
+            by_end.setdefault(word, []).append(m)
             other_end.setdefault(word, set()).add(other)
-    return {word: found for word, found in out.items() if len(other_end[word]) == 1}
+    return full, {word: found for word, found in by_end.items() if len(other_end[word]) == 1}
 
 
 def _expansions(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, ends: np.ndarray,

@@ -810,7 +810,7 @@ def join_aliases(clusters: List[List[int]], aliases: np.ndarray, heads: np.ndarr
     clusters (List[List[int]]): sorted mention indices, as from :func:`merge_shared_heads`.
     aliases (int (n,)): for an acronym or a person's name in part, the mention
         it stands for, else -1 (:func:`~neuralcoref.core.aliases.acronym_aliases`,
-        :func:`~neuralcoref.core.aliases.name_part_aliases`).
+        :func:`~neuralcoref.core.aliases.name_parts`).
     heads, span_scores, names, partners, masks: as for :func:`merge_shared_heads`.
     RETURNS (List[List[int]]): the clusters, each sorted, in order of their first mention.
     """

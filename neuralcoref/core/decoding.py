@@ -23,7 +23,7 @@ from spacy.tokens import Doc
 from ..errors import Errors, NeuralcorefError
 from ..lang.base import LanguageRules
 from ..lang.lexicon import DATA as LEXICON_DATA
-from .aliases import acronym_aliases, name_part_aliases, name_words_within
+from .aliases import acronym_aliases, name_parts
 from .classes import mention_classes
 from .binding import Binding, binding_constraints
 from .clustering import (agreement_codes, check_link_offsets, decode_clusters, link_offsets_of,
@@ -50,10 +50,10 @@ class DecodeInputs:
     binding (Binding): binding constraints (binding.binding_constraints).
     sentences (int32 (n,)): sentence index of each mention's head.
     aliases (int32 (n,)): for an acronym or a person's name in part, the name
-        it stands for, else -1 (aliases.acronym_aliases, aliases.name_part_aliases).
+        it stands for, else -1 (aliases.acronym_aliases, aliases.name_parts).
     name_of (int32 (n,)): for a one-word name inside a person's longer name
         ("Hillary" in "Hillary Clinton"), the head token of that name, else -1
-        (aliases.name_words_within).
+        (aliases.name_parts).
     salience (float32 (n,)): what a mention adds, as a subject, to the pair
         scores of the pronouns after it that prefer subjects (clustering.subject_salience).
     prefers_subject (bool (n,)): a third-person pronoun of known gender, which
@@ -127,8 +127,9 @@ def decode_inputs(doc: Doc, mentions: Mentions, features: MentionFeatures,
     repeats, names, aliases = acronym_aliases(
         arrays, rules, mentions.starts, mentions.ends, mentions.types, repeat_keys(codes, features.hashes),
         name_words(doc, mentions.starts, mentions.ends, mentions.types, arrays))
-    repeats, names, aliases = name_part_aliases(arrays, rules, mentions.starts, mentions.ends, mentions.heads,
-                                                mentions.types, repeats, names, aliases)
+    repeats, names, aliases, name_of = name_parts(arrays, rules, mentions.starts, mentions.ends,
+                                                  mentions.heads, mentions.types, repeats, names, aliases)
+    salience, prefers_subject = subject_salience(codes, rules)
     names = with_speaker_names(names, speakers)
     classes = with_speaker_genders(mention_classes(doc, mentions.starts, mentions.ends, mentions.heads,
                                                    mentions.types, rules.lexicons, arrays), codes, speakers)
@@ -144,9 +145,9 @@ def decode_inputs(doc: Doc, mentions: Mentions, features: MentionFeatures,
         binding=binding_constraints(doc, mentions, rules, arrays=arrays),
         sentences=np.asarray(arrays.sent[np.asarray(mentions.heads, dtype=np.int64)], dtype=np.int32),
         aliases=aliases,
-        name_of=name_words_within(arrays, rules, mentions.starts, mentions.ends, mentions.heads,
-                                  mentions.types),
-        **dict(zip(("salience", "prefers_subject"), subject_salience(codes, rules))))
+        name_of=name_of,
+        salience=salience,
+        prefers_subject=prefers_subject)
 
 
 #: The code that computes mentions, features and decode inputs (this folder and the rules').
