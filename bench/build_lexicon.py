@@ -18,6 +18,11 @@ What is kept, and why (the classes are those of :mod:`neuralcoref.lexicon`):
   coat, "dish" for an attractive person) that need not make the noun agree
   with "he" or "she". A noun with a person or animal class among its first
   ones ("star", "head", "cat", "dog") is left out: it agrees with anything.
+- thing: one-word nouns whose first sense is a concrete thing (an artifact,
+  animal, food, natural object, plant or substance: "shop", "dog", "road"),
+  the antecedents a referring "it" prefers (``LanguageRules.thing_salience``).
+  Abstract nouns ("plan", "fact") and events are left out: an "it" near them
+  is often an event or extraposed "it" that corpora do not annotate.
 - female, male: first names of one gender only (a name in both lists is left out).
 
 The output is one section per class: a ``[class]`` line, then its words
@@ -37,12 +42,15 @@ ANIMATE = {"person", "animal"}
 #: "inanimate". All of them (the rule until 2026-11-26): 99 inanimate nouns fewer;
 #: only the first: LitBank dev -0.22 (docs/experiments/2026-11-26-acronyms.md).
 FREQUENT_CLASSES = 3
+#: First-sense classes of the "thing" section; with "body" too ("his head ... it")
+#: LitBank dev lost 0.06 (docs/experiments/2026-11-27-it-things.md).
+THING_CLASSES = {"artifact", "animal", "food", "object", "plant", "substance"}
 WORD = re.compile(r"^[a-z][a-z'-]*$")
 
 
 def noun_classes(path: Path) -> Dict[str, List[str]]:
-    """person / group / inanimate word lists from ``en_noun_classes.tsv``."""
-    out: Dict[str, List[str]] = {"person": [], "group": [], "inanimate": []}
+    """person / group / inanimate / thing word lists from ``en_noun_classes.tsv``."""
+    out: Dict[str, List[str]] = {"person": [], "group": [], "inanimate": [], "thing": []}
     with open(path, encoding="utf8") as f:
         for line in f:
             if line.startswith("#"):
@@ -51,6 +59,8 @@ def noun_classes(path: Path) -> Dict[str, List[str]]:
             if not WORD.match(lemma):
                 continue
             frequent = set(every.split(",")[:FREQUENT_CLASSES])
+            if first in THING_CLASSES:
+                out["thing"].append(lemma)
             if first == "person":
                 out["person"].append(lemma)
             elif first == "group":

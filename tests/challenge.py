@@ -64,6 +64,13 @@ CASES: List[Case] = [
          "[It|-] was late. [The museum|1] had closed, and [it|1] would open again at nine."),
     Case("it_object", "it",
          "[Sam|1] bought [a car|2] and drove [it|2] home."),
+    # a referring "it" and the concrete things near it; "made it clear that" is no reference
+    Case("it_thing_next_sentence", "it",
+         "[Anna|1] bought [a lamp|2]. [She|1] put [it|2] on the desk."),
+    Case("it_thing_subject", "it",
+         "[The old bridge|1] stood for a century. Last year [it|1] collapsed."),
+    Case("it_made_clear", "it",
+         "[Lisa|1] painted [the fence|2]. [She|1] made [it|-] clear that [she|1] was tired."),
     # cataphora
     Case("cataphora_when", "cataphora",
          "When [she|1] arrived in Paris, [Marie|1] called [her|1] mother."),

@@ -11,7 +11,7 @@ from neuralcoref.core.clustering import (attach_repeats, best_antecedents, check
                                     clusters_from_links, decode_clusters, greedyness_offset,
                                     link_offsets_of, main_mention, merge_repeats, merge_shared_heads,
                                     name_words,
-                                    one_span_per_head, prefer_subjects, repeat_keys, spans_of,
+                                    one_span_per_head, prefer_near, repeat_keys, spans_of,
                                     subject_salience)
 from neuralcoref.core.contract import DEP_CLASSES, GENDER, MENTION_CODES, MENTION_HASHES, NUMBER, PERSON
 from neuralcoref.core.mentions import MENTION_TYPES
@@ -541,7 +541,7 @@ def test_clustering_anchor_gives_a_bound_pronoun_any_allowed_mention():
                                  np.arange(4)) == [[0, 2, 3]]
 
 
-def test_clustering_prefer_subjects_raises_near_subjects_for_he_and_she():
+def test_clustering_prefer_near_raises_near_subjects_for_he_and_she():
     # 0 "Anna" (subject, sentence 0), 1 "Maria" (object, 0), 2 "She" (1), 3 "it" (1),
     # 4 "Tom" (subject, 2), 5 "She" (4)
     prefers = np.array([False, False, True, False, False, True])
@@ -551,14 +551,20 @@ def test_clustering_prefer_subjects_raises_near_subjects_for_he_and_she():
     ptr = np.array([0, 0, 0, 2, 5, 6, 10])
     ante = np.array([0, 1, 0, 1, 2, 2, 0, 1, 2, 4], np.int32)
     pair = np.zeros(10, np.float32)
-    out = prefer_subjects(pair, ptr, ante, salience, prefers, sentences)
+    out = prefer_near(pair, ptr, ante, sentences, [(salience, prefers)])
     # The first "She" prefers Anna, subject of the sentence before; "it" and "Tom"
     # prefer nothing; the last "She", two sentences after Tom and four after Anna, neither.
     np.testing.assert_allclose(out, [0.75, 0, 0, 0, 0, 0, 0, 0, 0, 0])
     sentences[5] = 3
-    out = prefer_subjects(pair, ptr, ante, salience, prefers, sentences)
+    out = prefer_near(pair, ptr, ante, sentences, [(salience, prefers)])
     np.testing.assert_allclose(out[6:], [0, 0, 0, 0.75])  # Tom, one sentence back
-    assert prefer_subjects(pair, ptr, ante, np.zeros(6, np.float32), prefers, sentences) is pair
+    assert prefer_near(pair, ptr, ante, sentences, [(np.zeros(6, np.float32), prefers)]) is pair
+    assert prefer_near(pair, ptr, ante, sentences, []) is pair
+    # A second preference adds to the first: "it" (3) prefers thing 1 ("Maria" as
+    # a stand-in), the last "She" nothing of it.
+    things = np.array([0, 0.5, 0, 0, 0, 0], np.float32)
+    out = prefer_near(pair, ptr, ante, sentences, [(salience, prefers), (things, ~prefers)])
+    np.testing.assert_allclose(out, [0.75, 0, 0, 0.5, 0, 0, 0, 0, 0, 0.75])
 
 
 def test_clustering_subject_salience_from_the_rules():

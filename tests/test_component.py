@@ -363,7 +363,7 @@ def test_component_warns_when_model_rules_differ(handmade_model):
 
 
 def test_component_blacklist(make_nlp):
-    text = "I said I like my dog. You know it."
+    text = "I said I like my dog. You know why."
     assert texts_of(make_nlp()(text)) == [["I", "I", "my"]]
     assert make_nlp(blacklist=True)(text)._.coref_clusters == []
     assert texts_of(make_nlp(blacklist=["my"])(text)) == [["I", "I"]]

@@ -26,12 +26,15 @@ def inputs_of(n: int, forbidden=(), speakers=(), fallback=True) -> DecodeInputs:
         aliases=np.where(np.arange(n) % 3 == 2, np.arange(n) - 2, -1).astype(np.int32),
         name_of=np.where(np.arange(n) % 4 == 1, np.arange(n) * 2 + 2, -1).astype(np.int32),
         salience=np.where(np.arange(n) % 2 == 0, 0.75, 0.0).astype(np.float32),
-        prefers_subject=np.arange(n) % 3 == 1)
+        prefers_subject=np.arange(n) % 3 == 1,
+        thing_salience=np.where(np.arange(n) % 3 == 0, 0.5, 0.0).astype(np.float32),
+        prefers_thing=np.arange(n) % 4 == 3)
 
 
 def assert_same(a: DecodeInputs, b: DecodeInputs) -> None:
     for name in ("heads", "types", "agreement", "repeats", "names", "classes", "persons", "speakers",
-                 "sentences", "aliases", "name_of", "salience", "prefers_subject"):
+                 "sentences", "aliases", "name_of", "salience", "prefers_subject", "thing_salience",
+                 "prefers_thing"):
         np.testing.assert_array_equal(getattr(a, name), getattr(b, name), err_msg=name)
         assert getattr(a, name).dtype == getattr(b, name).dtype, name
     np.testing.assert_array_equal(a.binding.forbid_ptr, b.binding.forbid_ptr)
@@ -97,6 +100,7 @@ def test_decoding_inputs_fingerprint_follows_what_the_rules_fingerprint_leaves_o
     assert inputs_fingerprint(changed) != inputs_fingerprint(en)  # ...stored decode inputs do
     assert inputs_fingerprint(en) == inputs_fingerprint(get_rules("en"))
     assert inputs_fingerprint(replace(en, subject_salience=0)) != inputs_fingerprint(en)
+    assert inputs_fingerprint(replace(en, thing_salience=0)) != inputs_fingerprint(en)
 
 
 def test_decoding_inputs_fingerprint_follows_the_code(tmp_path, monkeypatch):

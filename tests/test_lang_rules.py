@@ -329,16 +329,18 @@ def test_rules_decoding_agreement_by_language_and_outside_the_fingerprint():
         replace(en, decoding_agreement=labels("person"))
 
 
-def test_rules_subject_salience_is_a_decoding_weight():
+@pytest.mark.parametrize("name", ["subject_salience", "thing_salience"])
+def test_rules_saliences_are_decoding_weights(name):
     from dataclasses import replace
 
     en, fr = get_rules("en"), get_rules("fr")
-    assert en.subject_salience > 0 and fr.subject_salience == 0
-    assert replace(en, subject_salience=0).fingerprint() == en.fingerprint()
-    assert replace(en, subject_salience=1).subject_salience == 1.0
+    assert getattr(en, name) > 0 and getattr(fr, name) == 0
+    assert replace(en, **{name: 0}).fingerprint() == en.fingerprint()
+    assert replace(en, thing_frame_deps=labels()).fingerprint() == en.fingerprint()
+    assert getattr(replace(en, **{name: 1}), name) == 1.0
     for bad in (-1, float("nan"), "0.5", True):
-        with pytest.raises(TypeError, match="subject_salience"):
-            replace(en, subject_salience=bad)
+        with pytest.raises(TypeError, match=name):
+            replace(en, **{name: bad})
 
 
 def test_lang_rules_fr_expletive_flag_only_for_expletive_labels():

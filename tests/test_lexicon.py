@@ -38,6 +38,15 @@ def test_lexicon_classes_of_nouns_and_names():
     assert len(nouns) > 40000 and len(names) > 7000
 
 
+def test_lexicon_things_are_concrete_nouns():
+    things = lexicon.load("en_lexicon")["things"]
+    assert all(w in things for w in ("shop", "dog", "road", "museum", "apple", "stone", "milk"))
+    # Abstract nouns, events, body parts, people and groups are no things.
+    assert not any(w in things for w in ("plan", "fact", "idea", "storm", "head", "accountant",
+                                         "committee"))
+    assert len(things) > 15000
+
+
 def test_lexicon_is_cached_and_not_read_on_import():
     code = ("import sys, neuralcoref, neuralcoref.lang.en; "
             "from neuralcoref.lang import lexicon; print(lexicon.load.cache_info().currsize)")
@@ -96,6 +105,29 @@ def test_lexicon_classes_of_parsed_mentions(nlp_en):
     assert got["a dog"] == "none"
     assert not mention_classes(doc, mentions.starts, mentions.ends, mentions.heads, mentions.types,
                                ()).any()
+
+
+def test_thing_preference_of_parsed_mentions(nlp_en):
+    from dataclasses import replace
+
+    from neuralcoref.core.classes import thing_preference
+    from neuralcoref.core.featurize import FeatureTables, featurize
+
+    doc = nlp_en("Mr. Brown opened the shop and the plan. He closed it and its door at noon. "
+                 "It was heavy. They made it clear and considered it a bore.")
+    mentions = extract_mentions(doc, en.RULES)
+    codes = featurize(doc, mentions, FeatureTables(en.RULES)).codes
+    salience, prefers = thing_preference(doc, mentions.heads, mentions.types, codes, en.RULES)
+    spans = [(doc[int(s):int(e)].text, int(s)) for s, e in zip(mentions.starts, mentions.ends)]
+    things = {t for (t, _), v in zip(spans, salience) if v}
+    assert things == {"the shop", "its door"} and set(salience) == {0, en.RULES.thing_salience}
+    referring = [(t, i) for (t, i), p in zip(spans, prefers) if p]
+    # "It was heavy" (a copula), "made it clear" and "considered it a bore" (small
+    # clauses) are left out; "closed it" and "its" refer.
+    assert [t for t, _ in referring] == ["it", "its"]
+    assert doc[referring[0][1] - 1].text == "closed"
+    off = thing_preference(doc, mentions.heads, mentions.types, codes, replace(en.RULES, thing_salience=0))
+    assert not off[0].any() and not off[1].any()
 
 
 @pytest.mark.parametrize("text,expected", [

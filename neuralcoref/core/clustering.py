@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Set, Tuple
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
 
 import numpy as np
 from spacy.symbols import PROPN
@@ -250,9 +250,8 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
                     sentences: Optional[np.ndarray] = None,
                     aliases: Optional[np.ndarray] = None,
                     name_of: Optional[np.ndarray] = None,
-                    salience: Optional[np.ndarray] = None,
-                    prefers_subject: Optional[np.ndarray] = None) -> List[List[int]]:
-    """The clusters a Doc's scores decode to: :func:`prefer_subjects`, then
+                    preferences: Sequence[Tuple[np.ndarray, np.ndarray]] = ()) -> List[List[int]]:
+    """The clusters a Doc's scores decode to: :func:`prefer_near`, then
     :func:`best_antecedents`, then :func:`clusters_from_links`, then :func:`one_span_per_head`, then
     :func:`attach_repeats` and :func:`merge_repeats`, then :func:`merge_shared_heads`,
     then :func:`join_aliases`, then :func:`anchor_pronoun_chains`, then
@@ -278,8 +277,8 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
         they turn on :func:`anchor_pronoun_chains`; sentences (int (n,) | None): for its forward reference.
     aliases (int (n,) | None): for :func:`join_aliases`; None skips it.
     name_of (int (n,) | None): for :func:`drop_name_words`; None skips it.
-    salience (float (n,) | None), prefers_subject (bool (n,) | None): for
-        :func:`prefer_subjects` (with ``sentences``); None skips it.
+    preferences (sequence of (float (n,), bool (n,))): salience and the
+        pronouns it is for, for :func:`prefer_near` (with ``sentences``); empty skips it.
     RETURNS (List[List[int]]): mention indices per cluster.
 
     The component, training's dev evaluation and the tuner all call it through
@@ -288,8 +287,8 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
     """
     if offsets is not None:  # a higher no-antecedent score is a higher threshold
         single = np.asarray(single, dtype=np.float32) + offsets
-    if salience is not None and prefers_subject is not None and sentences is not None:
-        pair = prefer_subjects(pair, ptr, ante, salience, prefers_subject, sentences)
+    if len(preferences) and sentences is not None:
+        pair = prefer_near(pair, ptr, ante, sentences, preferences)
     # Computed once for every step below.
     masks = agreement_masks(agreement, classes) if agreement is not None else None
     top = top_scores(pair, ptr) if persons is not None else None  # the rescue's and anchoring's
@@ -331,7 +330,7 @@ def subject_salience(codes: np.ndarray, rules: LanguageRules) -> Tuple[np.ndarra
     il, elle), whatever decoding's agreement checks.
 
     codes (int (n, k)): mention codes (:class:`~neuralcoref.core.contract.MentionFeatures`).
-    RETURNS (Tuple[ndarray, ndarray]): (n,) float32 and (n,) bool, for :func:`prefer_subjects`.
+    RETURNS (Tuple[ndarray, ndarray]): (n,) float32 and (n,) bool, for :func:`prefer_near`.
     """
     codes = np.asarray(codes)
     subject = codes[:, C["dep"]] == DEP_CLASSES.index("subject")
@@ -341,31 +340,40 @@ def subject_salience(codes: np.ndarray, rules: LanguageRules) -> Tuple[np.ndarra
     return salience, prefers
 
 
-def prefer_subjects(pair: np.ndarray, ptr: np.ndarray, ante: np.ndarray, salience: np.ndarray,
-                    prefers_subject: np.ndarray, sentences: np.ndarray) -> np.ndarray:
-    """Pair scores where a pronoun that prefers subjects (``prefers_subject``)
-    scores each subject in its own or the previous sentence higher by that
-    subject's salience.
+def prefer_near(pair: np.ndarray, ptr: np.ndarray, ante: np.ndarray, sentences: np.ndarray,
+                preferences: Sequence[Tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+    """Pair scores where a pronoun that prefers a kind of antecedent scores each
+    such antecedent in its own or the previous sentence higher by its salience.
 
-    Between two people of one gender the scorers often choose by distance or
-    leave the pronoun alone; the subject of the last sentence is the preferred
-    antecedent of a pronoun (centering theory's preferred center, and the
-    parallelism that GAP's syntactic baselines use). Measurements:
-    docs/experiments/2026-11-27-name-parts.md.
+    Two preferences use it. He and she prefer a near subject
+    (:func:`subject_salience`): between two people of one gender the scorers
+    often choose by distance or leave the pronoun alone, while the subject of
+    the last sentence is a pronoun's preferred antecedent (centering theory's
+    preferred center, and the parallelism that GAP's syntactic baselines use).
+    A referring "it" prefers a near concrete thing
+    (:func:`~neuralcoref.core.classes.thing_preference`): trained on corpora
+    where many an "it" is an event or nothing, the scorers leave "He closed it"
+    unlinked. Measurements: docs/experiments/2026-11-27-name-parts.md,
+    2026-11-27-it-things.md.
 
     pair (float (n_pairs,)), ptr (int (n + 1,)), ante (int (n_pairs,)): the scores, as
         for :func:`best_antecedents`.
-    salience (float (n,)), prefers_subject (bool (n,)): from :func:`subject_salience`.
     sentences (int (n,)): the mentions' sentence indices.
+    preferences: (salience float (n,), prefers bool (n,)) pairs: what each
+        mention adds as an antecedent, and which pronouns it adds it for.
     RETURNS (ndarray): the pair scores, ``pair`` itself where nothing changes.
     """
-    salience = np.asarray(salience, dtype=np.float32)
-    if not salience.any():
+    preferences = [(np.asarray(s, dtype=np.float32), np.asarray(p, dtype=bool)) for s, p in preferences
+                   if np.any(s) and np.any(p)]
+    if not preferences:
         return pair
-    anaphor = np.repeat(np.arange(len(salience)), np.diff(ptr))
+    anaphor = np.repeat(np.arange(len(ptr) - 1), np.diff(ptr))
     ante, sentences = np.asarray(ante), np.asarray(sentences)
-    near = np.asarray(prefers_subject, dtype=bool)[anaphor] & (sentences[anaphor] - sentences[ante] <= SALIENT_SENTENCES)
-    return np.asarray(pair, dtype=np.float32) + np.where(near, salience[ante], np.float32(0))
+    near = sentences[anaphor] - sentences[ante] <= SALIENT_SENTENCES
+    out = np.asarray(pair, dtype=np.float32).copy()
+    for salience, prefers in preferences:
+        out += np.where(near & prefers[anaphor], salience[ante], np.float32(0))
+    return out
 
 
 def drop_name_words(clusters: List[List[int]], name_of: np.ndarray, heads: np.ndarray) -> List[List[int]]:

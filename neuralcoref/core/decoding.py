@@ -24,7 +24,7 @@ from ..errors import Errors, NeuralcorefError
 from ..lang.base import LanguageRules
 from ..lang.lexicon import DATA as LEXICON_DATA
 from .aliases import acronym_aliases, name_parts
-from .classes import mention_classes
+from .classes import mention_classes, thing_preference
 from .binding import Binding, binding_constraints
 from .clustering import (agreement_codes, check_link_offsets, decode_clusters, link_offsets_of,
                          name_words, pronoun_persons, repeat_keys, subject_salience,
@@ -58,6 +58,8 @@ class DecodeInputs:
         scores of the pronouns after it that prefer subjects (clustering.subject_salience).
     prefers_subject (bool (n,)): a third-person pronoun of known gender, which
         prefers a near subject (clustering.subject_salience).
+    thing_salience (float32 (n,)), prefers_thing (bool (n,)): the same for
+        concrete things and the neuter pronouns that refer (classes.thing_preference).
     """
 
     heads: np.ndarray
@@ -74,6 +76,8 @@ class DecodeInputs:
     name_of: np.ndarray
     salience: np.ndarray
     prefers_subject: np.ndarray
+    thing_salience: np.ndarray
+    prefers_thing: np.ndarray
 
     def __len__(self) -> int:
         return int(self.heads.shape[0])
@@ -130,6 +134,7 @@ def decode_inputs(doc: Doc, mentions: Mentions, features: MentionFeatures,
     repeats, names, aliases, name_of = name_parts(arrays, rules, mentions.starts, mentions.ends,
                                                   mentions.heads, mentions.types, repeats, names, aliases)
     salience, prefers_subject = subject_salience(codes, rules)
+    thing_salience, prefers_thing = thing_preference(doc, mentions.heads, mentions.types, codes, rules, arrays)
     names = with_speaker_names(names, speakers)
     classes = with_speaker_genders(mention_classes(doc, mentions.starts, mentions.ends, mentions.heads,
                                                    mentions.types, rules.lexicons, arrays), codes, speakers)
@@ -147,7 +152,9 @@ def decode_inputs(doc: Doc, mentions: Mentions, features: MentionFeatures,
         aliases=aliases,
         name_of=name_of,
         salience=salience,
-        prefers_subject=prefers_subject)
+        prefers_subject=prefers_subject,
+        thing_salience=thing_salience,
+        prefers_thing=prefers_thing)
 
 
 #: The code that computes mentions, features and decode inputs (this folder and the rules').
@@ -195,12 +202,13 @@ def decode(scores: DocScores, inputs: DecodeInputs, settings: DecodeSettings) ->
                            link_offsets_of(inputs.types, settings.link_offsets), inputs.repeats,
                            inputs.names, scores.mention, inputs.classes, inputs.persons,
                            inputs.speakers, inputs.binding, inputs.types, inputs.sentences, inputs.aliases,
-                           inputs.name_of, inputs.salience, inputs.prefers_subject)
+                           inputs.name_of, ((inputs.salience, inputs.prefers_subject),
+                                            (inputs.thing_salience, inputs.prefers_thing)))
 
 
 #: The per-mention arrays of DecodeInputs, as stored (all documents concatenated).
 _PER_MENTION = ("heads", "types", "agreement", "repeats", "names", "classes", "persons", "sentences",
-                "aliases", "name_of", "salience", "prefers_subject")
+                "aliases", "name_of", "salience", "prefers_subject", "thing_salience", "prefers_thing")
 MENTION_ARRAYS = _PER_MENTION + ("binder", "forbid_counts")
 #: Arrays of another length per document, with their document offsets.
 RAGGED_ARRAYS = ("speakers", "forbid")
@@ -249,7 +257,8 @@ def _empty_inputs() -> DecodeInputs:
                         np.zeros(0, np.uint64), np.zeros(0, np.uint64), np.zeros(0, np.int8),
                         np.zeros(0, np.int32), np.zeros((0, 2), np.int32), Binding.none(0),
                         np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0, np.int32),
-                        np.zeros(0, np.float32), np.zeros(0, bool))
+                        np.zeros(0, np.float32), np.zeros(0, bool), np.zeros(0, np.float32),
+                        np.zeros(0, bool))
 
 
 def _named_arrays(inputs: DecodeInputs) -> Dict[str, np.ndarray]:

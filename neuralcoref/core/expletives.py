@@ -93,6 +93,27 @@ def _expletives_and_clefts(doc: Doc, rules: LanguageRules,
     return out, cuts
 
 
+def in_predicative_frame(rules: LanguageRules, arrays: DocArrays, tokens: np.ndarray) -> np.ndarray:
+    """Whether the head of each token is a copula, has a dependent among
+    ``rules.thing_frame_deps``, or is a small clause's predicate (a word of
+    ``rules.content_pos`` that is itself such a dependent: "made [it] clear",
+    "considered [it] a bore"): the frames where a neuter pronoun that is no
+    expletive may still be an event or an extraposed "it" ("it was only Friday",
+    "esteem it a folly", "it made us rich").
+
+    rules (LanguageRules): the language's rules; arrays (DocArrays): the Doc's arrays.
+    tokens (int (k,)): token indices.
+    RETURNS (ndarray): (k,) bool.
+    """
+    heads = arrays.head.astype(np.int64)
+    frame_dep = np.isin(arrays.dep, label_ids(rules.thing_frame_deps))
+    framed = np.zeros(len(heads), dtype=bool)
+    framed[heads[frame_dep]] = True
+    framed |= frame_dep & np.isin(arrays.pos, label_ids(rules.content_pos))
+    of = heads[np.asarray(tokens, dtype=np.int64)]
+    return np.isin(arrays.lemma[of], label_ids(rules.copula_lemmas)) | framed[of]
+
+
 def without_expletives(doc: Doc, rules: LanguageRules, mentions: "Mentions",
                        arrays: Optional[DocArrays] = None) -> "Mentions":
     """The mentions but the one-token mentions of expletive pronouns, and with a

@@ -141,6 +141,15 @@ class LanguageRules:
         his, she, her; il, elle, le): the subject is a pronoun's preferred
         antecedent. 0: none (French: without binding, an object clitic would
         prefer its own subject).
+    thing_salience (float): added to the pair score of a concrete thing (a
+        nominal mention whose head the lexicons' "thing" section lists: "the
+        shop", "his dog") of the same or the previous sentence for a referring
+        neuter pronoun ("He closed it"): one that is possessive, or whose head
+        is no copula and has none of ``thing_frame_deps``. 0: none.
+    thing_frame_deps (Labels): dependents that put a neuter pronoun of their
+        head in a frame where it is often an event or extraposed "it" ("it was
+        only Friday", "esteem it a folly", "it made us rich"): predicates and
+        clausal complements.
     decoding_agreement (Labels): mention attributes ("gender", "number") that a
         cluster never mixes: a mention does not join a cluster holding another
         known value. Leave "gender" out where nouns carry grammatical gender
@@ -288,6 +297,8 @@ class LanguageRules:
     word_morphs: Union[ClassMap, Mapping[str, str]] = frozenset()
     decoding_agreement: Labels = labels("number")
     subject_salience: float = 0.0
+    thing_salience: float = 0.0
+    thing_frame_deps: Labels = labels()
     possessive_suffixes: Labels = frozenset()
     elided_words: Union[ClassMap, Mapping[str, str]] = frozenset()
     lexicons: Labels = labels()
@@ -403,11 +414,12 @@ _FILTER_FIELDS = ("weather_lemmas", "weather_adjectives", "weather_light_verbs",
                   "predicate_adjective_deps", "cleft_deps", "expletive_particles", "existential_lemmas",
                   "expletive_marks", "extraposition_subject_deps", "extraposition_adjectives",
                   "cleft_words", "title_deps", "lead_deps")
-_DECODING_FIELDS = ("decoding_agreement", "subject_salience", "possessive_suffixes", "elided_words",
+_DECODING_FIELDS = ("decoding_agreement", "subject_salience", "thing_salience", "thing_frame_deps",
+                    "possessive_suffixes", "elided_words",
                     "lexicons", "speech_verbs", "speech_marks") \
     + _BINDING_FIELDS + _FILTER_FIELDS
 #: Numeric fields (the others are label sets, or ``lang``).
-_NUMBER_FIELDS = ("subject_salience",)
+_NUMBER_FIELDS = ("subject_salience", "thing_salience")
 #: Fields added after models shipped: left out of the fingerprint while empty,
 #: so rules that do not use them keep the fingerprint their models recorded.
 _LATER_FIELDS = ("quote_open_marks", "quote_close_marks", "turn_dashes")

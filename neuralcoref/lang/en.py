@@ -85,6 +85,10 @@ RULES = LanguageRules(
     # Chosen on OntoGUM, LitBank and GAP development together (0.5 to 1.5, any
     # subject or names only, one or two sentences back: docs/experiments/2026-11-27-name-parts.md).
     subject_salience=0.75,
+    # Chosen on OntoGUM, LitBank and GAP development together (0.3 to 1.0; own
+    # sentence, one or two back: docs/experiments/2026-11-27-it-things.md).
+    thing_salience=0.5,
+    thing_frame_deps=labels("attr", "acomp", "oprd", "ccomp", "xcomp"),
     # Binding (decoding only, see neuralcoref.core.binding).
     binding_principles=labels("A", "B", "C", "P", "I"),
     # Third person only: first and second person meet names as vocatives ("What

@@ -20,12 +20,15 @@ DATA = Path(__file__).parent / "data"
 #: Noun classes (how pronouns may refer to the noun) and name genders.
 NOUN_CLASSES = ("person", "group", "inanimate")
 NAME_GENDERS = ("female", "male")
+#: The section of nouns whose first sense is a concrete thing ("shop", "dog").
+THING = "thing"
 _NOUN = get_string_id("NOUN")
 
 
 @lru_cache(maxsize=None)
 def load(name: str) -> Dict[str, Dict[str, str]]:
-    """The lexicon ``data/<name>.txt.gz``: {"nouns": word -> class, "names": name -> gender}.
+    """The lexicon ``data/<name>.txt.gz``: {"nouns": word -> class, "names": name -> gender,
+    "things": word -> "thing"}.
 
     name (str): the lexicon's name, e.g. "en_lexicon" (the language rules' ``lexicon``).
     RETURNS (Dict[str, Dict[str, str]]): lowercase words to a NOUN_CLASSES or
@@ -38,7 +41,7 @@ def load(name: str) -> Dict[str, Dict[str, str]]:
             lines = f.read().split("\n")
     except (OSError, EOFError) as err:
         raise NeuralcorefError(Errors.E071.format(path=path, error=err)) from None
-    out: Dict[str, Dict[str, str]] = {"nouns": {}, "names": {}}
+    out: Dict[str, Dict[str, str]] = {"nouns": {}, "names": {}, "things": {}}
     for header, words in zip(lines[0::2], lines[1::2]):
         section = header.strip("[]")
         # Names take the gender values of MENTION_CLASSES.
@@ -46,6 +49,8 @@ def load(name: str) -> Dict[str, Dict[str, str]]:
             out["nouns"].update(dict.fromkeys(words.split(), section))
         elif section in NAME_GENDERS:
             out["names"].update(dict.fromkeys(words.split(), section))
+        elif section == THING:
+            out["things"].update(dict.fromkeys(words.split(), section))
         else:
             raise NeuralcorefError(Errors.E071.format(path=path, error=f"unknown section {header!r}"))
     return out
@@ -77,9 +82,24 @@ def noun_classes(arrays, tokens: np.ndarray, lexicons: Iterable[str]) -> np.ndar
 
     RETURNS (ndarray): (k,) int8 MENTION_CLASSES codes.
     """
+    return word_classes(arrays.doc, _noun_keys(arrays, tokens), lexicons)
+
+
+def thing_nouns(arrays, tokens: np.ndarray, lexicons: Iterable[str]) -> np.ndarray:
+    """Whether the nouns at ``tokens`` name concrete things (the lexicons'
+    "thing" section: "shop", "dog"), looked up as by :func:`noun_classes`.
+
+    RETURNS (ndarray): (k,) bool.
+    """
+    keys = _noun_keys(arrays, tokens)
+    if not lexicons or not len(keys):
+        return np.zeros(len(keys), dtype=bool)
+    return _classes(arrays.doc, keys, _merged(tuple(sorted(lexicons)))["things"], ("none", THING)) > 0
+
+
+def _noun_keys(arrays, tokens: np.ndarray) -> np.ndarray:
     tokens = np.asarray(tokens, dtype=np.int64)
-    keys = np.where(arrays.pos[tokens] == _NOUN, arrays.lemma[tokens], arrays.lower[tokens])
-    return word_classes(arrays.doc, keys, lexicons)
+    return np.where(arrays.pos[tokens] == _NOUN, arrays.lemma[tokens], arrays.lower[tokens])
 
 
 @lru_cache(maxsize=None)
@@ -87,19 +107,20 @@ def _merged(names: Tuple[str, ...]) -> Dict[str, Dict[str, str]]:
     """The lexicons ``names`` as one, the later ones winning (built once)."""
     if len(names) == 1:
         return load(names[0])
-    out: Dict[str, Dict[str, str]] = {"nouns": {}, "names": {}}
+    out: Dict[str, Dict[str, str]] = {"nouns": {}, "names": {}, "things": {}}
     for name in names:
         for part in out:
             out[part].update(load(name)[part])
     return out
 
 
-def _classes(doc, keys: np.ndarray, table: Mapping[str, str]) -> np.ndarray:
-    """MENTION_CLASSES codes of string hashes, looked up once per distinct word."""
+def _classes(doc, keys: np.ndarray, table: Mapping[str, str],
+             values: Tuple[str, ...] = MENTION_CLASSES) -> np.ndarray:
+    """Codes (indices into ``values``) of string hashes, looked up once per distinct word."""
     if not len(keys):
         return np.zeros(0, dtype=np.int8)
     uniq, inverse = np.unique(keys, return_inverse=True)
     strings = doc.vocab.strings
-    codes = [MENTION_CLASSES.index(table.get(strings[int(k)].lower(), "none")) if int(k) in strings else 0
+    codes = [values.index(table.get(strings[int(k)].lower(), "none")) if int(k) in strings else 0
              for k in uniq]
     return np.array(codes, dtype=np.int8)[inverse.reshape(-1)]
