@@ -313,8 +313,12 @@ def expletives(doc: Doc, rules: LanguageRules = EN) -> List[str]:
     ("The laptop was expensive, but it broke after a week.", []),
     ("It is a good book.", []),
     ("Sam bought a car and drove it home.", []),
+    ("It had nearly stopped raining.", ["It"]),
+    ("It began to rain, so Anna opened her umbrella.", ["It"]),
+    ("The machine stopped, and it began to hum.", []),
 ], ids=["weather", "weather_verb", "seems", "turned_out", "important_to", "late", "cleft",
-        "referential", "predicate_noun", "object"])
+        "referential", "predicate_noun", "object", "raised_weather", "raised_weather_to",
+        "raised_other_verb"])
 def test_expletives_on_parsed_english(nlp_en, text, expected):
     assert expletives(nlp_en(text)) == expected
 

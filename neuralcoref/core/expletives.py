@@ -178,6 +178,7 @@ class _Tables:
         self.any_cleft_word = not rules.cleft_words
         self.mark = np.isin(lower, label_ids(rules.expletive_marks))
         self.passive = np.isin(dep, label_ids(rules.extraposition_subject_deps))
+        self.control = np.isin(dep, label_ids(rules.control_deps))
         self.impersonal_adj = np.isin(lemma, label_ids(rules.extraposition_adjectives))
         self.any_adjective = not rules.extraposition_adjectives
         self.kids, self.kid_ptr = children_index(heads)
@@ -191,6 +192,8 @@ class _Tables:
         later = [c for c in kids if c > it]
         if self.weather[h] or self.particles(h):
             return True  # "It snowed", "il faut", "il y a"
+        if any(self.weather[c] and self.control[c] for c in later):
+            return True  # raised from a weather verb: "It began to rain", "it kept pouring"
         if self.weather_adj[h] and any(self.copula[c] for c in kids):
             return True  # UD: "il est tard"
         if (self.copula[h] or self.light[h]) and any(self.weather_adj[c] for c in later):
