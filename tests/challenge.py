@@ -78,6 +78,10 @@ CASES: List[Case] = [
          "Before [he|1] could answer, [the lawyer|1] was interrupted."),
     Case("cataphora_his", "cataphora",
          "In [his|1] speech, [the president|1] thanked the voters."),
+    Case("cataphora_title", "cataphora",
+         "In [his|1] speech, [President Obama|1] thanked the voters."),
+    Case("cataphora_queen", "cataphora",
+         "Although [she|1] was tired, [Queen Elizabeth|1] smiled."),
     # dialogue: I and you with speakers
     Case("dialogue_i_you", "dialogue",
          "Anna: [I|1] think [you|2] are late.\nBen: [I|2] know, [I|2] am sorry."),

@@ -2,7 +2,7 @@
 names (neuralcoref.core.aliases), and how decoding joins them
 (clustering.join_aliases) and drops the words of a name from its cluster
 (clustering.drop_name_words)."""
-from typing import Dict
+from typing import Dict, Tuple
 
 import numpy as np
 
@@ -105,19 +105,30 @@ def test_aliases_leave_names_two_people_share(nlp_en):
     assert aliases_of(nlp_en, "The Golden Gate Bridge opened in 1937. Gate traffic grew.", parts=True) == {}
 
 
-def test_aliases_mark_the_words_inside_a_persons_name(nlp_en):
-    doc = nlp_en("Hillary Clinton met the Clinton Foundation. Hillary thanked it.")
+def words_inside_names(nlp, text: str) -> Dict[Tuple[int, int], str]:
+    """(start, end) of each mention that ``name_parts`` marks as inside a
+    person's name -> the text of that name's head."""
+    doc = nlp(text)
     mentions = extract_mentions(doc, en.RULES)
     n = len(mentions)
     within = name_parts(arrays_of(doc, None), en.RULES, mentions.starts, mentions.ends, mentions.heads,
                         mentions.types, np.zeros(n, np.uint64), np.zeros(n, np.uint64),
                         np.full(n, -1, np.int32))[3]
-    marked = {doc[mentions.starts[m]:mentions.ends[m]].text: doc[int(within[m])].text
-              for m in np.flatnonzero(within >= 0).tolist()}
+    return {(int(mentions.starts[m]), int(mentions.ends[m])): doc[int(within[m])].text
+            for m in np.flatnonzero(within >= 0).tolist()}
+
+
+def test_aliases_mark_the_words_inside_a_persons_name(nlp_en):
     # "Hillary" inside "Hillary Clinton"; not "Clinton" of an organisation, not the later "Hillary".
-    assert marked == {"Hillary": "Clinton"}
-    assert [m for m in np.flatnonzero(within >= 0).tolist()] == [
-        m for m in range(len(mentions)) if mentions.starts[m] == 0 and mentions.ends[m] == 1]
+    assert words_inside_names(nlp_en, "Hillary Clinton met the Clinton Foundation. Hillary thanked it.") == \
+        {(0, 1): "Clinton"}
+
+
+def test_aliases_mark_the_title_of_a_persons_name(nlp_en):
+    # The title of "President Obama" (a mention of its own, of the extractor);
+    # not "Obama" of an organisation, not "The President".
+    text = "In his speech, President Obama thanked the Obama Foundation. The President left."
+    assert words_inside_names(nlp_en, text) == {(4, 5): "Obama"}
 
 
 def test_aliases_drop_name_words_from_their_names_cluster():

@@ -493,6 +493,12 @@ def test_clustering_anchor_refers_forward_within_the_sentence_only():
     assert anchor_pronoun_chains([], *args, sentences=np.array([0, 0, 1])) == [[0, 1]]
     assert anchor_pronoun_chains([], *args, sentences=np.array([0, 1, 1])) == []
     assert anchor_pronoun_chains([], *args) == []  # no sentences: no forward reference
+    # A noun of no lexicon class may be a person ("the president", whose first
+    # sense is the office); a word inside a person's name is not one of its own.
+    classes[1] = 0
+    assert anchor_pronoun_chains([], *args, sentences=np.array([0, 0, 1])) == [[0, 1]]
+    name_of = np.array([-1, 7, -1], dtype=np.int32)
+    assert anchor_pronoun_chains([], *args, sentences=np.array([0, 0, 1]), name_of=name_of) == []
 
 
 def test_clustering_decode_anchors_unless_thresholds_keep_the_pronoun_alone():

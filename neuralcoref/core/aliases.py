@@ -100,8 +100,10 @@ def name_parts(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, ends
     first after it, and none where the Doc's full names with that word differ
     in their other end word ("Elizabeth Zane" and "William Zane": "Zane" is
     either). A one-word name inside a full name ("Hillary" in "Hillary
-    Clinton") is marked with that name's head instead, for
-    :func:`~neuralcoref.core.clustering.drop_name_words`.
+    Clinton"), or a person's title ("President" in "President Obama"), is
+    marked with that name's head instead, for
+    :func:`~neuralcoref.core.clustering.drop_name_words` and
+    :func:`~neuralcoref.core.clustering.anchor_pronoun_chains`.
 
     heads (int (n,)): the mentions' head tokens; arrays, rules, starts, ends,
         types, repeats, names and aliases as for :func:`acronym_aliases`, whose
@@ -120,6 +122,7 @@ def name_parts(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, ends
     n_words = counted[ends[proper]] - counted[starts[proper]]
     one = proper[(n_words == 1) & (ends[proper] - starts[proper] == 1)]
     one = one[named[starts[one]]]
+    _mark_titles(arrays, rules, starts, ends, heads, proper, one, name_of)
     full, by_end = _person_names(arrays, rules, starts, ends, proper[n_words >= 2], named)
     if not full or not len(one):
         return repeats, names, aliases, name_of
@@ -140,6 +143,22 @@ def name_parts(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, ends
         whole = before[-1] if before else found[0]
         repeats[m], names[m], aliases[m] = repeats[whole], names[whole], whole
     return repeats, names, aliases, name_of
+
+
+def _mark_titles(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, ends: np.ndarray,
+                 heads: np.ndarray, proper: np.ndarray, one: np.ndarray, name_of: np.ndarray) -> None:
+    """Mark in ``name_of`` the one-word titles of people's names ("President" of
+    "President Obama", a ``title_deps`` dependent of a name headed in a person
+    entity): the title is part of the name, no second mention of the person."""
+    if not len(one) or not rules.title_deps:
+        return
+    person = _in_person_entity(arrays, rules)
+    title = np.isin(arrays.dep, label_ids(rules.title_deps))
+    titles = one[title[starts[one]]]
+    for m in proper[(ends[proper] - starts[proper] > 1) & person[heads[proper]]].tolist():
+        inside = titles[(starts[titles] >= starts[m]) & (ends[titles] <= ends[m])
+                        & (arrays.head[starts[titles]] == heads[m])]
+        name_of[inside] = heads[m]
 
 
 def _person_names(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, ends: np.ndarray,

@@ -19,6 +19,7 @@ from .mentions import MENTION_TYPES
 _PRONOMINAL = MENTION_TYPES.index("pronominal")
 _PROPER = MENTION_TYPES.index("proper")
 _LIST = MENTION_TYPES.index("list")
+_NOMINAL = MENTION_TYPES.index("nominal")
 #: Keys of first-person singular pronouns: this bit plus the speaker's id, so
 #: they never meet a name's text hash in practice.
 _SPEAKER_KEY = np.uint64(1 << 63)
@@ -312,7 +313,7 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
         raised = margin + (offsets if offsets is not None else 0.0)
         lone = (raised < 0) | ((np.diff(ptr) > 0) & (top - single > margin))
         clusters = anchor_pronoun_chains(clusters, pair, ptr, ante, types, persons, agreement, classes,
-                                         heads, names, span_scores, partners, sentences, lone, masks)
+                                         heads, names, span_scores, partners, sentences, lone, masks, name_of)
     if speakers is not None and len(speakers):
         clusters = join_speakers(clusters, speakers, heads, masks, names, span_scores, partners)
     return clusters if name_of is None else drop_name_words(clusters, name_of, heads)
@@ -654,7 +655,8 @@ def anchor_pronoun_chains(clusters: List[List[int]], pair: np.ndarray, ptr: np.n
                           partners: Optional[Dict[int, Set[int]]] = None,
                           sentences: Optional[np.ndarray] = None,
                           lone: Optional[np.ndarray] = None,
-                          masks: Optional[np.ndarray] = None) -> List[List[int]]:
+                          masks: Optional[np.ndarray] = None,
+                          name_of: Optional[np.ndarray] = None) -> List[List[int]]:
     """Give each chain of he/she pronouns that names nobody the person it refers to.
 
     "he" and "she" refer to a person that a name or a noun introduces, yet a
@@ -662,7 +664,8 @@ def anchor_pronoun_chains(clusters: List[List[int]], pair: np.ndarray, ptr: np.n
     pronoun to pronoun outscore the link to the name. Such a chain, or a lone
     he/she pronoun, joins the cluster of its best-scored candidate antecedent
     that may be a person: a person noun of the lexicon, a gendered name or
-    noun, or a proper name of no known class. Without one, it refers forward
+    noun, or a name or noun of no known class (an animal; "the president",
+    whose first WordNet sense is the office). Without one, it refers forward
     within its sentence (cataphora: "Before he could answer, the lawyer ...")
     to the first such mention. A join needs genders, numbers, names and
     binding to allow the two groups together (principle C keeps "He said that
@@ -689,6 +692,8 @@ def anchor_pronoun_chains(clusters: List[List[int]], pair: np.ndarray, ptr: np.n
     sentences (int (n,) | None): each mention's sentence; None: no forward reference.
     lone (bool (n,) | None): which pronouns outside every cluster may be anchored; None: all.
     masks (uint32 (n, 2) | None): ``agreement_masks(agreement, classes)`` when the caller has them.
+    name_of (int (n,) | None): as for :func:`drop_name_words`; a word inside a
+        person's name ("President" of "President Obama") anchors nothing.
     RETURNS (List[List[int]]): the clusters, each sorted, in order of their first mention.
     """
     types, persons, agreement = np.asarray(types), np.asarray(persons), np.asarray(agreement)
@@ -699,7 +704,9 @@ def anchor_pronoun_chains(clusters: List[List[int]], pair: np.ndarray, ptr: np.n
         sentences = np.maximum.accumulate(np.asarray(sentences))
     classes = np.zeros(len(types), np.int8) if classes is None else np.asarray(classes)
     person_like = (types != _PRONOMINAL) & (np.isin(classes, _ANIMATE) | np.isin(agreement[:, 0], _MASC_FEM)
-                                            | ((types == _PROPER) & (classes == 0)))
+                                            | (np.isin(types, (_PROPER, _NOMINAL)) & (classes == 0)))
+    if name_of is not None:
+        person_like &= np.asarray(name_of) < 0
     if masks is None:
         masks = agreement_masks(agreement, classes)
     partners = partners or {}
