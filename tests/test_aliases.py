@@ -131,6 +131,15 @@ def test_aliases_mark_the_title_of_a_persons_name(nlp_en):
     assert words_inside_names(nlp_en, text) == {(4, 5): "Obama"}
 
 
+def test_aliases_a_definite_role_noun_takes_the_one_name_with_that_title(nlp_en):
+    assert aliases_of(nlp_en, "Captain Ahab watched the sea. The captain said nothing.", parts=True) == \
+        {"The captain": "Captain Ahab"}
+    # Two people with the title, an indefinite role noun, a role before the name: none.
+    assert aliases_of(nlp_en, "President Obama met President Biden. The president smiled.", parts=True) == {}
+    assert aliases_of(nlp_en, "Captain Ahab watched the sea. A captain waved.", parts=True) == {}
+    assert aliases_of(nlp_en, "The captain watched the sea. Captain Ahab said nothing.", parts=True) == {}
+
+
 def test_aliases_drop_name_words_from_their_names_cluster():
     heads = np.array([0, 1, 5, 8])  # "Hillary" (0) of "Hillary Clinton" (head 1), "she" (5), "Hillary" (8)
     name_of = np.array([1, -1, -1, -1], dtype=np.int32)

@@ -63,6 +63,8 @@ PASSING = {
     # passing since a noun of no lexicon class may anchor a he/she chain and a
     # person's title anchors none of its own (same file, section 3)
     "cataphora_his", "cataphora_title", "cataphora_queen",
+    # passing since a definite role noun takes the one name with its title (section 4)
+    "title_captain",
 }
 FRENCH_PASSING = {
     "fr": {

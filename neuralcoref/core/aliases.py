@@ -23,6 +23,7 @@ from .expletives import label_ids
 from .mentions import MENTION_TYPES
 
 _PROPER = MENTION_TYPES.index("proper")
+_NOMINAL = MENTION_TYPES.index("nominal")
 #: Words an acronym leaves out ("Institute of Technology", "Organisation des Nations unies").
 _SKIPPED_POS = np.array([ADP, CCONJ, DET, PART, PUNCT], dtype=np.uint64)
 _MIN, _MAX = 2, 8  # acronym length, letters
@@ -122,7 +123,10 @@ def name_parts(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, ends
     n_words = counted[ends[proper]] - counted[starts[proper]]
     one = proper[(n_words == 1) & (ends[proper] - starts[proper] == 1)]
     one = one[named[starts[one]]]
-    _mark_titles(arrays, rules, starts, ends, heads, proper, one, name_of)
+    titled = _mark_titles(arrays, rules, starts, ends, heads, proper, one, name_of)
+    if titled:
+        repeats, names, aliases = _title_roles(arrays, starts, ends, heads, types, titled,
+                                               repeats, names, aliases)
     full, by_end = _person_names(arrays, rules, starts, ends, proper[n_words >= 2], named)
     if not full or not len(one):
         return repeats, names, aliases, name_of
@@ -146,19 +150,58 @@ def name_parts(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, ends
 
 
 def _mark_titles(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, ends: np.ndarray,
-                 heads: np.ndarray, proper: np.ndarray, one: np.ndarray, name_of: np.ndarray) -> None:
+                 heads: np.ndarray, proper: np.ndarray, one: np.ndarray,
+                 name_of: np.ndarray) -> Dict[int, List[int]]:
     """Mark in ``name_of`` the one-word titles of people's names ("President" of
     "President Obama", a ``title_deps`` dependent of a name headed in a person
-    entity): the title is part of the name, no second mention of the person."""
-    if not len(one) or not rules.title_deps:
-        return
+    entity): the title is part of the name, no second mention of the person.
+
+    RETURNS (Dict[int, List[int]]): each title's lowercase id -> the names it
+        titles, in order.
+    """
+    titled: Dict[int, List[int]] = {}
+    if not rules.title_deps:
+        return titled
     person = _in_person_entity(arrays, rules)
     title = np.isin(arrays.dep, label_ids(rules.title_deps))
-    titles = one[title[starts[one]]]
     for m in proper[(ends[proper] - starts[proper] > 1) & person[heads[proper]]].tolist():
-        inside = titles[(starts[titles] >= starts[m]) & (ends[titles] <= ends[m])
-                        & (arrays.head[starts[titles]] == heads[m])]
-        name_of[inside] = heads[m]
+        tokens = [i for i in range(int(starts[m]), int(heads[m])) if title[i] and arrays.head[i] == heads[m]
+                  and not person[i]]
+        for i in tokens:
+            titled.setdefault(int(arrays.lower[i]), []).append(m)
+        name_of[one[np.isin(starts[one], tokens)]] = heads[m]
+    return titled
+
+
+def _title_roles(arrays: DocArrays, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray,
+                 types: np.ndarray, titled: Dict[int, List[int]], repeats: np.ndarray, names: np.ndarray,
+                 aliases: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A definite role noun that repeats a person's title ("Captain Ahab ... The
+    captain") takes the repeat key, name words and alias of the name before it,
+    when one person of the Doc bears that title ("President Obama ... President
+    Biden ... the president": none). A determiner with ``Definite=Def`` (or a
+    demonstrative) and the noun, no other word.
+
+    RETURNS (Tuple[ndarray, ndarray, ndarray]): repeat keys, name words and
+        aliases, copies where a role was found.
+    """
+    role = np.flatnonzero((np.asarray(types) == _NOMINAL) & (ends - starts == 2) & (heads == ends - 1)
+                          & (arrays.pos[np.minimum(starts, len(arrays.pos) - 1)] == DET))
+    strings = arrays.doc.vocab.strings
+    copied = False
+    for m in role.tolist():
+        found = [n for n in titled.get(int(arrays.lower[heads[m]]), []) if ends[n] <= starts[m]]
+        if not found or len({int(arrays.lower[heads[n]]) for n in found}) > 1:
+            continue
+        morph = strings[int(arrays.morph[starts[m]])] if int(arrays.morph[starts[m]]) in strings else ""
+        if "Definite=Def" not in morph and "PronType=Dem" not in morph:
+            continue
+        if not copied:
+            repeats, names, aliases = (np.array(a, copy=True) for a in (repeats, names, aliases))
+            copied = True
+        whole = found[-1]
+        repeats[m], names[m], aliases[m] = repeats[whole], names[whole], whole
+    return repeats, names, aliases
 
 
 def _person_names(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, ends: np.ndarray,
