@@ -139,7 +139,7 @@ def main() -> None:
         scores = [resolver.score([item]) for item in items]
         bases = [{"names": name_words(doc, it.mentions.starts, it.mentions.ends, it.mentions.types),
                   "classes": mention_classes(doc, it.mentions.starts, it.mentions.ends, it.mentions.heads,
-                                             it.mentions.types, resolver.rules.lexicons)}
+                                             it.mentions.types, resolver.rules)}
                  for doc, it in zip(docs, items)]
         row = f"{name:16}"
         for variant in chosen.values():

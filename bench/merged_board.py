@@ -79,7 +79,7 @@ def main() -> None:
             scores = [resolver.score([it]) for it in items]
             bases = [{"names": name_words(doc, it.mentions.starts, it.mentions.ends, it.mentions.types),
                       "classes": mention_classes(doc, it.mentions.starts, it.mentions.ends, it.mentions.heads,
-                                                 it.mentions.types, rules.lexicons)}
+                                                 it.mentions.types, rules)}
                      for doc, it in zip(docs, items)]
             per[filt] = (scores, bases)
         resolver.rules = rules

@@ -94,7 +94,7 @@ def test_lexicon_classes_of_parsed_mentions(nlp_en):
     doc = nlp_en("The accountant met Anna Smith and the committee. John bought a laptop and a dog.")
     mentions = extract_mentions(doc, en.RULES)
     classes = mention_classes(doc, mentions.starts, mentions.ends, mentions.heads, mentions.types,
-                              en.RULES.lexicons)
+                              en.RULES)
     got = {doc[int(s):int(e)].text: MENTION_CLASSES[c] for s, e, c in
            zip(mentions.starts, mentions.ends, classes)}
     assert got["The accountant"] == "person"
@@ -103,8 +103,12 @@ def test_lexicon_classes_of_parsed_mentions(nlp_en):
     assert got["John"] == "male"
     assert got["a laptop"] == "inanimate"
     assert got["a dog"] == "none"
+    from dataclasses import replace
+
+    from neuralcoref.lang.base import labels
+
     assert not mention_classes(doc, mentions.starts, mentions.ends, mentions.heads, mentions.types,
-                               ()).any()
+                               replace(en.RULES, lexicons=labels())).any()
 
 
 def test_thing_preference_of_parsed_mentions(nlp_en):
@@ -139,7 +143,7 @@ def test_lexicon_reads_no_gender_from_a_surname_of_the_doc(nlp_en, text, expecte
     doc = nlp_en(text)
     mentions = extract_mentions(doc, en.RULES)
     classes = mention_classes(doc, mentions.starts, mentions.ends, mentions.heads, mentions.types,
-                              en.RULES.lexicons)
+                              en.RULES)
     got = [MENTION_CLASSES[c] for s, e, c in zip(mentions.starts, mentions.ends, classes)
            if doc[int(s):int(e)].text == "Collins"]
     assert got == [expected]
@@ -154,7 +158,7 @@ def test_lexicon_looks_up_a_head_tagged_as_no_noun_as_written(nlp_en):
     at = {doc[int(s):int(e)].text: i for i, (s, e) in enumerate(zip(mentions.starts, mentions.ends))}
     assert doc[int(mentions.heads[at["the cleaner"]])].pos_ != "NOUN"
     classes = mention_classes(doc, mentions.starts, mentions.ends, mentions.heads, mentions.types,
-                              en.RULES.lexicons)
+                              en.RULES)
     assert MENTION_CLASSES[classes[at["the cleaner"]]] == "none"
     assert MENTION_CLASSES[classes[at["the door"]]] == "inanimate"
     assert MENTION_CLASSES[classes[at["The guard"]]] == "person"

@@ -18,6 +18,7 @@ import numpy as np
 from spacy.symbols import ADP, CCONJ, DET, PART, PROPN, PUNCT
 
 from ..lang.base import LanguageRules
+from .classes import in_person_entity
 from .doc_arrays import DocArrays
 from .expletives import label_ids
 from .mentions import MENTION_TYPES
@@ -123,11 +124,12 @@ def name_parts(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, ends
     n_words = counted[ends[proper]] - counted[starts[proper]]
     one = proper[(n_words == 1) & (ends[proper] - starts[proper] == 1)]
     one = one[named[starts[one]]]
-    titled = _mark_titles(arrays, rules, starts, ends, heads, proper, one, name_of)
+    person = in_person_entity(arrays, rules)
+    titled = _mark_titles(arrays, rules, person, starts, ends, heads, proper, one, name_of)
     if titled:
         repeats, names, aliases = _title_roles(arrays, starts, ends, heads, types, titled,
                                                repeats, names, aliases)
-    full, by_end = _person_names(arrays, rules, starts, ends, proper[n_words >= 2], named)
+    full, by_end = _person_names(arrays, person, starts, ends, proper[n_words >= 2], named)
     if not full or not len(one):
         return repeats, names, aliases, name_of
     for m in full:
@@ -149,8 +151,8 @@ def name_parts(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, ends
     return repeats, names, aliases, name_of
 
 
-def _mark_titles(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, ends: np.ndarray,
-                 heads: np.ndarray, proper: np.ndarray, one: np.ndarray,
+def _mark_titles(arrays: DocArrays, rules: LanguageRules, person: np.ndarray, starts: np.ndarray,
+                 ends: np.ndarray, heads: np.ndarray, proper: np.ndarray, one: np.ndarray,
                  name_of: np.ndarray) -> Dict[int, List[int]]:
     """Mark in ``name_of`` the one-word titles of people's names ("President" of
     "President Obama", a ``title_deps`` dependent of a name headed in a person
@@ -162,7 +164,6 @@ def _mark_titles(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, en
     titled: Dict[int, List[int]] = {}
     if not rules.title_deps:
         return titled
-    person = _in_person_entity(arrays, rules)
     title = np.isin(arrays.dep, label_ids(rules.title_deps))
     for m in proper[(ends[proper] - starts[proper] > 1) & person[heads[proper]]].tolist():
         tokens = [i for i in range(int(starts[m]), int(heads[m])) if title[i] and arrays.head[i] == heads[m]
@@ -204,12 +205,11 @@ def _title_roles(arrays: DocArrays, starts: np.ndarray, ends: np.ndarray, heads:
     return repeats, names, aliases
 
 
-def _person_names(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, ends: np.ndarray,
+def _person_names(arrays: DocArrays, person: np.ndarray, starts: np.ndarray, ends: np.ndarray,
                   longer: np.ndarray, named: np.ndarray) -> Tuple[List[int], Dict[int, List[int]]]:
     """The full names of people among ``longer``, and the lowercase id of the
     first or last word of each -> those names, in order (a word whose names
-    differ at their other end maps to none)."""
-    person = _in_person_entity(arrays, rules)
+    differ at their other end maps to none); ``person``: the tokens in a person entity."""
     full: List[int] = []
     by_end: Dict[int, List[int]] = {}
     other_end: Dict[int, set] = {}
@@ -230,7 +230,7 @@ def _expansions(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, end
     """The acronym each longer proper name would have -> those names, in order.
     People's names have initials, not acronyms: "MM." (messieurs) is not "Mme
     de Montmorenci"."""
-    person = _in_person_entity(arrays, rules)
+    person = in_person_entity(arrays, rules)
     out: Dict[str, List[int]] = {}
     for m, texts in words.items():
         if person[int(starts[m]):int(ends[m])].any():
@@ -240,8 +240,3 @@ def _expansions(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, end
         out.setdefault("".join(t[0] for t in texts).upper(), []).append(m)
     return out
 
-
-def _in_person_entity(arrays: DocArrays, rules: LanguageRules) -> np.ndarray:
-    """(n_tokens,) bool: the tokens of an entity the rules class as a person."""
-    people = frozenset(label for label, kind in rules.class_map("entity_classes").items() if kind == "person")
-    return np.isin(arrays.ent_type, label_ids(people))

@@ -3,23 +3,25 @@ name's gender), for decoding's agreement (:func:`clustering.agreement_masks`),
 and the concrete things a referring "it" prefers (:func:`thing_preference`)."""
 from __future__ import annotations
 
-from typing import Iterable, Optional, Tuple
+from typing import Optional, Tuple
 
 import numpy as np
-from spacy.strings import get_string_id
-
 from ..lang.base import LanguageRules
 from ..lang.lexicon import MENTION_CLASSES, noun_classes, thing_nouns, word_classes
 from .contract import C, DEP_CLASSES, GENDER, NUMBER, PERSON
 from .doc_arrays import DocArrays, arrays_of
-from .expletives import in_predicative_frame
+from .expletives import in_predicative_frame, label_ids
 from .mentions import NOMINAL, PROPER, PRONOMINAL
 
-_PERSON = get_string_id("PERSON")
+def in_person_entity(arrays: DocArrays, rules: LanguageRules) -> np.ndarray:
+    """(n_tokens,) bool: the tokens of an entity the rules class as a person
+    (``entity_classes``: "PERSON" in English, "PER" in French)."""
+    people = frozenset(label for label, kind in rules.class_map("entity_classes").items() if kind == "person")
+    return np.isin(arrays.ent_type, label_ids(people))
 
 
 def mention_classes(doc, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray,
-                    types: np.ndarray, lexicons: Iterable[str],
+                    types: np.ndarray, rules: LanguageRules,
                     arrays: Optional[DocArrays] = None) -> np.ndarray:
     """Each mention's class in the lexicons: a nominal mention's by its head's
     lemma ("engineers": person), a proper name's by its first word when that is
@@ -27,12 +29,13 @@ def mention_classes(doc, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray
     the entity recognizer calls a person.
 
     doc (Doc): the parsed Doc; starts, ends, heads, types (int (n,)): the mentions.
-    lexicons (Iterable[str]): lexicon names (the language rules' ``lexicons``).
+    rules (LanguageRules): the language's rules (``lexicons``, ``entity_classes``).
     arrays (DocArrays | None): the Doc's arrays (``doc_arrays.read_doc``); None:
         read them now.
     RETURNS (ndarray): (n,) int8 codes of MENTION_CLASSES (0: none, or no lexicon).
     """
     out = np.zeros(len(heads), dtype=np.int8)
+    lexicons = rules.lexicons
     if not lexicons or not len(heads):
         return out
     arrays = arrays_of(doc, arrays)
@@ -49,7 +52,7 @@ def mention_classes(doc, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray
     # lists say of "Collins".
     alone = name_heads == starts[proper]
     by_first[alone & np.isin(first, arrays.lower[name_heads[~alone]])] = 0
-    person = np.where(arrays.ent_type[name_heads] == _PERSON, MENTION_CLASSES.index("person"), 0)
+    person = np.where(in_person_entity(arrays, rules)[name_heads], MENTION_CLASSES.index("person"), 0)
     out[proper] = np.where(by_first > 0, by_first, person)
     return out
 

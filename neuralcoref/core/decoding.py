@@ -137,7 +137,7 @@ def decode_inputs(doc: Doc, mentions: Mentions, features: MentionFeatures,
     thing_salience, prefers_thing = thing_preference(doc, mentions.heads, mentions.types, codes, rules, arrays)
     names = with_speaker_names(names, speakers)
     classes = with_speaker_genders(mention_classes(doc, mentions.starts, mentions.ends, mentions.heads,
-                                                   mentions.types, rules.lexicons, arrays), codes, speakers)
+                                                   mentions.types, rules, arrays), codes, speakers)
     return DecodeInputs(
         heads=np.asarray(mentions.heads, dtype=np.int32),
         types=np.asarray(mentions.types, dtype=np.int8),
