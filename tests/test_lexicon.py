@@ -118,18 +118,20 @@ def test_thing_preference_of_parsed_mentions(nlp_en):
     from neuralcoref.core.featurize import FeatureTables, featurize
 
     doc = nlp_en("Mr. Brown opened the shop and the plan. He closed it and its door at noon. "
-                 "It was heavy. They made it clear and considered it a bore.")
+                 "It was hard to open. They made it clear and considered it a bore. "
+                 "The road closed because it was icy.")
     mentions = extract_mentions(doc, en.RULES)
     codes = featurize(doc, mentions, FeatureTables(en.RULES)).codes
     salience, prefers = thing_preference(doc, mentions.heads, mentions.types, codes, en.RULES)
     spans = [(doc[int(s):int(e)].text, int(s)) for s, e in zip(mentions.starts, mentions.ends)]
     things = {t for (t, _), v in zip(spans, salience) if v}
-    assert things == {"the shop", "its door"} and set(salience) == {0, en.RULES.thing_salience}
+    assert things == {"the shop", "its door", "The road"} and set(salience) == {0, en.RULES.thing_salience}
     referring = [(t, i) for (t, i), p in zip(spans, prefers) if p]
-    # "It was heavy" (a copula), "made it clear" and "considered it a bore" (small
-    # clauses) are left out; "closed it" and "its" refer.
-    assert [t for t, _ in referring] == ["it", "its"]
-    assert doc[referring[0][1] - 1].text == "closed"
+    # "It was hard to open" (a copula with a clause), "made it clear" and
+    # "considered it a bore" (small clauses) are left out; "closed it", "its"
+    # and "it was icy" (a bare adjective: a property of a thing) refer.
+    assert [t for t, _ in referring] == ["it", "its", "it"]
+    assert [doc[i - 1].text for _, i in referring] == ["closed", "and", "because"]
     off = thing_preference(doc, mentions.heads, mentions.types, codes, replace(en.RULES, thing_salience=0))
     assert not off[0].any() and not off[1].any()
 

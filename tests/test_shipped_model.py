@@ -65,6 +65,8 @@ PASSING = {
     "cataphora_his", "cataphora_title", "cataphora_queen",
     # passing since a definite role noun takes the one name with its title (section 4)
     "title_captain",
+    # passing since a copula with a bare adjective is no frame for "it" (section 6)
+    "expletive_snowed",
 }
 FRENCH_PASSING = {
     "fr": {

@@ -94,24 +94,34 @@ def _expletives_and_clefts(doc: Doc, rules: LanguageRules,
 
 
 def in_predicative_frame(rules: LanguageRules, arrays: DocArrays, tokens: np.ndarray) -> np.ndarray:
-    """Whether the head of each token is a copula, has a dependent among
-    ``rules.thing_frame_deps``, or is a small clause's predicate (a word of
-    ``rules.content_pos`` that is itself such a dependent: "made [it] clear",
-    "considered [it] a bore"): the frames where a neuter pronoun that is no
-    expletive may still be an event or an extraposed "it" ("it was only Friday",
-    "esteem it a folly", "it made us rich").
+    """Whether the head of each token puts it in a frame where a neuter pronoun
+    that is no expletive may still be an event or an extraposed "it" ("it was
+    only Friday", "esteem it a folly", "it made us rich"): a head with a
+    dependent among ``rules.thing_frame_deps``, a copula, or a small clause's
+    predicate (a word of ``rules.content_pos`` that is itself such a dependent:
+    "made [it] clear", "considered [it] a bore"). A copula whose predicates are
+    bare adjectives (``predicate_adjective_deps`` with no dependents: "it was
+    icy") is no such frame: it gives a property of a thing, while the weather
+    and time adjectives make the pronoun expletive (:func:`expletive_tokens`).
 
     rules (LanguageRules): the language's rules; arrays (DocArrays): the Doc's arrays.
     tokens (int (k,)): token indices.
     RETURNS (ndarray): (k,) bool.
     """
     heads = arrays.head.astype(np.int64)
-    frame_dep = np.isin(arrays.dep, label_ids(rules.thing_frame_deps))
-    framed = np.zeros(len(heads), dtype=bool)
-    framed[heads[frame_dep]] = True
+    n = len(heads)
+    child = heads != np.arange(n)
+    parent = np.zeros(n, dtype=bool)
+    parent[heads[child]] = True
+    frame_dep = np.isin(arrays.dep, label_ids(rules.thing_frame_deps)) & child
+    bare = frame_dep & np.isin(arrays.dep, label_ids(rules.predicate_adjective_deps)) & ~parent
+    framed, with_bare = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
+    framed[heads[frame_dep & ~bare]] = True
+    with_bare[heads[bare]] = True
+    copula = np.isin(arrays.lemma, label_ids(rules.copula_lemmas))
+    framed |= np.where(copula, ~with_bare, with_bare)
     framed |= frame_dep & np.isin(arrays.pos, label_ids(rules.content_pos))
-    of = heads[np.asarray(tokens, dtype=np.int64)]
-    return np.isin(arrays.lemma[of], label_ids(rules.copula_lemmas)) | framed[of]
+    return framed[heads[np.asarray(tokens, dtype=np.int64)]]
 
 
 def without_expletives(doc: Doc, rules: LanguageRules, mentions: "Mentions",
