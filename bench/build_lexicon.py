@@ -20,6 +20,8 @@ What is kept, and why (the classes are those of :mod:`neuralcoref.lexicon`):
   ones ("star", "head", "cat", "dog") is left out: it agrees with anything.
 - thing: one-word nouns whose first sense is a concrete thing (an artifact,
   animal, food, natural object, plant or substance: "shop", "dog", "road"),
+  or with an animal sense among their first two and no person or body part
+  first ("cat", not "head"),
   the antecedents a referring "it" prefers (``LanguageRules.thing_salience``).
   Abstract nouns ("plan", "fact") and events are left out: an "it" near them
   is often an event or extraposed "it" that corpora do not annotate.
@@ -45,6 +47,10 @@ FREQUENT_CLASSES = 3
 #: First-sense classes of the "thing" section; with "body" too ("his head ... it")
 #: LitBank dev lost 0.06 (docs/experiments/2026-11-27-it-things.md).
 THING_CLASSES = {"artifact", "animal", "food", "object", "plant", "substance"}
+#: A noun with "animal" among its first classes is a thing too, unless it first
+#: names a person or a body part: Open English WordNet lists "cat" as act,
+#: animal, ... (same figures with the first three).
+ANIMAL_CLASSES = 2
 WORD = re.compile(r"^[a-z][a-z'-]*$")
 
 
@@ -59,7 +65,8 @@ def noun_classes(path: Path) -> Dict[str, List[str]]:
             if not WORD.match(lemma):
                 continue
             frequent = set(every.split(",")[:FREQUENT_CLASSES])
-            if first in THING_CLASSES:
+            if first in THING_CLASSES or (first not in ("person", "body")
+                                          and "animal" in every.split(",")[:ANIMAL_CLASSES]):
                 out["thing"].append(lemma)
             if first == "person":
                 out["person"].append(lemma)

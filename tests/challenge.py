@@ -69,6 +69,8 @@ CASES: List[Case] = [
          "[Anna|1] bought [a lamp|2]. [She|1] put [it|2] on the desk."),
     Case("it_thing_subject", "it",
          "[The old bridge|1] stood for a century. Last year [it|1] collapsed."),
+    Case("it_animal", "it",
+         "Look, there is [a cat|1]! [It|1] is hungry."),
     Case("it_made_clear", "it",
          "[Lisa|1] painted [the fence|2]. [She|1] made [it|-] clear that [she|1] was tired."),
     # cataphora

@@ -67,6 +67,8 @@ PASSING = {
     "title_captain",
     # passing since a copula with a bare adjective is no frame for "it" (section 6)
     "expletive_snowed",
+    # passing since a noun with an animal sense among its first two is a thing (section 7)
+    "it_animal",
 }
 FRENCH_PASSING = {
     "fr": {
