@@ -187,7 +187,7 @@ def _title_roles(arrays: DocArrays, starts: np.ndarray, ends: np.ndarray, heads:
         aliases, copies where a role was found.
     """
     role = np.flatnonzero((np.asarray(types) == _NOMINAL) & (ends - starts == 2) & (heads == ends - 1)
-                          & (arrays.pos[np.minimum(starts, len(arrays.pos) - 1)] == DET))
+                          & (arrays.pos[starts] == DET))
     strings = arrays.doc.vocab.strings
     copied = False
     for m in role.tolist():
@@ -239,4 +239,3 @@ def _expansions(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, end
             continue
         out.setdefault("".join(t[0] for t in texts).upper(), []).append(m)
     return out
-

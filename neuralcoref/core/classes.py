@@ -6,12 +6,15 @@ from __future__ import annotations
 from typing import Optional, Tuple
 
 import numpy as np
+
 from ..lang.base import LanguageRules
 from ..lang.lexicon import MENTION_CLASSES, noun_classes, thing_nouns, word_classes
-from .contract import C, DEP_CLASSES, GENDER, NUMBER, PERSON
+from .clustering import third_person_pronouns
+from .contract import C, DEP_CLASSES, NUMBER
 from .doc_arrays import DocArrays, arrays_of
 from .expletives import in_predicative_frame, label_ids
-from .mentions import NOMINAL, PROPER, PRONOMINAL
+from .mentions import NOMINAL, PROPER
+
 
 def in_person_entity(arrays: DocArrays, rules: LanguageRules) -> np.ndarray:
     """(n_tokens,) bool: the tokens of an entity the rules class as a person
@@ -83,8 +86,7 @@ def thing_preference(doc, heads: np.ndarray, types: np.ndarray, codes: np.ndarra
     nominal = types == NOMINAL
     salience[nominal] = np.where(thing_nouns(arrays, heads[nominal], rules.lexicons),
                                  np.float32(rules.thing_salience), np.float32(0))
-    neuter = ((types == PRONOMINAL) & (codes[:, C["person"]] == PERSON.index("3"))
-              & (codes[:, C["gender"]] == GENDER.index("neut")) & (codes[:, C["number"]] == NUMBER.index("sing")))
+    neuter = third_person_pronouns(codes, ("neut",)) & (codes[:, C["number"]] == NUMBER.index("sing"))
     possessive = codes[:, C["dep"]] == DEP_CLASSES.index("possessive")
     prefers[neuter] = possessive[neuter] | ~in_predicative_frame(rules, arrays, heads[neuter])
     return salience, prefers

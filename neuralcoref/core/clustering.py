@@ -336,9 +336,19 @@ def subject_salience(codes: np.ndarray, rules: LanguageRules) -> Tuple[np.ndarra
     codes = np.asarray(codes)
     subject = codes[:, C["dep"]] == DEP_CLASSES.index("subject")
     salience = np.where(subject, np.float32(rules.subject_salience), np.float32(0)).astype(np.float32)
-    prefers = ((codes[:, C["type"]] == _PRONOMINAL) & (codes[:, C["person"]] == PERSON.index("3"))
-               & np.isin(codes[:, C["gender"]], (GENDER.index("masc"), GENDER.index("fem"))))
-    return salience, prefers
+    return salience, third_person_pronouns(codes, ("masc", "fem"))
+
+
+def third_person_pronouns(codes: np.ndarray, genders: Iterable[str]) -> np.ndarray:
+    """Which mentions are third-person pronouns of one of ``genders`` (GENDER
+    values), by their codes: the pronouns a salience preference is for.
+
+    codes (int (n, k)): mention codes.
+    RETURNS (ndarray): (n,) bool.
+    """
+    codes = np.asarray(codes)
+    return ((pronoun_persons(codes) == PERSON.index("3"))
+            & np.isin(codes[:, C["gender"]], [GENDER.index(g) for g in genders]))
 
 
 def prefer_near(pair: np.ndarray, ptr: np.ndarray, ante: np.ndarray, sentences: np.ndarray,

@@ -51,9 +51,9 @@ class DecodeInputs:
     sentences (int32 (n,)): sentence index of each mention's head.
     aliases (int32 (n,)): for an acronym or a person's name in part, the name
         it stands for, else -1 (aliases.acronym_aliases, aliases.name_parts).
-    name_of (int32 (n,)): for a one-word name inside a person's longer name
-        ("Hillary" in "Hillary Clinton"), the head token of that name, else -1
-        (aliases.name_parts).
+    name_of (int32 (n,)): for a one-word name or title inside a person's
+        longer name ("Hillary" in "Hillary Clinton", "President" in "President
+        Obama"), the head token of that name, else -1 (aliases.name_parts).
     salience (float32 (n,)): what a mention adds, as a subject, to the pair
         scores of the pronouns after it that prefer subjects (clustering.subject_salience).
     prefers_subject (bool (n,)): a third-person pronoun of known gender, which

@@ -144,8 +144,9 @@ class LanguageRules:
     thing_salience (float): added to the pair score of a concrete thing (a
         nominal mention whose head the lexicons' "thing" section lists: "the
         shop", "his dog") of the same or the previous sentence for a referring
-        neuter pronoun ("He closed it"): one that is possessive, or whose head
-        is no copula and has none of ``thing_frame_deps``. 0: none.
+        neuter pronoun ("He closed it"): one that is possessive, or outside the
+        frames of :func:`~neuralcoref.core.expletives.in_predicative_frame`
+        (a copula but for bare adjectives, ``thing_frame_deps``). 0: none.
     thing_frame_deps (Labels): dependents that put a neuter pronoun of their
         head in a frame where it is often an event or extraposed "it" ("it was
         only Friday", "esteem it a folly", "it made us rich"): predicates and

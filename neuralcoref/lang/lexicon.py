@@ -20,8 +20,10 @@ DATA = Path(__file__).parent / "data"
 #: Noun classes (how pronouns may refer to the noun) and name genders.
 NOUN_CLASSES = ("person", "group", "inanimate")
 NAME_GENDERS = ("female", "male")
-#: The section of nouns whose first sense is a concrete thing ("shop", "dog").
+#: The section of nouns that name concrete things ("shop", "dog"; see bench/build_lexicon.py).
 THING = "thing"
+#: The parts of a loaded lexicon.
+_PARTS = ("nouns", "names", "things")
 _NOUN = get_string_id("NOUN")
 
 
@@ -41,7 +43,7 @@ def load(name: str) -> Dict[str, Dict[str, str]]:
             lines = f.read().split("\n")
     except (OSError, EOFError) as err:
         raise NeuralcorefError(Errors.E071.format(path=path, error=err)) from None
-    out: Dict[str, Dict[str, str]] = {"nouns": {}, "names": {}, "things": {}}
+    out: Dict[str, Dict[str, str]] = {part: {} for part in _PARTS}
     for header, words in zip(lines[0::2], lines[1::2]):
         section = header.strip("[]")
         # Names take the gender values of MENTION_CLASSES.
@@ -107,7 +109,7 @@ def _merged(names: Tuple[str, ...]) -> Dict[str, Dict[str, str]]:
     """The lexicons ``names`` as one, the later ones winning (built once)."""
     if len(names) == 1:
         return load(names[0])
-    out: Dict[str, Dict[str, str]] = {"nouns": {}, "names": {}, "things": {}}
+    out: Dict[str, Dict[str, str]] = {part: {} for part in _PARTS}
     for name in names:
         for part in out:
             out[part].update(load(name)[part])
