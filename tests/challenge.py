@@ -367,7 +367,7 @@ FRENCH_CASES: List[Case] = [
     Case("il_est_clair", "expletive", "[Il|-] est clair que [Sophie|1] a raison."),
     Case("il_fait_froid", "expletive", "[Il|-] fait froid, mais [Luc|1] sort sans [son|1] manteau."),
     # binding: object clitics (B), names under a subject pronoun (C), "se"
-    Case("liage_b_clitique", "binding", "[Jean|1] a rencontré [Paul|2] et [l'|2] a salué."),
+    Case("liage_b_clitique", "binding", "[Jean|1] a rencontré [Paul|2] et [l'|2]a salué."),
     Case("liage_b_lui", "binding", "[Marie|1] a vu [Sophie|2] et [lui|2] a parlé."),
     Case("liage_c_il_dit", "binding", "[Il|1] dit que [Pierre|2] est parti."),
     Case("liage_se", "binding", "[Jean|1] se regarde dans le miroir, puis [il|1] sort."),

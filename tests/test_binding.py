@@ -169,6 +169,17 @@ def test_binding_french_clitic_is_an_object_of_its_verb():
     assert forbidden_texts(doc, FR, ["B"]) == [("la", "Marie")]
 
 
+def test_binding_french_clitic_the_parser_calls_a_subject_keeps_the_shared_subject():
+    # "Marie a vu Sophie et lui a parlé", with "lui" parsed as the subject of
+    # "parlé": still an object clitic, whose co-argument is the shared Marie.
+    doc = parsed("fr", [("Marie", 2, "nsubj", "PROPN"), ("a", 2, "aux:tense", "AUX"),
+                        ("vu", 2, "ROOT", "VERB"), ("Sophie", 2, "obj", "PROPN"),
+                        ("et", 7, "cc", "CCONJ"), ("lui", 7, "nsubj", "PRON"),
+                        ("a", 7, "aux:tense", "AUX"), ("parlé", 2, "conj", "VERB"),
+                        (".", 2, "punct", "PUNCT")])
+    assert forbidden_texts(doc, FR, ["B"]) == [("lui", "Marie")]
+
+
 @pytest.mark.parametrize("text,pairs,bound", [
     ("He saw him.", [("him", "He")], []),
     ("She greeted her.", [("her", "She")], []),
@@ -382,6 +393,27 @@ def test_binding_and_expletive_fields_keep_the_shipped_models_fingerprints(name,
     assert config["rules_hash"] == rules.fingerprint()
     off = replace(rules, binding_principles=frozenset(), weather_lemmas=frozenset())
     assert off.fingerprint() == rules.fingerprint()
+
+
+def test_binding_on_links_only_bars_the_pair_and_spares_the_clusters():
+    # 0 Marie, 1 elle, 2 la (forbidden with 1 only). Cluster-wide, la may not
+    # join 0 either, since 1 is in 0's cluster; on links only it may.
+    pair, ptr, ante = _scores([{}, {0: 2.0}, {1: 5.0, 0: 3.0}])
+    single = np.zeros(3, np.float32)
+    heads = np.arange(3)
+    binding = Binding.from_pairs(3, [(2, 1)])
+    assert decode_clusters(single, pair, ptr, ante, heads, binding=binding) == [[0, 1]]
+    links_only = replace(binding, clusters=False)
+    assert decode_clusters(single, pair, ptr, ante, heads, binding=links_only) == [[0, 1, 2]]
+    masked, rest = links_only.as_link_scores(pair, ptr, ante)
+    assert masked.tolist() == [2.0, float("-inf"), 3.0]
+    assert len(rest.forbid) == 0 and rest.binder.tolist() == [-1, -1, -1]
+
+
+def test_binding_french_rules_bar_links_only():
+    assert FR.binding_clusters is False and EN.binding_clusters is True
+    with pytest.raises(TypeError, match="binding_clusters"):
+        replace(FR, binding_clusters="no")
 
 
 def test_binding_without_fallback_a_vetoed_mention_stays_unlinked():

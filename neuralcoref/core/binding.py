@@ -51,17 +51,22 @@ class Binding:
 
     forbid_ptr (ndarray): (n + 1,) int64 CSR bounds into ``forbid``.
     forbid (ndarray): (n_pairs,) int32; ``forbid[forbid_ptr[m]:forbid_ptr[m + 1]]``
-        are the earlier mentions that mention m never shares a cluster with.
+        are the earlier mentions that mention m never shares a cluster with
+        (with ``clusters`` False: never links to).
     binder (ndarray): (n,) int32, for a reflexive the earlier mention that binds
         it (principle A), else -1.
     fallback (bool): whether a mention whose best candidate is forbidden links
         to its best allowed one (else it stays unlinked).
+    clusters (bool): whether the forbidden pairs hold for whole clusters
+        through every decoding step, or only bar a direct link
+        (``LanguageRules.binding_clusters``).
     """
 
     forbid_ptr: np.ndarray
     forbid: np.ndarray
     binder: np.ndarray
     fallback: bool = True
+    clusters: bool = True
 
     @classmethod
     def none(cls, n: int) -> "Binding":
@@ -95,6 +100,26 @@ class Binding:
         """RETURNS (Set[Tuple[int, int]]): forbidden (later, earlier) mention pairs."""
         later = np.repeat(np.arange(len(self)), np.diff(self.forbid_ptr))
         return set(zip(later.tolist(), self.forbid.tolist()))
+
+    def as_link_scores(self, pair: np.ndarray, ptr: np.ndarray,
+                       ante: np.ndarray) -> Tuple[np.ndarray, "Binding"]:
+        """The forbidden pairs as pair scores no link can take, and the binding
+        left for decoding's steps (binders only): what ``clusters`` False means.
+
+        pair (float (n_pairs,)), ptr (int (n + 1,)), ante (int (n_pairs,)): the
+            scores (CSR), as for ``clustering.best_antecedents``.
+        RETURNS (Tuple[ndarray, Binding]): the pair scores (``pair`` itself when
+            nothing is forbidden) and a binding without forbidden pairs.
+        """
+        rest = replace(self, forbid_ptr=np.zeros(len(self) + 1, dtype=np.int64),
+                       forbid=np.zeros(0, dtype=np.int32))
+        if not len(self.forbid):
+            return pair, rest
+        n = len(self)
+        anaphor = np.repeat(np.arange(n, dtype=np.int64), np.diff(ptr))
+        later = np.repeat(np.arange(n, dtype=np.int64), np.diff(self.forbid_ptr))
+        barred = np.isin(anaphor * n + np.asarray(ante), later * n + self.forbid)
+        return np.where(barred, np.float32(-np.inf), np.asarray(pair, dtype=np.float32)), rest
 
     def partners(self) -> Dict[int, Set[int]]:
         """RETURNS (Dict[int, Set[int]]): each constrained mention's forbidden
@@ -131,7 +156,12 @@ class _Parse:
         def has(column: np.ndarray, values) -> np.ndarray:
             return np.isin(column, label_ids(values))
 
-        self.subject = has(dep, rules.binding_subject_deps)
+        self.verb = has(pos, rules.verb_pos)
+        self.clitic = has(lower, rules.binding_clitic_words) & self.verb[self.heads] \
+            & (np.arange(n) < self.heads)
+        # An object clitic the parser calls a subject ("et [lui] a parlé") is no
+        # subject: the verb keeps the one it shares through coordination.
+        self.subject = has(dep, rules.binding_subject_deps) & ~self.clitic
         self.object = has(dep, rules.binding_object_deps)
         self.preposition = has(dep, rules.binding_preposition_deps)
         self.prep = self.preposition & has(lower, rules.binding_prepositions)
@@ -144,10 +174,7 @@ class _Parse:
         # A mention that is a predicate ("proclaimed himself [Emperor]", "serve
         # as [the capital]") describes, it is not bound.
         self.predicative = self.no_c_command | has(lower, rules.predicative_words)[self.heads]
-        self.verb = has(pos, rules.verb_pos)
         self.noun = has(pos, rules.noun_pos | rules.proper_pos)
-        self.clitic = has(lower, rules.binding_clitic_words) & self.verb[self.heads] \
-            & (np.arange(n) < self.heads)
         self.personal = has(lower, rules.binding_pronoun_words)
         self.reflexive = has(lower, rules.reflexive_words)
         self.determiner = has(dep, rules.determiner_deps)
@@ -293,7 +320,7 @@ def binding_constraints(doc: Doc, mentions: Mentions, rules: LanguageRules,
                 pairs.extend((m, int(o)) for o in inside)
     if "I" in wanted:
         pairs.extend(_within_own_phrase(parse, mentions, pronominal, with_heads))
-    return replace(Binding.from_pairs(n, pairs, binder), fallback=FALLBACK)
+    return replace(Binding.from_pairs(n, pairs, binder), fallback=FALLBACK, clusters=rules.binding_clusters)
 
 
 def _within_own_phrase(parse: "_Parse", mentions: Mentions, pronominal: np.ndarray,

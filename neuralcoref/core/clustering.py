@@ -273,7 +273,8 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
         :func:`join_speakers` (after the repeats' steps, or after
         :func:`one_span_per_head` without repeats).
     binding (Binding | None): binding constraints, which every step keeps: no
-        cluster holds a forbidden pair.
+        cluster holds a forbidden pair (with ``binding.clusters`` False: no
+        forbidden pair is a link, see :meth:`Binding.as_link_scores`).
     types (int (n,) | None): mention types; with ``persons`` and ``agreement``
         they turn on :func:`anchor_pronoun_chains`; sentences (int (n,) | None): for its forward reference.
     aliases (int (n,) | None): for :func:`join_aliases`; None skips it.
@@ -290,6 +291,8 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
         single = np.asarray(single, dtype=np.float32) + offsets
     if len(preferences) and sentences is not None:
         pair = prefer_near(pair, ptr, ante, sentences, preferences)
+    if binding is not None and not binding.clusters:
+        pair, binding = binding.as_link_scores(pair, ptr, ante)
     # Computed once for every step below.
     masks = agreement_masks(agreement, classes) if agreement is not None else None
     top = top_scores(pair, ptr) if persons is not None else None  # the rescue's and anchoring's

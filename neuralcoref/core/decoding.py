@@ -214,7 +214,7 @@ MENTION_ARRAYS = _PER_MENTION + ("binder", "forbid_counts")
 RAGGED_ARRAYS = ("speakers", "forbid")
 #: Every array :func:`pack_inputs` writes, by name.
 PACKED_ARRAYS = MENTION_ARRAYS + RAGGED_ARRAYS + tuple(f"{name}_offsets" for name in RAGGED_ARRAYS) \
-    + ("fallback",)
+    + ("fallback", "binding_clusters")
 
 
 def pack_inputs(inputs: Sequence[DecodeInputs]) -> Dict[str, np.ndarray]:
@@ -223,7 +223,7 @@ def pack_inputs(inputs: Sequence[DecodeInputs]) -> Dict[str, np.ndarray]:
     RETURNS (Dict[str, ndarray]): PACKED_ARRAYS by name: per-mention arrays
         concatenated (the documents' mention offsets split them), ragged ones
         concatenated with ``<name>_offsets`` ((n_docs + 1,) int64), and
-        ``fallback`` ((n_docs,) bool).
+        ``fallback`` and ``binding_clusters`` ((n_docs,) bool).
     """
     per_doc = [_named_arrays(item) for item in inputs]
     empty = _named_arrays(_empty_inputs())  # gives the dtypes and widths when there is no Doc
@@ -232,6 +232,7 @@ def pack_inputs(inputs: Sequence[DecodeInputs]) -> Dict[str, np.ndarray]:
     for name in RAGGED_ARRAYS:
         out[f"{name}_offsets"] = np.cumsum([0] + [len(arrays[name]) for arrays in per_doc]).astype(np.int64)
     out["fallback"] = np.array([item.binding.fallback for item in inputs], dtype=bool)
+    out["binding_clusters"] = np.array([item.binding.clusters for item in inputs], dtype=bool)
     return out
 
 
@@ -247,7 +248,8 @@ def unpack_inputs(arrays: Mapping[str, np.ndarray], d: int, rows: slice) -> Deco
 
     counts = np.asarray(arrays["forbid_counts"][rows], dtype=np.int64)
     binding = Binding(np.concatenate([[0], np.cumsum(counts)]).astype(np.int64), ragged("forbid"),
-                      np.array(arrays["binder"][rows]), bool(arrays["fallback"][d]))
+                      np.array(arrays["binder"][rows]), bool(arrays["fallback"][d]),
+                      bool(arrays["binding_clusters"][d]))
     return DecodeInputs(**{name: np.array(arrays[name][rows]) for name in _PER_MENTION},
                         speakers=ragged("speakers"), binding=binding)
 

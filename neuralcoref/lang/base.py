@@ -176,6 +176,10 @@ class LanguageRules:
     binding_principles (Labels): those applied, among "A", "B", "C", "P" (the
         possessive preference of :mod:`neuralcoref.core.binding`) and "I" (a
         possessive determiner is not the phrase it determines); empty: none.
+    binding_clusters (bool): whether a pair that B or C forbids stays out of
+        one cluster through every decoding step (True), or is only never a
+        direct link (False: where a model often merges two people's chains, the
+        cluster-wide constraint pulls correct mentions out with the wrong ones).
     binding_possessive_words (Labels): possessive determiners for "P" ("its").
     binding_pronoun_words (Labels): personal pronouns that principles B and C
         constrain ("he", "him"; not possessives or reflexives).
@@ -306,6 +310,7 @@ class LanguageRules:
     speech_verbs: Labels = labels()
     speech_marks: Labels = labels()
     binding_principles: Labels = labels()
+    binding_clusters: bool = True
     binding_pronoun_words: Labels = labels()
     binding_possessive_words: Labels = labels()
     reflexive_words: Labels = labels()
@@ -348,6 +353,9 @@ class LanguageRules:
                 object.__setattr__(self, f.name, frozenset(value.items()))
             elif f.name in _NUMBER_FIELDS:
                 object.__setattr__(self, f.name, _to_weight(value, f.name))
+            elif f.name in _FLAG_FIELDS:
+                if not isinstance(value, bool):
+                    raise TypeError(f"LanguageRules.{f.name} must be True or False, got {value!r}")
             elif f.name != "lang" and not isinstance(value, frozenset):
                 object.__setattr__(self, f.name, _to_labels(value, f.name))
         if self.binding_principles - set(BINDING_PRINCIPLES):
@@ -397,7 +405,7 @@ class LanguageRules:
 
 
 #: Fields that only steer decoding, left out of the fingerprint.
-_BINDING_FIELDS = ("binding_principles", "binding_pronoun_words", "binding_possessive_words",
+_BINDING_FIELDS = ("binding_principles", "binding_clusters", "binding_pronoun_words", "binding_possessive_words",
                    "reflexive_words",
                    "binding_subject_deps", "binding_object_deps", "binding_preposition_deps",
                    "binding_prepositions", "binding_noun_prepositions", "binding_accusative_words",
@@ -419,8 +427,9 @@ _DECODING_FIELDS = ("decoding_agreement", "subject_salience", "thing_salience", 
                     "possessive_suffixes", "elided_words",
                     "lexicons", "speech_verbs", "speech_marks") \
     + _BINDING_FIELDS + _FILTER_FIELDS
-#: Numeric fields (the others are label sets, or ``lang``).
+#: Numeric and true-or-false fields (the others are label sets, or ``lang``).
 _NUMBER_FIELDS = ("subject_salience", "thing_salience")
+_FLAG_FIELDS = ("binding_clusters",)
 #: Fields added after models shipped: left out of the fingerprint while empty,
 #: so rules that do not use them keep the fingerprint their models recorded.
 _LATER_FIELDS = ("quote_open_marks", "quote_close_marks", "turn_dashes")
