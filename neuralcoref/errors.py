@@ -227,6 +227,9 @@ class Errors(metaclass=ErrorsWithCodes):
     E224 = ("{path} is a GAP TSV file, not CoNLL: write it as CoNLL documents with partial "
             "labels first ('neuralcoref gap-to-conll {path} OUT.conll --spacy-model ...') and "
             "give OUT.conll in partial_train.")
+    E225 = ("Training is not installed ({error}): the checkout's train/ folder becomes "
+            "neuralcoref.train when the package is installed; run 'pip install -e .' in "
+            "the checkout (or pip install 'neuralcoref[train]').")
     E152 = "No spaCy pipeline could be loaded (tried: {tried}): {hint}, or name an installed pipeline."
     E153 = ("No score between the spans {first} and {second}: both must be candidate "
             "mentions, the later one within the earlier one's candidate window.")

@@ -1,8 +1,10 @@
 """The ``neuralcoref`` command line: thin Typer commands over importable functions."""
 from __future__ import annotations
 
+import importlib
 import sys
 from pathlib import Path
+from types import ModuleType
 from typing import Optional
 
 import typer
@@ -87,6 +89,21 @@ def evaluate_command(
 def _fail(err: Exception) -> None:
     typer.echo(str(err), err=True)
     raise typer.Exit(code=1)
+
+
+def _training() -> ModuleType:
+    """The ``neuralcoref.train`` package, or a coded error when it is missing: a
+    checkout on the path without an install has no such package (setup.py maps
+    train/ to it), and an error while importing it must not hide behind the
+    handlers that need its names."""
+    from ..errors import Errors, NeuralcorefError
+
+    try:
+        return importlib.import_module("neuralcoref.train")
+    except ModuleNotFoundError as err:
+        if err.name not in ("neuralcoref.train", "neuralcoref"):
+            raise
+        raise NeuralcorefError(Errors.E225.format(error=err)) from err
 
 
 def _read_text(file: Path) -> str:
@@ -226,8 +243,11 @@ def train_command(
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     try:
-        from ..train import TrainingInterrupted, load_config, train as run_training
-
+        training = _training()
+    except NeuralcorefError as err:
+        _fail(err)
+    try:
+        load_config, run_training = training.load_config, training.train
         if threads:
             import torch
             torch.set_num_threads(threads)
@@ -238,7 +258,7 @@ def train_command(
                             resume=resume, cache_dir=cache_dir)
     except (NeuralcorefError, OSError) as err:
         _fail(err)
-    except TrainingInterrupted as stop:
+    except training.TrainingInterrupted as stop:
         _stopped(stop)
     except KeyboardInterrupt:  # while featurizing, or exporting after the last epoch
         typer.echo(f"Aborted: no model written; once an epoch has ended, 'neuralcoref export {out}' "
@@ -268,9 +288,7 @@ def export_command(
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     try:
-        from ..train import export_run
-
-        path = export_run(run_dir)
+        path = _training().export_run(run_dir)
     except (NeuralcorefError, OSError) as err:
         _fail(err)
     typer.echo(f"Model written to {path}")
@@ -311,13 +329,15 @@ def gap_to_conll_command(
     from ..corpora.gap import gap_conll_documents, read_gap
     from ..errors import NeuralcorefError
     from ..pipelines import resolve_pipeline_name
-    from ..train.featurize import load_pipeline
     from .output_guard import check_output
 
     _show_pipeline_choice()
     try:
         check_output(output_conll, gap_tsv)
         examples = read_gap(gap_tsv)
+        _training()
+        from ..train.featurize import load_pipeline
+
         docs = gap_conll_documents(load_pipeline(resolve_pipeline_name(spacy_model)), examples)
         write_conll(output_conll, docs)
     except (NeuralcorefError, OSError) as err:

@@ -46,6 +46,20 @@ def test_cli_train_bad_config_leaves_no_folder(tmp_path):
         assert not (tmp_path / "run").exists()
 
 
+@pytest.mark.parametrize("command", [["train", "--train", str(SAMPLE), "--dev", str(SAMPLE),
+                                      "--spacy-model", PIPELINE], ["export"]])
+def test_cli_training_commands_without_the_training_package_fail_with_a_coded_error(
+        tmp_path, monkeypatch, command):
+    # A checkout on the path without an install has no neuralcoref.train (setup.py
+    # maps train/ to it): a coded error, not a traceback from the handlers.
+    monkeypatch.setitem(__import__("sys").modules, "neuralcoref.train", None)
+    out = ["--out", str(tmp_path / "run")] if command[0] == "train" else [str(tmp_path / "run")]
+    result = CliRunner().invoke(app, command + out)
+    assert result.exit_code == 1 and "E225" in result.output and "pip install -e ." in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert not (tmp_path / "run").exists()
+
+
 @pytest.fixture(scope="module")
 def finished_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("runs") / "run"
