@@ -62,6 +62,13 @@ CASES: List[Case] = [
          "[It|-] is clear that [the plan|1] failed, and [it|1] will be replaced."),
     Case("it_time", "it",
          "[It|-] was late. [The museum|1] had closed, and [it|1] would open again at nine."),
+    # ambient "it" of times and weather the parser reads oddly, extraposed "it takes"
+    Case("it_clock_time", "it",
+         "[It|-] was midnight when [Tom|1] came home, and [he|1] went to bed."),
+    Case("it_takes_time", "it",
+         "[Anna|1] likes [the lake|2]. [It|-] takes two hours to get there, but [she|1] loves [it|2]."),
+    Case("it_raining_aux", "it",
+         "[The children|1] stayed in because [it|-] was raining, and [they|1] played cards."),
     Case("it_object", "it",
          "[Sam|1] bought [a car|2] and drove [it|2] home."),
     # a referring "it" and the concrete things near it; "made it clear that" is no reference

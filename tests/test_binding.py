@@ -327,9 +327,18 @@ def expletives(doc: Doc, rules: LanguageRules = EN) -> List[str]:
     ("It had nearly stopped raining.", ["It"]),
     ("It began to rain, so Anna opened her umbrella.", ["It"]),
     ("The machine stopped, and it began to hum.", []),
+    ("It is about 4:00 p.m.", ["It"]),
+    ("It was midnight when he came home.", ["It"]),
+    ("If it's a clear day, you can see the mountain.", ["it"]),
+    ("It takes two hours to get there.", ["It"]),
+    ("We walked home because it was drizzling.", ["it"]),
+    ("We stayed in because it was raining.", ["it"]),
+    ("I bought a clock. It is a gift for my sister.", []),
+    ("The camera is new. It takes good pictures.", []),
 ], ids=["weather", "weather_verb", "seems", "turned_out", "important_to", "late", "cleft",
         "referential", "predicate_noun", "object", "raised_weather", "raised_weather_to",
-        "raised_other_verb"])
+        "raised_other_verb", "time", "time_when", "clear_day", "takes_time_to",
+        "drizzling_as_predicate", "raining_as_predicate", "predicate_gift", "takes_object"])
 def test_expletives_on_parsed_english(nlp_en, text, expected):
     assert expletives(nlp_en(text)) == expected
 

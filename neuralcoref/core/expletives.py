@@ -82,7 +82,7 @@ def _expletives_and_clefts(doc: Doc, rules: LanguageRules,
                                 & (heads != np.arange(n)))
     if not len(candidates):
         return out, cuts
-    tables = _Tables(rules, dep, lower, lemma, heads)
+    tables = _Tables(rules, dep, lower, lemma, heads, arrays.ent_type)
     for i in candidates.tolist():
         h = int(heads[i])
         out[i] = tables.is_expletive(i, h)
@@ -170,10 +170,11 @@ class _Tables:
     """Label and lemma classes of one Doc's tokens, and the constructions."""
 
     def __init__(self, rules: LanguageRules, dep: np.ndarray, lower: np.ndarray,
-                 lemma: np.ndarray, heads: np.ndarray):
+                 lemma: np.ndarray, heads: np.ndarray, ent_type: np.ndarray):
         self.heads = heads
         self.weather = np.isin(lemma, label_ids(rules.weather_lemmas))
         self.weather_adj = np.isin(lemma, label_ids(rules.weather_adjectives))
+        self.ambient = np.isin(ent_type, label_ids(rules.ambient_entity_types))
         self.light = np.isin(lemma, label_ids(rules.weather_light_verbs))
         self.extraposing = np.isin(lemma, label_ids(rules.extraposition_lemmas))
         self.copula = np.isin(lemma, label_ids(rules.copula_lemmas))
@@ -202,12 +203,16 @@ class _Tables:
         later = [c for c in kids if c > it]
         if self.weather[h] or self.particles(h):
             return True  # "It snowed", "il faut", "il y a"
+        if self.copula[h] and self.weather[self.heads[h]]:
+            return True  # the subject hung on the auxiliary: "because it [was] raining"
         if any(self.weather[c] and self.control[c] for c in later):
             return True  # raised from a weather verb: "It began to rain", "it kept pouring"
         if self.weather_adj[h] and any(self.copula[c] for c in kids):
             return True  # UD: "il est tard"
-        if (self.copula[h] or self.light[h]) and any(self.weather_adj[c] for c in later):
-            return True  # "It is cold", "il fait froid"
+        if (self.copula[h] or self.light[h]) and any(self.weather_adj[c] or self.weather[c] for c in later):
+            return True  # "It is cold", "il fait froid", "it was drizzling" (read as a predicate)
+        if self.copula[h] and any(self.ambient[c] and self.cleft[c] for c in later):
+            return True  # times and dates: "It is 4 p.m.", "It was midnight when he came"
         clause = any(self.clause[c] for c in later)
         if clause and (self.extraposing[h] or self.passive[it]):
             return True  # "It seems that", "It is said that"

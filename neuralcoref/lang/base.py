@@ -220,6 +220,9 @@ class LanguageRules:
     weather_adjectives (Labels): lemmas that make it expletive as the predicate of
         a copula or ``weather_light_verbs`` ("It is cold", "il fait froid").
     weather_light_verbs (Labels): verbs taking ``weather_adjectives`` ("faire").
+    ambient_entity_types (Labels): entity types of a copula's predicate noun that
+        make its subject the ambient "it" of times and dates ("It is 4 p.m.",
+        "It was midnight when", "if it's a clear day").
     extraposition_lemmas (Labels): verbs whose subject is expletive when they
         have a clausal complement ("It seems that", "it turned out that").
     copula_lemmas (Labels): "be": with an adjective and a clause it is extraposition
@@ -329,6 +332,7 @@ class LanguageRules:
     predicative_words: Labels = labels()
     weather_lemmas: Labels = labels()
     weather_adjectives: Labels = labels()
+    ambient_entity_types: Labels = labels()
     weather_light_verbs: Labels = labels()
     extraposition_lemmas: Labels = labels()
     copula_lemmas: Labels = labels()
@@ -418,7 +422,7 @@ _BINDING_FIELDS = ("binding_principles", "binding_clusters", "binding_pronoun_wo
 #: features (only distances counted in mentions shrink where a dropped "it" was
 #: in between), so a model trained with or without the filter scores them as
 #: trained, and the shipped models, trained without it, load with no W101.
-_FILTER_FIELDS = ("weather_lemmas", "weather_adjectives", "weather_light_verbs",
+_FILTER_FIELDS = ("weather_lemmas", "weather_adjectives", "ambient_entity_types", "weather_light_verbs",
                   "extraposition_lemmas", "copula_lemmas", "extraposed_clause_deps",
                   "predicate_adjective_deps", "cleft_deps", "expletive_particles", "existential_lemmas",
                   "expletive_marks", "extraposition_subject_deps", "extraposition_adjectives",

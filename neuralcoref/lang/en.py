@@ -118,11 +118,15 @@ RULES = LanguageRules(
     predicative_words=labels("as"),
     # Expletive "it" (see neuralcoref.core.expletives).
     weather_lemmas=labels("rain", "snow", "hail", "drizzle", "sleet", "thunder", "pour"),
+    # With the participles the parser reads as predicate nouns ("it was [drizzling]").
     weather_adjectives=labels("cold", "hot", "warm", "cool", "sunny", "cloudy", "windy",
                               "foggy", "rainy", "stormy", "chilly", "freezing", "humid",
-                              "late", "early", "dark"),
+                              "late", "early", "dark", "raining", "snowing", "drizzling",
+                              "pouring", "hailing"),
+    ambient_entity_types=labels("TIME", "DATE"),
+    # "take" with a clause: "It takes two hours to get there".
     extraposition_lemmas=labels("seem", "appear", "happen", "turn", "occur", "matter",
-                                "follow", "transpire"),
+                                "follow", "transpire", "take"),
     copula_lemmas=labels("be"),
     extraposed_clause_deps=labels("ccomp", "xcomp", "csubj"),
     predicate_adjective_deps=labels("acomp"),
