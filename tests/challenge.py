@@ -69,6 +69,10 @@ CASES: List[Case] = [
          "[Anna|1] likes [the lake|2]. [It|-] takes two hours to get there, but [she|1] loves [it|2]."),
     Case("it_raining_aux", "it",
          "[The children|1] stayed in because [it|-] was raining, and [they|1] played cards."),
+    Case("it_raising_seems", "it",
+         "[Tom|1] bought [a laptop|2] last week. [It|2] seems to work fine."),
+    Case("it_hard_for_to", "it",
+         "[Maria|1] lost [[her|1] keys|2]. [It|-] was hard for [her|1] to find [them|2] again."),
     Case("it_object", "it",
          "[Sam|1] bought [a car|2] and drove [it|2] home."),
     # a referring "it" and the concrete things near it; "made it clear that" is no reference

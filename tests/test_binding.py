@@ -335,10 +335,18 @@ def expletives(doc: Doc, rules: LanguageRules = EN) -> List[str]:
     ("We stayed in because it was raining.", ["it"]),
     ("I bought a clock. It is a gift for my sister.", []),
     ("The camera is new. It takes good pictures.", []),
+    ("I bought a laptop. It seems to work fine.", []),
+    ("It's hard for me to think about food.", ["It"]),
+    ("It would be really strange for Congress to say that.", ["It"]),
+    ("This court has made it abundantly clear that the law applies.", ["it"]),
+    ("I find it hard to believe that he left.", ["it"]),
+    ("The party was dull. It was strange because nobody danced.", []),
 ], ids=["weather", "weather_verb", "seems", "turned_out", "important_to", "late", "cleft",
         "referential", "predicate_noun", "object", "raised_weather", "raised_weather_to",
         "raised_other_verb", "time", "time_when", "clear_day", "takes_time_to",
-        "drizzling_as_predicate", "raining_as_predicate", "predicate_gift", "takes_object"])
+        "drizzling_as_predicate", "raining_as_predicate", "predicate_gift", "takes_object",
+        "raising_seems_to", "hard_for_me_to", "strange_for_to", "made_it_clear_that",
+        "find_it_hard_to", "because_clause"])
 def test_expletives_on_parsed_english(nlp_en, text, expected):
     assert expletives(nlp_en(text)) == expected
 

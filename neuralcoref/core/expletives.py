@@ -26,6 +26,10 @@ if TYPE_CHECKING:
     from .mentions import Mentions
 
 
+#: The universal part of speech of adjectives (every spaCy pipeline's ``pos_``).
+_ADJECTIVE = frozenset({"ADJ"})
+
+
 @lru_cache(maxsize=256)
 def label_ids(values: FrozenSet[str]) -> np.ndarray:
     """The string ids of a rules' label set (cached: rules are frozen).
@@ -82,7 +86,7 @@ def _expletives_and_clefts(doc: Doc, rules: LanguageRules,
                                 & (heads != np.arange(n)))
     if not len(candidates):
         return out, cuts
-    tables = _Tables(rules, dep, lower, lemma, heads, arrays.ent_type)
+    tables = _Tables(rules, dep, lower, lemma, arrays.pos, heads, arrays.ent_type)
     for i in candidates.tolist():
         h = int(heads[i])
         out[i] = tables.is_expletive(i, h)
@@ -114,6 +118,11 @@ def in_predicative_frame(rules: LanguageRules, arrays: DocArrays, tokens: np.nda
     parent = np.zeros(n, dtype=bool)
     parent[heads[child]] = True
     frame_dep = np.isin(arrays.dep, label_ids(rules.thing_frame_deps)) & child
+    # A raising verb's infinitive ("it seems [to] work") is no frame: the
+    # pronoun is the subject of the raised verb.
+    raised = np.isin(arrays.dep, label_ids(rules.control_deps)) \
+        & np.isin(arrays.lemma, label_ids(rules.extraposition_lemmas))[heads]
+    frame_dep &= ~raised
     bare = frame_dep & np.isin(arrays.dep, label_ids(rules.predicate_adjective_deps)) & ~parent
     framed, with_bare = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
     framed[heads[frame_dep & ~bare]] = True
@@ -170,7 +179,7 @@ class _Tables:
     """Label and lemma classes of one Doc's tokens, and the constructions."""
 
     def __init__(self, rules: LanguageRules, dep: np.ndarray, lower: np.ndarray,
-                 lemma: np.ndarray, heads: np.ndarray, ent_type: np.ndarray):
+                 lemma: np.ndarray, pos: np.ndarray, heads: np.ndarray, ent_type: np.ndarray):
         self.heads = heads
         self.weather = np.isin(lemma, label_ids(rules.weather_lemmas))
         self.weather_adj = np.isin(lemma, label_ids(rules.weather_adjectives))
@@ -191,6 +200,11 @@ class _Tables:
         self.passive = np.isin(dep, label_ids(rules.extraposition_subject_deps))
         self.control = np.isin(dep, label_ids(rules.control_deps))
         self.impersonal_adj = np.isin(lemma, label_ids(rules.extraposition_adjectives))
+        self.marked_clause = np.isin(dep, label_ids(rules.marked_clause_deps))
+        self.object = np.isin(dep, label_ids(rules.binding_object_deps))
+        # A verb's complement headed by an adjective: a small clause.
+        self.small_clause = np.isin(dep, label_ids(rules.small_clause_deps)) \
+            & np.isin(pos, label_ids(_ADJECTIVE))
         self.any_adjective = not rules.extraposition_adjectives
         self.kids, self.kid_ptr = children_index(heads)
 
@@ -214,16 +228,33 @@ class _Tables:
         if self.copula[h] and any(self.ambient[c] and self.cleft[c] for c in later):
             return True  # times and dates: "It is 4 p.m.", "It was midnight when he came"
         clause = any(self.clause[c] for c in later)
-        if clause and (self.extraposing[h] or self.passive[it]):
-            return True  # "It seems that", "It is said that"
-        if self.copula[h] and clause and any(self._predicate(c) for c in later):
-            return True  # "It is important to sleep"
+        if self.extraposing[h] and any(self._extraposed_by_verb(h, c) for c in later):
+            return True  # "It seems that", "It takes two hours to get there"
+        if clause and self.passive[it]:
+            return True  # "It is said that"
+        marked = clause or any(self._marked_clause(c) for c in later)
+        if self.copula[h] and marked and any(self._predicate(c) for c in later):
+            return True  # "It is important to sleep", "It would be strange for him to say"
+        if marked and self.small_clause[h]:
+            return True  # a verb's small clause: "made it clear that", "find it hard to believe"
         if self.clefts(it, h):
             return True  # "It was Mary who called"
         # UD: the adjective heads the clause, the extraposed clause hangs on it
         # with its subordinator ("il est clair [que] Jean ment").
         return bool(self.impersonal_adj[h] and any(self.copula[c] for c in kids)
                     and any(self.mark[g] for c in later for g in self.children(c)))
+
+    def _extraposed_by_verb(self, h: int, c: int) -> bool:
+        # An infinitive after a verb without an object is raising, not
+        # extraposition: "It seems to work" refers, "It takes an hour to" does not.
+        if not self.clause[c]:
+            return False
+        return not self.control[c] or any(self.object[g] for g in self.children(h) if g < c)
+
+    def _marked_clause(self, c: int) -> bool:
+        # An adverbial clause is extraposed when it opens with one of the rules'
+        # marks ("[to] believe", "[that] the law applies"), not "because", "when".
+        return bool(self.marked_clause[c]) and any(self.mark[g] for g in self.children(c))
 
     def particles(self, h: int) -> List[int]:
         """The expletive particles of head ``h`` ("il [y] a"; none in "il y habite")."""

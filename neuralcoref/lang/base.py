@@ -220,6 +220,13 @@ class LanguageRules:
     weather_adjectives (Labels): lemmas that make it expletive as the predicate of
         a copula or ``weather_light_verbs`` ("It is cold", "il fait froid").
     weather_light_verbs (Labels): verbs taking ``weather_adjectives`` ("faire").
+    marked_clause_deps (Labels): clause labels that are extraposed only when one of
+        ``expletive_marks`` opens the clause (English "advcl": "It is hard [to]
+        believe", "It would be strange [for] him [to] say"; not "because").
+    small_clause_deps (Labels): complements of a verb that, headed by an
+        adjective, make a small clause whose "it" a following clause extraposes
+        ("made [it clear] that", "find [it hard] to believe"; English only: a
+        UD adjective heads its copula's clause too).
     ambient_entity_types (Labels): entity types of a copula's predicate noun that
         make its subject the ambient "it" of times and dates ("It is 4 p.m.",
         "It was midnight when", "if it's a clear day").
@@ -333,6 +340,8 @@ class LanguageRules:
     weather_lemmas: Labels = labels()
     weather_adjectives: Labels = labels()
     ambient_entity_types: Labels = labels()
+    marked_clause_deps: Labels = labels()
+    small_clause_deps: Labels = labels()
     weather_light_verbs: Labels = labels()
     extraposition_lemmas: Labels = labels()
     copula_lemmas: Labels = labels()
@@ -422,7 +431,8 @@ _BINDING_FIELDS = ("binding_principles", "binding_clusters", "binding_pronoun_wo
 #: features (only distances counted in mentions shrink where a dropped "it" was
 #: in between), so a model trained with or without the filter scores them as
 #: trained, and the shipped models, trained without it, load with no W101.
-_FILTER_FIELDS = ("weather_lemmas", "weather_adjectives", "ambient_entity_types", "weather_light_verbs",
+_FILTER_FIELDS = ("weather_lemmas", "weather_adjectives", "ambient_entity_types", "marked_clause_deps",
+                  "small_clause_deps", "weather_light_verbs",
                   "extraposition_lemmas", "copula_lemmas", "extraposed_clause_deps",
                   "predicate_adjective_deps", "cleft_deps", "expletive_particles", "existential_lemmas",
                   "expletive_marks", "extraposition_subject_deps", "extraposition_adjectives",

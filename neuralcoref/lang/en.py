@@ -129,6 +129,12 @@ RULES = LanguageRules(
                                 "follow", "transpire", "take"),
     copula_lemmas=labels("be"),
     extraposed_clause_deps=labels("ccomp", "xcomp", "csubj"),
+    # The parser hangs many an extraposed infinitive or "that" clause as "advcl"
+    # ("it's hard for me [to] think", "It would be strange for Congress [to]
+    # say"); "because" and "when" clauses stay out.
+    marked_clause_deps=labels("advcl"),
+    expletive_marks=labels("to", "that"),
+    small_clause_deps=labels("ccomp", "xcomp", "oprd"),
     predicate_adjective_deps=labels("acomp"),
     cleft_deps=labels("attr"),
     # Clefts with any relative clause, and predicate nouns with a clause ("It is
