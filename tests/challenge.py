@@ -375,6 +375,8 @@ FRENCH_CASES: List[Case] = [
     Case("il_y_a", "expletive", "[Il|-] y a [un chat|1] dans le jardin. [Il|1] dort au soleil."),
     Case("il_pleut", "expletive", "[Il|-] pleut, alors [Paul|1] reste chez [lui|1]."),
     Case("il_semble", "expletive", "[Il|-] semble que [Jean|1] est malade. [Il|1] reste au lit."),
+    Case("il_suffit_de", "expletive", "[Il|-] suffit de demander à [Marie|1], car [elle|1] sait tout."),
+    Case("il_semble_dormir", "expletive", "[Pierre|1] ne bouge plus. [Il|1] semble dormir."),
     Case("il_est_clair", "expletive", "[Il|-] est clair que [Sophie|1] a raison."),
     Case("il_fait_froid", "expletive", "[Il|-] fait froid, mais [Luc|1] sort sans [son|1] manteau."),
     # binding: object clitics (B), names under a subject pronoun (C), "se"

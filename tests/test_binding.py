@@ -375,7 +375,16 @@ def test_expletives_on_parsed_english(nlp_en, text, expected):
     # "y" is a place here, and "Il" someone: only "il y a" is impersonal.
     ([("Il", 2, "nsubj", "PRON", "PRON", "il"), ("y", 2, "expl:comp", "PRON", "PRON", "y"),
       ("habite", 2, "ROOT", "VERB", "VERB", "habiter")], []),
-], ids=["il_faut", "il_y_a", "il_fait_froid", "il_est_clair_que", "il_dit", "il_est_content", "il_y_habite"])
+    # An extraposing verb's infinitive: impersonal, but for a raising verb's.
+    ([("Il", 1, "expl:subj", "PRON", "PRON", "il"), ("suffit", 1, "ROOT", "VERB", "VERB", "suffire"),
+      ("de", 3, "mark", "ADP", "ADP", "de"), ("partir", 1, "xcomp", "VERB", "VERB", "partir")], ["Il"]),
+    ([("Il", 1, "expl:subj", "PRON", "PRON", "il"), ("semble", 1, "ROOT", "VERB", "VERB", "sembler"),
+      ("dormir", 1, "xcomp", "VERB", "VERB", "dormir")], []),
+    ([("Il", 1, "expl:subj", "PRON", "PRON", "il"), ("semble", 1, "ROOT", "VERB", "VERB", "sembler"),
+      ("que", 4, "mark", "SCONJ", "SCONJ", "que"), ("Jean", 4, "nsubj", "PROPN", "PROPN", "Jean"),
+      ("dort", 1, "ccomp", "VERB", "VERB", "dormir")], ["Il"]),
+], ids=["il_faut", "il_y_a", "il_fait_froid", "il_est_clair_que", "il_dit", "il_est_content", "il_y_habite",
+        "il_suffit_de", "il_semble_dormir", "il_semble_que"])
 def test_expletives_french_impersonal_il(rows, expected):
     assert expletives(parsed("fr", rows), FR) == expected
 

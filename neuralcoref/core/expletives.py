@@ -121,7 +121,7 @@ def in_predicative_frame(rules: LanguageRules, arrays: DocArrays, tokens: np.nda
     # A raising verb's infinitive ("it seems [to] work") is no frame: the
     # pronoun is the subject of the raised verb.
     raised = np.isin(arrays.dep, label_ids(rules.control_deps)) \
-        & np.isin(arrays.lemma, label_ids(rules.extraposition_lemmas))[heads]
+        & np.isin(arrays.lemma, label_ids(rules.raising_lemmas))[heads]
     frame_dep &= ~raised
     bare = frame_dep & np.isin(arrays.dep, label_ids(rules.predicate_adjective_deps)) & ~parent
     framed, with_bare = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
@@ -201,7 +201,7 @@ class _Tables:
         self.control = np.isin(dep, label_ids(rules.control_deps))
         self.impersonal_adj = np.isin(lemma, label_ids(rules.extraposition_adjectives))
         self.marked_clause = np.isin(dep, label_ids(rules.marked_clause_deps))
-        self.object = np.isin(dep, label_ids(rules.binding_object_deps))
+        self.raising = np.isin(lemma, label_ids(rules.raising_lemmas))
         # A verb's complement headed by an adjective: a small clause.
         self.small_clause = np.isin(dep, label_ids(rules.small_clause_deps)) \
             & np.isin(pos, label_ids(_ADJECTIVE))
@@ -229,7 +229,7 @@ class _Tables:
             return True  # times and dates: "It is 4 p.m.", "It was midnight when he came"
         clause = any(self.clause[c] for c in later)
         if self.extraposing[h] and any(self._extraposed_by_verb(h, c) for c in later):
-            return True  # "It seems that", "It takes two hours to get there"
+            return True  # "It seems that", "It takes two hours to get there", "il suffit de"
         if clause and self.passive[it]:
             return True  # "It is said that"
         marked = clause or any(self._marked_clause(c) for c in later)
@@ -245,11 +245,9 @@ class _Tables:
                     and any(self.mark[g] for c in later for g in self.children(c)))
 
     def _extraposed_by_verb(self, h: int, c: int) -> bool:
-        # An infinitive after a verb without an object is raising, not
-        # extraposition: "It seems to work" refers, "It takes an hour to" does not.
-        if not self.clause[c]:
-            return False
-        return not self.control[c] or any(self.object[g] for g in self.children(h) if g < c)
+        # A raising verb's infinitive raises its subject: "It seems to work"
+        # refers, while "It seems that", "il suffit de partir" do not.
+        return bool(self.clause[c]) and not (self.control[c] and self.raising[h])
 
     def _marked_clause(self, c: int) -> bool:
         # An adverbial clause is extraposed when it opens with one of the rules'

@@ -220,6 +220,10 @@ class LanguageRules:
     weather_adjectives (Labels): lemmas that make it expletive as the predicate of
         a copula or ``weather_light_verbs`` ("It is cold", "il fait froid").
     weather_light_verbs (Labels): verbs taking ``weather_adjectives`` ("faire").
+    raising_lemmas (Labels): verbs among ``extraposition_lemmas`` whose
+        infinitive complement raises its subject: then "it" refers ("It seems
+        to work"; "il semble dormir"), as it does not before a clause ("It seems
+        that").
     marked_clause_deps (Labels): clause labels that are extraposed only when one of
         ``expletive_marks`` opens the clause (English "advcl": "It is hard [to]
         believe", "It would be strange [for] him [to] say"; not "because").
@@ -340,6 +344,7 @@ class LanguageRules:
     weather_lemmas: Labels = labels()
     weather_adjectives: Labels = labels()
     ambient_entity_types: Labels = labels()
+    raising_lemmas: Labels = labels()
     marked_clause_deps: Labels = labels()
     small_clause_deps: Labels = labels()
     weather_light_verbs: Labels = labels()
@@ -431,8 +436,8 @@ _BINDING_FIELDS = ("binding_principles", "binding_clusters", "binding_pronoun_wo
 #: features (only distances counted in mentions shrink where a dropped "it" was
 #: in between), so a model trained with or without the filter scores them as
 #: trained, and the shipped models, trained without it, load with no W101.
-_FILTER_FIELDS = ("weather_lemmas", "weather_adjectives", "ambient_entity_types", "marked_clause_deps",
-                  "small_clause_deps", "weather_light_verbs",
+_FILTER_FIELDS = ("weather_lemmas", "weather_adjectives", "ambient_entity_types", "raising_lemmas",
+                  "marked_clause_deps", "small_clause_deps", "weather_light_verbs",
                   "extraposition_lemmas", "copula_lemmas", "extraposed_clause_deps",
                   "predicate_adjective_deps", "cleft_deps", "expletive_particles", "existential_lemmas",
                   "expletive_marks", "extraposition_subject_deps", "extraposition_adjectives",

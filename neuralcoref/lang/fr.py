@@ -156,6 +156,7 @@ RULES = replace(
     weather_light_verbs=labels("faire"),
     extraposition_lemmas=labels("sembler", "paraître", "arriver", "suffire", "importer",
                                 "convenir", "valoir", "exister"),
+    raising_lemmas=labels("sembler", "paraître"),
     copula_lemmas=labels("être"),
     expletive_particles=labels("y"),
     existential_lemmas=labels("avoir"),
