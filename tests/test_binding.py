@@ -383,8 +383,15 @@ def test_expletives_on_parsed_english(nlp_en, text, expected):
     ([("Il", 1, "expl:subj", "PRON", "PRON", "il"), ("semble", 1, "ROOT", "VERB", "VERB", "sembler"),
       ("que", 4, "mark", "SCONJ", "SCONJ", "que"), ("Jean", 4, "nsubj", "PROPN", "PROPN", "Jean"),
       ("dort", 1, "ccomp", "VERB", "VERB", "dormir")], ["Il"]),
+    ([("Il", 2, "expl:subj", "PRON", "PRON", "il"), ("est", 2, "cop", "AUX", "AUX", "être"),
+      ("curieux", 2, "ROOT", "ADJ", "ADJ", "curieux"), ("que", 5, "mark", "SCONJ", "SCONJ", "que"),
+      ("Jean", 5, "nsubj", "PROPN", "PROPN", "Jean"), ("parte", 2, "ccomp", "VERB", "VERB", "partir")],
+     ["Il"]),
+    ([("Il", 2, "expl:subj", "PRON", "PRON", "il"), ("me", 2, "iobj", "PRON", "PRON", "me"),
+      ("plaît", 2, "ROOT", "VERB", "VERB", "plaire"), ("de", 4, "mark", "ADP", "ADP", "de"),
+      ("lire", 2, "xcomp", "VERB", "VERB", "lire")], ["Il"]),
 ], ids=["il_faut", "il_y_a", "il_fait_froid", "il_est_clair_que", "il_dit", "il_est_content", "il_y_habite",
-        "il_suffit_de", "il_semble_dormir", "il_semble_que"])
+        "il_suffit_de", "il_semble_dormir", "il_semble_que", "il_est_curieux_que", "il_me_plait_de"])
 def test_expletives_french_impersonal_il(rows, expected):
     assert expletives(parsed("fr", rows), FR) == expected
 

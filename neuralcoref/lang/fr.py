@@ -155,7 +155,7 @@ RULES = replace(
                               "tard", "tôt", "sombre", "humide", "mauvais"),
     weather_light_verbs=labels("faire"),
     extraposition_lemmas=labels("sembler", "paraître", "arriver", "suffire", "importer",
-                                "convenir", "valoir", "exister"),
+                                "convenir", "valoir", "exister", "plaire", "coûter"),
     raising_lemmas=labels("sembler", "paraître"),
     copula_lemmas=labels("être"),
     expletive_particles=labels("y"),
@@ -165,5 +165,8 @@ RULES = replace(
                                     "difficile", "facile", "clair", "évident", "vrai",
                                     "probable", "temps", "utile", "inutile", "naturel",
                                     "normal", "rare", "dommage", "préférable", "certain",
-                                    "juste", "bon", "interdit", "permis", "étrange"),
+                                    "juste", "bon", "interdit", "permis", "étrange",
+                                    "heureux", "curieux", "singulier", "étonnant", "surprenant",
+                                    "fâcheux", "regrettable", "honteux", "triste", "douteux",
+                                    "inévitable", "indispensable"),
 )
