@@ -1,7 +1,6 @@
 """The ``neuralcoref`` command line: thin Typer commands over importable functions."""
 from __future__ import annotations
 
-import importlib
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -99,11 +98,12 @@ def _training() -> ModuleType:
     from ..errors import Errors, NeuralcorefError
 
     try:
-        return importlib.import_module("neuralcoref.train")
-    except ModuleNotFoundError as err:
-        if err.name not in ("neuralcoref.train", "neuralcoref"):
+        from .. import train
+    except ImportError as err:
+        if getattr(err, "name", None) not in ("neuralcoref.train", "neuralcoref", None):
             raise
         raise NeuralcorefError(Errors.E225.format(error=err)) from err
+    return train
 
 
 def _read_text(file: Path) -> str:

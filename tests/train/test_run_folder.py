@@ -52,7 +52,11 @@ def test_cli_training_commands_without_the_training_package_fail_with_a_coded_er
         tmp_path, monkeypatch, command):
     # A checkout on the path without an install has no neuralcoref.train (setup.py
     # maps train/ to it): a coded error, not a traceback from the handlers.
-    monkeypatch.setitem(__import__("sys").modules, "neuralcoref.train", None)
+    import sys
+
+    import neuralcoref
+    monkeypatch.setitem(sys.modules, "neuralcoref.train", None)
+    monkeypatch.delattr(neuralcoref, "train", raising=False)
     out = ["--out", str(tmp_path / "run")] if command[0] == "train" else [str(tmp_path / "run")]
     result = CliRunner().invoke(app, command + out)
     assert result.exit_code == 1 and "E225" in result.output and "pip install -e ." in result.output
