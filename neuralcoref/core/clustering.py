@@ -256,7 +256,7 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
     :func:`best_antecedents`, then :func:`clusters_from_links`, then :func:`one_span_per_head`, then
     :func:`attach_repeats` and :func:`merge_repeats`, then :func:`merge_shared_heads`,
     then :func:`join_aliases`, then :func:`anchor_pronoun_chains`, then
-    :func:`join_speakers`, then :func:`drop_name_words`.
+    :func:`join_speakers`, then :func:`merge_shared_heads` again, then :func:`drop_name_words`.
 
     heads (int (n,)): head token of each mention; the other arguments as for
         :func:`best_antecedents`.
@@ -319,6 +319,10 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
                                          heads, names, span_scores, partners, sentences, lone, masks, name_of)
     if speakers is not None and len(speakers):
         clusters = join_speakers(clusters, speakers, heads, masks, names, span_scores, partners)
+    if persons is not None or (speakers is not None and len(speakers)):
+        # Anchoring and speakers may take a free span whose head another cluster
+        # already holds ("Helen Modern (born 1983)" and "Helen Modern" ... "Helen").
+        clusters = merge_shared_heads(clusters, heads, types, span_scores, names, partners, masks)
     return clusters if name_of is None else drop_name_words(clusters, name_of, heads)
 
 
