@@ -428,19 +428,22 @@ def test_binding_and_expletive_fields_keep_the_shipped_models_fingerprints(name,
     assert off.fingerprint() == rules.fingerprint()
 
 
-def test_binding_on_links_only_bars_the_pair_and_spares_the_clusters():
-    # 0 Marie, 1 elle, 2 la (forbidden with 1 only). Cluster-wide, la may not
-    # join 0 either, since 1 is in 0's cluster; on links only it may.
-    pair, ptr, ante = _scores([{}, {0: 2.0}, {1: 5.0, 0: 3.0}])
-    single = np.zeros(3, np.float32)
-    heads = np.arange(3)
-    binding = Binding.from_pairs(3, [(2, 1)])
-    assert decode_clusters(single, pair, ptr, ante, heads, binding=binding) == [[0, 1]]
+def test_binding_on_links_only_bars_the_pair_and_its_antecedent_and_spares_the_clusters():
+    # 0 Marie, 1 elle -> 0, 2 elle -> 1, 3 la (forbidden with 2 only). On whole
+    # clusters "la" joins none of them; on links it may not take 2, nor 2's own
+    # antecedent 1 ("il lui": not il, nor the one il is), but takes 0.
+    pair, ptr, ante = _scores([{}, {0: 2.0}, {1: 2.0, 0: 1.0}, {2: 5.0, 1: 4.0, 0: 3.0}])
+    single = np.zeros(4, np.float32)
+    heads = np.arange(4)
+    binding = Binding.from_pairs(4, [(3, 2)])
+    assert decode_clusters(single, pair, ptr, ante, heads, binding=binding) == [[0, 1, 2]]
     links_only = replace(binding, clusters=False)
-    assert decode_clusters(single, pair, ptr, ante, heads, binding=links_only) == [[0, 1, 2]]
+    assert decode_clusters(single, pair, ptr, ante, heads, binding=links_only) == [[0, 1, 2, 3]]
     masked, rest = links_only.as_link_scores(pair, ptr, ante)
-    assert masked.tolist() == [2.0, float("-inf"), 3.0]
-    assert len(rest.forbid) == 0 and rest.binder.tolist() == [-1, -1, -1]
+    assert masked[-3:].tolist() == [float("-inf"), 4.0, 3.0]
+    masked, _ = links_only.as_link_scores(pair, ptr, ante, np.array([-1, 0, 1, -1]))
+    assert masked[-3:].tolist() == [float("-inf"), float("-inf"), 3.0]
+    assert len(rest.forbid) == 0 and rest.binder.tolist() == [-1, -1, -1, -1]
 
 
 def test_binding_french_rules_bar_links_only():

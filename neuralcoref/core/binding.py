@@ -101,13 +101,17 @@ class Binding:
         later = np.repeat(np.arange(len(self)), np.diff(self.forbid_ptr))
         return set(zip(later.tolist(), self.forbid.tolist()))
 
-    def as_link_scores(self, pair: np.ndarray, ptr: np.ndarray,
-                       ante: np.ndarray) -> Tuple[np.ndarray, "Binding"]:
+    def as_link_scores(self, pair: np.ndarray, ptr: np.ndarray, ante: np.ndarray,
+                       links: Optional[np.ndarray] = None) -> Tuple[np.ndarray, "Binding"]:
         """The forbidden pairs as pair scores no link can take, and the binding
         left for decoding's steps (binders only): what ``clusters`` False means.
 
         pair (float (n_pairs,)), ptr (int (n + 1,)), ante (int (n_pairs,)): the
             scores (CSR), as for ``clustering.best_antecedents``.
+        links (int (n,) | None): links decided without the constraint; given,
+            a mention may not link to a forbidden partner's own antecedent
+            either ("Jean a vu Marie et il lui a parlé": "lui" is not "il",
+            nor "Jean", whom "il" links to).
         RETURNS (Tuple[ndarray, Binding]): the pair scores (``pair`` itself when
             nothing is forbidden) and a binding without forbidden pairs.
         """
@@ -118,7 +122,11 @@ class Binding:
         n = len(self)
         anaphor = np.repeat(np.arange(n, dtype=np.int64), np.diff(ptr))
         later = np.repeat(np.arange(n, dtype=np.int64), np.diff(self.forbid_ptr))
-        barred = np.isin(anaphor * n + np.asarray(ante), later * n + self.forbid)
+        keys = later * n + self.forbid
+        if links is not None:
+            theirs = np.asarray(links, dtype=np.int64)[self.forbid]
+            keys = np.concatenate([keys, (later * n + theirs)[theirs >= 0]])
+        barred = np.isin(anaphor * n + np.asarray(ante), keys)
         return np.where(barred, np.float32(-np.inf), np.asarray(pair, dtype=np.float32)), rest
 
     def partners(self) -> Dict[int, Set[int]]:

@@ -291,10 +291,12 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
         single = np.asarray(single, dtype=np.float32) + offsets
     if len(preferences) and sentences is not None:
         pair = prefer_near(pair, ptr, ante, sentences, preferences)
-    if binding is not None and not binding.clusters:
-        pair, binding = binding.as_link_scores(pair, ptr, ante)
     # Computed once for every step below.
     masks = agreement_masks(agreement, classes) if agreement is not None else None
+    if binding is not None and not binding.clusters:
+        direct, rest = binding.as_link_scores(pair, ptr, ante)
+        first = best_antecedents(single, direct, ptr, ante, greedyness, agreement, names, classes, rest, masks)
+        pair, binding = binding.as_link_scores(pair, ptr, ante, first)
     top = top_scores(pair, ptr) if persons is not None else None  # the rescue's and anchoring's
     links = best_antecedents(single, pair, ptr, ante, greedyness, agreement, names, classes, binding, masks)
     if persons is not None:
