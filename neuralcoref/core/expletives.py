@@ -246,8 +246,11 @@ class _Tables:
 
     def _extraposed_by_verb(self, h: int, c: int) -> bool:
         # A raising verb's infinitive raises its subject: "It seems to work"
-        # refers, while "It seems that", "il suffit de partir" do not.
-        return bool(self.clause[c]) and not (self.control[c] and self.raising[h])
+        # refers, while "It seems that", "il suffit de partir", "It takes a
+        # million years for change [to] happen" do not.
+        if self.raising[h] and (self.control[c] or self.marked_clause[c]):
+            return False
+        return bool(self.clause[c]) or self._marked_clause(c)
 
     def _marked_clause(self, c: int) -> bool:
         # An adverbial clause is extraposed when it opens with one of the rules'
