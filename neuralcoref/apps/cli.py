@@ -100,7 +100,7 @@ def _training() -> ModuleType:
     try:
         from .. import train
     except ImportError as err:
-        if getattr(err, "name", None) not in ("neuralcoref.train", "neuralcoref", None):
+        if err.name not in ("neuralcoref.train", "neuralcoref"):
             raise
         raise NeuralcorefError(Errors.E225.format(error=err)) from err
     return train

@@ -189,7 +189,8 @@ class _Tables:
         self.copula = np.isin(lemma, label_ids(rules.copula_lemmas))
         self.clause = np.isin(dep, label_ids(rules.extraposed_clause_deps))
         self.adjective = np.isin(dep, label_ids(rules.predicate_adjective_deps))
-        self.cleft = np.isin(dep, label_ids(rules.cleft_deps))
+        # A copula's predicate noun: a cleft's focus, an ambient time, "a pity".
+        self.predicate_noun = np.isin(dep, label_ids(rules.cleft_deps))
         self.relcl = np.isin(dep, label_ids(rules.relative_clause_deps))
         self.particle = np.isin(lower, label_ids(rules.expletive_particles))
         self.existential = np.isin(lemma, label_ids(rules.existential_lemmas))
@@ -225,7 +226,7 @@ class _Tables:
             return True  # UD: "il est tard"
         if (self.copula[h] or self.light[h]) and any(self.weather_adj[c] or self.weather[c] for c in later):
             return True  # "It is cold", "il fait froid", "it was drizzling" (read as a predicate)
-        if self.copula[h] and any(self.ambient[c] and self.cleft[c] for c in later):
+        if self.copula[h] and any(self.ambient[c] and self.predicate_noun[c] for c in later):
             return True  # times and dates: "It is 4 p.m.", "It was midnight when he came"
         clause = any(self.clause[c] for c in later)
         if self.extraposing[h] and any(self._extraposed_by_verb(h, c) for c in later):
@@ -268,14 +269,14 @@ class _Tables:
         pronoun ``it`` and whose copula is ``h`` ("It was [Mary] [who called]")."""
         if not self.copula[h]:
             return []
-        return [(c, g) for c in self.children(h) if c > it and self.cleft[c]
+        return [(c, g) for c in self.children(h) if c > it and self.predicate_noun[c]
                 for g in self.children(c) if self.relcl[g] and self._opens_cleft(g)]
 
     def _predicate(self, c: int) -> bool:
         if self.adjective[c]:
             return self.any_adjective or bool(self.impersonal_adj[c])
         # A predicate noun without a relative clause: "It is a pity that".
-        return bool(self.cleft[c] and not any(self.relcl[g] for g in self.children(c)))
+        return bool(self.predicate_noun[c] and not any(self.relcl[g] for g in self.children(c)))
 
     def _opens_cleft(self, g: int) -> bool:
         # A relative clause opening with one of ``cleft_words`` when the rules
