@@ -102,6 +102,24 @@ def test_binding_principle_b_reaches_through_a_direct_object_only():
     assert forbidden_texts(parsed("en", talked), principles=["B"]) == []
 
 
+def test_binding_finite_conjunct_on_a_non_finite_complement_shares_the_governors_subject():
+    # "The guard saw the clerk take the pen and accused him": the parser hangs
+    # "accused" on "take"; only like forms coordinate, so it is "saw"'s conjunct.
+    rows = [("The", 1, "det", "DET", "DT"), ("guard", 2, "nsubj", "NOUN", "NN"),
+            ("saw", 2, "ROOT", "VERB", "VBD"), ("the", 4, "det", "DET", "DT"),
+            ("clerk", 5, "nsubj", "NOUN", "NN"), ("take", 2, "ccomp", "VERB", "VB"),
+            ("the", 7, "det", "DET", "DT"), ("pen", 5, "dobj", "NOUN", "NN"),
+            ("and", 5, "cc", "CCONJ", "CC"), ("accused", 5, "conj", "VERB", "VBD"),
+            ("him", 9, "dobj", "PRON", "PRP"), (".", 2, "punct", "PUNCT", ".")]
+    assert forbidden_texts(parsed("en", rows), principles=["B"]) == [("him", "The guard")]
+    # Like forms ("accuses" on "takes"): the conjunct the parser gives is kept.
+    same = [r[:4] + ({5: "VBZ", 9: "VBZ"}.get(i, r[4]),) for i, r in enumerate(rows)]
+    assert forbidden_texts(parsed("en", same), principles=["B"]) == [("him", "the clerk")]
+    # Without the rules' tags, conjuncts share their head's subject as before.
+    plain = replace(EN, finite_verb_tags=frozenset(), nonfinite_verb_tags=frozenset())
+    assert forbidden_texts(parsed("en", rows), plain, ["B"]) == [("him", "the clerk")]
+
+
 def test_binding_principle_c_forbids_a_name_a_pronoun_c_commands():
     assert forbidden_texts(parsed("en", HE_SAID_JOHN_LEFT)) == [("John", "He")]
 
@@ -191,6 +209,9 @@ def test_binding_french_clitic_the_parser_calls_a_subject_keeps_the_shared_subje
     ("Peter saw himself in the mirror.", [], [("himself", "Peter")]),
     ("Mary talked to her.", [("her", "Mary")], []),
     ("Mark asked Tom to help him.", [("him", "Tom")], []),
+    # A finite conjunct of a non-finite complement coordinates with its governor.
+    ("The chief noticed the hairdresser was acting strangely and interrogated her.",
+     [("her", "The chief")], []),
     # Through the direct object, but for picture nouns.
     ("The cook prepared a dish for the teacher and wrote a letter to him.",
      [("him", "The cook"), ("him", "a letter")], []),
@@ -209,7 +230,7 @@ def test_binding_french_clitic_the_parser_calls_a_subject_keeps_the_shared_subje
      [("themselves", "They")]),
     ("It was chosen to serve as the capital of the state.", [], []),
 ], ids=["he_him", "she_her", "shared_subject", "winobias_type2", "principle_c", "cataphora",
-        "control", "reflexive", "preposition", "object_control", "noun_preposition",
+        "control", "reflexive", "preposition", "object_control", "unlike_conjuncts", "noun_preposition",
         "picture_noun", "exceptional_case", "made_him_leave", "nominative_subject", "adjective_b", "adjective_a", "vocative", "reflexive_object", "predicative_as"])
 def test_binding_on_parsed_english(nlp_en, text, pairs, bound):
     doc = nlp_en(text)

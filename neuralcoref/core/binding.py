@@ -175,6 +175,9 @@ class _Parse:
         self.prep = self.preposition & has(lower, rules.binding_prepositions)
         self.conj = has(dep, rules.conj_deps)
         self.control = has(dep, rules.control_deps)
+        self.complement = has(dep, rules.binding_complement_deps)
+        self.finite = has(arrays.tag, rules.finite_verb_tags)
+        self.nonfinite = has(arrays.tag, rules.nonfinite_verb_tags)
         self.adjectival = has(dep, rules.predicate_adjective_deps)
         self.relcl = has(dep, rules.relative_clause_deps)
         self.relative = has(lower, rules.relative_words)
@@ -229,13 +232,27 @@ class _Parse:
                 return own + [head]
             return own
         if self.conj[v]:
-            return self.subjects(head, depth + 1)
+            return self.subjects(self.conjoined(v), depth + 1)
         if self.control[v]:
             objects = [c for c in self.children(head) if self.object[c]]
             return objects or self.subjects(head, depth + 1)
         if self.adjectival[v]:  # "was rude to her": the copula's
             return self.subjects(head, depth + 1)
         return own
+
+    def conjoined(self, v: int) -> int:
+        """The verb conjunct v coordinates with: its head, but for a finite v on
+        a non-finite complement verb ("noticed her [take] the pen and accused
+        him"): the first finite verb above that complement ("noticed")."""
+        head = int(self.heads[v])
+        if not (self.finite[v] and self.nonfinite[head]):
+            return head
+        up = head
+        while self.complement[up] and self.heads[up] != up:
+            up = int(self.heads[up])
+            if self.finite[up]:
+                return up
+        return head
 
     def arguments(self, v: int) -> List[int]:
         """v's subjects (own or shared), objects and prepositional objects, with
