@@ -138,6 +138,11 @@ CASES: List[Case] = [
          "Because [he|1] missed the bus, [Tom|1] was late for work."),
     Case("cataphora_after_his", "cataphora",
          "After [his|1] retirement, [the general|1] moved to the coast."),
+    # forward over an earlier name of the same gender
+    Case("cataphora_over_earlier_name", "cataphora",
+         "[Otto|1] ruled the country. When [he|2] was elected, [Kallergis|2] formed a government."),
+    Case("cataphora_his_over_earlier_name", "cataphora",
+         "[Peter|1] lived in London. When [his|2] father died, [Mark|2] moved to Paris."),
     # possessives in their own clause: each goes to its clause's subject
     Case("possessive_clause_apple", "possessive_clause",
          "[Apple|1] said [its|1] revenue grew, while [Microsoft|2] blamed [its|2] cloud unit."),

@@ -592,3 +592,47 @@ def test_clustering_subject_salience_from_the_rules():
     np.testing.assert_allclose(salience, [en.subject_salience, 0, en.subject_salience, en.subject_salience, 0])
     assert prefers.tolist() == [False, False, True, False, False]  # only "she"
     assert not subject_salience(codes, replace(en, subject_salience=0))[0].any()
+
+
+def test_clustering_refer_forward_moves_the_pronoun_alone_to_its_main_subject():
+    # "Otto"(0) ... When "he"(1) was elected, "Kallergis"(2) formed "his"(3)
+    # government: the model chained Otto, he and his; "he" refers forward.
+    from neuralcoref.core.clustering import refer_forward
+    from neuralcoref.lang.lexicon import MENTION_CLASSES
+    male, inanimate = MENTION_CLASSES.index("male"), MENTION_CLASSES.index("inanimate")
+    types, persons, agreement, classes = _anchor_setting(
+        ["unknown", "masc", "unknown", "masc"], [PROPER, PRON, PROPER, PRON], [male, 0, 0, 0])
+    forward = np.array([-1, 2, -1, -1], dtype=np.int32)
+    args = (forward, types, persons, agreement, classes, np.arange(4))
+    assert refer_forward([[0, 1, 3]], *args) == [[0, 3], [1, 2]]
+    assert refer_forward([[0, 1], [2, 3]], *args) == [[1, 2, 3]]
+    # binding, gender or a thing as the subject leave the pronoun where it is
+    assert refer_forward([[0, 1, 3]], *args, partners={1: {2}, 2: {1}}) == [[0, 1, 3]]
+    classes[2] = inanimate
+    assert refer_forward([[0, 1, 3]], *args) == [[0, 1, 3]]
+    classes[2] = MENTION_CLASSES.index("female")
+    assert refer_forward([[0, 1, 3]], *args) == [[0, 1, 3]]
+
+
+def test_clustering_forward_subjects_of_preposed_clauses_only(nlp_en):
+    from neuralcoref.core.cataphora import forward_subjects
+    from neuralcoref.core.doc_arrays import read_doc
+    from neuralcoref.core.mentions import extract_mentions
+    from neuralcoref.lang import en
+
+    def forward(text: str, rules=en.RULES):
+        doc = nlp_en(text)
+        m = extract_mentions(doc, rules)
+        texts = [doc[s:e].text for s, e in m.spans()]
+        out = forward_subjects(read_doc(doc), rules, m.starts, m.ends, m.heads, m.types)
+        return [(texts[i], texts[j]) for i, j in enumerate(out.tolist()) if j >= 0]
+
+    assert forward("When he was minister, Kallergis formed a government.") == [("he", "Kallergis")]
+    assert forward("When his father died, Mark moved to Paris.") == [("his", "Mark")]
+    # the clause follows its main clause, or the subject is a pronoun: nothing
+    assert forward("Kallergis formed a government when he was minister.") == []
+    assert forward("When he was minister, he formed a government.") == []
+    # rules without preposed clauses: nothing
+    from dataclasses import replace
+    assert forward("When he was minister, Kallergis formed a government.",
+                   replace(en.RULES, preposed_clause_deps=frozenset())) == []

@@ -251,12 +251,13 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
                     sentences: Optional[np.ndarray] = None,
                     aliases: Optional[np.ndarray] = None,
                     name_of: Optional[np.ndarray] = None,
-                    preferences: Sequence[Tuple[np.ndarray, np.ndarray]] = ()) -> List[List[int]]:
+                    preferences: Sequence[Tuple[np.ndarray, np.ndarray]] = (),
+                    forward: Optional[np.ndarray] = None) -> List[List[int]]:
     """The clusters a Doc's scores decode to: :func:`prefer_near`, then
     :func:`best_antecedents`, then :func:`clusters_from_links`, then :func:`one_span_per_head`, then
     :func:`attach_repeats` and :func:`merge_repeats`, then :func:`merge_shared_heads`,
     then :func:`join_aliases`, then :func:`anchor_pronoun_chains`, then
-    :func:`join_speakers`, then :func:`merge_shared_heads` again, then :func:`drop_name_words`.
+    :func:`refer_forward`, then :func:`join_speakers`, then :func:`merge_shared_heads` again, then :func:`drop_name_words`.
 
     heads (int (n,)): head token of each mention; the other arguments as for
         :func:`best_antecedents`.
@@ -281,6 +282,8 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
     name_of (int (n,) | None): for :func:`drop_name_words`; None skips it.
     preferences (sequence of (float (n,), bool (n,))): salience and the
         pronouns it is for, for :func:`prefer_near` (with ``sentences``); empty skips it.
+    forward (int (n,) | None): for :func:`refer_forward` (with ``persons``,
+        ``agreement`` and ``types``); None skips it.
     RETURNS (List[List[int]]): mention indices per cluster.
 
     The component, training's dev evaluation and the tuner all call it through
@@ -319,6 +322,9 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
         lone = (raised < 0) | ((np.diff(ptr) > 0) & (top - single > margin))
         clusters = anchor_pronoun_chains(clusters, pair, ptr, ante, types, persons, agreement, classes,
                                          heads, names, span_scores, partners, sentences, lone, masks, name_of)
+        if forward is not None:
+            clusters = refer_forward(clusters, forward, types, persons, agreement, classes, heads,
+                                     names, span_scores, partners, masks)
     if speakers is not None and len(speakers):
         clusters = join_speakers(clusters, speakers, heads, masks, names, span_scores, partners)
     if persons is not None or (speakers is not None and len(speakers)):
@@ -750,6 +756,49 @@ def anchor_pronoun_chains(clusters: List[List[int]], pair: np.ndarray, ptr: np.n
                 break
     anchored = one_span_per_head([sorted(c) for c in groups if len(c) > 1], heads, span_scores)
     return sorted(anchored, key=lambda members: members[0])
+
+
+def refer_forward(clusters: List[List[int]], forward: np.ndarray, types: np.ndarray,
+                  persons: np.ndarray, agreement: np.ndarray, classes: Optional[np.ndarray],
+                  heads: np.ndarray, names: Optional[np.ndarray] = None,
+                  span_scores: Optional[np.ndarray] = None,
+                  partners: Optional[Dict[int, Set[int]]] = None,
+                  masks: Optional[np.ndarray] = None) -> List[List[int]]:
+    """Move each he/she pronoun of a preposed adverbial clause to the cluster of
+    its main clause's subject ("When he was minister, Kallergis ...": he is
+    Kallergis, whatever name came before), when that subject may be a person
+    (as for :func:`anchor_pronoun_chains`) and genders, numbers, names and
+    binding allow. The pronoun alone moves; the mentions linked to it stay.
+
+    forward (int (n,)): from :func:`neuralcoref.core.cataphora.forward_subjects`.
+    The other arguments: as for :func:`anchor_pronoun_chains`.
+    RETURNS (List[List[int]]): the clusters, each sorted, in order of their first mention.
+    """
+    forward, types, persons, agreement = (np.asarray(a) for a in (forward, types, persons, agreement))
+    gendered = (persons == PERSON.index("3")) & np.isin(agreement[:, 0], _MASC_FEM) & (forward >= 0)
+    if not gendered.any():
+        return clusters
+    classes = np.zeros(len(types), np.int8) if classes is None else np.asarray(classes)
+    if masks is None:
+        masks = agreement_masks(agreement, classes)
+    partners = partners or {}
+    groups: List[List[int]] = [list(c) for c in clusters]
+    owner = {m: g for g, members in enumerate(groups) for m in members}
+    for m in np.flatnonzero(gendered).tolist():
+        s = int(forward[m])
+        if owner.get(m, -1) == owner.get(s, -2) or not (
+                np.isin(classes[s], _ANIMATE) or np.isin(agreement[s, 0], _MASC_FEM) or classes[s] == 0):
+            continue
+        target = groups[owner[s]] if s in owner else [s]
+        if not (_compatible([m], target, masks, names) and allowed_together(partners, [m], target)):
+            continue
+        if m in owner:
+            groups[owner[m]].remove(m)
+        owner[m] = len(groups)
+        groups.append([m])
+        _move_into(groups, owner, owner[m], s)
+    moved = one_span_per_head([sorted(c) for c in groups if len(c) > 1], heads, span_scores)
+    return sorted(moved, key=lambda members: members[0])
 
 
 def _move_into(groups: List[List[int]], owner: Dict[int, int], g: int, a: int) -> None:

@@ -26,6 +26,7 @@ from ..lang.lexicon import DATA as LEXICON_DATA
 from .aliases import acronym_aliases, name_parts
 from .classes import mention_classes, thing_preference
 from .binding import Binding, binding_constraints
+from .cataphora import forward_subjects
 from .clustering import (agreement_codes, check_link_offsets, decode_clusters, link_offsets_of,
                          name_words, pronoun_persons, repeat_keys, subject_salience,
                          with_speaker_genders, with_speaker_names)
@@ -60,6 +61,8 @@ class DecodeInputs:
         prefers a near subject (clustering.subject_salience).
     thing_salience (float32 (n,)), prefers_thing (bool (n,)): the same for
         concrete things and the neuter pronouns that refer (classes.thing_preference).
+    forward (int32 (n,)): for a pronoun in a preposed adverbial clause, the
+        mention of its main clause's subject, else -1 (cataphora.forward_subjects).
     """
 
     heads: np.ndarray
@@ -78,6 +81,7 @@ class DecodeInputs:
     prefers_subject: np.ndarray
     thing_salience: np.ndarray
     prefers_thing: np.ndarray
+    forward: np.ndarray
 
     def __len__(self) -> int:
         return int(self.heads.shape[0])
@@ -154,7 +158,9 @@ def decode_inputs(doc: Doc, mentions: Mentions, features: MentionFeatures,
         salience=salience,
         prefers_subject=prefers_subject,
         thing_salience=thing_salience,
-        prefers_thing=prefers_thing)
+        prefers_thing=prefers_thing,
+        forward=forward_subjects(arrays, rules, mentions.starts, mentions.ends, mentions.heads,
+                                 mentions.types))
 
 
 #: The code that computes mentions, features and decode inputs (this folder and the rules').
@@ -203,12 +209,14 @@ def decode(scores: DocScores, inputs: DecodeInputs, settings: DecodeSettings) ->
                            inputs.names, scores.mention, inputs.classes, inputs.persons,
                            inputs.speakers, inputs.binding, inputs.types, inputs.sentences, inputs.aliases,
                            inputs.name_of, ((inputs.salience, inputs.prefers_subject),
-                                            (inputs.thing_salience, inputs.prefers_thing)))
+                                            (inputs.thing_salience, inputs.prefers_thing)),
+                           inputs.forward)
 
 
 #: The per-mention arrays of DecodeInputs, as stored (all documents concatenated).
 _PER_MENTION = ("heads", "types", "agreement", "repeats", "names", "classes", "persons", "sentences",
-                "aliases", "name_of", "salience", "prefers_subject", "thing_salience", "prefers_thing")
+                "aliases", "name_of", "salience", "prefers_subject", "thing_salience", "prefers_thing",
+                "forward")
 MENTION_ARRAYS = _PER_MENTION + ("binder", "forbid_counts")
 #: Arrays of another length per document, with their document offsets.
 RAGGED_ARRAYS = ("speakers", "forbid")
@@ -260,7 +268,7 @@ def _empty_inputs() -> DecodeInputs:
                         np.zeros(0, np.int32), np.zeros((0, 2), np.int32), Binding.none(0),
                         np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0, np.int32),
                         np.zeros(0, np.float32), np.zeros(0, bool), np.zeros(0, np.float32),
-                        np.zeros(0, bool))
+                        np.zeros(0, bool), np.zeros(0, np.int32))
 
 
 def _named_arrays(inputs: DecodeInputs) -> Dict[str, np.ndarray]:
