@@ -143,6 +143,8 @@ CASES: List[Case] = [
          "[Otto|1] ruled the country. When [he|2] was elected, [Kallergis|2] formed a government."),
     Case("cataphora_his_over_earlier_name", "cataphora",
          "[Peter|1] lived in London. When [his|2] father died, [Mark|2] moved to Paris."),
+    Case("cataphora_phrase_over_earlier_name", "cataphora",
+         "[Tom|1] retired in 2001. Over the course of [his|2] career, [Wade|2] served in the navy."),
     # possessives in their own clause: each goes to its clause's subject
     Case("possessive_clause_apple", "possessive_clause",
          "[Apple|1] said [its|1] revenue grew, while [Microsoft|2] blamed [its|2] cloud unit."),

@@ -629,10 +629,11 @@ def test_clustering_forward_subjects_of_preposed_clauses_only(nlp_en):
 
     assert forward("When he was minister, Kallergis formed a government.") == [("he", "Kallergis")]
     assert forward("When his father died, Mark moved to Paris.") == [("his", "Mark")]
+    assert forward("Over the course of his career, Wade served in the army.") == [("his", "Wade")]
     # the clause follows its main clause, or the subject is a pronoun: nothing
     assert forward("Kallergis formed a government when he was minister.") == []
     assert forward("When he was minister, he formed a government.") == []
     # rules without preposed clauses: nothing
     from dataclasses import replace
     assert forward("When he was minister, Kallergis formed a government.",
-                   replace(en.RULES, preposed_clause_deps=frozenset())) == []
+                   replace(en.RULES, preposed_deps=frozenset())) == []

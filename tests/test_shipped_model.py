@@ -56,9 +56,9 @@ PASSING = {
     # passing since a person named in part joins the full name and the name's own
     # words leave its cluster (docs/experiments/2026-11-27-name-parts.md)
     "name_part_given", "name_part_given_after",
-    # passing since a pronoun of a preposed clause refers forward to the main
-    # clause's subject (docs/experiments/2026-11-27-winobias-gap-french.md)
-    "cataphora_over_earlier_name", "cataphora_his_over_earlier_name",
+    # passing since a pronoun of a preposed clause or phrase refers forward to
+    # the main clause's subject (docs/experiments/2026-11-27-winobias-gap-french.md)
+    "cataphora_over_earlier_name", "cataphora_his_over_earlier_name", "cataphora_phrase_over_earlier_name",
     # passing since a referring "it" prefers a near concrete thing
     # (docs/experiments/2026-11-27-it-things.md); it_thing_subject, it_made_clear passed before
     "it_time", "possessive_his", "title_mr", "it_thing_next_sentence", "it_thing_subject",

@@ -1,15 +1,15 @@
-"""Backward anaphora from a preposed adverbial clause, for decoding.
+"""Backward anaphora from a preposed adverbial clause or phrase, for decoding.
 
-A pronoun in an adverbial clause that precedes its main clause refers forward
-to the main clause's subject: "When he was minister, Kallergis formed a
-government", "As she does not have a passport, Adi stays", "When his daughter
-was born, Jude ...". Principle C allows it (the pronoun does not c-command the
+A pronoun in an adverbial clause or phrase that precedes its main clause refers
+forward to the main clause's subject: "When he was minister, Kallergis formed a
+government", "As she does not have a passport, Adi stays", "Over the course of
+his career, Wade served ...". Principle C allows it (the pronoun does not c-command the
 subject), and writers put the pronoun first precisely because the subject is
 the topic; a scorer that only looks back ties the pronoun to an earlier name.
 
 Computed once per Doc from its :class:`~neuralcoref.core.doc_arrays.DocArrays`:
 for each pronoun, the mention headed by the main clause's subject when the
-pronoun's clause is such a preposed clause (``LanguageRules.preposed_clause_deps``).
+pronoun is in such a preposed clause or phrase (``LanguageRules.preposed_deps``).
 Decoding (:func:`~neuralcoref.core.clustering.refer_forward`) moves the pronoun
 to that subject's cluster when agreement and binding allow.
 """
@@ -25,52 +25,58 @@ from .mentions import PRONOMINAL
 #: Universal part-of-speech tags of a clause's verb ("was" in "When he was minister").
 _VERB_POS = frozenset(("VERB", "AUX"))
 #: How many heads a pronoun climbs to reach its clause's verb ("his" ->
-#: "daughter" -> "born").
-_MAX_CLIMB = 3
+#: "career" -> "of" -> "course" -> "Over" -> "served").
+_MAX_CLIMB = 6
 
 
 def forward_subjects(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, ends: np.ndarray,
                      heads: np.ndarray, types: np.ndarray) -> np.ndarray:
-    """For each pronoun in a preposed adverbial clause, the mention its main
-    clause's subject heads.
+    """For each pronoun in a preposed adverbial clause or phrase, the mention
+    its main clause's subject heads.
 
     arrays (DocArrays): the parsed Doc's arrays.
-    rules (LanguageRules): ``preposed_clause_deps`` and ``binding_subject_deps``
-        are read; no ``preposed_clause_deps``: none.
+    rules (LanguageRules): ``preposed_deps`` and ``binding_subject_deps`` are
+        read; no ``preposed_deps``: none.
     starts, ends, heads, types (int (n,)): the mentions.
     RETURNS (ndarray): (n,) int32, the subject's mention (the longest span of
         that head), else -1.
     """
     n = len(heads)
     out = np.full(n, -1, dtype=np.int32)
-    if not rules.preposed_clause_deps or n == 0:
+    if not rules.preposed_deps or n == 0:
         return out
     head_of, dep, pos = arrays.head, arrays.dep, arrays.pos
-    preposed = np.isin(dep, label_ids(rules.preposed_clause_deps))
+    preposed = np.isin(dep, label_ids(rules.preposed_deps))
     subject = np.isin(dep, label_ids(rules.binding_subject_deps))
     verb = np.isin(pos, label_ids(_VERB_POS))
     heads, types = np.asarray(heads, dtype=np.int64), np.asarray(types)
     by_head = _longest_by_head(heads, np.asarray(starts), np.asarray(ends), types, len(head_of))
     for m in np.flatnonzero(types == PRONOMINAL).tolist():
-        v = _clause_verb(int(heads[m]), head_of, verb)
-        if v < 0 or not preposed[v] or head_of[v] <= v:
+        main = _main_verb(int(heads[m]), head_of, verb, preposed)
+        if main < 0:
             continue
-        main = int(head_of[v])
         for s in np.flatnonzero((head_of == main) & subject).tolist():
-            if s > v and by_head[s] >= 0:
+            if s > heads[m] and by_head[s] >= 0:
                 out[m] = by_head[s]
                 break
     return out
 
 
-def _clause_verb(t: int, head_of: np.ndarray, verb: np.ndarray) -> int:
-    """The first verb above token t, within ``_MAX_CLIMB`` heads, else -1."""
+def _main_verb(p: int, head_of: np.ndarray, verb: np.ndarray, preposed: np.ndarray) -> int:
+    """The main verb of a preposed clause or phrase holding token p, else -1:
+    climbing from p to the first verb, either that verb is a clause preposed to
+    its head ("When [he] was minister, Kallergis formed"), or the last step is a
+    phrase preposed to that verb ("Over the course of [his] career, Wade served")."""
+    t = p
     for _ in range(_MAX_CLIMB):
         up = int(head_of[t])
         if up == t:
             return -1
         if verb[up]:
-            return up
+            if preposed[t] and t < up:
+                return up
+            main = int(head_of[up])
+            return main if preposed[up] and up < main else -1
         t = up
     return -1
 

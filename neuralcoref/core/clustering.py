@@ -764,7 +764,7 @@ def refer_forward(clusters: List[List[int]], forward: np.ndarray, types: np.ndar
                   span_scores: Optional[np.ndarray] = None,
                   partners: Optional[Dict[int, Set[int]]] = None,
                   masks: Optional[np.ndarray] = None) -> List[List[int]]:
-    """Move each he/she pronoun of a preposed adverbial clause to the cluster of
+    """Move each he/she pronoun of a preposed adverbial clause or phrase to the cluster of
     its main clause's subject ("When he was minister, Kallergis ...": he is
     Kallergis, whatever name came before), when that subject may be a person
     (as for :func:`anchor_pronoun_chains`) and genders, numbers, names and

@@ -61,7 +61,7 @@ class DecodeInputs:
         prefers a near subject (clustering.subject_salience).
     thing_salience (float32 (n,)), prefers_thing (bool (n,)): the same for
         concrete things and the neuter pronouns that refer (classes.thing_preference).
-    forward (int32 (n,)): for a pronoun in a preposed adverbial clause, the
+    forward (int32 (n,)): for a pronoun in a preposed adverbial clause or phrase, the
         mention of its main clause's subject, else -1 (cataphora.forward_subjects).
     """
 

@@ -203,10 +203,10 @@ class LanguageRules:
         precede, however the parser labels them (French "le", "lui").
     control_deps (Labels): complements that take their subject from the
         governing verb's object, else its subject ("wants to see him").
-    preposed_clause_deps (Labels): adverbial clauses whose pronoun, when the
-        clause precedes its main clause, refers forward to the main clause's
-        subject ("When he was minister, Kallergis ...", see
-        :mod:`neuralcoref.core.cataphora`); empty: none.
+    preposed_deps (Labels): adverbial clauses and phrases whose pronoun, when
+        they precede their main clause, refers forward to the main clause's
+        subject ("When he was minister, Kallergis ...", "In his speech, the
+        president ...", see :mod:`neuralcoref.core.cataphora`); empty: none.
     finite_verb_tags, nonfinite_verb_tags (Labels): fine tags of finite and
         non-finite verbs. Only like forms coordinate: a finite verb the parser
         hangs as a conjunct on a non-finite one in a complement clause ("saw
@@ -347,7 +347,7 @@ class LanguageRules:
     binding_clitic_words: Labels = labels()
     control_deps: Labels = labels()
     finite_verb_tags: Labels = labels()
-    preposed_clause_deps: Labels = labels()
+    preposed_deps: Labels = labels()
     nonfinite_verb_tags: Labels = labels()
     relative_clause_deps: Labels = labels()
     relative_words: Labels = labels()
@@ -440,7 +440,7 @@ _BINDING_FIELDS = ("binding_principles", "binding_clusters", "binding_pronoun_wo
                    "binding_subject_deps", "binding_object_deps", "binding_preposition_deps",
                    "binding_prepositions", "binding_noun_prepositions", "binding_accusative_words",
                    "binding_complement_deps", "binding_clitic_words", "control_deps",
-                   "finite_verb_tags", "nonfinite_verb_tags", "preposed_clause_deps",
+                   "finite_verb_tags", "nonfinite_verb_tags", "preposed_deps",
                    "relative_clause_deps", "relative_words", "binding_predicate_deps",
                    "predicative_words")
 #: Fields of the expletive filter, which drops whole pronoun candidates after
