@@ -630,6 +630,7 @@ def test_clustering_forward_subjects_of_preposed_clauses_only(nlp_en):
     assert forward("When he was minister, Kallergis formed a government.") == [("he", "Kallergis")]
     assert forward("When his father died, Mark moved to Paris.") == [("his", "Mark")]
     assert forward("Over the course of his career, Wade served in the army.") == [("his", "Wade")]
+    assert forward("After completing his degree, Anna moved to Rome.") == [("his", "Anna")]
     # the clause follows its main clause, or the subject is a pronoun: nothing
     assert forward("Kallergis formed a government when he was minister.") == []
     assert forward("When he was minister, he formed a government.") == []

@@ -24,9 +24,9 @@ from .mentions import PRONOMINAL
 
 #: Universal part-of-speech tags of a clause's verb ("was" in "When he was minister").
 _VERB_POS = frozenset(("VERB", "AUX"))
-#: How many heads a pronoun climbs to reach its clause's verb ("his" ->
-#: "career" -> "of" -> "course" -> "Over" -> "served").
-_MAX_CLIMB = 6
+#: How many heads a pronoun climbs to the preposed clause or phrase ("his"
+#: -> "career" -> "of" -> "course" -> "Over").
+_MAX_CLIMB = 10
 
 
 def forward_subjects(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, ends: np.ndarray,
@@ -63,20 +63,17 @@ def forward_subjects(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray
 
 
 def _main_verb(p: int, head_of: np.ndarray, verb: np.ndarray, preposed: np.ndarray) -> int:
-    """The main verb of a preposed clause or phrase holding token p, else -1:
-    climbing from p to the first verb, either that verb is a clause preposed to
-    its head ("When [he] was minister, Kallergis formed"), or the last step is a
-    phrase preposed to that verb ("Over the course of [his] career, Wade served")."""
+    """The verb of the first preposed clause or phrase above token p, else -1:
+    p climbs its heads to a dependent that precedes the verb it modifies
+    ("When [he] was minister, Kallergis formed": "was"; "After completing
+    [his] clerkship, Dzurilla": "After")."""
     t = p
     for _ in range(_MAX_CLIMB):
         up = int(head_of[t])
         if up == t:
             return -1
-        if verb[up]:
-            if preposed[t] and t < up:
-                return up
-            main = int(head_of[up])
-            return main if preposed[up] and up < main else -1
+        if verb[up] and preposed[t] and t < up:
+            return up
         t = up
     return -1
 

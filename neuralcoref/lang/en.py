@@ -114,8 +114,8 @@ RULES = LanguageRules(
     control_deps=labels("xcomp"),
     finite_verb_tags=labels("VBD", "VBZ", "VBP"),
     nonfinite_verb_tags=labels("VB", "VBG", "VBN"),
-    # Adverbial clauses and prepositional phrases before the main clause.
-    preposed_deps=labels("advcl", "prep"),
+    # Adverbial clauses, prepositional and adverbial phrases before the main clause.
+    preposed_deps=labels("advcl", "prep", "advmod", "npadvmod"),
     relative_clause_deps=labels("relcl"),
     relative_words=labels("who", "which", "that"),
     binding_predicate_deps=labels("attr", "acomp", "oprd", "appos", "punct"),
