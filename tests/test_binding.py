@@ -208,6 +208,9 @@ def test_binding_french_clitic_the_parser_calls_a_subject_keeps_the_shared_subje
     ("John wants to see him.", [("him", "John")], []),
     ("Peter saw himself in the mirror.", [], [("himself", "Peter")]),
     ("Mary talked to her.", [("her", "Mary")], []),
+    # "with" on a predicate without an object is an argument, beside one it is not.
+    ("The developer met the writer and argued with him.", [("him", "The developer")], []),
+    ("He took the book with him.", [("the book", "He")], []),
     ("Mark asked Tom to help him.", [("him", "Tom")], []),
     # A finite conjunct of a non-finite complement coordinates with its governor.
     ("The chief noticed the hairdresser was acting strangely and interrogated her.",
@@ -230,7 +233,7 @@ def test_binding_french_clitic_the_parser_calls_a_subject_keeps_the_shared_subje
      [("themselves", "They")]),
     ("It was chosen to serve as the capital of the state.", [], []),
 ], ids=["he_him", "she_her", "shared_subject", "winobias_type2", "principle_c", "cataphora",
-        "control", "reflexive", "preposition", "object_control", "unlike_conjuncts", "noun_preposition",
+        "control", "reflexive", "preposition", "objectless_with", "with_beside_an_object", "object_control", "unlike_conjuncts", "noun_preposition",
         "picture_noun", "exceptional_case", "made_him_leave", "nominative_subject", "adjective_b", "adjective_a", "vocative", "reflexive_object", "predicative_as"])
 def test_binding_on_parsed_english(nlp_en, text, pairs, bound):
     doc = nlp_en(text)

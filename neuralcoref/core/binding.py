@@ -173,6 +173,13 @@ class _Parse:
         self.object = has(dep, rules.binding_object_deps)
         self.preposition = has(dep, rules.binding_preposition_deps)
         self.prep = self.preposition & has(lower, rules.binding_prepositions)
+        # "argued with him": an argument where the predicate has no object ("took
+        # the book with him" leaves "him" free).
+        loose = self.preposition & has(lower, rules.binding_objectless_prepositions)
+        if loose.any():
+            with_object = np.zeros(n, dtype=bool)
+            with_object[self.heads[self.object]] = True
+            self.prep |= loose & ~with_object[self.heads]
         self.conj = has(dep, rules.conj_deps)
         self.control = has(dep, rules.control_deps)
         self.complement = has(dep, rules.binding_complement_deps)

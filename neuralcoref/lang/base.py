@@ -191,6 +191,9 @@ class LanguageRules:
         ``binding_prepositions`` ("to", "about"; not "near", "with": "John saw
         a snake near him").
     binding_prepositions (Labels): see ``binding_preposition_deps``.
+    binding_objectless_prepositions (Labels): prepositions whose object is an
+        argument of a predicate without an object of its own ("argued [with]
+        him"), not of one with an object ("took the book with him").
     binding_accusative_words, binding_complement_deps (Labels): an accusative
         pronoun that is the subject of a complement clause ("made [him]
         leave", "helped [her] do it") is a co-argument of the matrix verb's
@@ -347,6 +350,7 @@ class LanguageRules:
     binding_clitic_words: Labels = labels()
     control_deps: Labels = labels()
     finite_verb_tags: Labels = labels()
+    binding_objectless_prepositions: Labels = labels()
     preposed_deps: Labels = labels()
     nonfinite_verb_tags: Labels = labels()
     relative_clause_deps: Labels = labels()
@@ -438,7 +442,7 @@ class LanguageRules:
 _BINDING_FIELDS = ("binding_principles", "binding_clusters", "binding_pronoun_words", "binding_possessive_words",
                    "reflexive_words",
                    "binding_subject_deps", "binding_object_deps", "binding_preposition_deps",
-                   "binding_prepositions", "binding_noun_prepositions", "binding_accusative_words",
+                   "binding_prepositions", "binding_objectless_prepositions", "binding_noun_prepositions", "binding_accusative_words",
                    "binding_complement_deps", "binding_clitic_words", "control_deps",
                    "finite_verb_tags", "nonfinite_verb_tags", "preposed_deps",
                    "relative_clause_deps", "relative_words", "binding_predicate_deps",

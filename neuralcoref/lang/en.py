@@ -106,6 +106,8 @@ RULES = LanguageRules(
     # Prepositions of arguments; locative and comitative ones ("near him", "with
     # him") take a pronoun bound by the subject ("He took it with him").
     binding_prepositions=labels("to", "about", "at", "for", "from", "by", "of"),
+    # "argued with him", but "took the book with him".
+    binding_objectless_prepositions=labels("with"),
     # Through the direct object ("made a dish for him"), but for picture nouns
     # ("a story about him"): with "of" and "about" LitBank dev lost 0.09.
     binding_noun_prepositions=labels("to", "at", "for", "from", "by"),
