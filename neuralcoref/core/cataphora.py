@@ -19,7 +19,7 @@ import numpy as np
 
 from ..lang.base import LanguageRules
 from .doc_arrays import DocArrays
-from .expletives import label_ids
+from .expletives import children_index, label_ids
 from .mentions import PRONOMINAL
 
 #: Universal part-of-speech tags of a clause's verb ("was" in "When he was minister").
@@ -51,12 +51,13 @@ def forward_subjects(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray
     verb = np.isin(pos, label_ids(_VERB_POS))
     heads, types = np.asarray(heads, dtype=np.int64), np.asarray(types)
     by_head = _longest_by_head(heads, np.asarray(starts), np.asarray(ends), types, len(head_of))
+    kids, kid_ptr = children_index(head_of)
     for m in np.flatnonzero(types == PRONOMINAL).tolist():
         main = _main_verb(int(heads[m]), head_of, verb, preposed)
         if main < 0:
             continue
-        for s in np.flatnonzero((head_of == main) & subject).tolist():
-            if s > heads[m] and by_head[s] >= 0:
+        for s in kids[kid_ptr[main]:kid_ptr[main + 1]].tolist():
+            if subject[s] and s > heads[m] and by_head[s] >= 0:
                 out[m] = by_head[s]
                 break
     return out
