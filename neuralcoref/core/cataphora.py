@@ -50,12 +50,14 @@ def forward_subjects(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray
     subject = np.isin(dep, label_ids(rules.binding_subject_deps))
     verb = np.isin(pos, label_ids(_VERB_POS))
     heads, types = np.asarray(heads, dtype=np.int64), np.asarray(types)
+    pronouns = np.flatnonzero(types == PRONOMINAL)
+    mains = _main_verbs(heads[pronouns], head_of, verb, preposed)
+    found = mains >= 0
+    if not found.any():
+        return out
     by_head = _longest_by_head(heads, np.asarray(starts), np.asarray(ends), types, len(head_of))
     kids, kid_ptr = children_index(head_of)
-    for m in np.flatnonzero(types == PRONOMINAL).tolist():
-        main = _main_verb(int(heads[m]), head_of, verb, preposed)
-        if main < 0:
-            continue
+    for m, main in zip(pronouns[found].tolist(), mains[found].tolist()):
         for s in kids[kid_ptr[main]:kid_ptr[main + 1]].tolist():
             if subject[s] and s > heads[m] and by_head[s] >= 0:
                 out[m] = by_head[s]
@@ -63,31 +65,36 @@ def forward_subjects(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray
     return out
 
 
-def _main_verb(p: int, head_of: np.ndarray, verb: np.ndarray, preposed: np.ndarray) -> int:
-    """The verb of the first preposed clause or phrase above token p, else -1:
-    p climbs its heads to a dependent that precedes the verb it modifies
-    ("When [he] was minister, Kallergis formed": "was"; "After completing
-    [his] clerkship, Dzurilla": "After")."""
-    t = p
+def _main_verbs(tokens: np.ndarray, head_of: np.ndarray, verb: np.ndarray,
+                preposed: np.ndarray) -> np.ndarray:
+    """For each token, the verb that the first preposed clause or phrase above
+    it modifies, else -1: the token climbs its heads (all tokens at once) to a
+    dependent that precedes its verb ("When [he] was minister, Kallergis
+    formed": "formed"; "After completing [his] clerkship, Dzurilla moved":
+    "moved")."""
+    out = np.full(len(tokens), -1, dtype=np.int64)
+    t = np.asarray(tokens, dtype=np.int64)
+    alive = np.ones(len(t), dtype=bool)
     for _ in range(_MAX_CLIMB):
-        up = int(head_of[t])
-        if up == t:
-            return -1
-        if verb[up] and preposed[t] and t < up:
-            return up
+        up = head_of[t]
+        hit = alive & verb[up] & preposed[t] & (t < up)
+        out[hit] = up[hit]
+        alive &= ~hit & (up != t)
+        if not alive.any():
+            break
         t = up
-    return -1
+    return out
 
 
 def _longest_by_head(heads: np.ndarray, starts: np.ndarray, ends: np.ndarray, types: np.ndarray,
                      n_tokens: int) -> np.ndarray:
-    """(n_tokens,) int32: the longest non-pronominal mention each token heads, else -1."""
+    """(n_tokens,) int32: the longest non-pronominal mention each token heads
+    (the first of equal ones), else -1."""
     out = np.full(n_tokens, -1, dtype=np.int32)
-    best = np.zeros(n_tokens, dtype=np.int64)
-    for m in np.flatnonzero(types != PRONOMINAL).tolist():
-        h, width = int(heads[m]), int(ends[m] - starts[m])
-        if width > best[h]:
-            out[h], best[h] = m, width
+    named = np.flatnonzero(types != PRONOMINAL)
+    # Shortest first, later mentions first among equals: the last write wins.
+    order = named[np.lexsort((-named, (ends - starts)[named]))]
+    out[heads[order]] = order
     return out
 
 
