@@ -728,8 +728,7 @@ def anchor_pronoun_chains(clusters: List[List[int]], pair: np.ndarray, ptr: np.n
     if sentences is not None:  # non-decreasing, for _anchor_candidates' search
         sentences = np.maximum.accumulate(np.asarray(sentences))
     classes = np.zeros(len(types), np.int8) if classes is None else np.asarray(classes)
-    person_like = (types != _PRONOMINAL) & (np.isin(classes, _ANIMATE) | np.isin(agreement[:, 0], _MASC_FEM)
-                                            | (np.isin(types, (_PROPER, _NOMINAL)) & (classes == 0)))
+    person_like = _person_like(types, classes, agreement)
     if name_of is not None:
         person_like &= np.asarray(name_of) < 0
     if masks is None:
@@ -779,6 +778,7 @@ def refer_forward(clusters: List[List[int]], forward: np.ndarray, types: np.ndar
     if not gendered.any():
         return clusters
     classes = np.zeros(len(types), np.int8) if classes is None else np.asarray(classes)
+    person_like = _person_like(types, classes, agreement)
     if masks is None:
         masks = agreement_masks(agreement, classes)
     partners = partners or {}
@@ -786,8 +786,7 @@ def refer_forward(clusters: List[List[int]], forward: np.ndarray, types: np.ndar
     owner = {m: g for g, members in enumerate(groups) for m in members}
     for m in np.flatnonzero(gendered).tolist():
         s = int(forward[m])
-        if owner.get(m, -1) == owner.get(s, -2) or not (
-                np.isin(classes[s], _ANIMATE) or np.isin(agreement[s, 0], _MASC_FEM) or classes[s] == 0):
+        if owner.get(m, -1) == owner.get(s, -2) or not person_like[s]:
             continue
         target = groups[owner[s]] if s in owner else [s]
         if not (_compatible([m], target, masks, names) and allowed_together(partners, [m], target)):
@@ -799,6 +798,14 @@ def refer_forward(clusters: List[List[int]], forward: np.ndarray, types: np.ndar
         _move_into(groups, owner, owner[m], s)
     moved = one_span_per_head([sorted(c) for c in groups if len(c) > 1], heads, span_scores)
     return sorted(moved, key=lambda members: members[0])
+
+
+def _person_like(types: np.ndarray, classes: np.ndarray, agreement: np.ndarray) -> np.ndarray:
+    """(n,) bool: the mentions he or she may refer to: no pronoun, and a person
+    of the lexicon, a gendered name or noun, or a name or noun of no known class
+    (an animal; "the president", whose first WordNet sense is the office)."""
+    return (types != _PRONOMINAL) & (np.isin(classes, _ANIMATE) | np.isin(agreement[:, 0], _MASC_FEM)
+                                     | (np.isin(types, (_PROPER, _NOMINAL)) & (classes == 0)))
 
 
 def _move_into(groups: List[List[int]], owner: Dict[int, int], g: int, a: int) -> None:
