@@ -531,3 +531,15 @@ def test_binding_kernel_matches_a_loop(score_rows, pairs, binders, fallback):
     single = np.full(n, 0.5, np.float32)
     links = best_antecedents(single, pair, ptr, ante, binding=binding).tolist()
     assert links == _reference_links(single.tolist(), rows, binding)
+
+
+@pytest.mark.parametrize("size", [0, 1, 3, 6, 7, 20])
+def test_has_label_matches_isin_for_few_and_many_labels(size):
+    from neuralcoref.core.expletives import has_label, label_ids
+    words = frozenset(f"w{i}" for i in range(size))
+    column = label_ids(frozenset(f"w{i}" for i in range(0, 30, 2)))
+    column = np.concatenate([column, np.zeros(3, np.uint64)])
+    out = has_label(column, words)
+    assert out.dtype == bool and out.shape == column.shape
+    np.testing.assert_array_equal(out, np.isin(column, label_ids(words)))
+    assert out.sum() == len([i for i in range(0, 30, 2) if i < size])

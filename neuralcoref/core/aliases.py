@@ -20,7 +20,7 @@ from spacy.symbols import ADP, CCONJ, DET, PART, PROPN, PUNCT
 from ..lang.base import LanguageRules
 from .classes import in_person_entity
 from .doc_arrays import DocArrays
-from .expletives import label_ids
+from .expletives import has_label, label_ids
 from .mentions import MENTION_TYPES
 
 _PROPER = MENTION_TYPES.index("proper")
@@ -164,7 +164,7 @@ def _mark_titles(arrays: DocArrays, rules: LanguageRules, person: np.ndarray, st
     titled: Dict[int, List[int]] = {}
     if not rules.title_deps:
         return titled
-    title = np.isin(arrays.dep, label_ids(rules.title_deps))
+    title = has_label(arrays.dep, rules.title_deps)
     for m in proper[(ends[proper] - starts[proper] > 1) & person[heads[proper]]].tolist():
         tokens = [i for i in range(int(starts[m]), int(heads[m])) if title[i] and arrays.head[i] == heads[m]
                   and not person[i]]

@@ -34,7 +34,7 @@ from spacy.tokens import Doc
 
 from ..lang.base import LanguageRules
 from .doc_arrays import DocArrays, arrays_of
-from .expletives import children_index, label_ids
+from .expletives import children_index, has_label
 from .mentions import PRONOMINAL, Mentions
 
 PRINCIPLES = ("A", "B", "C", "P", "I")
@@ -161,9 +161,7 @@ class _Parse:
         self.heads, self.left, self.right = arrays.head, arrays.left, arrays.right
         dep, lower, pos = arrays.dep, arrays.lower, arrays.pos
 
-        def has(column: np.ndarray, values) -> np.ndarray:
-            return np.isin(column, label_ids(values))
-
+        has = has_label
         self.verb = has(pos, rules.verb_pos)
         self.clitic = has(lower, rules.binding_clitic_words) & self.verb[self.heads] \
             & (np.arange(n) < self.heads)

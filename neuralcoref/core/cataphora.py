@@ -19,7 +19,7 @@ import numpy as np
 
 from ..lang.base import LanguageRules
 from .doc_arrays import DocArrays
-from .expletives import children_index, label_ids
+from .expletives import children_index, has_label
 from .mentions import PRONOMINAL
 
 #: Universal part-of-speech tags of a clause's verb ("was" in "When he was minister").
@@ -46,9 +46,9 @@ def forward_subjects(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray
     if not rules.preposed_deps or n == 0:
         return out
     head_of, dep, pos = arrays.head, arrays.dep, arrays.pos
-    preposed = np.isin(dep, label_ids(rules.preposed_deps))
-    subject = np.isin(dep, label_ids(rules.binding_subject_deps))
-    verb = np.isin(pos, label_ids(_VERB_POS))
+    preposed = has_label(dep, rules.preposed_deps)
+    subject = has_label(dep, rules.binding_subject_deps)
+    verb = has_label(pos, _VERB_POS)
     heads, types = np.asarray(heads, dtype=np.int64), np.asarray(types)
     pronouns = np.flatnonzero(types == PRONOMINAL)
     mains = _main_verbs(heads[pronouns], head_of, verb, preposed)

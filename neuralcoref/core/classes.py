@@ -12,7 +12,7 @@ from ..lang.lexicon import MENTION_CLASSES, noun_classes, thing_nouns, word_clas
 from .clustering import third_person_pronouns
 from .contract import C, DEP_CLASSES, NUMBER
 from .doc_arrays import DocArrays, arrays_of
-from .expletives import in_predicative_frame, label_ids
+from .expletives import has_label, in_predicative_frame
 from .mentions import NOMINAL, PROPER
 
 
@@ -20,7 +20,7 @@ def in_person_entity(arrays: DocArrays, rules: LanguageRules) -> np.ndarray:
     """(n_tokens,) bool: the tokens of an entity the rules class as a person
     (``entity_classes``: "PERSON" in English, "PER" in French)."""
     people = frozenset(label for label, kind in rules.class_map("entity_classes").items() if kind == "person")
-    return np.isin(arrays.ent_type, label_ids(people))
+    return has_label(arrays.ent_type, people)
 
 
 def mention_classes(doc, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray,

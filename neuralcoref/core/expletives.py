@@ -42,6 +42,27 @@ def label_ids(values: FrozenSet[str]) -> np.ndarray:
     return out
 
 
+#: Up to this many labels, comparing a column with each is faster than np.isin
+#: (which sorts): a rules' label set is most often one to five labels.
+_FEW_LABELS = 6
+
+
+def has_label(column: np.ndarray, values: FrozenSet[str]) -> np.ndarray:
+    """Which entries of a column of string ids are one of a rules' label set.
+
+    column (ndarray): (n,) uint64 string ids (a DocArrays column).
+    values (FrozenSet[str]): labels or words.
+    RETURNS (ndarray): (n,) bool.
+    """
+    ids = label_ids(values)
+    if len(ids) > _FEW_LABELS:
+        return np.isin(column, ids)
+    out = np.zeros(np.shape(column), dtype=bool)
+    for value in ids:
+        out |= column == value
+    return out
+
+
 def children_index(heads: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
     """Each token's children as CSR arrays, roots (their own head) left out.
 
@@ -81,8 +102,8 @@ def _expletives_and_clefts(doc: Doc, rules: LanguageRules,
     arrays = arrays_of(doc, arrays)
     heads = arrays.head.astype(np.int64)
     dep, lower, lemma = arrays.dep, arrays.lower, arrays.lemma
-    subject = np.isin(dep, label_ids(rules.expletive_deps | rules.subject_deps))
-    candidates = np.flatnonzero(np.isin(lower, label_ids(rules.expletive_pronouns)) & subject
+    subject = has_label(dep, rules.expletive_deps | rules.subject_deps)
+    candidates = np.flatnonzero(has_label(lower, rules.expletive_pronouns) & subject
                                 & (heads != np.arange(n)))
     if not len(candidates):
         return out, cuts
@@ -117,19 +138,19 @@ def in_predicative_frame(rules: LanguageRules, arrays: DocArrays, tokens: np.nda
     child = heads != np.arange(n)
     parent = np.zeros(n, dtype=bool)
     parent[heads[child]] = True
-    frame_dep = np.isin(arrays.dep, label_ids(rules.thing_frame_deps)) & child
+    frame_dep = has_label(arrays.dep, rules.thing_frame_deps) & child
     # A raising verb's infinitive ("it seems [to] work") is no frame: the
     # pronoun is the subject of the raised verb.
-    raised = np.isin(arrays.dep, label_ids(rules.control_deps)) \
-        & np.isin(arrays.lemma, label_ids(rules.raising_lemmas))[heads]
+    raised = has_label(arrays.dep, rules.control_deps) \
+        & has_label(arrays.lemma, rules.raising_lemmas)[heads]
     frame_dep &= ~raised
-    bare = frame_dep & np.isin(arrays.dep, label_ids(rules.predicate_adjective_deps)) & ~parent
+    bare = frame_dep & has_label(arrays.dep, rules.predicate_adjective_deps) & ~parent
     framed, with_bare = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
     framed[heads[frame_dep & ~bare]] = True
     with_bare[heads[bare]] = True
-    copula = np.isin(arrays.lemma, label_ids(rules.copula_lemmas))
+    copula = has_label(arrays.lemma, rules.copula_lemmas)
     framed |= np.where(copula, ~with_bare, with_bare)
-    framed |= frame_dep & np.isin(arrays.pos, label_ids(rules.content_pos))
+    framed |= frame_dep & has_label(arrays.pos, rules.content_pos)
     return framed[heads[np.asarray(tokens, dtype=np.int64)]]
 
 
@@ -181,31 +202,31 @@ class _Tables:
     def __init__(self, rules: LanguageRules, dep: np.ndarray, lower: np.ndarray,
                  lemma: np.ndarray, pos: np.ndarray, heads: np.ndarray, ent_type: np.ndarray):
         self.heads = heads
-        self.weather = np.isin(lemma, label_ids(rules.weather_lemmas))
-        self.weather_adj = np.isin(lemma, label_ids(rules.weather_adjectives))
-        self.ambient = np.isin(ent_type, label_ids(rules.ambient_entity_types))
-        self.light = np.isin(lemma, label_ids(rules.weather_light_verbs))
-        self.extraposing = np.isin(lemma, label_ids(rules.extraposition_lemmas))
-        self.copula = np.isin(lemma, label_ids(rules.copula_lemmas))
-        self.clause = np.isin(dep, label_ids(rules.extraposed_clause_deps))
-        self.adjective = np.isin(dep, label_ids(rules.predicate_adjective_deps))
+        self.weather = has_label(lemma, rules.weather_lemmas)
+        self.weather_adj = has_label(lemma, rules.weather_adjectives)
+        self.ambient = has_label(ent_type, rules.ambient_entity_types)
+        self.light = has_label(lemma, rules.weather_light_verbs)
+        self.extraposing = has_label(lemma, rules.extraposition_lemmas)
+        self.copula = has_label(lemma, rules.copula_lemmas)
+        self.clause = has_label(dep, rules.extraposed_clause_deps)
+        self.adjective = has_label(dep, rules.predicate_adjective_deps)
         # A copula's predicate noun: a cleft's focus, an ambient time, "a pity".
-        self.predicate_noun = np.isin(dep, label_ids(rules.cleft_deps))
-        self.relcl = np.isin(dep, label_ids(rules.relative_clause_deps))
-        self.particle = np.isin(lower, label_ids(rules.expletive_particles))
-        self.existential = np.isin(lemma, label_ids(rules.existential_lemmas))
+        self.predicate_noun = has_label(dep, rules.cleft_deps)
+        self.relcl = has_label(dep, rules.relative_clause_deps)
+        self.particle = has_label(lower, rules.expletive_particles)
+        self.existential = has_label(lemma, rules.existential_lemmas)
         self.any_existential = not rules.existential_lemmas
-        self.cleft_word = np.isin(lower, label_ids(rules.cleft_words))
+        self.cleft_word = has_label(lower, rules.cleft_words)
         self.any_cleft_word = not rules.cleft_words
-        self.mark = np.isin(lower, label_ids(rules.expletive_marks))
-        self.passive = np.isin(dep, label_ids(rules.extraposition_subject_deps))
-        self.control = np.isin(dep, label_ids(rules.control_deps))
-        self.impersonal_adj = np.isin(lemma, label_ids(rules.extraposition_adjectives))
-        self.marked_clause = np.isin(dep, label_ids(rules.marked_clause_deps))
-        self.raising = np.isin(lemma, label_ids(rules.raising_lemmas))
+        self.mark = has_label(lower, rules.expletive_marks)
+        self.passive = has_label(dep, rules.extraposition_subject_deps)
+        self.control = has_label(dep, rules.control_deps)
+        self.impersonal_adj = has_label(lemma, rules.extraposition_adjectives)
+        self.marked_clause = has_label(dep, rules.marked_clause_deps)
+        self.raising = has_label(lemma, rules.raising_lemmas)
         # A verb's complement headed by an adjective: a small clause.
-        self.small_clause = np.isin(dep, label_ids(rules.small_clause_deps)) \
-            & np.isin(pos, label_ids(_ADJECTIVE))
+        self.small_clause = has_label(dep, rules.small_clause_deps) \
+            & has_label(pos, _ADJECTIVE)
         self.any_adjective = not rules.extraposition_adjectives
         self.kids, self.kid_ptr = children_index(heads)
 

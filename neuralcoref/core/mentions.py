@@ -53,7 +53,7 @@ from ..lang.base import LanguageRules
 from ..lang.lexicon import MENTION_CLASSES, noun_classes
 from . import _mentions
 from .doc_arrays import COLUMN, DocArrays, arrays_of, read_doc
-from .expletives import label_ids, without_expletives
+from .expletives import has_label, without_expletives
 
 MENTION_TYPES = ("pronominal", "nominal", "proper", "list")
 PRONOMINAL, NOMINAL, PROPER, LIST = range(len(MENTION_TYPES))
@@ -379,13 +379,13 @@ def _preferred_variants(arrays: DocArrays, rules: LanguageRules, mentions: Menti
     # Each candidate against the one starting before it in its (head, end) group.
     pair = (heads[1:] == heads[:-1]) & (ends[1:] == ends[:-1])
     keep = np.ones(len(mentions), dtype=bool)
-    title = np.isin(arrays.dep, label_ids(rules.title_deps))
-    lead = np.isin(arrays.dep, label_ids(rules.lead_deps))
+    title = has_label(arrays.dep, rules.title_deps)
+    lead = has_label(arrays.dep, rules.lead_deps)
     for words, dropped in ((title, order[1:]), (lead, order[:-1])):
         others = np.concatenate([[0], np.cumsum(~words)])
         keep[dropped[pair & (others[starts[1:]] == others[starts[:-1]])]] = False
     alone = np.flatnonzero((mentions.ends - mentions.starts == 1) & title[mentions.heads]
-                           & np.isin(arrays.pos, label_ids(rules.proper_pos))[arrays.head[mentions.heads]])
+                           & has_label(arrays.pos, rules.proper_pos)[arrays.head[mentions.heads]])
     person = noun_classes(arrays, mentions.heads[alone], rules.lexicons)
     keep[alone[person == MENTION_CLASSES.index("person")]] = False
     return mentions if keep.all() else mentions.select(keep)
