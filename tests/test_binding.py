@@ -233,8 +233,9 @@ def test_binding_french_clitic_the_parser_calls_a_subject_keeps_the_shared_subje
      [("themselves", "They")]),
     ("It was chosen to serve as the capital of the state.", [], []),
 ], ids=["he_him", "she_her", "shared_subject", "winobias_type2", "principle_c", "cataphora",
-        "control", "reflexive", "preposition", "objectless_with", "with_beside_an_object", "object_control", "unlike_conjuncts", "noun_preposition",
-        "picture_noun", "exceptional_case", "made_him_leave", "nominative_subject", "adjective_b", "adjective_a", "vocative", "reflexive_object", "predicative_as"])
+        "control", "reflexive", "preposition", "objectless_with", "with_beside_an_object", "object_control",
+        "unlike_conjuncts", "noun_preposition", "picture_noun", "exceptional_case", "made_him_leave",
+        "nominative_subject", "adjective_b", "adjective_a", "vocative", "reflexive_object", "predicative_as"])
 def test_binding_on_parsed_english(nlp_en, text, pairs, bound):
     doc = nlp_en(text)
     assert forbidden_texts(doc) == pairs

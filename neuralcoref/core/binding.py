@@ -34,7 +34,7 @@ from spacy.tokens import Doc
 
 from ..lang.base import LanguageRules
 from .doc_arrays import DocArrays, arrays_of
-from .expletives import children_index, has_label
+from .expletives import has_label
 from .mentions import PRONOMINAL, Mentions
 
 PRINCIPLES = ("A", "B", "C", "P", "I")
@@ -199,7 +199,7 @@ class _Parse:
         # "helped [her] do it": an accusative subject of a complement clause.
         self.exceptional = self.subject & has(lower, rules.binding_accusative_words) \
             & has(dep, rules.binding_complement_deps)[self.heads]
-        self.kids, self.kid_ptr = children_index(self.heads)
+        self.kids, self.kid_ptr = arrays.children
 
     def children(self, i: int) -> List[int]:
         return self.kids[self.kid_ptr[i]:self.kid_ptr[i + 1]].tolist()

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..lang.base import LanguageRules
 from .doc_arrays import DocArrays
-from .expletives import children_index, has_label
+from .expletives import has_label
 from .mentions import PRONOMINAL
 
 #: Universal part-of-speech tags of a clause's verb ("was" in "When he was minister").
@@ -56,7 +56,7 @@ def forward_subjects(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray
     if not found.any():
         return out
     by_head = _longest_by_head(heads, np.asarray(starts), np.asarray(ends), types, len(head_of))
-    kids, kid_ptr = children_index(head_of)
+    kids, kid_ptr = arrays.children
     for m, main in zip(pronouns[found].tolist(), mains[found].tolist()):
         for s in kids[kid_ptr[main]:kid_ptr[main + 1]].tolist():
             if subject[s] and s > heads[m] and by_head[s] >= 0:

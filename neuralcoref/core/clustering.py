@@ -257,7 +257,8 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
     :func:`best_antecedents`, then :func:`clusters_from_links`, then :func:`one_span_per_head`, then
     :func:`attach_repeats` and :func:`merge_repeats`, then :func:`merge_shared_heads`,
     then :func:`join_aliases`, then :func:`anchor_pronoun_chains`, then
-    :func:`refer_forward`, then :func:`join_speakers`, then :func:`merge_shared_heads` again, then :func:`drop_name_words`.
+    :func:`refer_forward`, then :func:`join_speakers`, then :func:`merge_shared_heads`
+    again, then :func:`drop_name_words`.
 
     heads (int (n,)): head token of each mention; the other arguments as for
         :func:`best_antecedents`.

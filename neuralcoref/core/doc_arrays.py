@@ -15,7 +15,8 @@ these arrays.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import List, Optional
+from functools import cached_property
+from typing import List, Optional, Tuple
 
 import numpy as np
 from spacy.attrs import (DEP, ENT_IOB, ENT_TYPE, HEAD, IS_ALPHA, IS_PUNCT, IS_SPACE, LEMMA, LENGTH,
@@ -83,11 +84,30 @@ class DocArrays:
     def __len__(self) -> int:
         return int(self.head.shape[0])
 
+    @cached_property
+    def children(self) -> Tuple[np.ndarray, np.ndarray]:
+        """Each token's children as CSR arrays (:func:`children_index` of
+        ``head``), built on first use and shared by the stages that walk the parse."""
+        return children_index(self.head)
+
     @property
     def table(self) -> np.ndarray:
         """(n_tokens, len(ATTRS)) uint64 view of ``columns``: the layout of
         ``doc.to_array(ATTRS)``, which the mention kernel reads."""
         return self.columns.T
+
+
+def children_index(heads: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """Each token's children as CSR arrays, roots (their own head) left out.
+
+    heads (ndarray): (n,) int absolute head indices.
+    RETURNS (Tuple[ndarray, ndarray]): kids (n_kids,) int64 token indices, and
+        ptr (n + 1,) int64: the children of i, in order, are ``kids[ptr[i]:ptr[i + 1]]``.
+    """
+    heads = np.asarray(heads, dtype=np.int64)
+    order = np.argsort(heads, kind="stable")
+    kids = order[heads[order] != order]
+    return kids, np.searchsorted(heads[kids], np.arange(len(heads) + 1)).astype(np.int64)
 
 
 def read_doc(doc: Doc) -> DocArrays:

@@ -63,19 +63,6 @@ def has_label(column: np.ndarray, values: FrozenSet[str]) -> np.ndarray:
     return out
 
 
-def children_index(heads: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-    """Each token's children as CSR arrays, roots (their own head) left out.
-
-    heads (ndarray): (n,) int absolute head indices.
-    RETURNS (Tuple[ndarray, ndarray]): kids (n_kids,) int64 token indices, and
-        ptr (n + 1,) int64: the children of i, in order, are ``kids[ptr[i]:ptr[i + 1]]``.
-    """
-    heads = np.asarray(heads, dtype=np.int64)
-    order = np.argsort(heads, kind="stable")
-    kids = order[heads[order] != order]
-    return kids, np.searchsorted(heads[kids], np.arange(len(heads) + 1)).astype(np.int64)
-
-
 def expletive_tokens(doc: Doc, rules: LanguageRules,
                      arrays: Optional[DocArrays] = None) -> np.ndarray:
     """The tokens of a parsed Doc that are expletive pronouns.
@@ -107,7 +94,7 @@ def _expletives_and_clefts(doc: Doc, rules: LanguageRules,
                                 & (heads != np.arange(n)))
     if not len(candidates):
         return out, cuts
-    tables = _Tables(rules, dep, lower, lemma, arrays.pos, heads, arrays.ent_type)
+    tables = _Tables(rules, arrays, heads)
     for i in candidates.tolist():
         h = int(heads[i])
         out[i] = tables.is_expletive(i, h)
@@ -199,8 +186,8 @@ def _uses_filter(rules: LanguageRules) -> bool:
 class _Tables:
     """Label and lemma classes of one Doc's tokens, and the constructions."""
 
-    def __init__(self, rules: LanguageRules, dep: np.ndarray, lower: np.ndarray,
-                 lemma: np.ndarray, pos: np.ndarray, heads: np.ndarray, ent_type: np.ndarray):
+    def __init__(self, rules: LanguageRules, arrays: DocArrays, heads: np.ndarray):
+        dep, lower, lemma, pos, ent_type = arrays.dep, arrays.lower, arrays.lemma, arrays.pos, arrays.ent_type
         self.heads = heads
         self.weather = has_label(lemma, rules.weather_lemmas)
         self.weather_adj = has_label(lemma, rules.weather_adjectives)
@@ -228,7 +215,7 @@ class _Tables:
         self.small_clause = has_label(dep, rules.small_clause_deps) \
             & has_label(pos, _ADJECTIVE)
         self.any_adjective = not rules.extraposition_adjectives
-        self.kids, self.kid_ptr = children_index(heads)
+        self.kids, self.kid_ptr = arrays.children
 
     def children(self, i: int) -> List[int]:
         return self.kids[self.kid_ptr[i]:self.kid_ptr[i + 1]].tolist()

@@ -344,15 +344,15 @@ class LanguageRules:
     binding_object_deps: Labels = labels()
     binding_preposition_deps: Labels = labels()
     binding_prepositions: Labels = labels()
+    binding_objectless_prepositions: Labels = labels()
     binding_noun_prepositions: Labels = labels()
     binding_accusative_words: Labels = labels()
     binding_complement_deps: Labels = labels()
     binding_clitic_words: Labels = labels()
     control_deps: Labels = labels()
     finite_verb_tags: Labels = labels()
-    binding_objectless_prepositions: Labels = labels()
-    preposed_deps: Labels = labels()
     nonfinite_verb_tags: Labels = labels()
+    preposed_deps: Labels = labels()
     relative_clause_deps: Labels = labels()
     relative_words: Labels = labels()
     binding_predicate_deps: Labels = labels()
@@ -442,7 +442,8 @@ class LanguageRules:
 _BINDING_FIELDS = ("binding_principles", "binding_clusters", "binding_pronoun_words", "binding_possessive_words",
                    "reflexive_words",
                    "binding_subject_deps", "binding_object_deps", "binding_preposition_deps",
-                   "binding_prepositions", "binding_objectless_prepositions", "binding_noun_prepositions", "binding_accusative_words",
+                   "binding_prepositions", "binding_objectless_prepositions", "binding_noun_prepositions",
+                   "binding_accusative_words",
                    "binding_complement_deps", "binding_clitic_words", "control_deps",
                    "finite_verb_tags", "nonfinite_verb_tags", "preposed_deps",
                    "relative_clause_deps", "relative_words", "binding_predicate_deps",
