@@ -260,6 +260,9 @@ CASES: List[Case] = [
          '"[I|1] am hungry," said [Mark|1]. "[I|2] am not," said [Lisa|2].'),
     Case("speaker_asked", "speaker",
          '"Where is [my|1] hat?" asked [George|1].'),
+    # whoever says "I" is a person: never a thing of the text
+    Case("speaker_i_not_thing", "speaker",
+         "[The book|1] was on the table. [I|-] picked [it|1] up and read [it|1]."),
     # --- binding and expletives
     # principle A: a reflexive takes its local subject
     Case("binding_a_peter_himself", "binding",

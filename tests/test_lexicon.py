@@ -228,3 +228,21 @@ def test_rescue_links_a_blocked_pronoun_to_its_best_allowed_candidate():
     # Not blocked (the scores did not want a link, "my sister" 1.5 under 2.0): unchanged.
     high = best_antecedents(single + 2.0, pair, ptr, ante, 0.5, codes)
     assert rescue_pronouns(high, single + 2.0, pair, ptr, ante, persons, 0.5, codes) is high
+
+
+def test_i_and_you_are_persons_we_is_free(nlp_en):
+    from neuralcoref.core.classes import speech_persons
+    from neuralcoref.core.featurize import FeatureTables, featurize
+    from neuralcoref.lang.lexicon import MENTION_CLASSES
+
+    doc = nlp_en("I told you that we would sell the book. She said it was mine.")
+    mentions = extract_mentions(doc, en.RULES)
+    codes = featurize(doc, mentions, FeatureTables(en.RULES)).codes
+    classes = mention_classes(doc, mentions.starts, mentions.ends, mentions.heads, mentions.types, en.RULES)
+    classes[0] = MENTION_CLASSES.index("female")  # a speaker's gender, as with_speaker_genders gives it
+    got = {doc[int(s):int(e)].text: MENTION_CLASSES[c]
+           for s, e, c in zip(mentions.starts, mentions.ends, speech_persons(classes, codes))}
+    assert got["I"] == "female"  # what was known stays
+    assert got["you"] == "person" and got["mine"] == "person"
+    assert got["we"] == "none" and got["She"] == "none" and got["it"] == "none"
+    assert got["the book"] == "inanimate"

@@ -78,6 +78,8 @@ PASSING = {
     # a raising verb's "it" is no expletive and may prefer a thing (section 6);
     # it_hard_for_to passed before and guards the extraposed "for ... to"
     "it_raising_seems", "it_hard_for_to",
+    # passing since "I" and "you" are persons at decoding (docs/experiments/2026-11-27-speech-persons.md)
+    "speaker_i_not_thing",
 }
 FRENCH_PASSING = {
     "fr": {

@@ -10,10 +10,10 @@ import numpy as np
 from ..lang.base import LanguageRules
 from ..lang.lexicon import MENTION_CLASSES, noun_classes, thing_nouns, word_classes
 from .clustering import third_person_pronouns
-from .contract import C, DEP_CLASSES, NUMBER
+from .contract import C, DEP_CLASSES, NUMBER, PERSON
 from .doc_arrays import DocArrays, arrays_of
 from .expletives import has_label, in_predicative_frame
-from .mentions import NOMINAL, PROPER
+from .mentions import NOMINAL, PRONOMINAL, PROPER
 
 
 def in_person_entity(arrays: DocArrays, rules: LanguageRules) -> np.ndarray:
@@ -57,6 +57,24 @@ def mention_classes(doc, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray
     by_first[alone & np.isin(first, arrays.lower[name_heads[~alone]])] = 0
     person = np.where(in_person_entity(arrays, rules)[name_heads], MENTION_CLASSES.index("person"), 0)
     out[proper] = np.where(by_first > 0, by_first, person)
+    return out
+
+
+def speech_persons(classes: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """Lexicon classes with "I" and "you" given the class "person" where nothing
+    said more (a speaker's gender, :func:`~neuralcoref.core.clustering.with_speaker_genders`):
+    whoever says "I" or is called "you" is a person, so neither ever joins "the
+    book" or "it". "We" is left free: a company speaks as "we".
+
+    classes (int (n,)): MENTION_CLASSES codes; codes (int (n, len(MENTION_CODES))): mention codes.
+    RETURNS (ndarray): (n,) int8, a copy of ``classes``.
+    """
+    codes = np.asarray(codes)
+    out = np.array(classes, dtype=np.int8)
+    person = codes[:, C["person"]]
+    speech = (codes[:, C["type"]] == PRONOMINAL) & (
+        (person == PERSON.index("2")) | ((person == PERSON.index("1")) & (codes[:, C["number"]] != NUMBER.index("plur"))))
+    out[speech & (out == 0)] = MENTION_CLASSES.index("person")
     return out
 
 

@@ -24,7 +24,7 @@ from ..errors import Errors, NeuralcorefError
 from ..lang.base import LanguageRules
 from ..lang.lexicon import DATA as LEXICON_DATA
 from .aliases import acronym_aliases, name_parts
-from .classes import mention_classes, thing_preference
+from .classes import mention_classes, speech_persons, thing_preference
 from .binding import Binding, binding_constraints
 from .cataphora import forward_subjects
 from .clustering import (agreement_codes, check_link_offsets, decode_clusters, link_offsets_of,
@@ -140,8 +140,9 @@ def decode_inputs(doc: Doc, mentions: Mentions, features: MentionFeatures,
     salience, prefers_subject = subject_salience(codes, rules)
     thing_salience, prefers_thing = thing_preference(doc, mentions.heads, mentions.types, codes, rules, arrays)
     names = with_speaker_names(names, speakers)
-    classes = with_speaker_genders(mention_classes(doc, mentions.starts, mentions.ends, mentions.heads,
-                                                   mentions.types, rules, arrays), codes, speakers)
+    classes = speech_persons(with_speaker_genders(mention_classes(doc, mentions.starts, mentions.ends,
+                                                                  mentions.heads, mentions.types, rules, arrays),
+                                                  codes, speakers), codes)
     return DecodeInputs(
         heads=np.asarray(mentions.heads, dtype=np.int32),
         types=np.asarray(mentions.types, dtype=np.int8),
