@@ -188,3 +188,24 @@ def test_join_speakers_merges_unless_names_or_genders_disagree():
     assert join_speakers(clusters, np.array([[1, 2]]), heads, names=names) == clusters
     masks = np.array([[2, 0], [0, 0], [4, 0], [0, 0], [0, 0], [0, 0]], dtype=np.uint32)  # masc, fem
     assert join_speakers(clusters, np.array([[1, 2]]), heads, masks=masks) == clusters
+
+
+def test_speakers_of_french_letters_after_a_colon(nlp_fr_md):
+    # A colon ends the clause that introduces a quoted letter: its verb may stand
+    # further back than a speech verb next to a quotation.
+    doc = nlp_fr_md("En 1771, Samuel écrivit la lettre suivante à ses filles : « Je suis bien content. »")
+    assert _speakers(doc, fr.RULES) == [("« Je suis bien content. »", "Samuel")]
+    # The parser hangs the name on a preposed time phrase as an apposition.
+    doc = nlp_fr_md("L'hiver suivant, Charlotte écrit à Samuel : « Mardi au soir, je suis rentrée. »")
+    assert [s for _, s in _speakers(doc, fr.RULES)] == ["Charlotte"]
+    # Without the colon, the verb is too far from the quotation to speak it.
+    doc = nlp_fr_md("En 1771, Samuel écrivit la lettre suivante à ses filles. « Je suis bien content. »")
+    assert [s for _, s in _speakers(doc, fr.RULES)] == [None]
+
+
+def test_an_incise_belongs_to_the_first_sentence_of_a_quotation(nlp_fr_md):
+    doc = nlp_fr_md("« Je viens, répondit Marie. »")
+    assert [s for _, s in _speakers(doc, fr.RULES)] == ["Marie"]
+    # Deeper in a quotation, a speech verb reports speech within it (a letter's "dit-il").
+    doc = nlp_fr_md("« Nous sommes arrivés hier soir. Le cocher était ivre, dit-il, et nous avons eu peur. »")
+    assert [s for _, s in _speakers(doc, fr.RULES)] == [None]

@@ -155,6 +155,10 @@ def _turns(arrays: DocArrays, rules: LanguageRules,
 
 
 _SENTENCE_ENDS = frozenset({".", "!", "?", "…", "...", "»", "\u201d"})
+#: How far back from a quotation that follows a colon its speech verb may stand.
+COLON_WINDOW = 16
+#: The first sentences of a quotation, where a speech verb may be an incise.
+INCISE_SENTENCES = 1
 
 
 def attribute_quotations(doc: Doc, rules: LanguageRules, window: int = 4,
@@ -162,8 +166,10 @@ def attribute_quotations(doc: Doc, rules: LanguageRules, window: int = 4,
     """Each quotation with its speaker: the subject of a speech verb
     (``speech_verbs``, by lemma or form) next to it: within ``window`` tokens
     after it ('"...," said Anna', '"...," Anna said', '« ... », dit-il') or
-    before it ('Tom replied, "..."'), or inside it after a comma, with the
-    subject after the verb (an incise: '— Je viens, répondit Marie.').
+    before it ('Tom replied, "..."'; up to ``COLON_WINDOW`` tokens back when a
+    colon introduces it: 'Samuel écrit à ses filles : « ... »'), or inside its
+    first sentence after a comma, with the subject after the verb (an incise:
+    '— Je viens, répondit Marie.').
 
     Documents with a speaker column (CoNLL) keep theirs: none are attributed.
     arrays (DocArrays | None): the Doc's arrays (``doc_arrays.read_doc``); None:
@@ -181,6 +187,7 @@ def attribute_quotations(doc: Doc, rules: LanguageRules, window: int = 4,
     verbs, subject_deps, stop_words = _speech_tables(rules)
     is_verb = np.isin(arrays.lemma, verbs) | np.isin(arrays.lower, verbs)
     stops = np.isin(arrays.lower, stop_words) | arrays.is_space
+    ends_sentence = np.isin(arrays.lower, _hashes(_SENTENCE_ENDS))
     out = []
     for start, end in spans:
         # A verb outside the quotation speaks it only up to a sentence's end or
@@ -188,8 +195,16 @@ def attribute_quotations(doc: Doc, rules: LanguageRules, window: int = 4,
         # Tom's verb is not Anna's; nor after a quotation that ends with a
         # full stop ('« Je suis fatiguée. » Tom répondit').
         after = [] if doc[end - 2].text == "." else _verbs(range(end, min(end + window, len(doc))), is_verb, stops)
-        before = _verbs(range(start - 1, max(start - window, 0) - 1, -1), is_verb, stops)
-        inside = [v for v in (np.flatnonzero(is_verb[start + 1:end]) + start + 1).tolist()
+        # A colon ends the clause that introduces what follows ("Samuel écrit à
+        # ses filles : « ... »"): its verb may stand further back.
+        reach = COLON_WINDOW if start > 0 and doc[start - 1].text == ":" else window
+        before = _verbs(range(start - 1, max(start - reach, 0) - 1, -1), is_verb, stops)
+        # An incise comes early in a turn ("— Oui. Je viens, répondit Marie."); a
+        # speech verb deeper in a long quotation is speech reported within it
+        # (a quoted letter's "dit-il").
+        sentence_ends = np.flatnonzero(ends_sentence[start + 1:end - 1]) + start + 1
+        early = int(sentence_ends[INCISE_SENTENCES - 1]) if len(sentence_ends) >= INCISE_SENTENCES else end
+        inside = [v for v in (np.flatnonzero(is_verb[start + 1:early]) + start + 1).tolist()
                   if doc[v - 1].is_punct]
         speaker = -1
         for v in after[:1] + inside + before[:1]:
@@ -228,7 +243,10 @@ def _subject(doc: Doc, verb: int, subject_deps, deps: np.ndarray, after_only: bo
     right after it when that is a name or pronoun), -1 for none."""
     for child in doc[verb].children:
         if deps[child.i] in subject_deps and (child.i > verb or not after_only):
-            return child.i
+            # "L'hiver suivant, Charlotte écrit": the parser may make the
+            # speaker's name an apposition of a preposed time phrase.
+            names = [t.i for t in child.rights if t.dep_ == "appos" and t.pos_ == "PROPN" and t.i < verb]
+            return names[-1] if child.pos_ == "NOUN" and names else child.i
     nxt = verb + 1
     if nxt < len(doc) and doc[nxt].pos_ in ("PROPN", "PRON"):
         return nxt

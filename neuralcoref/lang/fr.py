@@ -112,10 +112,11 @@ RULES = replace(
     speech_verbs=labels("dire", "répondre", "demander", "écrier", "crier", "reprendre", "ajouter",
                         "murmurer", "répliquer", "continuer", "faire", "poursuivre", "interrompre",
                         "hurler", "souffler", "déclarer", "observer", "expliquer", "chuchoter",
-                        "exclamer", "balbutier", "insister", "dit", "répondit", "demanda",
+                        "exclamer", "balbutier", "insister", "écrire", "dit", "répondit", "demanda",
                         "s'écria", "écria", "cria", "reprit", "ajouta", "murmura", "répliqua",
                         "continua", "fit", "poursuivit", "interrompit", "hurla", "souffla",
-                        "déclara", "observa", "expliqua", "chuchota", "balbutia", "insista"),
+                        "déclara", "observa", "expliqua", "chuchota", "balbutia", "insista",
+                        "écrivait", "écrivit"),
     expletive_pronouns=labels(*_elided("il", "-il", "c'")),
     # Only the parser's expletive labels: with "nsubj" too, every subject "il"
     # was flagged and the flag could not tell impersonal "il" from referential.
