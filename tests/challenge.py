@@ -284,6 +284,9 @@ CASES: List[Case] = [
          "[Mary|1] met [Anna|2] and talked to [her|2]."),
     Case("binding_b_object_control", "binding",
          "[Mark|1] asked [Tom|2] to help [him|1]."),
+    # conjuncts share a tense: "warned" coordinates with "noticed", not "works"
+    Case("binding_b_tense_conjunct", "binding",
+         "[The manager|1] noticed that [the clerk|2] works too slowly and warned [her|2]."),
     Case("binding_b_john_walks_dog", "binding",
          "[John|1] has [a dog|2]. [He|1] walks [him|2] every day."),
     # principle C: a name is not bound by a pronoun that c-commands it

@@ -215,6 +215,10 @@ def test_binding_french_clitic_the_parser_calls_a_subject_keeps_the_shared_subje
     # A finite conjunct of a non-finite complement coordinates with its governor.
     ("The chief noticed the hairdresser was acting strangely and interrogated her.",
      [("her", "The chief")], []),
+    # ... and a finite conjunct of a complement in another tense.
+    ("The supervisor noticed the nurse performs bad injections and sent her away.",
+     [("her", "The supervisor")], []),
+    ("She says that he left and calls him daily.", [("him", "She")], []),
     # Through the direct object, but for picture nouns.
     ("The cook prepared a dish for the teacher and wrote a letter to him.",
      [("him", "The cook"), ("him", "a letter")], []),
@@ -234,7 +238,7 @@ def test_binding_french_clitic_the_parser_calls_a_subject_keeps_the_shared_subje
     ("It was chosen to serve as the capital of the state.", [], []),
 ], ids=["he_him", "she_her", "shared_subject", "winobias_type2", "principle_c", "cataphora",
         "control", "reflexive", "preposition", "objectless_with", "with_beside_an_object", "object_control",
-        "unlike_conjuncts", "noun_preposition", "picture_noun", "exceptional_case", "made_him_leave",
+        "unlike_conjuncts", "unlike_tenses", "unlike_tenses_present", "noun_preposition", "picture_noun", "exceptional_case", "made_him_leave",
         "nominative_subject", "adjective_b", "adjective_a", "vocative", "reflexive_object", "predicative_as"])
 def test_binding_on_parsed_english(nlp_en, text, pairs, bound):
     doc = nlp_en(text)

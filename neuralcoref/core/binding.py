@@ -183,6 +183,7 @@ class _Parse:
         self.complement = has(dep, rules.binding_complement_deps)
         self.finite = has(arrays.tag, rules.finite_verb_tags)
         self.nonfinite = has(arrays.tag, rules.nonfinite_verb_tags)
+        self.past = has(arrays.tag, rules.past_verb_tags)
         self.adjectival = has(dep, rules.predicate_adjective_deps)
         self.relcl = has(dep, rules.relative_clause_deps)
         self.relative = has(lower, rules.relative_words)
@@ -247,15 +248,23 @@ class _Parse:
 
     def conjoined(self, v: int) -> int:
         """The verb conjunct v coordinates with: its head, but for a finite v on
-        a non-finite complement verb ("noticed her [take] the pen and accused
-        him"): the first finite verb above that complement ("noticed")."""
+        a complement verb of another form ("noticed her [take] the pen and
+        accused him") or tense ("noticed the nurse [performs] badly and sent
+        her"): the first finite verb above that complement of v's tense
+        ("noticed")."""
         head = int(self.heads[v])
-        if not (self.finite[v] and self.nonfinite[head]):
+        if not self.finite[v]:
+            return head
+        if self.nonfinite[head]:
+            tense = None
+        elif self.finite[head] and self.past[v] != self.past[head]:
+            tense = self.past[v]
+        else:
             return head
         up = head
         while self.complement[up] and self.heads[up] != up:
             up = int(self.heads[up])
-            if self.finite[up]:
+            if self.finite[up] and tense in (None, self.past[up]):
                 return up
         return head
 

@@ -215,6 +215,9 @@ class LanguageRules:
         hangs as a conjunct on a non-finite one in a complement clause ("saw
         her take the pen and [accused] him") conjoins the clause's governor,
         and shares its subject. Empty: conjuncts share their head's subject.
+    past_verb_tags (Labels): fine tags of finite verbs in the past; a finite
+        conjunct on a complement verb of the other tense ("noticed the nurse
+        performs badly and [sent] her") conjoins the governor of its tense.
     relative_clause_deps (Labels), relative_words (Labels): a relative clause
         whose subject is a relative pronoun shares the subject of the noun it
         modifies ("the man who saw him").
@@ -352,6 +355,7 @@ class LanguageRules:
     control_deps: Labels = labels()
     finite_verb_tags: Labels = labels()
     nonfinite_verb_tags: Labels = labels()
+    past_verb_tags: Labels = labels()
     preposed_deps: Labels = labels()
     relative_clause_deps: Labels = labels()
     relative_words: Labels = labels()
@@ -445,7 +449,7 @@ _BINDING_FIELDS = ("binding_principles", "binding_clusters", "binding_pronoun_wo
                    "binding_prepositions", "binding_objectless_prepositions", "binding_noun_prepositions",
                    "binding_accusative_words",
                    "binding_complement_deps", "binding_clitic_words", "control_deps",
-                   "finite_verb_tags", "nonfinite_verb_tags", "preposed_deps",
+                   "finite_verb_tags", "nonfinite_verb_tags", "past_verb_tags", "preposed_deps",
                    "relative_clause_deps", "relative_words", "binding_predicate_deps",
                    "predicative_words")
 #: Fields of the expletive filter, which drops whole pronoun candidates after

@@ -116,6 +116,7 @@ RULES = LanguageRules(
     control_deps=labels("xcomp"),
     finite_verb_tags=labels("VBD", "VBZ", "VBP"),
     nonfinite_verb_tags=labels("VB", "VBG", "VBN"),
+    past_verb_tags=labels("VBD"),
     # Adverbial clauses, prepositional and adverbial phrases before the main clause.
     preposed_deps=labels("advcl", "prep", "advmod", "npadvmod"),
     relative_clause_deps=labels("relcl"),
