@@ -223,6 +223,8 @@ def test_binding_french_clitic_the_parser_calls_a_subject_keeps_the_shared_subje
     ("The cook prepared a dish for the teacher and wrote a letter to him.",
      [("him", "The cook"), ("him", "a letter")], []),
     ("John heard a story about him.", [], []),
+    ("The teacher started a conversation with him.",
+     [("him", "The teacher"), ("him", "a conversation"), ("him", "a conversation with him")], []),
     # An accusative subject of a complement: the matrix subject is its co-argument.
     ("The clerk met the analyst and helped her do the scanning.",
      [("her", "The clerk"), ("the scanning", "her")], []),
@@ -238,7 +240,7 @@ def test_binding_french_clitic_the_parser_calls_a_subject_keeps_the_shared_subje
     ("It was chosen to serve as the capital of the state.", [], []),
 ], ids=["he_him", "she_her", "shared_subject", "winobias_type2", "principle_c", "cataphora",
         "control", "reflexive", "preposition", "objectless_with", "with_beside_an_object", "object_control",
-        "unlike_conjuncts", "unlike_tenses", "unlike_tenses_present", "noun_preposition", "picture_noun", "exceptional_case", "made_him_leave",
+        "unlike_conjuncts", "unlike_tenses", "unlike_tenses_present", "noun_preposition", "picture_noun", "noun_with", "exceptional_case", "made_him_leave",
         "nominative_subject", "adjective_b", "adjective_a", "vocative", "reflexive_object", "predicative_as"])
 def test_binding_on_parsed_english(nlp_en, text, pairs, bound):
     doc = nlp_en(text)

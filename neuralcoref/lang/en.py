@@ -108,9 +108,10 @@ RULES = LanguageRules(
     binding_prepositions=labels("to", "about", "at", "for", "from", "by", "of"),
     # "argued with him", but "took the book with him".
     binding_objectless_prepositions=labels("with"),
-    # Through the direct object ("made a dish for him"), but for picture nouns
-    # ("a story about him"): with "of" and "about" LitBank dev lost 0.09.
-    binding_noun_prepositions=labels("to", "at", "for", "from", "by"),
+    # Through the direct object ("made a dish for him", "started a conversation
+    # with him"), but for picture nouns ("a story about him"): with "of" and
+    # "about" LitBank dev lost 0.09.
+    binding_noun_prepositions=labels("to", "at", "for", "from", "by", "with"),
     binding_accusative_words=labels("him", "her", "them"),
     binding_complement_deps=labels("ccomp", "xcomp"),
     control_deps=labels("xcomp"),
