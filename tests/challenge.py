@@ -244,6 +244,9 @@ CASES: List[Case] = [
     Case("name_part_possessor", "name_part",
          "The critic praised [Li's|1] new stories. [Yiyun Li's|1] debut collection earned "
          "[her|1] comparisons with Chekhov."),
+    # one family name, two given names: two people
+    Case("name_part_family", "name_part",
+         "[Barack Obama|1] and [Michelle Obama|2] have two daughters. [Michelle Obama|2] wrote a memoir."),
     Case("name_part_given", "name_part",
          "[Hillary Clinton|1] met [Angela Merkel|2] in Berlin. [Hillary|1] thanked [Merkel|2] for the dinner."),
     Case("name_part_given_after", "name_part",

@@ -6,7 +6,7 @@ from typing import Dict, Tuple
 
 import numpy as np
 
-from neuralcoref.core.aliases import acronym_aliases, name_parts
+from neuralcoref.core.aliases import acronym_aliases, given_name_conflicts, name_parts
 from neuralcoref.core.clustering import drop_name_words, join_aliases
 from neuralcoref.core.contract import GENDER, NUMBER
 from neuralcoref.core.doc_arrays import arrays_of
@@ -148,3 +148,35 @@ def test_aliases_drop_name_words_from_their_names_cluster():
     assert drop_name_words([[0, 3], [1, 2]], name_of, heads) == [[0, 3], [1, 2]]
     assert drop_name_words([[0, 1]], name_of, heads) == []
     assert drop_name_words([[0, 1]], np.full(4, -1), heads) == [[0, 1]]
+
+
+def _conflicts(doc, rules=en.RULES):
+    mentions = extract_mentions(doc, rules)
+    text = lambda m: doc[int(mentions.starts[m]):int(mentions.ends[m])].text  # noqa: E731
+    return sorted((text(a), text(b)) for a, b in given_name_conflicts(
+        arrays_of(doc, None), rules, mentions.starts, mentions.ends, mentions.heads, mentions.types))
+
+
+def test_aliases_two_given_names_of_one_family_are_two_people(nlp_en):
+    doc = nlp_en("Elizabeth Bennet met Jane Bennet and John Smith. Elizabeth smiled.")
+    # The words inside a name ("Jane" of "Jane Bennet") have the name's given name;
+    # "Elizabeth" alone, "John Smith": no clash.
+    assert _conflicts(doc) == [("Jane", "Elizabeth"), ("Jane", "Elizabeth Bennet"),
+                               ("Jane Bennet", "Elizabeth"), ("Jane Bennet", "Elizabeth Bennet")]
+    # A title or a person noun is no given name; names of two families never clash here.
+    doc = nlp_en("Miss Chaworth met Mary Chaworth. President Obama met Barack Obama.")
+    assert _conflicts(doc) == []
+    from dataclasses import replace
+    assert _conflicts(nlp_en("Elizabeth Bennet met Jane Bennet."), replace(en.RULES, gender_words=frozenset(),
+                                                                         lexicons=frozenset())) == []
+
+
+def test_binding_with_pairs_keeps_what_it_held():
+    from neuralcoref.core.binding import Binding
+
+    base = Binding.from_pairs(4, [(2, 0)], np.array([-1, -1, -1, 1], dtype=np.int32))
+    assert base.with_pairs([]) is base
+    more = base.with_pairs([(1, 3)])
+    assert more.pairs() == {(2, 0), (3, 1)} and more.binder.tolist() == [-1, -1, -1, 1]
+    links_only = Binding(base.forbid_ptr, base.forbid, base.binder, fallback=False, clusters=False)
+    assert not links_only.with_pairs([(3, 0)]).clusters and not links_only.with_pairs([(3, 0)]).fallback

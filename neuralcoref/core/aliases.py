@@ -12,12 +12,15 @@ but nothing joined the two when the scorers left the part unlinked.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Dict, List, Tuple
 
 import numpy as np
+from spacy.strings import get_string_id as hash_string
 from spacy.symbols import ADP, CCONJ, DET, PART, PROPN, PUNCT
 
 from ..lang.base import LanguageRules
+from ..lang.lexicon import MENTION_CLASSES, noun_classes, word_classes
 from .classes import in_person_entity
 from .doc_arrays import DocArrays
 from .expletives import has_label, label_ids
@@ -239,3 +242,62 @@ def _expansions(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, end
             continue
         out.setdefault("".join(t[0] for t in texts).upper(), []).append(m)
     return out
+
+
+def given_name_conflicts(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, ends: np.ndarray,
+                         heads: np.ndarray, types: np.ndarray) -> List[Tuple[int, int]]:
+    """Pairs of proper names of two people of one family ("Barack Obama" and
+    "Michelle Obama", "Elizabeth Bennet" and "Jane Bennet"): never one person.
+    A name's head lies in a person entity of two words or more; the entity's
+    last word is the family name, its first the given name when that is a
+    first name of the lexicons and neither a title (``title_words``: "Miss
+    Chaworth") nor a person noun ("President Obama"). A name word inside such
+    an entity ("Obama" of "Barack Obama") has the entity's names.
+
+    RETURNS (List[Tuple[int, int]]): (later, earlier) mention pairs with the
+        same family name and different given names, for
+        :meth:`~neuralcoref.core.binding.Binding.with_pairs`.
+    """
+    proper = np.flatnonzero(np.asarray(types) == _PROPER)
+    if len(proper) < 2:
+        return []
+    given, family = _given_names(arrays, rules, np.asarray(heads)[proper])
+    named = proper[given != 0]
+    given, family = given[given != 0], family[given != 0]
+    out = []
+    for k in range(1, len(named)):
+        clash = (family[:k] == family[k]) & (given[:k] != given[k])
+        out += [(int(named[k]), int(e)) for e in named[:k][clash]]
+    return out
+
+
+def _given_names(arrays: DocArrays, rules: LanguageRules, heads: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """The lowercase ids of the given and family names of the person entity
+    each head token lies in (see :func:`given_name_conflicts`), 0 for none:
+    only a first name of the lexicons or of the rules' ``gender_words`` is a
+    given name (not "Freetown" of a recognizer's "Freetown John Clayton")."""
+    n = len(arrays.lower)
+    person = in_person_entity(arrays, rules)
+    inside = person & (arrays.ent_iob == 1)
+    begin = np.where(person & ~inside, np.arange(n), -1)
+    first = np.maximum.accumulate(begin)[heads] if n else np.zeros(0, dtype=np.int64)
+    ends_here = person & ~np.append(inside[1:], False)  # an entity's last token
+    end = np.where(ends_here, np.arange(n), n)
+    last = np.minimum.accumulate(end[::-1])[::-1][heads] if n else np.zeros(0, dtype=np.int64)
+    ok = person[heads] & (first >= 0) & (last > first)
+    first, last = np.where(ok, first, 0), np.where(ok, last, 0)
+    words = arrays.lower[first]
+    known = np.isin(words, _first_names(rules)) | (word_classes(arrays.doc, words, rules.lexicons, part="names") > 0)
+    title = has_label(words, rules.title_words)
+    if rules.lexicons:
+        title |= noun_classes(arrays, first, rules.lexicons) == MENTION_CLASSES.index("person")
+    keep = ok & known & ~title
+    zero = np.uint64(0)
+    return (np.where(keep, arrays.lower[first], zero).astype(np.uint64),
+            np.where(keep, arrays.lower[last], zero).astype(np.uint64))
+
+
+@lru_cache(maxsize=None)
+def _first_names(rules: LanguageRules) -> np.ndarray:
+    """String ids of the rules' gendered words (first names among them)."""
+    return np.array(sorted(hash_string(w) for w in rules.class_map("gender_words")), dtype=np.uint64)

@@ -93,6 +93,16 @@ class Binding:
             binder = np.full(n, -1, dtype=np.int32)
         return cls(ptr, forbid, np.asarray(binder, dtype=np.int32))
 
+    def with_pairs(self, pairs: Sequence[Tuple[int, int]]) -> "Binding":
+        """These constraints and more forbidden pairs (either order), held as these are.
+
+        RETURNS (Binding): ``self`` when ``pairs`` is empty, else a new one.
+        """
+        if not len(pairs):
+            return self
+        merged = Binding.from_pairs(len(self), list(self.pairs()) + list(pairs), self.binder)
+        return replace(merged, fallback=self.fallback, clusters=self.clusters)
+
     def __len__(self) -> int:
         return int(self.binder.shape[0])
 

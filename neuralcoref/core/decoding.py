@@ -23,7 +23,7 @@ from spacy.tokens import Doc
 from ..errors import Errors, NeuralcorefError
 from ..lang.base import LanguageRules
 from ..lang.lexicon import DATA as LEXICON_DATA
-from .aliases import acronym_aliases, name_parts
+from .aliases import acronym_aliases, given_name_conflicts, name_parts
 from .classes import mention_classes, speech_persons, thing_preference
 from .binding import Binding, binding_constraints
 from .cataphora import forward_subjects
@@ -152,7 +152,9 @@ def decode_inputs(doc: Doc, mentions: Mentions, features: MentionFeatures,
         classes=np.asarray(classes, dtype=np.int8),
         persons=persons,
         speakers=np.asarray(speakers, dtype=np.int32).reshape(-1, 2),
-        binding=binding_constraints(doc, mentions, rules, arrays=arrays),
+        binding=binding_constraints(doc, mentions, rules, arrays=arrays).with_pairs(
+            given_name_conflicts(arrays, rules, mentions.starts, mentions.ends, mentions.heads,
+                                 mentions.types)),
         sentences=np.asarray(arrays.sent[np.asarray(mentions.heads, dtype=np.int64)], dtype=np.int32),
         aliases=aliases,
         name_of=name_of,

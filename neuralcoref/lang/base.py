@@ -215,6 +215,8 @@ class LanguageRules:
         hangs as a conjunct on a non-finite one in a complement clause ("saw
         her take the pen and [accused] him") conjoins the clause's governor,
         and shares its subject. Empty: conjuncts share their head's subject.
+    title_words (Labels): lowercase titles before a person's name ("miss",
+        "monsieur"): no given name (see :func:`neuralcoref.core.aliases.given_name_conflicts`).
     past_verb_tags (Labels): fine tags of finite verbs in the past; a finite
         conjunct on a complement verb of the other tense ("noticed the nurse
         performs badly and [sent] her") conjoins the governor of its tense.
@@ -356,6 +358,7 @@ class LanguageRules:
     finite_verb_tags: Labels = labels()
     nonfinite_verb_tags: Labels = labels()
     past_verb_tags: Labels = labels()
+    title_words: Labels = labels()
     preposed_deps: Labels = labels()
     relative_clause_deps: Labels = labels()
     relative_words: Labels = labels()
@@ -449,7 +452,7 @@ _BINDING_FIELDS = ("binding_principles", "binding_clusters", "binding_pronoun_wo
                    "binding_prepositions", "binding_objectless_prepositions", "binding_noun_prepositions",
                    "binding_accusative_words",
                    "binding_complement_deps", "binding_clitic_words", "control_deps",
-                   "finite_verb_tags", "nonfinite_verb_tags", "past_verb_tags", "preposed_deps",
+                   "finite_verb_tags", "nonfinite_verb_tags", "past_verb_tags", "title_words", "preposed_deps",
                    "relative_clause_deps", "relative_words", "binding_predicate_deps",
                    "predicative_words")
 #: Fields of the expletive filter, which drops whole pronoun candidates after

@@ -118,6 +118,9 @@ RULES = LanguageRules(
     finite_verb_tags=labels("VBD", "VBZ", "VBP"),
     nonfinite_verb_tags=labels("VB", "VBG", "VBN"),
     past_verb_tags=labels("VBD"),
+    # Titles before a name, whatever the lexicon says of them ("Miss Chaworth").
+    title_words=labels("mr", "mrs", "ms", "miss", "mx", "dr", "sir", "dame", "madam", "madame",
+                       "lady", "lord", "master", "mister", "mistress", "st", "saint", "rev"),
     # Adverbial clauses, prepositional and adverbial phrases before the main clause.
     preposed_deps=labels("advcl", "prep", "advmod", "npadvmod"),
     relative_clause_deps=labels("relcl"),

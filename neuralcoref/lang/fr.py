@@ -124,6 +124,9 @@ RULES = replace(
     word_morphs={**_pronouns(), **_possessives()},
     # First names and titles: the parser's gender for names is a guess.
     gender_words=gender_words(),
+    # Titles before a name, which gender_words lists with the first names.
+    title_words=labels("monsieur", "madame", "mademoiselle", "m", "mme", "mlle", "mm", "messieurs",
+                       "mesdames", "docteur", "maître", "abbé", "saint", "sainte", "sœur", "frère"),
     # Resolved text: "qu'il" -> "que Jean" (before a vowel the elided form stays).
     elided_words={elided: full for word, full in (
         ("qu'", "que"), ("lorsqu'", "lorsque"), ("puisqu'", "puisque"), ("quoiqu'", "quoique"),
