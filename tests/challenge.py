@@ -244,6 +244,11 @@ CASES: List[Case] = [
     Case("name_part_possessor", "name_part",
          "The critic praised [Li's|1] new stories. [Yiyun Li's|1] debut collection earned "
          "[her|1] comparisons with Chekhov."),
+    # a phrase the verb governs, hung on its object by the parser, is no part of the object
+    Case("span_verb_phrase_accuse", "span",
+         "[The lawyer|1] accused [the banker|2] of fraud and sued [him|2]."),
+    Case("span_verb_phrase_save", "span",
+         "The firefighters saved [the old woman|1] from the fire and carried [her|1] outside."),
     # one family name, two given names: two people
     Case("name_part_family", "name_part",
          "[Barack Obama|1] and [Michelle Obama|2] have two daughters. [Michelle Obama|2] wrote a memoir."),

@@ -638,3 +638,30 @@ def test_clustering_forward_subjects_of_preposed_clauses_only(nlp_en):
     from dataclasses import replace
     assert forward("When he was minister, Kallergis formed a government.",
                    replace(en.RULES, preposed_deps=frozenset())) == []
+
+
+def test_verb_phrase_trims_of_parsed_objects(nlp_en):
+    from neuralcoref.core.frames import verb_phrase_trims
+    from neuralcoref.core.mentions import extract_mentions
+    from neuralcoref.lang import en
+
+    doc = nlp_en("The lawyer accused the banker of fraud. The lawyer met the banker of the town.")
+    mentions = extract_mentions(doc, en.RULES)
+    trims = verb_phrase_trims(doc, en.RULES, mentions.starts, mentions.ends, mentions.heads)
+    text = lambda m: doc[int(mentions.starts[m]):int(mentions.ends[m])].text  # noqa: E731
+    # "accuse ... of" is a frame of the verb; "met ... of" is none.
+    assert {text(m): text(t) for m, t in enumerate(trims.tolist()) if t >= 0} == \
+        {"the banker of fraud": "the banker"}
+    from dataclasses import replace
+    assert (verb_phrase_trims(doc, replace(en.RULES, verb_frames=frozenset()), mentions.starts,
+                              mentions.ends, mentions.heads) < 0).all()
+
+
+def test_without_verb_phrases_replaces_unless_the_short_span_is_clustered():
+    from neuralcoref.core.clustering import without_verb_phrases
+
+    trims = np.array([-1, 0, -1, 2, -1])
+    assert without_verb_phrases([[1, 4]], trims) == [[0, 4]]
+    # Mention 2 is clustered itself: 3 stays.
+    assert without_verb_phrases([[2, 4], [1, 3]], trims) == [[2, 4], [0, 3]]
+    assert without_verb_phrases([[1, 4]], np.full(5, -1)) == [[1, 4]]

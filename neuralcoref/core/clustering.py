@@ -252,13 +252,14 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
                     aliases: Optional[np.ndarray] = None,
                     name_of: Optional[np.ndarray] = None,
                     preferences: Sequence[Tuple[np.ndarray, np.ndarray]] = (),
-                    forward: Optional[np.ndarray] = None) -> List[List[int]]:
+                    forward: Optional[np.ndarray] = None,
+                    trims: Optional[np.ndarray] = None) -> List[List[int]]:
     """The clusters a Doc's scores decode to: :func:`prefer_near`, then
     :func:`best_antecedents`, then :func:`clusters_from_links`, then :func:`one_span_per_head`, then
     :func:`attach_repeats` and :func:`merge_repeats`, then :func:`merge_shared_heads`,
     then :func:`join_aliases`, then :func:`anchor_pronoun_chains`, then
     :func:`refer_forward`, then :func:`join_speakers`, then :func:`merge_shared_heads`
-    again, then :func:`drop_name_words`.
+    again, then :func:`drop_name_words`, then :func:`without_verb_phrases`.
 
     heads (int (n,)): head token of each mention; the other arguments as for
         :func:`best_antecedents`.
@@ -285,6 +286,7 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
         pronouns it is for, for :func:`prefer_near` (with ``sentences``); empty skips it.
     forward (int (n,) | None): for :func:`refer_forward` (with ``persons``,
         ``agreement`` and ``types``); None skips it.
+    trims (int (n,) | None): for :func:`without_verb_phrases`; None skips it.
     RETURNS (List[List[int]]): mention indices per cluster.
 
     The component, training's dev evaluation and the tuner all call it through
@@ -332,7 +334,27 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
         # Anchoring and speakers may take a free span whose head another cluster
         # already holds ("Helen Modern (born 1983)" and "Helen Modern" ... "Helen").
         clusters = merge_shared_heads(clusters, heads, types, span_scores, names, partners, masks)
-    return clusters if name_of is None else drop_name_words(clusters, name_of, heads)
+    clusters = clusters if name_of is None else drop_name_words(clusters, name_of, heads)
+    return clusters if trims is None else without_verb_phrases(clusters, trims)
+
+
+def without_verb_phrases(clusters: List[List[int]], trims: np.ndarray) -> List[List[int]]:
+    """Each clustered mention that ends with a phrase its verb governs
+    ("protected [the designer from harm]") replaced by the candidate without it
+    ("the designer"), unless a cluster holds that one already.
+
+    trims (int (n,)): from :func:`~neuralcoref.core.frames.verb_phrase_trims`.
+    RETURNS (List[List[int]]): the clusters, each sorted.
+    """
+    trims = np.asarray(trims)
+    if not (trims >= 0).any():
+        return clusters
+    held = {m for members in clusters for m in members}
+    out = []
+    for members in clusters:
+        kept = [int(trims[m]) if trims[m] >= 0 and int(trims[m]) not in held else m for m in members]
+        out.append(sorted(kept))
+    return out
 
 
 #: Sentences back within which a subject is salient for a pronoun: its own and

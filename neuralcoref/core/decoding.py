@@ -32,6 +32,7 @@ from .clustering import (agreement_codes, check_link_offsets, decode_clusters, l
                          with_speaker_genders, with_speaker_names)
 from .contract import MentionFeatures
 from .doc_arrays import DocArrays, arrays_of
+from .frames import verb_phrase_trims
 from .mentions import Mentions
 from .quotes import speaker_links
 
@@ -63,6 +64,8 @@ class DecodeInputs:
         concrete things and the neuter pronouns that refer (classes.thing_preference).
     forward (int32 (n,)): for a pronoun in a preposed adverbial clause or phrase, the
         mention of its main clause's subject, else -1 (cataphora.forward_subjects).
+    trims (int32 (n,)): for a mention that ends with a phrase its verb governs,
+        the candidate without it, else -1 (frames.verb_phrase_trims).
     """
 
     heads: np.ndarray
@@ -82,6 +85,7 @@ class DecodeInputs:
     thing_salience: np.ndarray
     prefers_thing: np.ndarray
     forward: np.ndarray
+    trims: np.ndarray
 
     def __len__(self) -> int:
         return int(self.heads.shape[0])
@@ -163,7 +167,8 @@ def decode_inputs(doc: Doc, mentions: Mentions, features: MentionFeatures,
         thing_salience=thing_salience,
         prefers_thing=prefers_thing,
         forward=forward_subjects(arrays, rules, mentions.starts, mentions.ends, mentions.heads,
-                                 mentions.types))
+                                 mentions.types),
+        trims=verb_phrase_trims(doc, rules, mentions.starts, mentions.ends, mentions.heads, arrays))
 
 
 #: The code that computes mentions, features and decode inputs (this folder and the rules').
@@ -213,13 +218,13 @@ def decode(scores: DocScores, inputs: DecodeInputs, settings: DecodeSettings) ->
                            inputs.speakers, inputs.binding, inputs.types, inputs.sentences, inputs.aliases,
                            inputs.name_of, ((inputs.salience, inputs.prefers_subject),
                                             (inputs.thing_salience, inputs.prefers_thing)),
-                           inputs.forward)
+                           inputs.forward, inputs.trims)
 
 
 #: The per-mention arrays of DecodeInputs, as stored (all documents concatenated).
 _PER_MENTION = ("heads", "types", "agreement", "repeats", "names", "classes", "persons", "sentences",
                 "aliases", "name_of", "salience", "prefers_subject", "thing_salience", "prefers_thing",
-                "forward")
+                "forward", "trims")
 MENTION_ARRAYS = _PER_MENTION + ("binder", "forbid_counts")
 #: Arrays of another length per document, with their document offsets.
 RAGGED_ARRAYS = ("speakers", "forbid")
@@ -271,7 +276,7 @@ def _empty_inputs() -> DecodeInputs:
                         np.zeros(0, np.int32), np.zeros((0, 2), np.int32), Binding.none(0),
                         np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0, np.int32),
                         np.zeros(0, np.float32), np.zeros(0, bool), np.zeros(0, np.float32),
-                        np.zeros(0, bool), np.zeros(0, np.int32))
+                        np.zeros(0, bool), np.zeros(0, np.int32), np.zeros(0, np.int32))
 
 
 def _named_arrays(inputs: DecodeInputs) -> Dict[str, np.ndarray]:

@@ -118,6 +118,17 @@ RULES = LanguageRules(
     finite_verb_tags=labels("VBD", "VBZ", "VBP"),
     nonfinite_verb_tags=labels("VB", "VBG", "VBN"),
     past_verb_tags=labels("VBD"),
+    # Verbs and the prepositional phrases they govern, which the parser may hang
+    # on their object ("protected the designer from harm", "accused him of fraud").
+    verb_frames=labels("protect from", "protect against", "save from", "rescue from", "prevent from",
+                       "stop from", "keep from", "shield from", "accuse of", "convict of", "suspect of",
+                       "inform of", "inform about", "remind of", "remind about", "warn of", "warn about",
+                       "rob of", "deprive of", "cure of", "thank for", "blame for", "praise for",
+                       "punish for", "forgive for", "reward for", "criticize for", "provide with",
+                       "supply with", "present with", "help with", "charge with", "congratulate on",
+                       "compliment on", "ask about", "ask for", "tell about"),
+    verb_frame_object_deps=labels("dobj"),
+    verb_frame_prep_deps=labels("prep"),
     # Titles before a name, whatever the lexicon says of them ("Miss Chaworth").
     title_words=labels("mr", "mrs", "ms", "miss", "mx", "dr", "sir", "dame", "madam", "madame",
                        "lady", "lord", "master", "mister", "mistress", "st", "saint", "rev"),
