@@ -265,9 +265,12 @@ def given_name_conflicts(arrays: DocArrays, rules: LanguageRules, starts: np.nda
     named = proper[given != 0]
     given, family = given[given != 0], family[given != 0]
     out = []
-    for k in range(1, len(named)):
-        clash = (family[:k] == family[k]) & (given[:k] != given[k])
-        out += [(int(named[k]), int(e)) for e in named[:k][clash]]
+    # One family at a time (mention order kept within it): families are small.
+    order = np.argsort(family, kind="stable")
+    for members in np.split(order, np.flatnonzero(np.diff(family[order])) + 1):
+        for k in range(1, len(members)):
+            earlier = members[:k][given[members[:k]] != given[members[k]]]
+            out += [(int(named[members[k]]), int(named[e])) for e in earlier]
     return out
 
 

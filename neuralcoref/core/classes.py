@@ -9,11 +9,11 @@ import numpy as np
 
 from ..lang.base import LanguageRules
 from ..lang.lexicon import MENTION_CLASSES, noun_classes, thing_nouns, word_classes
-from .clustering import third_person_pronouns
+from .clustering import pronoun_persons, third_person_pronouns
 from .contract import C, DEP_CLASSES, NUMBER, PERSON
 from .doc_arrays import DocArrays, arrays_of
 from .expletives import has_label, in_predicative_frame
-from .mentions import NOMINAL, PRONOMINAL, PROPER
+from .mentions import NOMINAL, PROPER
 
 
 def in_person_entity(arrays: DocArrays, rules: LanguageRules) -> np.ndarray:
@@ -71,9 +71,9 @@ def speech_persons(classes: np.ndarray, codes: np.ndarray) -> np.ndarray:
     """
     codes = np.asarray(codes)
     out = np.array(classes, dtype=np.int8)
-    person = codes[:, C["person"]]
-    speech = (codes[:, C["type"]] == PRONOMINAL) & (
-        (person == PERSON.index("2")) | ((person == PERSON.index("1")) & (codes[:, C["number"]] != NUMBER.index("plur"))))
+    person = pronoun_persons(codes)
+    plural = codes[:, C["number"]] == NUMBER.index("plur")
+    speech = (person == PERSON.index("2")) | ((person == PERSON.index("1")) & ~plural)
     out[speech & (out == 0)] = MENTION_CLASSES.index("person")
     return out
 

@@ -10,9 +10,11 @@ the candidate without such a phrase in the cluster instead
 """
 from __future__ import annotations
 
-from typing import Optional
+from functools import lru_cache
+from typing import FrozenSet, Optional, Tuple
 
 import numpy as np
+from spacy.strings import get_string_id as hash_string
 
 from ..lang.base import LanguageRules
 from .doc_arrays import DocArrays, arrays_of
@@ -22,11 +24,13 @@ from .expletives import has_label
 def verb_phrase_trims(doc, rules: LanguageRules, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray,
                       arrays: Optional[DocArrays] = None) -> np.ndarray:
     """For each mention that ends with a prepositional phrase the verb of its
-    head takes by its frames (the head a direct object of that verb), the
-    longest candidate of the same start and head that ends before the phrase.
+    head takes by its frames (the head an object of that verb: the rules'
+    ``dep_classes`` "object"; the phrase a ``binding_preposition_deps``
+    dependent), the longest candidate of the same start and head that ends
+    before the phrase.
 
-    doc (Doc): the parsed Doc; starts, ends, heads (int (n,)): the mentions, sorted by start.
-    rules (LanguageRules): ``verb_frames`` (empty: none), ``verb_frame_object_deps``.
+    doc (Doc): the parsed Doc; starts, ends, heads (int (n,)): the mentions.
+    rules (LanguageRules): ``verb_frames`` (empty: none).
     arrays (DocArrays | None): the Doc's arrays; None: read them now.
     RETURNS (ndarray): (n,) int32 mention indices, -1 where nothing is trimmed.
     """
@@ -35,16 +39,26 @@ def verb_phrase_trims(doc, rules: LanguageRules, starts: np.ndarray, ends: np.nd
     if not rules.verb_frames or not len(heads):
         return out
     arrays = arrays_of(doc, arrays)
-    objects = np.flatnonzero(has_label(arrays.dep[heads], rules.verb_frame_object_deps))
-    for m in objects.tolist():
-        head = doc[int(heads[m])]
-        verb = head.head.lemma_.lower()
-        tails = [c.i for c in head.rights
-                 if c.dep_ in rules.verb_frame_prep_deps and f"{verb} {c.lower_}" in rules.verb_frames
-                 and c.right_edge.i + 1 == ends[m]]
+    frames, object_deps = _frame_tables(rules)
+    prep = has_label(arrays.dep, rules.binding_preposition_deps)
+    kids, ptr = arrays.children
+    for m in np.flatnonzero(has_label(arrays.dep[heads], object_deps)).tolist():
+        h = int(heads[m])
+        verb = int(arrays.lemma[arrays.head[h]])
+        tails = [c for c in kids[ptr[h]:ptr[h + 1]].tolist()
+                 if c > h and prep[c] and arrays.right[c] + 1 == ends[m] and (verb, int(arrays.lower[c])) in frames]
         if not tails:
             continue
-        same = np.flatnonzero((starts == starts[m]) & (heads == heads[m]) & (ends <= tails[0]))
+        same = np.flatnonzero((starts == starts[m]) & (heads == h) & (ends <= tails[0]))
         if len(same):
             out[m] = same[np.argmax(ends[same])]
     return out
+
+
+@lru_cache(maxsize=None)
+def _frame_tables(rules: LanguageRules) -> Tuple[FrozenSet[Tuple[int, int]], FrozenSet[str]]:
+    """The rules' frames as (verb lemma id, preposition id) pairs, and their object labels."""
+    frames = frozenset((hash_string(verb), hash_string(prep))
+                       for verb, prep in (frame.split() for frame in rules.verb_frames))
+    objects = frozenset(dep for dep, kind in rules.class_map("dep_classes").items() if kind == "object")
+    return frames, objects

@@ -184,10 +184,10 @@ def attribute_quotations(doc: Doc, rules: LanguageRules, window: int = 4,
     spans = quotations(doc, rules, arrays)
     if not spans:
         return []
-    verbs, subject_deps, stop_words = _speech_tables(rules)
-    is_verb = np.isin(arrays.lemma, verbs) | np.isin(arrays.lower, verbs)
-    stops = np.isin(arrays.lower, stop_words) | arrays.is_space
-    ends_sentence = np.isin(arrays.lower, _hashes(_SENTENCE_ENDS))
+    tables = _speech_tables(rules)
+    is_verb = np.isin(arrays.lemma, tables.verbs) | np.isin(arrays.lower, tables.verbs)
+    stops = np.isin(arrays.lower, tables.stops) | arrays.is_space
+    ends_sentence = np.isin(arrays.lower, tables.sentence_ends)
     out = []
     for start, end in spans:
         # A verb outside the quotation speaks it only up to a sentence's end or
@@ -208,7 +208,7 @@ def attribute_quotations(doc: Doc, rules: LanguageRules, window: int = 4,
                   if doc[v - 1].is_punct]
         speaker = -1
         for v in after[:1] + inside + before[:1]:
-            speaker = _subject(doc, v, subject_deps, arrays.dep, after_only=v in inside)
+            speaker = _subject(doc, v, tables, rules, arrays.dep, after_only=v in inside)
             if speaker >= 0 and not (start <= speaker < end and v not in inside):
                 break
             speaker = -1
@@ -216,15 +216,28 @@ def attribute_quotations(doc: Doc, rules: LanguageRules, window: int = 4,
     return out
 
 
+class _SpeechTables(NamedTuple):
+    """Hashes of the rules' speech verbs, subject and apposition labels, the
+    words a search for a speech verb does not cross (sentence ends, quotation
+    marks, dashes; line breaks are checked apart), and sentence ends."""
+
+    verbs: np.ndarray
+    subjects: frozenset
+    appositions: frozenset
+    stops: np.ndarray
+    sentence_ends: np.ndarray
+
+
 @lru_cache(maxsize=None)
-def _speech_tables(rules: LanguageRules) -> Tuple[np.ndarray, frozenset, np.ndarray]:
-    """Hashes of the rules' speech verbs, subject labels, and the words a search
-    for a speech verb does not cross (sentence ends, quotation marks, dashes;
-    line breaks are checked apart): computed once per rules."""
-    subject_deps = frozenset(hash_string(d) for d in rules.subject_deps) | frozenset(
-        hash_string(d) for d, c in rules.class_map("dep_classes").items() if c == "subject")
+def _speech_tables(rules: LanguageRules) -> _SpeechTables:
+    """The :class:`_SpeechTables` of a language's rules, computed once."""
+    classes = rules.class_map("dep_classes")
+    subjects = frozenset(hash_string(d) for d in rules.subject_deps) | frozenset(
+        hash_string(d) for d, c in classes.items() if c == "subject")
+    appositions = frozenset(hash_string(d) for d, c in classes.items() if c == "appositive")
     marks = rules.quote_open_marks | rules.quote_close_marks | rules.speech_marks | rules.turn_dashes
-    return _hashes(rules.speech_verbs), subject_deps, _hashes(_SENTENCE_ENDS | marks)
+    return _SpeechTables(_hashes(rules.speech_verbs), subjects, appositions,
+                         _hashes(_SENTENCE_ENDS | marks), _hashes(_SENTENCE_ENDS))
 
 
 def _verbs(positions: Iterable[int], is_verb: np.ndarray, stops: np.ndarray) -> List[int]:
@@ -238,15 +251,17 @@ def _verbs(positions: Iterable[int], is_verb: np.ndarray, stops: np.ndarray) -> 
     return out
 
 
-def _subject(doc: Doc, verb: int, subject_deps, deps: np.ndarray, after_only: bool) -> int:
+def _subject(doc: Doc, verb: int, tables: _SpeechTables, rules: LanguageRules, deps: np.ndarray,
+             after_only: bool) -> int:
     """The subject of a speech verb (a child with a subject label, or the word
     right after it when that is a name or pronoun), -1 for none."""
     for child in doc[verb].children:
-        if deps[child.i] in subject_deps and (child.i > verb or not after_only):
+        if deps[child.i] in tables.subjects and (child.i > verb or not after_only):
             # "L'hiver suivant, Charlotte écrit": the parser may make the
             # speaker's name an apposition of a preposed time phrase.
-            names = [t.i for t in child.rights if t.dep_ == "appos" and t.pos_ == "PROPN" and t.i < verb]
-            return names[-1] if child.pos_ == "NOUN" and names else child.i
+            names = [t.i for t in child.rights if deps[t.i] in tables.appositions
+                     and t.pos_ in rules.proper_pos and t.i < verb]
+            return names[-1] if child.pos_ in rules.noun_pos and names else child.i
     nxt = verb + 1
     if nxt < len(doc) and doc[nxt].pos_ in ("PROPN", "PRON"):
         return nxt

@@ -220,8 +220,6 @@ class LanguageRules:
         phrase that the parser hangs on the verb's object ("protected [the
         designer] from harm") is no part of the object's mention (see
         :mod:`neuralcoref.core.frames`); empty: none.
-    verb_frame_object_deps, verb_frame_prep_deps (Labels): the object's and the
-        phrase's dependency labels for ``verb_frames``.
     title_words (Labels): lowercase titles before a person's name ("miss",
         "monsieur"): no given name (see :func:`neuralcoref.core.aliases.given_name_conflicts`).
     past_verb_tags (Labels): fine tags of finite verbs in the past; a finite
@@ -367,8 +365,6 @@ class LanguageRules:
     past_verb_tags: Labels = labels()
     title_words: Labels = labels()
     verb_frames: Labels = labels()
-    verb_frame_object_deps: Labels = labels()
-    verb_frame_prep_deps: Labels = labels()
     preposed_deps: Labels = labels()
     relative_clause_deps: Labels = labels()
     relative_words: Labels = labels()
@@ -462,8 +458,8 @@ _BINDING_FIELDS = ("binding_principles", "binding_clusters", "binding_pronoun_wo
                    "binding_prepositions", "binding_objectless_prepositions", "binding_noun_prepositions",
                    "binding_accusative_words",
                    "binding_complement_deps", "binding_clitic_words", "control_deps",
-                   "finite_verb_tags", "nonfinite_verb_tags", "past_verb_tags", "title_words", "verb_frames", "verb_frame_object_deps",
-                   "verb_frame_prep_deps", "preposed_deps",
+                   "finite_verb_tags", "nonfinite_verb_tags", "past_verb_tags", "title_words", "verb_frames",
+                   "preposed_deps",
                    "relative_clause_deps", "relative_words", "binding_predicate_deps",
                    "predicative_words")
 #: Fields of the expletive filter, which drops whole pronoun candidates after

@@ -127,8 +127,6 @@ RULES = LanguageRules(
                        "punish for", "forgive for", "reward for", "criticize for", "provide with",
                        "supply with", "present with", "help with", "charge with", "congratulate on",
                        "compliment on", "ask about", "ask for", "tell about"),
-    verb_frame_object_deps=labels("dobj"),
-    verb_frame_prep_deps=labels("prep"),
     # Titles before a name, whatever the lexicon says of them ("Miss Chaworth").
     title_words=labels("mr", "mrs", "ms", "miss", "mx", "dr", "sir", "dame", "madam", "madame",
                        "lady", "lord", "master", "mister", "mistress", "st", "saint", "rev"),
