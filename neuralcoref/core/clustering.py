@@ -362,17 +362,24 @@ def without_verb_phrases(clusters: List[List[int]], trims: np.ndarray) -> List[L
 SALIENT_SENTENCES = 1
 
 
-def subject_salience(codes: np.ndarray, rules: LanguageRules) -> Tuple[np.ndarray, np.ndarray]:
+def subject_salience(codes: np.ndarray, rules: LanguageRules,
+                     narrated: Optional[np.ndarray] = None) -> Tuple[np.ndarray, np.ndarray]:
     """Each mention's salience as an antecedent (the rules' ``subject_salience``
     for a subject of its clause, else 0), and whether, as a pronoun, it prefers
     a near subject: a third-person pronoun of known gender (he, his, she, her;
-    il, elle), whatever decoding's agreement checks.
+    il, elle), whatever decoding's agreement checks. A first- or second-person
+    subject of the narration is no center a he/she prefers ("I met Sarah. She
+    ...": Sarah); a quoted one may be ('"I am tired," she said').
 
     codes (int (n, k)): mention codes (:class:`~neuralcoref.core.contract.MentionFeatures`).
+    narrated (bool (n,) | None): which mentions the narrator speaks
+        (quotes.narration); None: none.
     RETURNS (Tuple[ndarray, ndarray]): (n,) float32 and (n,) bool, for :func:`prefer_near`.
     """
     codes = np.asarray(codes)
-    subject = codes[:, C["dep"]] == DEP_CLASSES.index("subject")
+    narrated = np.zeros(len(codes), dtype=bool) if narrated is None else np.asarray(narrated, dtype=bool)
+    narrator = narrated & np.isin(pronoun_persons(codes), (PERSON.index("1"), PERSON.index("2")))
+    subject = (codes[:, C["dep"]] == DEP_CLASSES.index("subject")) & ~narrator
     salience = np.where(subject, np.float32(rules.subject_salience), np.float32(0)).astype(np.float32)
     return salience, third_person_pronouns(codes, ("masc", "fem"))
 
@@ -484,17 +491,48 @@ def pronoun_persons(codes: np.ndarray) -> np.ndarray:
     return np.where(codes[:, C["type"]] == _PRONOMINAL, codes[:, C["person"]], -1).astype(np.int32)
 
 
-def repeat_keys(codes: np.ndarray, hashes: np.ndarray) -> np.ndarray:
+#: How many earlier pronouns :func:`person_conflicts` pairs each pronoun with.
+PERSON_WINDOW = 10
+
+
+def person_conflicts(persons: np.ndarray, narrated: np.ndarray,
+                     window: int = PERSON_WINDOW) -> List[Tuple[int, int]]:
+    """Pairs of a first- and a third-person pronoun of the narration ("I" and
+    "he" of a story told in the first person): never one entity. A pronoun is
+    paired with the ``window`` narrated pronouns before it.
+
+    persons (int (n,)): pronouns' PERSON codes, -1 for other mentions.
+    narrated (bool (n,)): which mentions the narrator speaks (quotes.narration).
+    RETURNS (List[Tuple[int, int]]): (later, earlier) mention pairs, for
+        :meth:`~neuralcoref.core.binding.Binding.with_pairs`.
+    """
+    persons = np.asarray(persons)
+    known = np.flatnonzero(np.isin(persons, (PERSON.index("1"), PERSON.index("3"))) & np.asarray(narrated))
+    out: List[Tuple[int, int]] = []
+    for k in range(1, min(window, len(known) - 1) + 1):
+        later, earlier = known[k:], known[:-k]
+        hit = persons[later] != persons[earlier]
+        out.extend(zip(later[hit].tolist(), earlier[hit].tolist()))
+    return out
+
+
+def repeat_keys(codes: np.ndarray, hashes: np.ndarray,
+                narrated: Optional[np.ndarray] = None) -> np.ndarray:
     """Keys of the mentions that are one entity wherever they repeat: the lowercase
     text of a proper name; the speaker of a first-person singular pronoun ("I",
     "my", "je", "mon"), where the speaker is known (a CoNLL speaker, narration, or
     one quotation). 0 for the other mentions.
 
     codes, hashes: mention codes and hashes (:class:`~neuralcoref.core.contract.MentionFeatures`).
+    narrated (bool (n,) | None): which mentions the narrator speaks
+        (quotes.narration): speaker 0, the narration, where the codes know none
+        (languages whose rules give no speaker features).
     RETURNS (ndarray): (n,) uint64, for :func:`attach_repeats` and :func:`merge_repeats`.
     """
     codes, hashes = np.asarray(codes), np.asarray(hashes)
     types, speakers = codes[:, C["type"]], codes[:, C["speaker"]]
+    if narrated is not None:
+        speakers = np.where(np.asarray(narrated, dtype=bool) & (speakers < 0), 0, speakers)
     keys = np.where(types == _PROPER, hashes[:, H["exact"]], 0).astype(np.uint64)
     first = ((types == _PRONOMINAL) & (codes[:, C["person"]] == PERSON.index("1"))
              & (codes[:, C["number"]] == NUMBER.index("sing")) & (speakers >= 0))

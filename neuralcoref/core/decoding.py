@@ -28,13 +28,13 @@ from .classes import mention_classes, speech_persons, thing_preference
 from .binding import Binding, binding_constraints
 from .cataphora import forward_subjects
 from .clustering import (agreement_codes, check_link_offsets, decode_clusters, link_offsets_of,
-                         name_words, pronoun_persons, repeat_keys, subject_salience,
+                         name_words, person_conflicts, pronoun_persons, repeat_keys, subject_salience,
                          with_speaker_genders, with_speaker_names)
 from .contract import MentionFeatures
 from .doc_arrays import DocArrays, arrays_of
 from .frames import verb_phrase_trims
 from .mentions import Mentions
-from .quotes import speaker_links
+from .quotes import narration, speaker_links
 
 
 @dataclass
@@ -136,12 +136,14 @@ def decode_inputs(doc: Doc, mentions: Mentions, features: MentionFeatures,
     codes = np.asarray(features.codes)
     persons = pronoun_persons(codes)
     speakers = speaker_links(doc, rules, mentions.starts, mentions.ends, mentions.heads, persons, arrays)
+    narrated = narration(doc, rules, arrays)[np.asarray(mentions.heads, dtype=np.int64)]
     repeats, names, aliases = acronym_aliases(
-        arrays, rules, mentions.starts, mentions.ends, mentions.types, repeat_keys(codes, features.hashes),
+        arrays, rules, mentions.starts, mentions.ends, mentions.types,
+        repeat_keys(codes, features.hashes, narrated),
         name_words(doc, mentions.starts, mentions.ends, mentions.types, arrays))
     repeats, names, aliases, name_of = name_parts(arrays, rules, mentions.starts, mentions.ends,
                                                   mentions.heads, mentions.types, repeats, names, aliases)
-    salience, prefers_subject = subject_salience(codes, rules)
+    salience, prefers_subject = subject_salience(codes, rules, narrated)
     thing_salience, prefers_thing = thing_preference(doc, mentions.heads, mentions.types, codes, rules, arrays)
     names = with_speaker_names(names, speakers)
     classes = speech_persons(with_speaker_genders(mention_classes(doc, mentions.starts, mentions.ends,
@@ -158,7 +160,7 @@ def decode_inputs(doc: Doc, mentions: Mentions, features: MentionFeatures,
         speakers=np.asarray(speakers, dtype=np.int32).reshape(-1, 2),
         binding=binding_constraints(doc, mentions, rules, arrays=arrays).with_pairs(
             given_name_conflicts(arrays, rules, mentions.starts, mentions.ends, mentions.heads,
-                                 mentions.types)),
+                                 mentions.types) + person_conflicts(persons, narrated)),
         sentences=np.asarray(arrays.sent[np.asarray(mentions.heads, dtype=np.int64)], dtype=np.int32),
         aliases=aliases,
         name_of=name_of,

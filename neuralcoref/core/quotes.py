@@ -92,12 +92,15 @@ def quotations(doc: Doc, rules: LanguageRules,
                arrays: Optional[DocArrays] = None) -> List[Tuple[int, int]]:
     """The token spans [start, end) of a Doc's quotations and dialogue turns.
 
-    A quotation runs from an opening mark (``quote_open_marks``, or one of the
-    ``speech_marks`` outside a quotation) to the matching closing one; a
-    dialogue dash opens a turn (see :func:`_turns`). Only the marks and dashes
-    are visited in Python. ``arrays``: the Doc's arrays; None: read them now.
+    A quotation runs from an opening mark (``quote_open_marks`` and
+    ``speech_open_marks``, or one of the ``speech_marks`` outside a quotation)
+    to the matching closing one, or to the Doc's end where an opening-only mark
+    is never closed; a dialogue dash opens a turn (see :func:`_turns`). Only
+    the marks and dashes are visited in Python. ``arrays``: the Doc's arrays;
+    None: read them now.
     """
-    opens, closes, toggles = (_hashes(rules.quote_open_marks), _hashes(rules.quote_close_marks),
+    opens, closes, toggles = (_hashes(rules.quote_open_marks | rules.speech_open_marks),
+                              _hashes(rules.quote_close_marks | rules.speech_close_marks),
                               _hashes(rules.speech_marks))
     if not (len(opens) or len(toggles) or rules.turn_dashes) or not len(doc):
         return []
@@ -112,7 +115,28 @@ def quotations(doc: Doc, rules: LanguageRules,
         elif start >= 0 and (orth[p] in closes or orth[p] in toggles):
             spans.append((start, p + 1))
             start = -1
+    if start >= 0 and orth[start] in opens:  # an excerpt cut inside a quotation
+        spans.append((start, len(doc)))
     return sorted(spans + _turns(arrays, rules, spans))
+
+
+def narration(doc: Doc, rules: LanguageRules, arrays: Optional[DocArrays] = None) -> np.ndarray:
+    """Which tokens the narrator speaks: (n_tokens,) bool, False inside every
+    quotation (:func:`quotations`). None is known, all False, in a Doc with
+    CoNLL speakers, and where the rules mark dialogue with dashes: a turn runs
+    on over sentences that no dash opens, so its end is not known.
+
+    doc (Doc), rules (LanguageRules): as for :func:`quotations`.
+    arrays (DocArrays | None): the Doc's arrays; None: read them now.
+    """
+    arrays = arrays_of(doc, arrays)
+    if rules.turn_dashes or any(s not in ("-", "", None) for s in (arrays.speakers or [])):
+        return np.zeros(len(doc), dtype=bool)
+    depth = np.zeros(len(doc) + 1, dtype=np.int64)
+    for start, end in quotations(doc, rules, arrays):
+        depth[start] += 1
+        depth[end] -= 1
+    return np.cumsum(depth[:-1]) == 0
 
 
 def _turns(arrays: DocArrays, rules: LanguageRules,
@@ -235,7 +259,8 @@ def _speech_tables(rules: LanguageRules) -> _SpeechTables:
     subjects = frozenset(hash_string(d) for d in rules.subject_deps) | frozenset(
         hash_string(d) for d, c in classes.items() if c == "subject")
     appositions = frozenset(hash_string(d) for d, c in classes.items() if c == "appositive")
-    marks = rules.quote_open_marks | rules.quote_close_marks | rules.speech_marks | rules.turn_dashes
+    marks = (rules.quote_open_marks | rules.quote_close_marks | rules.speech_marks | rules.speech_open_marks
+             | rules.speech_close_marks | rules.turn_dashes)
     return _SpeechTables(_hashes(rules.speech_verbs), subjects, appositions,
                          _hashes(_SENTENCE_ENDS | marks), _hashes(_SENTENCE_ENDS))
 

@@ -171,11 +171,15 @@ class LanguageRules:
     speech_marks (Labels): quotation marks that open and close alike (straight
         '"'), for speakers of quotations at decoding (besides the open and close
         marks above, which also give speaker features).
+    speech_open_marks, speech_close_marks (Labels): marks that only open or
+        only close a quotation ("‘" and "’"; "`", the half of "``" a
+        tokenizer splits), at decoding only, as ``speech_marks``.
 
     Binding constraints (decoding only, see :mod:`neuralcoref.core.binding`):
-    binding_principles (Labels): those applied, among "A", "B", "C", "P" (the
-        possessive preference of :mod:`neuralcoref.core.binding`) and "I" (a
-        possessive determiner is not the phrase it determines); empty: none.
+    binding_principles (Labels): those applied, among "A", "B", "C", "N" (C
+        for a full noun phrase bound by another), "P" (the possessive
+        preference of :mod:`neuralcoref.core.binding`) and "I" (a possessive
+        determiner is not the phrase it determines); empty: none.
     binding_clusters (bool): whether a pair that B or C forbids stays out of
         one cluster through every decoding step (True), or is only never a
         direct link (False: where a model often merges two people's chains, the
@@ -345,6 +349,8 @@ class LanguageRules:
     lexicons: Labels = labels()
     speech_verbs: Labels = labels()
     speech_marks: Labels = labels()
+    speech_open_marks: Labels = labels()
+    speech_close_marks: Labels = labels()
     binding_principles: Labels = labels()
     binding_clusters: bool = True
     binding_pronoun_words: Labels = labels()
@@ -476,7 +482,7 @@ _FILTER_FIELDS = ("weather_lemmas", "weather_adjectives", "ambient_entity_types"
                   "cleft_words", "title_deps", "lead_deps")
 _DECODING_FIELDS = ("decoding_agreement", "subject_salience", "thing_salience", "thing_frame_deps",
                     "possessive_suffixes", "elided_words",
-                    "lexicons", "speech_verbs", "speech_marks") \
+                    "lexicons", "speech_verbs", "speech_marks", "speech_open_marks", "speech_close_marks") \
     + _BINDING_FIELDS + _FILTER_FIELDS
 #: Numeric and true-or-false fields (the others are label sets, or ``lang``).
 _NUMBER_FIELDS = ("subject_salience", "thing_salience")
@@ -486,7 +492,7 @@ _FLAG_FIELDS = ("binding_clusters",)
 _LATER_FIELDS = ("quote_open_marks", "quote_close_marks", "turn_dashes")
 AGREEMENT_ATTRIBUTES = ("gender", "number")
 #: Binding principles decoding can apply (see :mod:`neuralcoref.core.binding`).
-BINDING_PRINCIPLES = ("A", "B", "C", "P", "I")
+BINDING_PRINCIPLES = ("A", "B", "C", "N", "P", "I")
 
 
 def _to_weight(value: Any, name: str) -> float:

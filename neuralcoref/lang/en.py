@@ -16,6 +16,8 @@ RULES = LanguageRules(
     # Speakers of quotations, for decoding only (see neuralcoref.core.quotes): the
     # quotation marks give no speaker features to the shipped models.
     speech_marks=labels('"', "“", "”", "``", "''"),
+    speech_open_marks=labels("‘", "`"),
+    speech_close_marks=labels("’"),
     speech_verbs=labels("say", "reply", "ask", "answer", "add", "shout", "cry", "whisper",
                         "murmur", "mutter", "exclaim", "respond", "yell", "scream", "continue",
                         "explain", "insist", "repeat", "protest", "declare", "announce",
@@ -90,7 +92,7 @@ RULES = LanguageRules(
     thing_salience=0.5,
     thing_frame_deps=labels("attr", "acomp", "oprd", "ccomp", "xcomp"),
     # Binding (decoding only, see neuralcoref.core.binding).
-    binding_principles=labels("A", "B", "C", "P", "I"),
+    binding_principles=labels("A", "B", "C", "N", "P", "I"),
     # Third person only: first and second person meet names as vocatives ("What
     # did you do, Sabrina?") and predicates ("we as Americans").
     binding_pronoun_words=labels("he", "him", "she", "her", "it", "they", "them"),

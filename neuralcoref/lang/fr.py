@@ -143,7 +143,7 @@ RULES = replace(
     # wrong ones (docs/experiments/2026-11-27-french-binding.md). No A:
     # reflexive "se" is no mention. Nor I ("[sa] mère" is not "sa"): it lowered
     # fr-litbank dev 50.30 -> 49.57 (docs/experiments/2026-11-26-anchoring.md).
-    binding_principles=labels("B", "C"),
+    binding_principles=labels("B", "C", "N"),
     binding_clusters=False,
     binding_pronoun_words=labels(*_elided("il", "elle", "ils", "elles", "le", "la", "les", "l'",
                                           "lui", "leur", "eux")),
