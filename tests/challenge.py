@@ -308,6 +308,9 @@ CASES: List[Case] = [
     Case("binding_c_he_said_john", "binding", "[He|1] said that [John|2] left."),
     Case("binding_c_she_told", "binding", "[She|1] told [Peter|2] that [Mary|3] was ill."),
     Case("binding_c_after_john", "binding", "After [John|1] arrived, [he|1] sat down."),
+    # B through a verb's frame: "discuss something with someone"
+    Case("binding_b_frame_with", "binding",
+         "[The president|1] met [the prime minister|2]. [He|1] discussed trade with [him|2]."),
     # C for a full noun phrase: an object is not its verb's subject
     Case("binding_c_noun_object", "binding",
          "[The teacher|1] gave [each student|2] [a book|3] and told them to read [it|3]."),

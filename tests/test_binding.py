@@ -120,6 +120,23 @@ def test_binding_finite_conjunct_on_a_non_finite_complement_shares_the_governors
     assert forbidden_texts(parsed("en", rows), plain, ["B"]) == [("him", "the clerk")]
 
 
+def test_binding_principle_b_counts_a_phrase_of_the_verbs_frame():
+    # "He discussed trade with him": "discuss with" is a frame of the rules, so
+    # "with him" is an argument beside the object, unlike "took the book with him".
+    rows = [("He", 1, "nsubj", "PRON", "PRP"), ("discussed", 1, "ROOT", "VERB", "VBD", "discuss"),
+            ("trade", 1, "dobj", "NOUN", "NN"), ("with", 1, "prep", "ADP", "IN"),
+            ("him", 3, "pobj", "PRON", "PRP"), (".", 1, "punct", "PUNCT", ".")]
+    assert forbidden_texts(parsed("en", rows), principles=["B"]) == [
+        ("him", "He"), ("him", "trade"), ("trade", "He")]
+    assert forbidden_texts(parsed("en", rows), replace(EN, verb_frames=frozenset()), ["B"]) == [
+        ("trade", "He")]
+    # ... and where the parser hangs the phrase on the object ("protected the designer from him").
+    hung = [("He", 1, "nsubj", "PRON", "PRP"), ("protected", 1, "ROOT", "VERB", "VBD", "protect"),
+            ("the", 3, "det", "DET", "DT"), ("designer", 1, "dobj", "NOUN", "NN"),
+            ("from", 3, "prep", "ADP", "IN"), ("him", 4, "pobj", "PRON", "PRP")]
+    assert ("him", "He") in forbidden_texts(parsed("en", hung), principles=["B"])
+
+
 def test_binding_principle_c_forbids_a_name_a_pronoun_c_commands():
     assert forbidden_texts(parsed("en", HE_SAID_JOHN_LEFT)) == [("John", "He")]
 

@@ -37,6 +37,7 @@ from spacy.tokens import Doc
 from ..lang.base import BINDING_PRINCIPLES, LanguageRules
 from .doc_arrays import DocArrays, arrays_of
 from .expletives import has_label
+from .frames import frame_verbs
 from .mentions import PRONOMINAL, Mentions
 
 PRINCIPLES = BINDING_PRINCIPLES
@@ -190,6 +191,10 @@ class _Parse:
             with_object = np.zeros(n, dtype=bool)
             with_object[self.heads[self.object]] = True
             self.prep |= loose & ~with_object[self.heads]
+        # "protected her from him", "discussed trade with him": a phrase of the
+        # verb's frame is its argument, wherever the parser hangs it.
+        self.frame_verb = frame_verbs(arrays, rules, self.preposition, self.object)
+        self.prep |= self.frame_verb >= 0
         self.conj = has(dep, rules.conj_deps)
         self.control = has(dep, rules.control_deps)
         self.complement = has(dep, rules.binding_complement_deps)
@@ -225,6 +230,8 @@ class _Parse:
         if self.subject[p] or self.clitic[p]:
             return head
         if self.object[p]:
+            if self.frame_verb[head] >= 0:
+                return int(self.frame_verb[head])
             # "talked to her": the preposition hangs on the predicate.
             if self.prep[head] and self.heads[head] != head:
                 attach = int(self.heads[head])

@@ -55,6 +55,30 @@ def verb_phrase_trims(doc, rules: LanguageRules, starts: np.ndarray, ends: np.nd
     return out
 
 
+def frame_verbs(arrays: DocArrays, rules: LanguageRules, prepositions: np.ndarray,
+                objects: np.ndarray) -> np.ndarray:
+    """For each preposition whose phrase belongs to a verb's frame, that verb:
+    its head ("discussed trade [with] him"), or the verb of the object it hangs
+    on ("protected [the designer] [from] him"); -1 for other tokens.
+
+    arrays (DocArrays): the Doc's arrays; rules (LanguageRules): ``verb_frames``.
+    prepositions, objects (bool (n_tokens,)): the rules' preposition and object dependents.
+    RETURNS (ndarray): (n_tokens,) int64.
+    """
+    out = np.full(len(prepositions), -1, dtype=np.int64)
+    if not rules.verb_frames:
+        return out
+    frames, _ = _frame_tables(rules)
+    head = arrays.head
+    for c in np.flatnonzero(prepositions).tolist():
+        verb = int(head[c])
+        for v in (verb, int(head[verb])) if objects[verb] else (verb,):
+            if (int(arrays.lemma[v]), int(arrays.lower[c])) in frames:
+                out[c] = v
+                break
+    return out
+
+
 @lru_cache(maxsize=None)
 def _frame_tables(rules: LanguageRules) -> Tuple[FrozenSet[Tuple[int, int]], FrozenSet[str]]:
     """The rules' frames as (verb lemma id, preposition id) pairs, and their object labels."""

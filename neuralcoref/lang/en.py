@@ -128,7 +128,7 @@ RULES = LanguageRules(
                        "rob of", "deprive of", "cure of", "thank for", "blame for", "praise for",
                        "punish for", "forgive for", "reward for", "criticize for", "provide with",
                        "supply with", "present with", "help with", "charge with", "congratulate on",
-                       "compliment on", "ask about", "ask for", "tell about"),
+                       "compliment on", "ask about", "ask for", "tell about", "discuss with", "share with"),
     # Titles before a name, whatever the lexicon says of them ("Miss Chaworth").
     title_words=labels("mr", "mrs", "ms", "miss", "mx", "dr", "sir", "dame", "madam", "madame",
                        "lady", "lord", "master", "mister", "mistress", "st", "saint", "rev"),
