@@ -130,13 +130,18 @@ def narration(doc: Doc, rules: LanguageRules, arrays: Optional[DocArrays] = None
     arrays (DocArrays | None): the Doc's arrays; None: read them now.
     """
     arrays = arrays_of(doc, arrays)
-    if rules.turn_dashes or any(s not in ("-", "", None) for s in (arrays.speakers or [])):
+    if rules.turn_dashes or _has_speaker_column(arrays):
         return np.zeros(len(doc), dtype=bool)
     depth = np.zeros(len(doc) + 1, dtype=np.int64)
     for start, end in quotations(doc, rules, arrays):
         depth[start] += 1
         depth[end] -= 1
     return np.cumsum(depth[:-1]) == 0
+
+
+def _has_speaker_column(arrays: DocArrays) -> bool:
+    """Whether the Doc names its speakers (a CoNLL speaker column)."""
+    return any(s not in ("-", "", None) for s in arrays.speakers or ())
 
 
 def _turns(arrays: DocArrays, rules: LanguageRules,
@@ -203,7 +208,7 @@ def attribute_quotations(doc: Doc, rules: LanguageRules, window: int = 4,
     if not rules.speech_verbs:
         return []
     arrays = arrays_of(doc, arrays)
-    if any(s not in ("-", "", None) for s in arrays.speakers or ()):
+    if _has_speaker_column(arrays):
         return []
     spans = quotations(doc, rules, arrays)
     if not spans:
