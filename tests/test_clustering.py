@@ -399,14 +399,16 @@ def test_clustering_repeat_keys_are_names_and_first_person_speakers():
     assert repeat_keys(codes, hashes, narrated).tolist()[7:] == [0, 0]
 
 
-def test_clustering_person_conflicts_part_the_narrators_i_from_he_and_she():
+def test_clustering_person_conflicts_part_persons_of_one_voice():
     from neuralcoref.core.clustering import person_conflicts
-    # "I"(0) "he"(1) "me"(2) "it"(3, quoted) "you"(4) "I"(5, quoted) "Anna"(6)
-    persons = np.array([1, 3, 1, 3, 2, 1, -1])
-    narrated = np.array([True, True, True, False, True, False, True])
-    assert sorted(person_conflicts(persons, narrated)) == [(1, 0), (2, 1)]
-    assert person_conflicts(persons, narrated, window=1) == [(1, 0), (2, 1)]
-    assert person_conflicts(persons, np.zeros(7, bool)) == []
+    # narration: "I"(0) "he"(1) "me"(2); a quotation: "it"(3) "you"(4) "I"(5);
+    # "Anna"(6); unknown voice: "I"(7) "you"(8)
+    persons = np.array([1, 3, 1, 3, 2, 1, -1, 1, 2])
+    voices = np.array([0, 0, 0, 1, 1, 1, 0, -1, -1])
+    # I/he of the narration; I/you of the quotation, but not its I/it
+    assert sorted(person_conflicts(persons, voices)) == [(1, 0), (2, 1), (5, 4)]
+    assert person_conflicts(persons, voices, window=1) == [(1, 0), (2, 1), (5, 4)]
+    assert person_conflicts(persons, np.full(9, -1)) == []
 
 
 def test_clustering_decode_attaches_repeats_only_when_given_them():

@@ -124,7 +124,7 @@ def test_quote_speakers_match_the_token_by_token_reference(tokens):
 
 # Speakers of quotations, for decoding (attribute_quotations, speaker_links).
 from neuralcoref.core.clustering import join_speakers, pronoun_persons  # noqa: E402
-from neuralcoref.core.quotes import attribute_quotations, narration, quotations, speaker_links  # noqa: E402
+from neuralcoref.core.quotes import attribute_quotations, quotations, speaker_links, voices  # noqa: E402
 
 
 def _speakers(doc, rules):
@@ -152,13 +152,13 @@ def test_quotations_of_single_marks_and_of_an_excerpt_cut_inside_one(nlp_en):
     assert quotations(doc, en.RULES) == []
 
 
-def test_narration_is_outside_quotations_and_unknown_with_speakers_or_dashes(nlp_en, nlp_fr_md):
-    doc = nlp_en('"I am tired," she said. I left.')
-    assert narration(doc, en.RULES).tolist() == [False] * 6 + [True] * 6
+def test_voices_are_the_narration_and_each_quotation_unknown_with_speakers_or_dashes(nlp_en, nlp_fr_md):
+    doc = nlp_en('"I am tired," she said. "Rest," I said.')
+    assert voices(doc, en.RULES).tolist() == [1] * 6 + [0] * 3 + [2] * 4 + [0] * 3
     set_speakers(doc, ["Bob"] * len(doc))
-    assert not narration(doc, en.RULES).any()
-    # A French turn runs on past the sentence its dash opens: narration unknown.
-    assert not narration(nlp_fr_md("Je pars. — Tu pars ? Je reste."), fr.RULES).any()
+    assert (voices(doc, en.RULES) == -1).all()
+    # A French turn runs on past the sentence its dash opens: voices unknown.
+    assert (voices(nlp_fr_md("Je pars. — Tu pars ? Je reste."), fr.RULES) == -1).all()
 
 
 def test_speakers_none_without_speech_verbs_or_with_a_speaker_column(nlp_en):

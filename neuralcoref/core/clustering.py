@@ -373,7 +373,7 @@ def subject_salience(codes: np.ndarray, rules: LanguageRules,
 
     codes (int (n, k)): mention codes (:class:`~neuralcoref.core.contract.MentionFeatures`).
     narrated (bool (n,) | None): which mentions the narrator speaks
-        (quotes.narration); None: none.
+        (quotes.voices 0); None: none.
     RETURNS (Tuple[ndarray, ndarray]): (n,) float32 and (n,) bool, for :func:`prefer_near`.
     """
     codes = np.asarray(codes)
@@ -495,23 +495,29 @@ def pronoun_persons(codes: np.ndarray) -> np.ndarray:
 PERSON_WINDOW = 10
 
 
-def person_conflicts(persons: np.ndarray, narrated: np.ndarray,
+def person_conflicts(persons: np.ndarray, voices: np.ndarray,
                      window: int = PERSON_WINDOW) -> List[Tuple[int, int]]:
-    """Pairs of a first- and a third-person pronoun of the narration ("I" and
-    "he" of a story told in the first person): never one entity. A pronoun is
-    paired with the ``window`` narrated pronouns before it.
+    """Pairs of pronouns one voice says that are never one entity: a first and
+    a second person ("I will call you"), and, in the narration, a first and a
+    third person ("I met Sarah. She ..."). A pronoun is paired with the
+    ``window`` pronouns of known voice before it.
 
     persons (int (n,)): pronouns' PERSON codes, -1 for other mentions.
-    narrated (bool (n,)): which mentions the narrator speaks (quotes.narration).
+    voices (int (n,)): who says each mention (quotes.voices: 0 the narrator,
+        K the K-th quotation, -1 unknown).
     RETURNS (List[Tuple[int, int]]): (later, earlier) mention pairs, for
         :meth:`~neuralcoref.core.binding.Binding.with_pairs`.
     """
-    persons = np.asarray(persons)
-    known = np.flatnonzero(np.isin(persons, (PERSON.index("1"), PERSON.index("3"))) & np.asarray(narrated))
+    persons, voices = np.asarray(persons), np.asarray(voices)
+    known = np.flatnonzero((persons >= 0) & (voices >= 0))
+    first, second, third = (PERSON.index(p) for p in ("1", "2", "3"))
     out: List[Tuple[int, int]] = []
     for k in range(1, min(window, len(known) - 1) + 1):
         later, earlier = known[k:], known[:-k]
-        hit = persons[later] != persons[earlier]
+        a, b = persons[later], persons[earlier]
+        speech = np.isin(a, (first, second)) & np.isin(b, (first, second)) & (a != b)
+        narrator = (voices[later] == 0) & (((a == first) & (b == third)) | ((a == third) & (b == first)))
+        hit = (voices[later] == voices[earlier]) & (speech | narrator)
         out.extend(zip(later[hit].tolist(), earlier[hit].tolist()))
     return out
 
@@ -525,7 +531,7 @@ def repeat_keys(codes: np.ndarray, hashes: np.ndarray,
 
     codes, hashes: mention codes and hashes (:class:`~neuralcoref.core.contract.MentionFeatures`).
     narrated (bool (n,) | None): which mentions the narrator speaks
-        (quotes.narration): speaker 0, the narration, where the codes know none
+        (quotes.voices 0): speaker 0, the narration, where the codes know none
         (languages whose rules give no speaker features).
     RETURNS (ndarray): (n,) uint64, for :func:`attach_repeats` and :func:`merge_repeats`.
     """

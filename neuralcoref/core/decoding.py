@@ -34,7 +34,7 @@ from .contract import MentionFeatures
 from .doc_arrays import DocArrays, arrays_of
 from .frames import verb_phrase_trims
 from .mentions import Mentions
-from .quotes import narration, speaker_links
+from .quotes import speaker_links, voices
 
 
 @dataclass
@@ -136,7 +136,8 @@ def decode_inputs(doc: Doc, mentions: Mentions, features: MentionFeatures,
     codes = np.asarray(features.codes)
     persons = pronoun_persons(codes)
     speakers = speaker_links(doc, rules, mentions.starts, mentions.ends, mentions.heads, persons, arrays)
-    narrated = narration(doc, rules, arrays)[np.asarray(mentions.heads, dtype=np.int64)]
+    voice = voices(doc, rules, arrays)[np.asarray(mentions.heads, dtype=np.int64)]
+    narrated = voice == 0
     repeats, names, aliases = acronym_aliases(
         arrays, rules, mentions.starts, mentions.ends, mentions.types,
         repeat_keys(codes, features.hashes, narrated),
@@ -160,7 +161,7 @@ def decode_inputs(doc: Doc, mentions: Mentions, features: MentionFeatures,
         speakers=np.asarray(speakers, dtype=np.int32).reshape(-1, 2),
         binding=binding_constraints(doc, mentions, rules, arrays=arrays).with_pairs(
             given_name_conflicts(arrays, rules, mentions.starts, mentions.ends, mentions.heads,
-                                 mentions.types) + person_conflicts(persons, narrated)),
+                                 mentions.types) + person_conflicts(persons, voice)),
         sentences=np.asarray(arrays.sent[np.asarray(mentions.heads, dtype=np.int64)], dtype=np.int32),
         aliases=aliases,
         name_of=name_of,

@@ -120,23 +120,22 @@ def quotations(doc: Doc, rules: LanguageRules,
     return sorted(spans + _turns(arrays, rules, spans))
 
 
-def narration(doc: Doc, rules: LanguageRules, arrays: Optional[DocArrays] = None) -> np.ndarray:
-    """Which tokens the narrator speaks: (n_tokens,) bool, False inside every
-    quotation (:func:`quotations`). None is known, all False, in a Doc with
-    CoNLL speakers, and where the rules mark dialogue with dashes: a turn runs
-    on over sentences that no dash opens, so its end is not known.
+def voices(doc: Doc, rules: LanguageRules, arrays: Optional[DocArrays] = None) -> np.ndarray:
+    """Who speaks each token: (n_tokens,) int64, 0 for the narrator, K inside
+    the K-th quotation (:func:`quotations`). None is known, all -1, in a Doc
+    with CoNLL speakers, and where the rules mark dialogue with dashes: a turn
+    runs on over sentences that no dash opens, so its end is not known.
 
     doc (Doc), rules (LanguageRules): as for :func:`quotations`.
     arrays (DocArrays | None): the Doc's arrays; None: read them now.
     """
     arrays = arrays_of(doc, arrays)
     if rules.turn_dashes or _has_speaker_column(arrays):
-        return np.zeros(len(doc), dtype=bool)
-    depth = np.zeros(len(doc) + 1, dtype=np.int64)
-    for start, end in quotations(doc, rules, arrays):
-        depth[start] += 1
-        depth[end] -= 1
-    return np.cumsum(depth[:-1]) == 0
+        return np.full(len(doc), -1, dtype=np.int64)
+    out = np.zeros(len(doc), dtype=np.int64)
+    for k, (start, end) in enumerate(quotations(doc, rules, arrays), start=1):
+        out[start:end] = k
+    return out
 
 
 def _has_speaker_column(arrays: DocArrays) -> bool:
