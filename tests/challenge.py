@@ -276,6 +276,9 @@ CASES: List[Case] = [
          "[I|1] met [Sarah|2] yesterday. [She|2] told [me|1] about [her|2] new job."),
     Case("speaker_narrator_he", "speaker",
          "[I|1] saw [John|2] at the station. [He|2] waved at [me|1], and [I|1] waved back at [him|2]."),
+    # quotative inversion: the noun phrase after the verb speaks
+    Case("speaker_inverted_noun", "speaker",
+         '"[We|1] won!" shouted [the players|1]. [[Their|1] coach|2] smiled.'),
     Case("speaker_i_you_one_quotation", "speaker",
          '[Anna|1] said, "[I|1] will call [you|-] tomorrow." Tom nodded.'),
     Case("speaker_quoted_and_narrator", "speaker",

@@ -161,6 +161,14 @@ def test_voices_are_the_narration_and_each_quotation_unknown_with_speakers_or_da
     assert (voices(nlp_fr_md("Je pars. — Tu pars ? Je reste."), fr.RULES) == -1).all()
 
 
+def test_speakers_after_an_inverted_verb_are_the_noun_phrase_that_follows(nlp_en):
+    doc = nlp_en('"We won!" shouted the players. Their coach smiled.')
+    assert _speakers(doc, en.RULES) == [('"We won!"', "players")]
+    # Only a verb after its quotation inverts: "Faites violence" inside one does not speak.
+    doc = nlp_en('"Tell the truth," he said. "Say the word."')
+    assert _speakers(doc, en.RULES) == [('"Tell the truth,"', "he"), ('"Say the word."', None)]
+
+
 def test_speakers_none_without_speech_verbs_or_with_a_speaker_column(nlp_en):
     import dataclasses
     doc = nlp_en('"I am tired," said Anna.')

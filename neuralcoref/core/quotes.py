@@ -236,7 +236,8 @@ def attribute_quotations(doc: Doc, rules: LanguageRules, window: int = 4,
                   if doc[v - 1].is_punct]
         speaker = -1
         for v in after[:1] + inside + before[:1]:
-            speaker = _subject(doc, v, tables, rules, arrays.dep, after_only=v in inside)
+            speaker = _subject(doc, v, tables, rules, arrays.dep, after_only=v in inside,
+                               inverted=v in after[:1])
             if speaker >= 0 and not (start <= speaker < end and v not in inside):
                 break
             speaker = -1
@@ -281,9 +282,11 @@ def _verbs(positions: Iterable[int], is_verb: np.ndarray, stops: np.ndarray) -> 
 
 
 def _subject(doc: Doc, verb: int, tables: _SpeechTables, rules: LanguageRules, deps: np.ndarray,
-             after_only: bool) -> int:
+             after_only: bool, inverted: bool = False) -> int:
     """The subject of a speech verb (a child with a subject label, or the word
-    right after it when that is a name or pronoun), -1 for none."""
+    right after it when that is a name or pronoun), -1 for none. ``inverted``:
+    the verb follows its quotation, so a noun phrase right after it is its
+    subject, whatever the parser calls it ('"We won!" shouted the players')."""
     for child in doc[verb].children:
         if deps[child.i] in tables.subjects and (child.i > verb or not after_only):
             # "L'hiver suivant, Charlotte écrit": the parser may make the
@@ -292,8 +295,11 @@ def _subject(doc: Doc, verb: int, tables: _SpeechTables, rules: LanguageRules, d
                      and t.pos_ in rules.proper_pos and t.i < verb]
             return names[-1] if child.pos_ in rules.noun_pos and names else child.i
     nxt = verb + 1
-    if nxt < len(doc) and doc[nxt].pos_ in ("PROPN", "PRON"):
+    if nxt < len(doc) and doc[nxt].pos_ in rules.proper_pos | rules.pronoun_pos:
         return nxt
+    if inverted:
+        after = [c.i for c in doc[verb].rights if c.left_edge.i == nxt and c.pos_ in rules.noun_pos]
+        return after[0] if after else -1
     return -1
 
 
