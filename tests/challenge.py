@@ -60,6 +60,8 @@ CASES: List[Case] = [
          "[It|-] was raining when [Tom|1] arrived, so [he|1] stayed inside."),
     Case("it_extraposed", "it",
          "[It|-] is clear that [the plan|1] failed, and [it|1] will be replaced."),
+    Case("it_raised_passive", "it",
+         "[The train|1] is late. [It|1] was supposed to arrive at noon."),
     Case("it_time", "it",
          "[It|-] was late. [The museum|1] had closed, and [it|1] would open again at nine."),
     # ambient "it" of times and weather the parser reads oddly, extraposed "it takes"

@@ -408,12 +408,18 @@ def expletives(doc: Doc, rules: LanguageRules = EN) -> List[str]:
     ("I find it hard to believe that he left.", ["it"]),
     ("The party was dull. It was strange because nobody danced.", []),
     ("It takes around a million years for evolutionary change to happen.", ["It"]),
+    # A passive raising verb raises its infinitive's subject; before a clause it extraposes.
+    ("The train is late. It was supposed to arrive at noon.", []),
+    ("It is said that the castle is haunted.", ["It"]),
+    ("It was decided to postpone the meeting.", ["It"]),
+    ("It is expected to rain tomorrow.", ["It"]),
 ], ids=["weather", "weather_verb", "seems", "turned_out", "important_to", "late", "cleft",
         "referential", "predicate_noun", "object", "raised_weather", "raised_weather_to",
         "raised_other_verb", "time", "time_when", "clear_day", "takes_time_to",
         "drizzling_as_predicate", "raining_as_predicate", "predicate_gift", "takes_object",
         "raising_seems_to", "hard_for_me_to", "strange_for_to", "made_it_clear_that",
-        "find_it_hard_to", "because_clause", "takes_for_to"])
+        "find_it_hard_to", "because_clause", "takes_for_to", "passive_raising", "passive_that",
+        "passive_control", "passive_raised_weather"])
 def test_expletives_on_parsed_english(nlp_en, text, expected):
     assert expletives(nlp_en(text)) == expected
 

@@ -239,8 +239,8 @@ class _Tables:
         clause = any(self.clause[c] for c in later)
         if self.extraposing[h] and any(self._extraposed_by_verb(h, c) for c in later):
             return True  # "It seems that", "It takes two hours to get there", "il suffit de"
-        if clause and self.passive[it]:
-            return True  # "It is said that"
+        if self.passive[it] and any(self.clause[c] and not (self.raising[h] and self.control[c]) for c in later):
+            return True  # "It is said that", not the raised "It was supposed to arrive"
         marked = clause or any(self._marked_clause(c) for c in later)
         if self.copula[h] and marked and any(self._predicate(c) for c in later):
             return True  # "It is important to sleep", "It would be strange for him to say"

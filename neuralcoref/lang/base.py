@@ -246,10 +246,10 @@ class LanguageRules:
     weather_adjectives (Labels): lemmas that make it expletive as the predicate of
         a copula or ``weather_light_verbs`` ("It is cold", "il fait froid").
     weather_light_verbs (Labels): verbs taking ``weather_adjectives`` ("faire").
-    raising_lemmas (Labels): verbs among ``extraposition_lemmas`` whose
-        infinitive complement raises its subject: then "it" refers ("It seems
-        to work"; "il semble dormir"), as it does not before a clause ("It seems
-        that").
+    raising_lemmas (Labels): verbs whose infinitive complement raises its
+        subject, active ("It seems to work"; "il semble dormir") or passive ("It
+        was supposed to arrive"): then "it" refers, as it does not before a
+        clause ("It seems that", "It is said that").
     marked_clause_deps (Labels): clause labels that are extraposed only when one of
         ``expletive_marks`` opens the clause (English "advcl": "It is hard [to]
         believe", "It would be strange [for] him [to] say"; not "because").

@@ -149,7 +149,8 @@ RULES = LanguageRules(
     # "take" with a clause: "It takes two hours to get there".
     extraposition_lemmas=labels("seem", "appear", "happen", "turn", "occur", "matter",
                                 "follow", "transpire", "take"),
-    raising_lemmas=labels("seem", "appear", "happen", "turn"),
+    raising_lemmas=labels("seem", "appear", "happen", "turn", "suppose", "expect", "believe", "say",
+                          "know", "think", "report", "consider", "assume"),
     copula_lemmas=labels("be"),
     extraposed_clause_deps=labels("ccomp", "xcomp", "csubj"),
     # The parser hangs many an extraposed infinitive or "that" clause as "advcl"
