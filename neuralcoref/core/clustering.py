@@ -378,7 +378,8 @@ def subject_salience(codes: np.ndarray, rules: LanguageRules,
     """
     codes = np.asarray(codes)
     narrated = np.zeros(len(codes), dtype=bool) if narrated is None else np.asarray(narrated, dtype=bool)
-    narrator = narrated & np.isin(pronoun_persons(codes), (PERSON.index("1"), PERSON.index("2")))
+    persons = pronoun_persons(codes)
+    narrator = narrated & ((persons == PERSON.index("1")) | (persons == PERSON.index("2")))
     subject = (codes[:, C["dep"]] == DEP_CLASSES.index("subject")) & ~narrator
     salience = np.where(subject, np.float32(rules.subject_salience), np.float32(0)).astype(np.float32)
     return salience, third_person_pronouns(codes, ("masc", "fem"))
@@ -511,14 +512,15 @@ def person_conflicts(persons: np.ndarray, voices: np.ndarray,
     persons, voices = np.asarray(persons), np.asarray(voices)
     known = np.flatnonzero((persons >= 0) & (voices >= 0))
     first, second, third = (PERSON.index(p) for p in ("1", "2", "3"))
+    kind, voice = persons[known], voices[known]
+    # Bits: 1 first person, 2 second, 4 third; a conflict is a pair's union.
+    bits = np.where(kind == first, 1, np.where(kind == second, 2, np.where(kind == third, 4, 0)))
     out: List[Tuple[int, int]] = []
     for k in range(1, min(window, len(known) - 1) + 1):
-        later, earlier = known[k:], known[:-k]
-        a, b = persons[later], persons[earlier]
-        speech = np.isin(a, (first, second)) & np.isin(b, (first, second)) & (a != b)
-        narrator = (voices[later] == 0) & (((a == first) & (b == third)) | ((a == third) & (b == first)))
-        hit = (voices[later] == voices[earlier]) & (speech | narrator)
-        out.extend(zip(later[hit].tolist(), earlier[hit].tolist()))
+        both = bits[k:] | bits[:-k]
+        same = voice[k:] == voice[:-k]
+        hit = same & ((both == 3) | ((both == 5) & (voice[k:] == 0)))
+        out.extend(zip(known[k:][hit].tolist(), known[:-k][hit].tolist()))
     return out
 
 
