@@ -29,7 +29,7 @@ one cluster and links a reflexive to its binder when agreement allows.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Dict, List, Optional, Sequence, Set, Tuple
+from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
 
 import numpy as np
 from spacy.tokens import Doc
@@ -78,32 +78,35 @@ class Binding:
                    np.full(n, -1, dtype=np.int32))
 
     @classmethod
-    def from_pairs(cls, n: int, pairs: Sequence[Tuple[int, int]],
+    def from_pairs(cls, n: int, pairs: Union[Sequence[Tuple[int, int]], np.ndarray],
                    binder: Optional[np.ndarray] = None) -> "Binding":
         """Constraints from forbidden pairs of mention indices (either order).
 
         n (int): number of mentions.
-        pairs (Sequence[Tuple[int, int]]): mentions never in one cluster.
+        pairs (Sequence[Tuple[int, int]] | int (k, 2)): mentions never in one cluster.
         binder (ndarray | None): (n,) int32 binders, -1 for none; None: none.
         RETURNS (Binding): with the pairs stored under their later mention.
         """
-        unique = sorted({(max(a, b), min(a, b)) for a, b in pairs if a != b})
-        later = np.array([p[0] for p in unique], dtype=np.int64)
-        counts = np.bincount(later, minlength=n) if len(later) else np.zeros(n, dtype=np.int64)
-        ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-        forbid = np.array([p[1] for p in unique], dtype=np.int32)
+        pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+        later, earlier = pairs.max(axis=1), pairs.min(axis=1)
+        keys = np.unique((later * n + earlier)[later != earlier])
+        later, earlier = keys // max(n, 1), keys % max(n, 1)
+        ptr = np.concatenate([[0], np.cumsum(np.bincount(later, minlength=n))]).astype(np.int64)
         if binder is None:
             binder = np.full(n, -1, dtype=np.int32)
-        return cls(ptr, forbid, np.asarray(binder, dtype=np.int32))
+        return cls(ptr, earlier.astype(np.int32), np.asarray(binder, dtype=np.int32))
 
-    def with_pairs(self, pairs: Sequence[Tuple[int, int]]) -> "Binding":
+    def with_pairs(self, pairs: Union[Sequence[Tuple[int, int]], np.ndarray]) -> "Binding":
         """These constraints and more forbidden pairs (either order), held as these are.
 
         RETURNS (Binding): ``self`` when ``pairs`` is empty, else a new one.
         """
+        pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
         if not len(pairs):
             return self
-        merged = Binding.from_pairs(len(self), list(self.pairs()) + list(pairs), self.binder)
+        later = np.repeat(np.arange(len(self), dtype=np.int64), np.diff(self.forbid_ptr))
+        own = np.stack([later, self.forbid.astype(np.int64)], axis=1)
+        merged = Binding.from_pairs(len(self), np.concatenate([own, pairs]), self.binder)
         return replace(merged, fallback=self.fallback, clusters=self.clusters)
 
     def __len__(self) -> int:
@@ -193,7 +196,7 @@ class _Parse:
             self.prep |= loose & ~with_object[self.heads]
         # "protected her from him", "discussed trade with him": a phrase of the
         # verb's frame is its argument, wherever the parser hangs it.
-        self.frame_verb = frame_verbs(arrays, rules, self.preposition, self.object)
+        self.frame_verb = frame_verbs(arrays, rules)
         self.prep |= self.frame_verb >= 0
         self.conj = has(dep, rules.conj_deps)
         self.control = has(dep, rules.control_deps)

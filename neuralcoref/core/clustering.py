@@ -496,8 +496,7 @@ def pronoun_persons(codes: np.ndarray) -> np.ndarray:
 PERSON_WINDOW = 10
 
 
-def person_conflicts(persons: np.ndarray, voices: np.ndarray,
-                     window: int = PERSON_WINDOW) -> List[Tuple[int, int]]:
+def person_conflicts(persons: np.ndarray, voices: np.ndarray, window: int = PERSON_WINDOW) -> np.ndarray:
     """Pairs of pronouns one voice says that are never one entity: a first and
     a second person ("I will call you"), and, in the narration, a first and a
     third person ("I met Sarah. She ..."). A pronoun is paired with the
@@ -506,7 +505,7 @@ def person_conflicts(persons: np.ndarray, voices: np.ndarray,
     persons (int (n,)): pronouns' PERSON codes, -1 for other mentions.
     voices (int (n,)): who says each mention (quotes.voices: 0 the narrator,
         K the K-th quotation, -1 unknown).
-    RETURNS (List[Tuple[int, int]]): (later, earlier) mention pairs, for
+    RETURNS (ndarray): (k, 2) int64 (later, earlier) mention pairs, for
         :meth:`~neuralcoref.core.binding.Binding.with_pairs`.
     """
     persons, voices = np.asarray(persons), np.asarray(voices)
@@ -515,13 +514,13 @@ def person_conflicts(persons: np.ndarray, voices: np.ndarray,
     kind, voice = persons[known], voices[known]
     # Bits: 1 first person, 2 second, 4 third; a conflict is a pair's union.
     bits = np.where(kind == first, 1, np.where(kind == second, 2, np.where(kind == third, 4, 0)))
-    out: List[Tuple[int, int]] = []
+    out = [np.zeros((0, 2), dtype=np.int64)]
     for k in range(1, min(window, len(known) - 1) + 1):
         both = bits[k:] | bits[:-k]
         same = voice[k:] == voice[:-k]
         hit = same & ((both == 3) | ((both == 5) & (voice[k:] == 0)))
-        out.extend(zip(known[k:][hit].tolist(), known[:-k][hit].tolist()))
-    return out
+        out.append(np.stack([known[k:][hit], known[:-k][hit]], axis=1).astype(np.int64))
+    return np.concatenate(out)
 
 
 def repeat_keys(codes: np.ndarray, hashes: np.ndarray,

@@ -34,7 +34,7 @@ from .contract import MentionFeatures
 from .doc_arrays import DocArrays, arrays_of
 from .frames import verb_phrase_trims
 from .mentions import Mentions
-from .quotes import speaker_links, voices
+from .quotes import quotations, speaker_links, voices
 
 
 @dataclass
@@ -135,8 +135,9 @@ def decode_inputs(doc: Doc, mentions: Mentions, features: MentionFeatures,
     arrays = arrays_of(doc, arrays)
     codes = np.asarray(features.codes)
     persons = pronoun_persons(codes)
-    speakers = speaker_links(doc, rules, mentions.starts, mentions.ends, mentions.heads, persons, arrays)
-    voice = voices(doc, rules, arrays)[np.asarray(mentions.heads, dtype=np.int64)]
+    spans = quotations(doc, rules, arrays)  # for the speakers and the voices
+    speakers = speaker_links(doc, rules, mentions.starts, mentions.ends, mentions.heads, persons, arrays, spans)
+    voice = voices(doc, rules, arrays, spans)[np.asarray(mentions.heads, dtype=np.int64)]
     narrated = voice == 0
     repeats, names, aliases = acronym_aliases(
         arrays, rules, mentions.starts, mentions.ends, mentions.types,
@@ -159,9 +160,10 @@ def decode_inputs(doc: Doc, mentions: Mentions, features: MentionFeatures,
         classes=np.asarray(classes, dtype=np.int8),
         persons=persons,
         speakers=np.asarray(speakers, dtype=np.int32).reshape(-1, 2),
-        binding=binding_constraints(doc, mentions, rules, arrays=arrays).with_pairs(
-            given_name_conflicts(arrays, rules, mentions.starts, mentions.ends, mentions.heads,
-                                 mentions.types) + person_conflicts(persons, voice)),
+        binding=binding_constraints(doc, mentions, rules, arrays=arrays).with_pairs(np.concatenate([
+            np.asarray(given_name_conflicts(arrays, rules, mentions.starts, mentions.ends, mentions.heads,
+                                            mentions.types), dtype=np.int64).reshape(-1, 2),
+            person_conflicts(persons, voice)])),
         sentences=np.asarray(arrays.sent[np.asarray(mentions.heads, dtype=np.int64)], dtype=np.int32),
         aliases=aliases,
         name_of=name_of,

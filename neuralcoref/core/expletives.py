@@ -239,7 +239,7 @@ class _Tables:
         clause = any(self.clause[c] for c in later)
         if self.extraposing[h] and any(self._extraposed_by_verb(h, c) for c in later):
             return True  # "It seems that", "It takes two hours to get there", "il suffit de"
-        if self.passive[it] and any(self.clause[c] and not (self.raising[h] and self.control[c]) for c in later):
+        if self.passive[it] and any(self.clause[c] and self._extraposed_by_verb(h, c) for c in later):
             return True  # "It is said that", not the raised "It was supposed to arrive"
         marked = clause or any(self._marked_clause(c) for c in later)
         if self.copula[h] and marked and any(self._predicate(c) for c in later):
@@ -254,9 +254,9 @@ class _Tables:
                     and any(self.mark[g] for c in later for g in self.children(c)))
 
     def _extraposed_by_verb(self, h: int, c: int) -> bool:
-        # A raising verb's infinitive raises its subject: "It seems to work"
-        # refers, while "It seems that", "il suffit de partir", "It takes a
-        # million years for change [to] happen" do not.
+        # A raising verb's infinitive raises its subject: "It seems to work",
+        # "It was supposed to arrive" refer, while "It seems that", "il suffit
+        # de partir", "It takes a million years for change [to] happen" do not.
         if self.raising[h] and (self.control[c] or self.marked_clause[c]):
             return False
         return bool(self.clause[c]) or self._marked_clause(c)

@@ -4,9 +4,10 @@
 "protect" (protect someone from something), yet parsers often attach it to
 "the designer", and the candidate "the designer from harm" then stands for the
 person. A verb's frames (``LanguageRules.verb_frames``: "protect from",
-"accuse of", "thank for") say which phrases belong to the verb; decoding puts
-the candidate without such a phrase in the cluster instead
-(:func:`~neuralcoref.core.clustering.without_verb_phrases`).
+"accuse of", "thank for") say which phrases belong to the verb
+(:func:`frame_verbs`): decoding puts the candidate without such a phrase in
+the cluster instead (:func:`~neuralcoref.core.clustering.without_verb_phrases`),
+and binding counts the phrase's object as the verb's argument.
 """
 from __future__ import annotations
 
@@ -24,10 +25,9 @@ from .expletives import has_label
 def verb_phrase_trims(doc, rules: LanguageRules, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray,
                       arrays: Optional[DocArrays] = None) -> np.ndarray:
     """For each mention that ends with a prepositional phrase the verb of its
-    head takes by its frames (the head an object of that verb: the rules'
-    ``dep_classes`` "object"; the phrase a ``binding_preposition_deps``
-    dependent), the longest candidate of the same start and head that ends
-    before the phrase.
+    head takes by its frames (:func:`frame_verbs`: the head an object of that
+    verb), the longest candidate of the same start and head that ends before
+    the phrase.
 
     doc (Doc): the parsed Doc; starts, ends, heads (int (n,)): the mentions.
     rules (LanguageRules): ``verb_frames`` (empty: none).
@@ -39,14 +39,14 @@ def verb_phrase_trims(doc, rules: LanguageRules, starts: np.ndarray, ends: np.nd
     if not rules.verb_frames or not len(heads):
         return out
     arrays = arrays_of(doc, arrays)
-    frames, object_deps = _frame_tables(rules)
-    prep = has_label(arrays.dep, rules.binding_preposition_deps)
+    verbs = frame_verbs(arrays, rules)
+    _, object_deps = _frame_tables(rules)
     kids, ptr = arrays.children
     for m in np.flatnonzero(has_label(arrays.dep[heads], object_deps)).tolist():
         h = int(heads[m])
-        verb = int(arrays.lemma[arrays.head[h]])
+        # A phrase of the frame of h's verb, hung on h, ending where the mention ends.
         tails = [c for c in kids[ptr[h]:ptr[h + 1]].tolist()
-                 if c > h and prep[c] and arrays.right[c] + 1 == ends[m] and (verb, int(arrays.lower[c])) in frames]
+                 if c > h and verbs[c] == arrays.head[h] and arrays.right[c] + 1 == ends[m]]
         if not tails:
             continue
         same = np.flatnonzero((starts == starts[m]) & (heads == h) & (ends <= tails[0]))
@@ -55,25 +55,25 @@ def verb_phrase_trims(doc, rules: LanguageRules, starts: np.ndarray, ends: np.nd
     return out
 
 
-def frame_verbs(arrays: DocArrays, rules: LanguageRules, prepositions: np.ndarray,
-                objects: np.ndarray) -> np.ndarray:
-    """For each preposition whose phrase belongs to a verb's frame, that verb:
-    its head ("discussed trade [with] him"), or the verb of the object it hangs
-    on ("protected [the designer] [from] him"); -1 for other tokens.
+def frame_verbs(arrays: DocArrays, rules: LanguageRules) -> np.ndarray:
+    """For each preposition (``binding_preposition_deps``) whose phrase belongs
+    to a verb's frame, that verb: its head ("discussed trade [with] him"), or
+    the verb of the object (``dep_classes`` "object") it hangs on ("protected
+    [the designer] [from] him"); -1 for other tokens.
 
     arrays (DocArrays): the Doc's arrays; rules (LanguageRules): ``verb_frames``.
-    prepositions, objects (bool (n_tokens,)): the rules' preposition and object dependents.
     RETURNS (ndarray): (n_tokens,) int64.
     """
-    out = np.full(len(prepositions), -1, dtype=np.int64)
+    out = np.full(len(arrays.head), -1, dtype=np.int64)
     if not rules.verb_frames:
         return out
-    frames, _ = _frame_tables(rules)
-    head = arrays.head
-    for c in np.flatnonzero(prepositions).tolist():
+    frames, object_deps = _frame_tables(rules)
+    objects = has_label(arrays.dep, object_deps)
+    head, lemma, lower = arrays.head, arrays.lemma, arrays.lower
+    for c in np.flatnonzero(has_label(arrays.dep, rules.binding_preposition_deps)).tolist():
         verb = int(head[c])
         for v in (verb, int(head[verb])) if objects[verb] else (verb,):
-            if (int(arrays.lemma[v]), int(arrays.lower[c])) in frames:
+            if (int(lemma[v]), int(lower[c])) in frames:
                 out[c] = v
                 break
     return out

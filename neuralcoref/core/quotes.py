@@ -120,7 +120,8 @@ def quotations(doc: Doc, rules: LanguageRules,
     return sorted(spans + _turns(arrays, rules, spans))
 
 
-def voices(doc: Doc, rules: LanguageRules, arrays: Optional[DocArrays] = None) -> np.ndarray:
+def voices(doc: Doc, rules: LanguageRules, arrays: Optional[DocArrays] = None,
+           spans: Optional[List[Tuple[int, int]]] = None) -> np.ndarray:
     """Who speaks each token: (n_tokens,) int64, 0 for the narrator, K inside
     the K-th quotation (:func:`quotations`). None is known, all -1, in a Doc
     with CoNLL speakers, and where the rules mark dialogue with dashes: a turn
@@ -128,12 +129,13 @@ def voices(doc: Doc, rules: LanguageRules, arrays: Optional[DocArrays] = None) -
 
     doc (Doc), rules (LanguageRules): as for :func:`quotations`.
     arrays (DocArrays | None): the Doc's arrays; None: read them now.
+    spans (List[Tuple[int, int]] | None): the Doc's :func:`quotations`; None: find them now.
     """
     arrays = arrays_of(doc, arrays)
     if rules.turn_dashes or _has_speaker_column(arrays):
         return np.full(len(doc), -1, dtype=np.int64)
     out = np.zeros(len(doc), dtype=np.int64)
-    for k, (start, end) in enumerate(quotations(doc, rules, arrays), start=1):
+    for k, (start, end) in enumerate(quotations(doc, rules, arrays) if spans is None else spans, start=1):
         out[start:end] = k
     return out
 
@@ -190,7 +192,8 @@ INCISE_SENTENCES = 1
 
 
 def attribute_quotations(doc: Doc, rules: LanguageRules, window: int = 4,
-                         arrays: Optional[DocArrays] = None) -> List[Quotation]:
+                         arrays: Optional[DocArrays] = None,
+                         spans: Optional[List[Tuple[int, int]]] = None) -> List[Quotation]:
     """Each quotation with its speaker: the subject of a speech verb
     (``speech_verbs``, by lemma or form) next to it: within ``window`` tokens
     after it ('"...," said Anna', '"...," Anna said', '« ... », dit-il') or
@@ -202,6 +205,7 @@ def attribute_quotations(doc: Doc, rules: LanguageRules, window: int = 4,
     Documents with a speaker column (CoNLL) keep theirs: none are attributed.
     arrays (DocArrays | None): the Doc's arrays (``doc_arrays.read_doc``); None:
         read them now.
+    spans (List[Tuple[int, int]] | None): the Doc's :func:`quotations`; None: find them now.
     RETURNS (List[Quotation]): in document order, speaker -1 where none is found.
     """
     if not rules.speech_verbs:
@@ -209,7 +213,7 @@ def attribute_quotations(doc: Doc, rules: LanguageRules, window: int = 4,
     arrays = arrays_of(doc, arrays)
     if _has_speaker_column(arrays):
         return []
-    spans = quotations(doc, rules, arrays)
+    spans = quotations(doc, rules, arrays) if spans is None else spans
     if not spans:
         return []
     tables = _speech_tables(rules)
@@ -305,7 +309,8 @@ def _subject(doc: Doc, verb: int, tables: _SpeechTables, rules: LanguageRules, d
 
 def speaker_links(doc: Doc, rules: LanguageRules, starts: np.ndarray, ends: np.ndarray,
                   heads: np.ndarray, persons: np.ndarray,
-                  arrays: Optional[DocArrays] = None) -> np.ndarray:
+                  arrays: Optional[DocArrays] = None,
+                  spans: Optional[List[Tuple[int, int]]] = None) -> np.ndarray:
     """Pairs (pronoun, speaker) of mentions: each first-person pronoun of an
     attributed quotation with the mention of its speaker, and each
     second-person one with the speaker of the quotation before it, when that
@@ -315,10 +320,11 @@ def speaker_links(doc: Doc, rules: LanguageRules, starts: np.ndarray, ends: np.n
     starts, ends, heads (int (n,)): the mentions, sorted by start.
     persons (int (n,)): pronouns' PERSON codes (1, 2, 3; -1 for other mentions).
     arrays (DocArrays | None): the Doc's arrays; None: read them now.
+    spans (List[Tuple[int, int]] | None): the Doc's :func:`quotations`; None: find them now.
     RETURNS (ndarray): (k, 2) int64, pronoun first; empty without attributed quotations.
     """
     empty = np.zeros((0, 2), dtype=np.int64)
-    quotes = [q for q in attribute_quotations(doc, rules, arrays=arrays) if q.speaker >= 0]
+    quotes = [q for q in attribute_quotations(doc, rules, arrays=arrays, spans=spans) if q.speaker >= 0]
     if not quotes or not len(heads):
         return empty
     starts, ends = np.asarray(starts), np.asarray(ends)

@@ -221,9 +221,9 @@ class LanguageRules:
         and shares its subject. Empty: conjuncts share their head's subject.
     verb_frames (Labels): "verb preposition" pairs of verb lemmas and the
         prepositional phrases they govern ("protect from", "accuse of"): such a
-        phrase that the parser hangs on the verb's object ("protected [the
-        designer] from harm") is no part of the object's mention (see
-        :mod:`neuralcoref.core.frames`); empty: none.
+        phrase is the verb's argument for binding, and where the parser hangs
+        it on the verb's object ("protected [the designer] from harm") no part
+        of the object's mention (see :mod:`neuralcoref.core.frames`); empty: none.
     title_words (Labels): lowercase titles before a person's name ("miss",
         "monsieur"): no given name (see :func:`neuralcoref.core.aliases.given_name_conflicts`).
     past_verb_tags (Labels): fine tags of finite verbs in the past; a finite
