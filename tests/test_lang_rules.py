@@ -224,6 +224,34 @@ def test_lang_rules_fr_omitted_subject_on_coordinated_verb():
     assert texts(make_doc("fr", rows), fr.RULES) == ["Elle", "elle"]
 
 
+def _spaced_doc(rows: Sequence[Row], spaces: List[bool]) -> Doc:
+    doc = make_doc("fr", rows)
+    return Doc(doc.vocab, words=[t.text for t in doc], spaces=spaces, heads=[t.head.i for t in doc],
+               deps=[t.dep_ for t in doc], pos=[t.pos_ for t in doc])
+
+
+def test_lang_rules_no_mention_boundary_inside_a_hyphenated_word():
+    # "Celles-ci dorment , eux-mêmes aussi ." as spaCy's French tokenizer splits
+    # it: "ci" and "mêmes" are no mentions, each pronoun's mention holds its word.
+    rows = [("Celles", 3, "nsubj", "PRON"), ("-", 0, "punct", "PUNCT"), ("ci", 0, "nsubj", "PRON"),
+            ("dorment", 3, "ROOT", "VERB"), (",", 3, "punct", "PUNCT"), ("eux", 3, "nsubj", "PRON"),
+            ("-", 5, "punct", "PUNCT"), ("mêmes", 9, "nsubj", "NOUN"), ("aussi", 9, "advmod", "ADV"),
+            ("dorment", 3, "conj", "VERB"), (".", 3, "punct", "PUNCT")]
+    spaces = [False, False, True, True, True, False, False, True, True, False, False]
+    assert texts(_spaced_doc(rows, spaces), fr.RULES) == ["Celles-ci", "eux-mêmes"]
+    # the same tokens with a space after each (gold-tokenized text) stay as they are
+    assert {"eux", "mêmes"} <= set(texts(make_doc("fr", rows), fr.RULES))
+
+
+def test_lang_rules_inverted_subject_after_a_hyphen_stays_a_mention():
+    # "Sais-tu où est Jean-Pierre ?": "-tu" stands alone; "Pierre" is in "Jean-Pierre"
+    rows = [("Sais", 0, "ROOT", "VERB"), ("-tu", 0, "nsubj", "PRON"), ("où", 3, "advmod", "ADV"),
+            ("est", 0, "ccomp", "AUX"), ("Jean", 3, "nsubj", "PROPN"), ("-", 4, "punct", "PUNCT"),
+            ("Pierre", 4, "flat:name", "PROPN"), ("?", 0, "punct", "PUNCT")]
+    spaces = [False, True, True, True, False, False, True, False]
+    assert texts(_spaced_doc(rows, spaces), fr.RULES) == ["-tu", "Jean-Pierre"]
+
+
 # Which rules a language gets.
 
 def test_lang_rules_get_rules_dedicated_and_generic():

@@ -446,3 +446,13 @@ def test_mentions_dev_recall(shared_data):
     stats = evaluate_mentions(parse_conll_docs(nlp, docs), get_rules("en"))
     assert stats.recall >= 0.90, stats.format()
     assert stats.candidates_per_token <= 0.45, stats.format()
+
+
+def test_mentions_whole_hyphenated_words_from_the_tokenizer(nlp_en):
+    # spaCy splits "co-pilot" and "mother-in-law" at the hyphens: no mention of
+    # "pilot" or "law" alone, none ending inside a word.
+    doc = nlp_en("The co-pilot saw her mother-in-law in Jean-Luc's car.")
+    spans = texts(doc)
+    assert "The co-pilot" in spans and "her mother-in-law" in spans
+    assert not {"pilot", "-pilot", "law", "Luc"} & set(spans)
+    assert all(not doc[e - 1].text == "-" and doc[s].text != "-" for s, e in extract_mentions(doc, RULES).spans())

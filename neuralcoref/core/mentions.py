@@ -44,7 +44,7 @@ from functools import lru_cache
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
 import numpy as np
-from spacy.attrs import DEP, ENT_IOB, ENT_TYPE, HEAD, LOWER, POS, TAG
+from spacy.attrs import DEP, ENT_IOB, ENT_TYPE, HEAD, LOWER, POS, SPACY, TAG
 from spacy.strings import get_string_id
 from spacy.tokens import Doc
 
@@ -359,9 +359,58 @@ def _filtered(arrays: DocArrays, rules: LanguageRules, mentions: Mentions) -> Me
     # or other symbols ("😀😀 🎉 He said 👍 to her" made "😀😀 🎉" a mention that
     # replaced "He"): a span with no letter or digit.
     mentions = _with_a_word(mentions, arrays.is_punct)
-    mentions = _with_a_word(mentions, _symbol_tokens(arrays))
+    words = _word_types(arrays)
+    mentions = _with_a_word(mentions, _symbol_tokens(*words))
+    mentions = _whole_hyphenated_words(arrays, mentions, _continuations(arrays, *words))
     mentions = _preferred_variants(arrays, rules, mentions)
     return without_expletives(arrays.doc, rules, mentions, arrays)
+
+
+def _whole_hyphenated_words(arrays: DocArrays, mentions: Mentions, cont: np.ndarray) -> Mentions:
+    """The candidates with no boundary inside a hyphenated word, which spaCy's
+    tokenizers split ("Celles" "-" "ci", "Ceux" "-là", "Jean" "-" "Pierre"): a
+    mention ending before a continuation of its last word takes the word's
+    rest in ("Celles-ci"), and a mention starting on such a continuation goes
+    when another holds the whole word ("ci" beside "Celles-ci"); one that
+    stands alone stays ("Sais" "-tu": "-tu"). Gold-tokenized text, a space after each
+    token, is left as it is. ``cont``: :func:`_continuations`."""
+    if not len(mentions) or not cont.any():
+        return mentions
+    n = len(cont)
+    word = np.cumsum(~cont) - 1
+    first = np.flatnonzero(~cont)[word]  # each token's word start
+    last = np.append(np.flatnonzero(~cont)[1:], n)[word]  # its word end
+    starts, ends = mentions.starts, mentions.ends.copy()
+    inside = ends < n
+    inside[inside] = cont[ends[inside]]
+    ends[inside] = last[ends[inside]]
+    keep = np.ones(len(mentions), dtype=bool)
+    for m in np.flatnonzero(cont[starts]):  # few: a word's later parts
+        k = starts[m]
+        keep[m] = not np.any((starts <= first[k]) & (ends > first[k]) & (ends >= last[k]))
+    if keep.all() and not inside.any():
+        return mentions
+    kept = np.flatnonzero(keep)
+    return Mentions(*_mentions.sort_unique(n, mentions.starts[kept].copy(), ends[kept].astype(np.int32),
+                                           mentions.heads[kept].copy(), mentions.types[kept].copy()))
+
+
+def _continuations(arrays: DocArrays, texts: List[str], inverse: np.ndarray) -> np.ndarray:
+    """(n_tokens,) bool: tokens that continue the word before them, with no
+    space between: a hyphen and letters ("-là"), or a hyphen alone and the
+    word after it ("-" "ci"); not a dash ("--") nor a range ("1325-1380").
+    ``texts``, ``inverse``: :func:`_word_types`."""
+    n = len(inverse)
+    suffix = np.array([t[:1] == "-" and t[1:2].isalpha() for t in texts], dtype=bool)[inverse]
+    hyphen = np.array([t == "-" for t in texts], dtype=bool)[inverse]
+    if n < 2 or not (suffix.any() or hyphen.any()):
+        return np.zeros(n, dtype=bool)
+    attached = np.zeros(n, dtype=bool)
+    attached[1:] = arrays.doc.to_array(SPACY)[:-1] == 0
+    cont = np.zeros(n, dtype=bool)
+    cont[1:] = suffix[1:] | (hyphen[:-1] & attached[:-1] & arrays.is_alpha[1:])
+    cont[:-1] |= hyphen[:-1] & attached[1:] & cont[1:]
+    return cont & attached
 
 
 def _preferred_variants(arrays: DocArrays, rules: LanguageRules, mentions: Mentions) -> Mentions:
@@ -400,12 +449,19 @@ def _with_a_word(mentions: Mentions, blank: np.ndarray) -> Mentions:
     return mentions if keep.all() else mentions.select(keep)
 
 
-def _symbol_tokens(arrays: DocArrays) -> np.ndarray:
-    """(n_tokens,) bool: tokens without a letter or digit, checked once per word type."""
+def _word_types(arrays: DocArrays) -> Tuple[List[str], np.ndarray]:
+    """The Doc's distinct token texts and each token's index into them: checks
+    by text run once per word type."""
     types, inverse = np.unique(arrays.orth, return_inverse=True)
     strings = arrays.doc.vocab.strings
-    wordless = np.array([not any(c.isalnum() for c in strings[int(t)]) for t in types], dtype=bool)
-    return wordless[inverse.reshape(-1)]
+    return [strings[int(t)] for t in types], inverse.reshape(-1)
+
+
+def _symbol_tokens(texts: List[str], inverse: np.ndarray) -> np.ndarray:
+    """(n_tokens,) bool: tokens without a letter or digit (``texts``,
+    ``inverse``: :func:`_word_types`)."""
+    wordless = np.array([not any(c.isalnum() for c in t) for t in texts], dtype=bool)
+    return wordless[inverse]
 
 
 def extract_mentions_reference(doc: Doc, rules: LanguageRules) -> Mentions:
