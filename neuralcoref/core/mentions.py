@@ -372,8 +372,8 @@ def _whole_hyphenated_words(arrays: DocArrays, mentions: Mentions, cont: np.ndar
     mention ending before a continuation of its last word takes the word's
     rest in ("Celles-ci"), and a mention starting on such a continuation goes
     when another holds the whole word ("ci" beside "Celles-ci"); one that
-    stands alone stays ("Sais" "-tu": "-tu"). Gold-tokenized text, a space after each
-    token, is left as it is. ``cont``: :func:`_continuations`."""
+    stands alone stays ("Sais" "-tu": "-tu"). Gold-tokenized text, a space
+    after each token, is left as it is. ``cont``: :func:`_continuations`."""
     if not len(mentions) or not cont.any():
         return mentions
     n = len(cont)
@@ -384,15 +384,15 @@ def _whole_hyphenated_words(arrays: DocArrays, mentions: Mentions, cont: np.ndar
     inside = ends < n
     inside[inside] = cont[ends[inside]]
     ends[inside] = last[ends[inside]]
-    keep = np.ones(len(mentions), dtype=bool)
-    for m in np.flatnonzero(cont[starts]):  # few: a word's later parts
-        k = starts[m]
-        keep[m] = not np.any((starts <= first[k]) & (ends > first[k]) & (ends >= last[k]))
+    # The furthest end of a mention starting at or before each token.
+    reach = np.zeros(n, dtype=ends.dtype)
+    np.maximum.at(reach, starts, ends)
+    reach = np.maximum.accumulate(reach)
+    keep = ~(cont[starts] & (reach[first[starts]] >= last[starts]))
     if keep.all() and not inside.any():
         return mentions
-    kept = np.flatnonzero(keep)
-    return Mentions(*_mentions.sort_unique(n, mentions.starts[kept].copy(), ends[kept].astype(np.int32),
-                                           mentions.heads[kept].copy(), mentions.types[kept].copy()))
+    return Mentions(*_mentions.sort_unique(n, starts[keep], ends[keep], mentions.heads[keep],
+                                           mentions.types[keep]))
 
 
 def _continuations(arrays: DocArrays, texts: List[str], inverse: np.ndarray) -> np.ndarray:
