@@ -367,6 +367,9 @@ FRENCH_CASES: List[Case] = [
     Case("genre_noel_marthe", "gender", "[Noël|1] regarda [Marthe|2]. [Il|1] [lui|2] sourit."),
     Case("personne_maison", "animacy",
          "[Marie|1] a acheté [une maison|2]. [Elle|1] aime beaucoup [cette maison|2]."),
+    # a person's "Elle" before the nearer feminine thing (the French models learnt
+    # vehicles from LitBank's VEH: "Elle" went to "une voiture")
+    Case("personne_voiture", "animacy", "[Marie|1] a acheté une voiture. [Elle|1] est contente."),
     # --- board: more phenomena
     # object clitics: le/la/l'/les, lui/leur, y; "en" and "se" are no mentions
     # in the French rules (fr-litbank's train set never annotates them): their
