@@ -252,13 +252,15 @@ def attribute_quotations(doc: Doc, rules: LanguageRules, window: int = 4,
 class _SpeechTables(NamedTuple):
     """Hashes of the rules' speech verbs, subject and apposition labels, the
     words a search for a speech verb does not cross (sentence ends, quotation
-    marks, dashes; line breaks are checked apart), and sentence ends."""
+    marks, dashes; line breaks are checked apart), sentence ends, and the parts
+    of speech of a name or pronoun."""
 
     verbs: np.ndarray
     subjects: frozenset
     appositions: frozenset
     stops: np.ndarray
     sentence_ends: np.ndarray
+    name_pos: frozenset
 
 
 @lru_cache(maxsize=None)
@@ -271,7 +273,8 @@ def _speech_tables(rules: LanguageRules) -> _SpeechTables:
     marks = (rules.quote_open_marks | rules.quote_close_marks | rules.speech_marks | rules.speech_open_marks
              | rules.speech_close_marks | rules.turn_dashes)
     return _SpeechTables(_hashes(rules.speech_verbs), subjects, appositions,
-                         _hashes(_SENTENCE_ENDS | marks), _hashes(_SENTENCE_ENDS))
+                         _hashes(_SENTENCE_ENDS | marks), _hashes(_SENTENCE_ENDS),
+                         rules.proper_pos | rules.pronoun_pos)
 
 
 def _verbs(positions: Iterable[int], is_verb: np.ndarray, stops: np.ndarray) -> List[int]:
@@ -299,7 +302,7 @@ def _subject(doc: Doc, verb: int, tables: _SpeechTables, rules: LanguageRules, d
                      and t.pos_ in rules.proper_pos and t.i < verb]
             return names[-1] if child.pos_ in rules.noun_pos and names else child.i
     nxt = verb + 1
-    if nxt < len(doc) and doc[nxt].pos_ in rules.proper_pos | rules.pronoun_pos:
+    if nxt < len(doc) and doc[nxt].pos_ in tables.name_pos:
         return nxt
     if inverted:
         after = [c.i for c in doc[verb].rights if c.left_edge.i == nxt and c.pos_ in rules.noun_pos]
