@@ -456,3 +456,31 @@ def test_mentions_whole_hyphenated_words_from_the_tokenizer(nlp_en):
     assert "The co-pilot" in spans and "her mother-in-law" in spans
     assert not {"pilot", "-pilot", "law", "Luc"} & set(spans)
     assert all(not doc[e - 1].text == "-" and doc[s].text != "-" for s, e in extract_mentions(doc, RULES).spans())
+
+
+# "caught the developer cheating" as the sm parser reads it: "cheating" (a verb)
+# the object, "the" its determiner and "developer" its compound.
+CAUGHT_CHEATING = [("She", 1, "nsubj", "PRON"), ("caught", 1, "ROOT", "VERB"),
+                   ("the", 4, "det", "DET"), ("developer", 4, "compound", "NOUN"),
+                   ("cheating", 1, "dobj", "VERB", "VBG"), (".", 1, "punct", "PUNCT", ".")]
+
+
+def test_mentions_noun_takes_the_determiner_of_a_verb_it_modifies(vocab):
+    assert texts(make_doc(vocab, CAUGHT_CHEATING)) == ["She", "the developer"]
+
+
+def test_mentions_noun_before_a_noun_or_as_an_argument_keeps_its_span(vocab):
+    # "the developer team": a compound of a noun stays a word of the phrase.
+    rows = [r if r[0] != "cheating" else ("team", 1, "dobj", "NOUN") for r in CAUGHT_CHEATING]
+    assert texts(make_doc(vocab, rows)) == ["She", "the developer team", "developer"]
+    # A subject before its verb is an argument: its phrase is its own.
+    subject = [("the", 1, "det", "DET"), ("developer", 2, "nsubj", "NOUN"),
+               ("left", 2, "ROOT", "VERB")]
+    assert texts(make_doc(vocab, subject)) == ["the developer"]
+
+
+def test_mentions_noun_with_a_verbs_determiner_from_the_parser(nlp_en):
+    # The first-user sentence behind the rule, through the real parser.
+    doc = nlp_en("The nurse noticed the driver limping and examined him.")
+    spans = texts(doc)
+    assert "the driver" in spans and "driver" not in spans

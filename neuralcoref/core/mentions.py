@@ -17,7 +17,9 @@ Candidates, per :class:`~neuralcoref.lang.base.LanguageRules`:
   [partit]" in French), as pronominal mentions of the omitted subject;
 - named entities of referential types;
 
-and no expletive pronoun ("It is raining": :mod:`neuralcoref.core.expletives`),
+a noun the parser hangs as a modifier on a later verb or adverb takes that
+word's determiner ("caught [the developer] cheating"); and no expletive pronoun
+("It is raining": :mod:`neuralcoref.core.expletives`),
 nor the variants of a phrase that gold mentions do not take: a name cut from its
 title ("Lincoln" within "President Lincoln"), a phrase with its leading adverb
 ("just the book" besides "the book").
@@ -362,6 +364,7 @@ def _filtered(arrays: DocArrays, rules: LanguageRules, mentions: Mentions) -> Me
     words = _word_types(arrays)
     mentions = _with_a_word(mentions, _symbol_tokens(*words))
     mentions = _whole_hyphenated_words(arrays, mentions, _continuations(arrays, *words))
+    mentions = _nouns_with_a_verbs_determiner(arrays, rules, mentions)
     mentions = _preferred_variants(arrays, rules, mentions)
     return without_expletives(arrays.doc, rules, mentions, arrays)
 
@@ -411,6 +414,40 @@ def _continuations(arrays: DocArrays, texts: List[str], inverse: np.ndarray) -> 
     cont[1:] = suffix[1:] | (hyphen[:-1] & attached[:-1] & arrays.is_alpha[1:])
     cont[:-1] |= hyphen[:-1] & attached[1:] & cont[1:]
     return cont & attached
+
+
+def _nouns_with_a_verbs_determiner(arrays: DocArrays, rules: LanguageRules, mentions: Mentions) -> Mentions:
+    """The candidates, a noun the parser hung as a modifier on a later word of
+    no nominal part of speech taking that word's determiner ("caught [the
+    developer] cheating", parsed as "the developer cheating" headed by the
+    verb; "drove [the mover] back home"). A verb or adverb heads no noun
+    phrase, so the determiner and the noun are the phrase. Arguments (a
+    subject before its verb) keep their own spans."""
+    if not len(mentions):
+        return mentions
+    one = np.flatnonzero((mentions.ends - mentions.starts == 1) & (mentions.types != PRONOMINAL))
+    if not len(one):
+        return mentions
+    nominal = has_label(arrays.pos, rules.noun_pos | rules.proper_pos | rules.pronoun_pos
+                        | rules.number_pos | rules.modifier_head_pos)
+    words = mentions.heads[one]
+    heads = arrays.head[words]
+    noun = has_label(arrays.pos, rules.noun_pos | rules.proper_pos)
+    candidate = (heads > words) & ~nominal[heads] & noun[words] \
+        & ~has_label(arrays.dep[words], rules.argument_deps | rules.subject_deps)
+    if not candidate.any():
+        return mentions
+    determiners = np.flatnonzero(has_label(arrays.dep, rules.determiner_deps))
+    first = np.full(len(arrays.head), len(arrays.head), dtype=np.int64)
+    np.minimum.at(first, arrays.head[determiners], determiners)
+    start = first[heads]
+    moved = one[candidate & (start < words)]
+    if not len(moved):
+        return mentions
+    starts = mentions.starts.copy()
+    starts[moved] = start[candidate & (start < words)]
+    return Mentions(*_mentions.sort_unique(len(arrays.head), starts, mentions.ends, mentions.heads,
+                                           mentions.types))
 
 
 def _preferred_variants(arrays: DocArrays, rules: LanguageRules, mentions: Mentions) -> Mentions:
