@@ -315,6 +315,9 @@ CASES: List[Case] = [
     Case("binding_c_he_said_john", "binding", "[He|1] said that [John|2] left."),
     Case("binding_c_she_told", "binding", "[She|1] told [Peter|2] that [Mary|3] was ill."),
     Case("binding_c_after_john", "binding", "After [John|1] arrived, [he|1] sat down."),
+    # B for a clause modifying a noun: the noun is its subject
+    Case("binding_b_modifier_clause", "binding",
+         "[A nurse caring for [him|2]|1] said that [John|2] was tired."),
     # B through a verb's frame: "discuss something with someone"
     Case("binding_b_frame_with", "binding",
          "[The president|1] met [the prime minister|2]. [He|1] discussed trade with [him|2]."),

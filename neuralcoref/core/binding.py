@@ -207,6 +207,7 @@ class _Parse:
         self.adjectival = has(dep, rules.predicate_adjective_deps)
         self.relcl = has(dep, rules.relative_clause_deps)
         self.relative = has(lower, rules.relative_words)
+        self.modifier_clause = has(dep, rules.clausal_modifier_deps)
         self.no_c_command = has(dep, rules.binding_predicate_deps)
         # A mention that is a predicate ("proclaimed himself [Emperor]", "serve
         # as [the capital]") describes, it is not bound.
@@ -249,8 +250,9 @@ class _Parse:
     def subjects(self, v: int, depth: int = 0) -> List[int]:
         """v's subjects, or those it shares: the first conjunct's ("met Bill and
         wished him"), the controller of a complement ("wants to see him"), the
-        noun a relative clause's relative pronoun stands for, a predicate
-        adjective's copula's ("was rude to him")."""
+        noun a relative clause's relative pronoun stands for, the noun a
+        clause without one modifies ("a nurse caring for him"), a
+        predicate adjective's copula's ("was rude to him")."""
         own = [c for c in self.children(v) if self.subject[c]]
         head = int(self.heads[v])
         if depth > 4 or head == v:
@@ -259,6 +261,8 @@ class _Parse:
             if self.relcl[v] and any(self.relative[c] for c in own):
                 return own + [head]
             return own
+        if self.modifier_clause[v] and self.noun[head]:  # "a nurse caring for him"
+            return [head]
         if self.conj[v]:
             return self.subjects(self.conjoined(v), depth + 1)
         if self.control[v]:

@@ -232,6 +232,9 @@ class LanguageRules:
     relative_clause_deps (Labels), relative_words (Labels): a relative clause
         whose subject is a relative pronoun shares the subject of the noun it
         modifies ("the man who saw him").
+    clausal_modifier_deps (Labels): a clause modifying a noun without a
+        relative pronoun has that noun as its subject ("a nurse [caring] for him":
+        not him).
     binding_predicate_deps (Labels): dependents a subject pronoun does not
         c-command for principle C (predicate nominals: "He is the teacher"),
         and predicates that principle C leaves free wherever they are.
@@ -374,6 +377,7 @@ class LanguageRules:
     preposed_deps: Labels = labels()
     relative_clause_deps: Labels = labels()
     relative_words: Labels = labels()
+    clausal_modifier_deps: Labels = labels()
     binding_predicate_deps: Labels = labels()
     predicative_words: Labels = labels()
     weather_lemmas: Labels = labels()
@@ -466,7 +470,7 @@ _BINDING_FIELDS = ("binding_principles", "binding_clusters", "binding_pronoun_wo
                    "binding_complement_deps", "binding_clitic_words", "control_deps",
                    "finite_verb_tags", "nonfinite_verb_tags", "past_verb_tags", "title_words", "verb_frames",
                    "preposed_deps",
-                   "relative_clause_deps", "relative_words", "binding_predicate_deps",
+                   "relative_clause_deps", "relative_words", "clausal_modifier_deps", "binding_predicate_deps",
                    "predicative_words")
 #: Fields of the expletive filter, which drops whole pronoun candidates after
 #: extraction. Left out of the fingerprint like the resolver's blacklist, which

@@ -136,6 +136,7 @@ RULES = LanguageRules(
     preposed_deps=labels("advcl", "prep", "advmod", "npadvmod"),
     relative_clause_deps=labels("relcl"),
     relative_words=labels("who", "which", "that"),
+    clausal_modifier_deps=labels("acl"),
     binding_predicate_deps=labels("attr", "acomp", "oprd", "appos", "punct"),
     predicative_words=labels("as"),
     # Expletive "it" (see neuralcoref.core.expletives).
