@@ -7,7 +7,8 @@ from the raw lexicons in ``../shared/data/lexicons/`` (see its README and
 What is kept, and why (the classes are those of :mod:`neuralcoref.lexicon`):
 
 - person: one-word nouns whose first WordNet sense is a person ("accountant",
-  "sister"): they agree with he/she, never with "it".
+  "sister"): they agree with he/she, never with "it"; but for
+  ``PROPER_FIRST_SENSES`` ("town", "job"), whose first sense is a proper name.
 - group: one-word nouns whose first sense is a group ("committee", "company"):
   "it" or "they", never he/she.
 - inanimate: one-word nouns whose first sense is no person, animal or group,
@@ -52,6 +53,12 @@ THING_CLASSES = {"artifact", "animal", "food", "object", "plant", "substance"}
 #: animal, ... (same figures with the first three).
 ANIMAL_CLASSES = 2
 WORD = re.compile(r"^[a-z][a-z'-]*$")
+#: Nouns whose first OEWN sense is a proper name folded into the lowercase lemma
+#: ("Town", the architect; "Job"): no person, though that sense comes first.
+#: The nouns with a person first sense and others besides that OntoGUM and
+#: LitBank train gold refer to as "it" twice or more and never as he, she or who
+#: (``python bench/person_it_census.py``).
+PROPER_FIRST_SENSES = frozenset({"balance", "browser", "job", "spirit", "town"})
 
 
 def noun_classes(path: Path) -> Dict[str, List[str]]:
@@ -68,7 +75,7 @@ def noun_classes(path: Path) -> Dict[str, List[str]]:
             if first in THING_CLASSES or (first not in ("person", "body")
                                           and "animal" in every.split(",")[:ANIMAL_CLASSES]):
                 out["thing"].append(lemma)
-            if first == "person":
+            if first == "person" and lemma not in PROPER_FIRST_SENSES:
                 out["person"].append(lemma)
             elif first == "group":
                 out["group"].append(lemma)

@@ -212,6 +212,9 @@ CASES: List[Case] = [
          "[The nurse|1] read [a book|2] while [she|1] waited for the bus."),
     Case("lexicon_machine_it", "lexicon",
          "[The engineer|1] fixed [the machine|2] after [it|2] broke down."),
+    # WordNet's first sense of "job" is the person Job: no person here
+    Case("lexicon_job_it", "lexicon",
+         "[Anna|1] found [a new job|2] last month, and [she|1] loves [it|2]."),
     Case("lexicon_names_anna_peter", "lexicon",
          "[Anna|1] called [Peter|2] because [she|1] missed [him|2]."),
     Case("lexicon_names_rare", "lexicon",

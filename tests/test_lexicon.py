@@ -33,6 +33,8 @@ def test_lexicon_classes_of_nouns_and_names():
     # A person or animal class after a noun's first three is a rare sense: a thing.
     assert [nouns.get(w) for w in ("hair", "appointment", "dish", "sweater")] == \
         ["inanimate", "inanimate", "inanimate", None]
+    # A proper name folded into the lemma as its first sense makes no person.
+    assert [nouns.get(w) for w in ("job", "town")] == [None, None]
     assert (names["anna"], names["tom"], names["john"]) == ("female", "male", "male")
     assert "leslie" not in names  # in both lists: no gender
     assert len(nouns) > 40000 and len(names) > 7000
