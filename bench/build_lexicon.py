@@ -8,7 +8,9 @@ What is kept, and why (the classes are those of :mod:`neuralcoref.lexicon`):
 
 - person: one-word nouns whose first WordNet sense is a person ("accountant",
   "sister"): they agree with he/she, never with "it"; but for
-  ``PROPER_FIRST_SENSES`` ("town", "job"), whose first sense is a proper name.
+  ``PROPER_FIRST_SENSES`` ("town", "job"), whose first sense is a proper name,
+  and nouns whose second class is an artifact ("printer", "scanner",
+  "speaker"), which may be either.
 - group: one-word nouns whose first sense is a group ("committee", "company"):
   "it" or "they", never he/she.
 - inanimate: one-word nouns whose first sense is no person, animal or group,
@@ -75,7 +77,7 @@ def noun_classes(path: Path) -> Dict[str, List[str]]:
             if first in THING_CLASSES or (first not in ("person", "body")
                                           and "animal" in every.split(",")[:ANIMAL_CLASSES]):
                 out["thing"].append(lemma)
-            if first == "person" and lemma not in PROPER_FIRST_SENSES:
+            if first == "person" and lemma not in PROPER_FIRST_SENSES and every.split(",")[1:2] != ["artifact"]:
                 out["person"].append(lemma)
             elif first == "group":
                 out["group"].append(lemma)

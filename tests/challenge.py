@@ -215,6 +215,9 @@ CASES: List[Case] = [
     # WordNet's first sense of "job" is the person Job: no person here
     Case("lexicon_job_it", "lexicon",
          "[Anna|1] found [a new job|2] last month, and [she|1] loves [it|2]."),
+    # "printer": a person first in WordNet, an artifact second
+    Case("lexicon_printer_it", "lexicon",
+         "[The printer|1] is broken again, and [it|1] needs a repair."),
     Case("lexicon_names_anna_peter", "lexicon",
          "[Anna|1] called [Peter|2] because [she|1] missed [him|2]."),
     Case("lexicon_names_rare", "lexicon",
