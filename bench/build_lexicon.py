@@ -77,13 +77,20 @@ def noun_classes(path: Path) -> Dict[str, List[str]]:
             if first in THING_CLASSES or (first not in ("person", "body")
                                           and "animal" in every.split(",")[:ANIMAL_CLASSES]):
                 out["thing"].append(lemma)
-            if first == "person" and lemma not in PROPER_FIRST_SENSES and every.split(",")[1:2] != ["artifact"]:
+            if first == "person" and _person_only(lemma, every.split(",")):
                 out["person"].append(lemma)
             elif first == "group":
                 out["group"].append(lemma)
             elif first != "animal" and not frequent & ANIMATE:
                 out["inanimate"].append(lemma)
     return out
+
+
+def _person_only(lemma: str, classes: List[str]) -> bool:
+    # A noun whose first sense is a person agrees with he/she only, unless that
+    # sense is a proper name folded into the lemma, or an artifact comes second
+    # ("printer": either).
+    return lemma not in PROPER_FIRST_SENSES and classes[1:2] != ["artifact"]
 
 
 def first_names(folder: Path) -> Dict[str, List[str]]:

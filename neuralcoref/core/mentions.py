@@ -441,11 +441,11 @@ def _nouns_with_a_verbs_determiner(arrays: DocArrays, rules: LanguageRules, ment
     first = np.full(len(arrays.head), len(arrays.head), dtype=np.int64)
     np.minimum.at(first, arrays.head[determiners], determiners)
     start = first[heads]
-    moved = one[candidate & (start < words)]
-    if not len(moved):
+    moved = candidate & (start < words)
+    if not moved.any():
         return mentions
     starts = mentions.starts.copy()
-    starts[moved] = start[candidate & (start < words)]
+    starts[one[moved]] = start[moved]
     return Mentions(*_mentions.sort_unique(len(arrays.head), starts, mentions.ends, mentions.heads,
                                            mentions.types))
 
