@@ -7,10 +7,10 @@ from the raw lexicons in ``../shared/data/lexicons/`` (see its README and
 What is kept, and why (the classes are those of :mod:`neuralcoref.lexicon`):
 
 - person: one-word nouns whose first WordNet sense is a person ("accountant",
-  "sister"): they agree with he/she, never with "it"; but for
-  ``PROPER_FIRST_SENSES`` ("town", "job"), whose first sense is a proper name,
-  and nouns whose second class is an artifact ("printer", "scanner",
-  "speaker"), which may be either.
+  "sister"): they agree with he/she, never with "it"; but not nouns whose
+  second class is an artifact ("printer", "scanner", "speaker"), which may be
+  either. ``PROPER_FIRST_SENSES`` ("town", "job"), whose first sense is a
+  proper name, are classed by their other senses.
 - group: one-word nouns whose first sense is a group ("committee", "company"):
   "it" or "they", never he/she.
 - inanimate: one-word nouns whose first sense is no person, animal or group,
@@ -56,7 +56,7 @@ THING_CLASSES = {"artifact", "animal", "food", "object", "plant", "substance"}
 ANIMAL_CLASSES = 2
 WORD = re.compile(r"^[a-z][a-z'-]*$")
 #: Nouns whose first OEWN sense is a proper name folded into the lowercase lemma
-#: ("Town", the architect; "Job"): no person, though that sense comes first.
+#: ("Town", the architect; "Job"): classed by their other senses.
 #: The nouns with a person first sense and others besides that OntoGUM and
 #: LitBank train gold refer to as "it" twice or more and never as he, she or who
 #: (``python bench/person_it_census.py``).
@@ -73,6 +73,9 @@ def noun_classes(path: Path) -> Dict[str, List[str]]:
             lemma, first, every = line.rstrip("\n").split("\t")
             if not WORD.match(lemma):
                 continue
+            if lemma in PROPER_FIRST_SENSES:  # classed by its common senses
+                every = every.split(",", 1)[1]
+                first = every.split(",")[0]
             frequent = set(every.split(",")[:FREQUENT_CLASSES])
             if first in THING_CLASSES or (first not in ("person", "body")
                                           and "animal" in every.split(",")[:ANIMAL_CLASSES]):
@@ -87,10 +90,9 @@ def noun_classes(path: Path) -> Dict[str, List[str]]:
 
 
 def _person_only(lemma: str, classes: List[str]) -> bool:
-    # A noun whose first sense is a person agrees with he/she only, unless that
-    # sense is a proper name folded into the lemma, or an artifact comes second
-    # ("printer": either).
-    return lemma not in PROPER_FIRST_SENSES and classes[1:2] != ["artifact"]
+    # A noun whose first sense is a person agrees with he/she only, unless an
+    # artifact comes second ("printer": either).
+    return classes[1:2] != ["artifact"]
 
 
 def first_names(folder: Path) -> Dict[str, List[str]]:
