@@ -212,6 +212,9 @@ CASES: List[Case] = [
          "[The nurse|1] read [a book|2] while [she|1] waited for the bus."),
     Case("lexicon_machine_it", "lexicon",
          "[The engineer|1] fixed [the machine|2] after [it|2] broke down."),
+    # a person noun the parser makes a compound of a double-object verb's object
+    Case("span_double_object", "span",
+         "[The physician|1] owed [the cashier|2] money and refused to pay [her|2] back."),
     # WordNet's first sense of "job" is the person Job: no person here
     Case("lexicon_job_it", "lexicon",
          "[Anna|1] found [a new job|2] last month, and [she|1] loves [it|2]."),
@@ -321,6 +324,9 @@ CASES: List[Case] = [
     Case("binding_c_he_said_john", "binding", "[He|1] said that [John|2] left."),
     Case("binding_c_she_told", "binding", "[She|1] told [Peter|2] that [Mary|3] was ill."),
     Case("binding_c_after_john", "binding", "After [John|1] arrived, [he|1] sat down."),
+    # B: a conjunct shares no expletive subject ("invited" conjoins "told")
+    Case("binding_b_there_conjunct", "binding",
+         "[The editor|1] told [the laborer|2] there was a job opening and invited [him|2] to apply."),
     # B for a clause modifying a noun: the noun is its subject
     Case("binding_b_modifier_clause", "binding",
          "[A nurse caring for [him|2]|1] said that [John|2] was tired."),

@@ -272,6 +272,9 @@ def test_binding_french_clitic_the_parser_calls_a_subject_keeps_the_shared_subje
     ("They told themselves that the storm would pass.", [("the storm", "They")],
      [("themselves", "They")]),
     ("It was chosen to serve as the capital of the state.", [], []),
+    # No conjunct shares an expletive subject: "invited" conjoins "told".
+    ("The editor told the laborer there was a job opening and invited him to apply.",
+     [("him", "The editor")], []),
     # A clause modifying a noun has that noun for its subject.
     ("A nurse caring for him said that John was tired.",
      [("him", "A nurse"), ("him", "A nurse caring for him")], []),
@@ -280,7 +283,7 @@ def test_binding_french_clitic_the_parser_calls_a_subject_keeps_the_shared_subje
         "control", "reflexive", "preposition", "objectless_with", "with_beside_an_object", "object_control",
         "unlike_conjuncts", "unlike_tenses", "unlike_tenses_present", "noun_preposition", "picture_noun", "noun_with", "exceptional_case", "made_him_leave",
         "nominative_subject", "adjective_b", "adjective_a", "vocative", "reflexive_object", "predicative_as",
-        "modifier_clause_b", "modifier_clause_a"])
+        "expletive_conjunct", "modifier_clause_b", "modifier_clause_a"])
 def test_binding_on_parsed_english(nlp_en, text, pairs, bound):
     doc = nlp_en(text)
     # The pronouns' constraints; "N", between full noun phrases, is tested apart.

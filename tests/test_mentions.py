@@ -484,3 +484,35 @@ def test_mentions_noun_with_a_verbs_determiner_from_the_parser(nlp_en):
     doc = nlp_en("The nurse noticed the driver limping and examined him.")
     spans = texts(doc)
     assert "the driver" in spans and "driver" not in spans
+
+
+# "owed the cashier money" as the sm parser reads it: "cashier" a compound of
+# "money", the only object of a double-object verb.
+OWED_MONEY = [("She", 1, "nsubj", "PRON"), ("owed", 1, "ROOT", "VERB"),
+              ("the", 4, "det", "DET"), ("cashier", 4, "compound", "NOUN"),
+              ("money", 1, "dobj", "NOUN"), (".", 1, "punct", "PUNCT", ".")]
+
+
+def _with_lemmas(doc: Doc, verb: str) -> Doc:
+    # The lexicon looks nouns up by lemma; the verb's lemma picks the frame.
+    for token in doc:
+        token.lemma_ = token.lower_
+    doc[1].lemma_ = verb
+    return doc
+
+
+def test_mentions_person_on_a_double_object_verbs_only_object_is_the_indirect_object(vocab):
+    doc = _with_lemmas(make_doc(vocab, OWED_MONEY), "owe")
+    assert texts(doc) == ["She", "the cashier", "the cashier money"]
+
+
+@pytest.mark.parametrize("change", ["other verb", "no person", "two objects"])
+def test_mentions_compound_object_stays_whole_outside_the_double_object_frame(vocab, change):
+    rows = list(OWED_MONEY)
+    if change == "no person":
+        rows[3] = ("dog", 4, "compound", "NOUN")
+    if change == "two objects":
+        rows.insert(5, ("back", 1, "dative", "NOUN"))
+    doc = _with_lemmas(make_doc(vocab, rows), "owe" if change != "other verb" else "buy")
+    spans = texts(doc)
+    assert "the cashier" not in spans and "the dog" not in spans

@@ -37,6 +37,7 @@ PASSING = {
     "binding_b_accountant_janitor", "binding_b_talked_to_her", "binding_b_object_control",
     "binding_c_he_said_john", "binding_c_she_told", "binding_c_after_john", "binding_c_noun_object", "binding_b_frame_with",
     "binding_b_modifier_clause", "lexicon_job_it", "lexicon_printer_it",
+    "binding_b_there_conjunct", "span_double_object",
     "possessive_clause_tom_job", "expletive_raining_laptop", "expletive_important_that",
     "expletive_turned_out", "expletive_said_that", "expletive_clear_that", "expletive_cold",
     # passing since pronoun chains are anchored (docs/experiments/2026-11-26-anchoring.md)

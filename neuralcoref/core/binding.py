@@ -208,6 +208,7 @@ class _Parse:
         self.relcl = has(dep, rules.relative_clause_deps)
         self.relative = has(lower, rules.relative_words)
         self.modifier_clause = has(dep, rules.clausal_modifier_deps)
+        self.expletive = has(dep, rules.binding_expletive_deps)
         self.no_c_command = has(dep, rules.binding_predicate_deps)
         # A mention that is a predicate ("proclaimed himself [Emperor]", "serve
         # as [the capital]") describes, it is not bound.
@@ -276,14 +277,16 @@ class _Parse:
         """The verb conjunct v coordinates with: its head, but for a finite v on
         a complement verb of another form ("noticed her [take] the pen and
         accused him") or tense ("noticed the nurse [performs] badly and sent
-        her"): the first finite verb above that complement of v's tense
-        ("noticed")."""
+        her") or with an expletive subject ("told him there [was] a job and
+        invited him"): the first finite verb above that complement of v's
+        tense ("noticed")."""
         head = int(self.heads[v])
         if not self.finite[v]:
             return head
         if self.nonfinite[head]:
             tense = None
-        elif self.finite[head] and self.past[v] != self.past[head]:
+        elif self.finite[head] and (self.past[v] != self.past[head]
+                                    or any(self.expletive[c] for c in self.children(head))):
             tense = self.past[v]
         else:
             return head

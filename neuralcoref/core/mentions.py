@@ -417,12 +417,14 @@ def _continuations(arrays: DocArrays, texts: List[str], inverse: np.ndarray) -> 
 
 
 def _nouns_with_a_verbs_determiner(arrays: DocArrays, rules: LanguageRules, mentions: Mentions) -> Mentions:
-    """The candidates, a noun the parser hung as a modifier on a later word of
-    no nominal part of speech taking that word's determiner ("caught [the
-    developer] cheating", parsed as "the developer cheating" headed by the
-    verb; "drove [the mover] back home"). A verb or adverb heads no noun
-    phrase, so the determiner and the noun are the phrase. Arguments (a
-    subject before its verb) keep their own spans."""
+    """The candidates, a noun the parser hung as a modifier on a later word
+    taking that word's determiner where the two are no phrase: a word of no
+    nominal part of speech ("caught [the developer] cheating", parsed as "the
+    developer cheating" headed by the verb; "drove [the mover] back home"), for
+    a verb or adverb heads no noun phrase; and a person noun on the only
+    object of a double-object verb (``rules.double_object_lemmas``: "owed [the
+    cashier] money"), which is the indirect object. Arguments (a subject
+    before its verb) keep their own spans."""
     if not len(mentions):
         return mentions
     one = np.flatnonzero((mentions.ends - mentions.starts == 1) & (mentions.types != PRONOMINAL))
@@ -433,8 +435,8 @@ def _nouns_with_a_verbs_determiner(arrays: DocArrays, rules: LanguageRules, ment
     words = mentions.heads[one]
     heads = arrays.head[words]
     noun = has_label(arrays.pos, rules.noun_pos | rules.proper_pos)
-    candidate = (heads > words) & ~nominal[heads] & noun[words] \
-        & ~has_label(arrays.dep[words], rules.argument_deps | rules.subject_deps)
+    modifier = (heads > words) & noun[words] & ~has_label(arrays.dep[words], rules.argument_deps | rules.subject_deps)
+    candidate = modifier & (~nominal[heads] | _indirect_objects(arrays, rules, words, heads, modifier))
     if not candidate.any():
         return mentions
     determiners = np.flatnonzero(has_label(arrays.dep, rules.determiner_deps))
@@ -448,6 +450,25 @@ def _nouns_with_a_verbs_determiner(arrays: DocArrays, rules: LanguageRules, ment
     starts[one[moved]] = start[moved]
     return Mentions(*_mentions.sort_unique(len(arrays.head), starts, mentions.ends, mentions.heads,
                                            mentions.types))
+
+
+def _indirect_objects(arrays: DocArrays, rules: LanguageRules, words: np.ndarray, heads: np.ndarray,
+                      modifier: np.ndarray) -> np.ndarray:
+    # Which modifiers ``words`` (of ``heads``) are person nouns on the only
+    # object of a double-object verb: "owed [the cashier] money".
+    out = np.zeros(len(words), dtype=bool)
+    if not rules.double_object_lemmas:
+        return out
+    verbs = arrays.head[heads]
+    frame = modifier & (verbs != heads) & has_label(arrays.lemma[verbs], rules.double_object_lemmas) \
+        & has_label(arrays.dep[heads], rules.binding_object_deps)
+    if not frame.any():
+        return out
+    objects = np.bincount(arrays.head[has_label(arrays.dep, rules.binding_object_deps)], minlength=len(arrays.head))
+    frame &= objects[verbs] == 1
+    person = noun_classes(arrays, words[frame], rules.lexicons) == MENTION_CLASSES.index("person")
+    out[np.flatnonzero(frame)[person]] = True
+    return out
 
 
 def _preferred_variants(arrays: DocArrays, rules: LanguageRules, mentions: Mentions) -> Mentions:

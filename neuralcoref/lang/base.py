@@ -232,6 +232,10 @@ class LanguageRules:
     relative_clause_deps (Labels), relative_words (Labels): a relative clause
         whose subject is a relative pronoun shares the subject of the noun it
         modifies ("the man who saw him").
+    binding_expletive_deps (Labels): an expletive subject ("there was a job
+        opening"), which no conjoined verb shares: a finite conjunct of such a
+        complement ("told the laborer there was a job opening and [invited]
+        him") conjoins the governor.
     clausal_modifier_deps (Labels): a clause modifying a noun without a
         relative pronoun has that noun as its subject ("a nurse [caring] for him":
         not him).
@@ -289,6 +293,9 @@ class LanguageRules:
         same head and end holds with only such words before it ("Lincoln", the
         entity, within "President Lincoln") is dropped: the title belongs to
         the name's mention.
+    double_object_lemmas (Labels): verbs of the double-object frame ("owe",
+        "give"): a person noun the parser makes a modifier of such a verb's
+        only object is the indirect object ("owed [the cashier] money").
     lead_deps (Labels): dependencies of leading words that gold mentions leave
         out ("just [the book]", "plus [rien]"): of two candidates of the same
         head and end, the one that holds only such words more is dropped (the
@@ -378,6 +385,7 @@ class LanguageRules:
     relative_clause_deps: Labels = labels()
     relative_words: Labels = labels()
     clausal_modifier_deps: Labels = labels()
+    binding_expletive_deps: Labels = labels()
     binding_predicate_deps: Labels = labels()
     predicative_words: Labels = labels()
     weather_lemmas: Labels = labels()
@@ -399,6 +407,7 @@ class LanguageRules:
     extraposition_subject_deps: Labels = labels()
     extraposition_adjectives: Labels = labels()
     title_deps: Labels = labels()
+    double_object_lemmas: Labels = labels()
     lead_deps: Labels = labels()
 
     def __post_init__(self) -> None:
@@ -470,7 +479,7 @@ _BINDING_FIELDS = ("binding_principles", "binding_clusters", "binding_pronoun_wo
                    "binding_complement_deps", "binding_clitic_words", "control_deps",
                    "finite_verb_tags", "nonfinite_verb_tags", "past_verb_tags", "title_words", "verb_frames",
                    "preposed_deps",
-                   "relative_clause_deps", "relative_words", "clausal_modifier_deps", "binding_predicate_deps",
+                   "relative_clause_deps", "relative_words", "clausal_modifier_deps", "binding_expletive_deps", "binding_predicate_deps",
                    "predicative_words")
 #: Fields of the expletive filter, which drops whole pronoun candidates after
 #: extraction. Left out of the fingerprint like the resolver's blacklist, which
@@ -483,7 +492,7 @@ _FILTER_FIELDS = ("weather_lemmas", "weather_adjectives", "ambient_entity_types"
                   "extraposition_lemmas", "copula_lemmas", "extraposed_clause_deps",
                   "predicate_adjective_deps", "cleft_deps", "expletive_particles", "existential_lemmas",
                   "expletive_marks", "extraposition_subject_deps", "extraposition_adjectives",
-                  "cleft_words", "title_deps", "lead_deps")
+                  "cleft_words", "title_deps", "double_object_lemmas", "lead_deps")
 _DECODING_FIELDS = ("decoding_agreement", "subject_salience", "thing_salience", "thing_frame_deps",
                     "possessive_suffixes", "elided_words",
                     "lexicons", "speech_verbs", "speech_marks", "speech_open_marks", "speech_close_marks") \

@@ -137,6 +137,7 @@ RULES = LanguageRules(
     relative_clause_deps=labels("relcl"),
     relative_words=labels("who", "which", "that"),
     clausal_modifier_deps=labels("acl"),
+    binding_expletive_deps=labels("expl"),
     binding_predicate_deps=labels("attr", "acomp", "oprd", "appos", "punct"),
     predicative_words=labels("as"),
     # Expletive "it" (see neuralcoref.core.expletives).
@@ -172,6 +173,9 @@ RULES = LanguageRules(
     # models keep their fingerprints; at the next retrain the leading words can
     # move from left_cut_deps to left_drop_deps and never be proposed.
     title_deps=labels("compound"),
+    double_object_lemmas=labels("owe", "give", "pay", "charge", "hand", "send", "offer", "show", "tell",
+                                "teach", "lend", "sell", "bring", "promise", "grant", "deny", "cost",
+                                "wish", "award", "feed", "serve"),
     lead_deps=labels("advmod", "intj", "neg", "preconj", "dep", "meta", "parataxis", "cc", "mark",
                      "punct"),
 )
