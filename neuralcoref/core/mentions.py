@@ -364,7 +364,7 @@ def _filtered(arrays: DocArrays, rules: LanguageRules, mentions: Mentions) -> Me
     words = _word_types(arrays)
     mentions = _with_a_word(mentions, _symbol_tokens(*words))
     mentions = _whole_hyphenated_words(arrays, mentions, _continuations(arrays, *words))
-    mentions = _nouns_with_a_verbs_determiner(arrays, rules, mentions)
+    mentions = _modifier_nouns_as_phrases(arrays, rules, mentions)
     mentions = _preferred_variants(arrays, rules, mentions)
     return without_expletives(arrays.doc, rules, mentions, arrays)
 
@@ -416,9 +416,9 @@ def _continuations(arrays: DocArrays, texts: List[str], inverse: np.ndarray) -> 
     return cont & attached
 
 
-def _nouns_with_a_verbs_determiner(arrays: DocArrays, rules: LanguageRules, mentions: Mentions) -> Mentions:
+def _modifier_nouns_as_phrases(arrays: DocArrays, rules: LanguageRules, mentions: Mentions) -> Mentions:
     """The candidates, a noun the parser hung as a modifier on a later word
-    taking that word's determiner where the two are no phrase: a word of no
+    taking that word's determiner where the two make no phrase: a word of no
     nominal part of speech ("caught [the developer] cheating", parsed as "the
     developer cheating" headed by the verb; "drove [the mover] back home"), for
     a verb or adverb heads no noun phrase; and a person noun on the only
