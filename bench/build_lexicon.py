@@ -63,36 +63,38 @@ WORD = re.compile(r"^[a-z][a-z'-]*$")
 PROPER_FIRST_SENSES = frozenset({"balance", "browser", "job", "spirit", "town"})
 
 
-def noun_classes(path: Path) -> Dict[str, List[str]]:
-    """person / group / inanimate / thing word lists from ``en_noun_classes.tsv``."""
-    out: Dict[str, List[str]] = {"person": [], "group": [], "inanimate": [], "thing": []}
+def senses(path: Path) -> Dict[str, List[str]]:
+    """Each lemma of ``en_noun_classes.tsv`` and its WordNet classes, in sense
+    order (the first is the most frequent)."""
+    out: Dict[str, List[str]] = {}
     with open(path, encoding="utf8") as f:
         for line in f:
-            if line.startswith("#"):
-                continue
-            lemma, first, every = line.rstrip("\n").split("\t")
-            if not WORD.match(lemma):
-                continue
-            if lemma in PROPER_FIRST_SENSES:  # classed by its common senses
-                every = every.split(",", 1)[1]
-                first = every.split(",")[0]
-            frequent = set(every.split(",")[:FREQUENT_CLASSES])
-            if first in THING_CLASSES or (first not in ("person", "body")
-                                          and "animal" in every.split(",")[:ANIMAL_CLASSES]):
-                out["thing"].append(lemma)
-            if first == "person" and _person_only(lemma, every.split(",")):
-                out["person"].append(lemma)
-            elif first == "group":
-                out["group"].append(lemma)
-            elif first != "animal" and not frequent & ANIMATE:
-                out["inanimate"].append(lemma)
+            if not line.startswith("#"):
+                lemma, _, classes = line.rstrip("\n").split("\t")
+                out[lemma] = classes.split(",")
     return out
 
 
-def _person_only(lemma: str, classes: List[str]) -> bool:
-    # A noun whose first sense is a person agrees with he/she only, unless an
-    # artifact comes second ("printer": either).
-    return classes[1:2] != ["artifact"]
+def noun_classes(path: Path) -> Dict[str, List[str]]:
+    """person / group / inanimate / thing word lists from ``en_noun_classes.tsv``."""
+    out: Dict[str, List[str]] = {"person": [], "group": [], "inanimate": [], "thing": []}
+    for lemma, classes in senses(path).items():
+        if not WORD.match(lemma):
+            continue
+        if lemma in PROPER_FIRST_SENSES:  # classed by its common senses
+            classes = classes[1:]
+        first, frequent = classes[0], set(classes[:FREQUENT_CLASSES])
+        if first in THING_CLASSES or (first not in ("person", "body") and "animal" in classes[:ANIMAL_CLASSES]):
+            out["thing"].append(lemma)
+        # A person first agrees with he/she only, unless an artifact comes
+        # second ("printer": either).
+        if first == "person" and classes[1:2] != ["artifact"]:
+            out["person"].append(lemma)
+        elif first == "group":
+            out["group"].append(lemma)
+        elif first != "animal" and not frequent & ANIMATE:
+            out["inanimate"].append(lemma)
+    return out
 
 
 def first_names(folder: Path) -> Dict[str, List[str]]:

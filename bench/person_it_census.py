@@ -1,5 +1,5 @@
-"""Nouns the compiled lexicon calls persons that training gold refers to as
-"it": where Open English WordNet's first sense is a proper name folded into
+"""Nouns whose first WordNet class is a person that training gold refers to
+as "it": where Open English WordNet's first sense is a proper name folded into
 the lowercase lemma ("Town", "Job"), the noun's common sense is a thing.
 
     python bench/person_it_census.py [--min-it 2] \\
@@ -16,10 +16,10 @@ import argparse
 from collections import Counter
 from pathlib import Path
 
+from build_lexicon import senses
 from neuralcoref.api import load_spacy
 from neuralcoref.corpora.conll import read_conll_path
 from neuralcoref.corpora.gold import parse_conll_docs
-from neuralcoref.lang import lexicon
 
 IT = {"it", "its", "itself"}
 PERSONAL = {"he", "him", "his", "himself", "she", "her", "hers", "herself", "who", "whom", "whose"}
@@ -32,13 +32,7 @@ def main() -> None:
     parser.add_argument("--source", type=Path, default=Path("/work/shared/data/lexicons/en_noun_classes.tsv"))
     parser.add_argument("--min-it", type=int, default=2)
     args = parser.parse_args()
-    senses = {}
-    with open(args.source, encoding="utf8") as f:
-        for line in f:
-            if not line.startswith("#"):
-                lemma, first, every = line.rstrip("\n").split("\t")
-                senses[lemma] = every.split(",")
-    nouns = lexicon.load("en_lexicon")["nouns"]
+    classes = senses(args.source)
     nlp = load_spacy(args.spacy_model, lang="en")
     with_it, with_person, total = Counter(), Counter(), Counter()
     for path in args.conll:
@@ -46,9 +40,10 @@ def main() -> None:
             for cluster in gold.clusters:
                 words = {doc[s].lower_ for s, e in cluster if e - s == 1}
                 for s, e in cluster:
-                    head = doc[s:e].root
+                    head = doc[s:e].root  # a noun is looked up by its lemma
                     lemma = head.lemma_.lower()
-                    if head.pos_ != "NOUN" or nouns.get(lemma) != "person" or len(senses.get(lemma, ())) < 2:
+                    own = classes.get(lemma, [])
+                    if head.pos_ != "NOUN" or own[:1] != ["person"] or len(own) < 2:
                         continue
                     total[lemma] += 1
                     with_it[lemma] += bool(words & IT)
@@ -56,7 +51,7 @@ def main() -> None:
     print(f"{'noun':14} {'it':>4} {'he/she':>6} {'all':>5}  senses")
     for lemma, n in with_it.most_common():
         if n >= args.min_it and not with_person[lemma]:
-            print(f"{lemma:14} {n:4} {with_person[lemma]:6} {total[lemma]:5}  {','.join(senses[lemma])}")
+            print(f"{lemma:14} {n:4} {with_person[lemma]:6} {total[lemma]:5}  {','.join(classes[lemma])}")
 
 
 if __name__ == "__main__":

@@ -349,13 +349,14 @@ def extract_mentions(doc: Doc, rules: LanguageRules,
     t = token_arrays(doc, rules, arrays=arrays)
     candidates = _mentions.extract_candidates(
         t.heads, arrays.left, arrays.right, t.tag, t.pos, t.dep, t.word, t.ent, t.iob)
-    return _filtered(arrays, rules, Mentions(*_mentions.sort_unique(len(doc), *candidates)))
+    return _filtered(arrays, rules, t, Mentions(*_mentions.sort_unique(len(doc), *candidates)))
 
 
-def _filtered(arrays: DocArrays, rules: LanguageRules, mentions: Mentions) -> Mentions:
+def _filtered(arrays: DocArrays, rules: LanguageRules, t: "TokenArrays", mentions: Mentions) -> Mentions:
     """The candidates left once spans of punctuation or symbols alone and expletive
     pronouns are dropped: the last step of both :func:`extract_mentions` and its
-    reference, so the two keep the same filters."""
+    reference, so the two keep the same filters (``t``: the token classes the
+    kernels read)."""
     # A span of punctuation alone is never a mention, whatever its tag says
     # (French pipelines tag "«" and "…" as nouns now and then); nor one of emoji
     # or other symbols ("😀😀 🎉 He said 👍 to her" made "😀😀 🎉" a mention that
@@ -364,7 +365,7 @@ def _filtered(arrays: DocArrays, rules: LanguageRules, mentions: Mentions) -> Me
     words = _word_types(arrays)
     mentions = _with_a_word(mentions, _symbol_tokens(*words))
     mentions = _whole_hyphenated_words(arrays, mentions, _continuations(arrays, *words))
-    mentions = _modifier_nouns_as_phrases(arrays, rules, mentions)
+    mentions = _modifier_nouns_as_phrases(arrays, rules, t, mentions)
     mentions = _preferred_variants(arrays, rules, mentions)
     return without_expletives(arrays.doc, rules, mentions, arrays)
 
@@ -416,7 +417,8 @@ def _continuations(arrays: DocArrays, texts: List[str], inverse: np.ndarray) -> 
     return cont & attached
 
 
-def _modifier_nouns_as_phrases(arrays: DocArrays, rules: LanguageRules, mentions: Mentions) -> Mentions:
+def _modifier_nouns_as_phrases(arrays: DocArrays, rules: LanguageRules, t: "TokenArrays",
+                               mentions: Mentions) -> Mentions:
     """The candidates, a noun the parser hung as a modifier on a later word
     taking that word's determiner where the two make no phrase: a word of no
     nominal part of speech ("caught [the developer] cheating", parsed as "the
@@ -430,32 +432,33 @@ def _modifier_nouns_as_phrases(arrays: DocArrays, rules: LanguageRules, mentions
     one = np.flatnonzero((mentions.ends - mentions.starts == 1) & (mentions.types != PRONOMINAL))
     if not len(one):
         return mentions
-    nominal = has_label(arrays.pos, rules.noun_pos | rules.proper_pos | rules.pronoun_pos
-                        | rules.number_pos | rules.modifier_head_pos)
+    # The kernels' token classes: nouns, heads of nominal phrases, arguments.
     words = mentions.heads[one]
-    heads = arrays.head[words]
-    noun = has_label(arrays.pos, rules.noun_pos | rules.proper_pos)
-    modifier = (heads > words) & noun[words] & ~has_label(arrays.dep[words], rules.argument_deps | rules.subject_deps)
+    heads = t.heads[words]
+    noun = (t.pos & (POS_NOUN | POS_PROPER)) != 0
+    nominal = (t.pos & (POS_NOUN | POS_PROPER | POS_PRONOUN | POS_NUMBER | POS_MODIFIER)) != 0
+    modifier = (heads > words) & noun[words] & ((t.dep[words] & (DEP_ARGUMENT | DEP_SUBJECT)) == 0)
     candidate = modifier & (~nominal[heads] | _indirect_objects(arrays, rules, words, heads, modifier))
     if not candidate.any():
         return mentions
-    determiners = np.flatnonzero(has_label(arrays.dep, rules.determiner_deps))
-    first = np.full(len(arrays.head), len(arrays.head), dtype=np.int64)
-    np.minimum.at(first, arrays.head[determiners], determiners)
+    determiners = np.flatnonzero(t.dep & DEP_DETERMINER)
+    first = np.full(len(t.heads), len(t.heads), dtype=np.int64)
+    np.minimum.at(first, t.heads[determiners], determiners)
     start = first[heads]
     moved = candidate & (start < words)
     if not moved.any():
         return mentions
     starts = mentions.starts.copy()
     starts[one[moved]] = start[moved]
-    return Mentions(*_mentions.sort_unique(len(arrays.head), starts, mentions.ends, mentions.heads,
+    return Mentions(*_mentions.sort_unique(len(t.heads), starts, mentions.ends, mentions.heads,
                                            mentions.types))
 
 
 def _indirect_objects(arrays: DocArrays, rules: LanguageRules, words: np.ndarray, heads: np.ndarray,
                       modifier: np.ndarray) -> np.ndarray:
     # Which modifiers ``words`` (of ``heads``) are person nouns on the only
-    # object of a double-object verb: "owed [the cashier] money".
+    # object of a double-object verb: "owed [the cashier] money". A verb's
+    # objects are those binding counts (``binding_object_deps``).
     out = np.zeros(len(words), dtype=bool)
     if not rules.double_object_lemmas:
         return out
@@ -532,7 +535,7 @@ def extract_mentions_reference(doc: Doc, rules: LanguageRules) -> Mentions:
     left, right = subtree_bounds_reference(t.heads)
     candidates = extract_candidates_reference(
         t.heads, left, right, t.tag, t.pos, t.dep, t.word, t.ent, t.iob)
-    return _filtered(arrays, rules, Mentions(*sort_unique_reference(len(doc), *candidates)))
+    return _filtered(arrays, rules, t, Mentions(*sort_unique_reference(len(doc), *candidates)))
 
 
 def token_classes_reference(array: np.ndarray,

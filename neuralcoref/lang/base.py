@@ -479,7 +479,8 @@ _BINDING_FIELDS = ("binding_principles", "binding_clusters", "binding_pronoun_wo
                    "binding_complement_deps", "binding_clitic_words", "control_deps",
                    "finite_verb_tags", "nonfinite_verb_tags", "past_verb_tags", "title_words", "verb_frames",
                    "preposed_deps",
-                   "relative_clause_deps", "relative_words", "clausal_modifier_deps", "binding_expletive_deps", "binding_predicate_deps",
+                   "relative_clause_deps", "relative_words", "clausal_modifier_deps", "binding_expletive_deps",
+                   "binding_predicate_deps",
                    "predicative_words")
 #: Fields of the expletive filter, which drops whole pronoun candidates after
 #: extraction. Left out of the fingerprint like the resolver's blacklist, which
