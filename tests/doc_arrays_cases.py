@@ -4,11 +4,10 @@
 stages read one :class:`~neuralcoref.core.doc_arrays.DocArrays` instead of calling
 ``doc.to_array`` each (``python tests/doc_arrays_cases.py`` rewrites it):
 test_doc_arrays holds today's outputs bit-identical to them. Rewritten when a
-rule changes what they hold, and only then (last: French binding on direct
-links, which forbids pairs in both French cases and so changes fr_dialogue's
-clusters, those of a handmade English model on French text, which guard the
-plumbing and say nothing of accuracy; English cases unchanged. The Binding's
-``clusters`` flag joined the snapshot then).
+rule changes what they hold, and only then (last: a French dialogue turn runs
+to the end of its paragraph and an incise after "?" names its speaker, which
+changes fr_dialogue's quotations; the Binding's ``held`` pairs joined the
+snapshot then, empty in every case).
 """
 from __future__ import annotations
 
@@ -101,7 +100,7 @@ def snapshot(doc: Doc, resolver) -> Dict[str, object]:
         "speakers": _ints(item.speakers),
         "binding": [_ints(item.binding.forbid_ptr), _ints(item.binding.forbid),
                     _ints(item.binding.binder), bool(item.binding.fallback),
-                    bool(item.binding.clusters)],
+                    bool(item.binding.clusters), _ints(item.binding.held)],
         "expletives": _ints(np.flatnonzero(expletive_tokens(doc, rules))),
         "quote_ids": None if ids is None else _ints(ids),
         "quotations": [list(q) for q in quotations(doc, rules)],

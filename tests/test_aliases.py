@@ -180,3 +180,11 @@ def test_binding_with_pairs_keeps_what_it_held():
     assert more.pairs() == {(2, 0), (3, 1)} and more.binder.tolist() == [-1, -1, -1, 1]
     links_only = Binding(base.forbid_ptr, base.forbid, base.binder, fallback=False, clusters=False)
     assert not links_only.with_pairs([(3, 0)]).clusters and not links_only.with_pairs([(3, 0)]).fallback
+    # Held pairs stay cluster-wide where the others bar links only.
+    held = links_only.with_pairs([(3, 0)], held=[(1, 2)])
+    assert held.pairs() == {(2, 0), (3, 0)} and held.held.tolist() == [[1, 2]]
+    pair, ptr, ante = np.zeros(6, np.float32), np.array([0, 0, 1, 3, 6]), np.array([0, 0, 1, 0, 1, 2])
+    scores, rest = held.as_link_scores(pair, ptr, ante)
+    assert np.isinf(scores).tolist() == [False, True, False, True, False, False]
+    assert rest.clusters and rest.pairs() == {(2, 1)} and rest.binder.tolist() == [-1, -1, -1, 1]
+    assert base.with_pairs([], held=[(1, 2)]).pairs() == {(2, 0), (2, 1)}  # cluster-wide already

@@ -1,4 +1,6 @@
 """neuralcoref.core.decoding: decode inputs packed for storage and unpacked, one decode."""
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -42,12 +44,16 @@ def assert_same(a: DecodeInputs, b: DecodeInputs) -> None:
     np.testing.assert_array_equal(a.binding.forbid_ptr, b.binding.forbid_ptr)
     np.testing.assert_array_equal(a.binding.forbid, b.binding.forbid)
     np.testing.assert_array_equal(a.binding.binder, b.binding.binder)
-    assert a.binding.fallback == b.binding.fallback
+    np.testing.assert_array_equal(a.binding.held, b.binding.held)
+    assert a.binding.fallback == b.binding.fallback and a.binding.clusters == b.binding.clusters
 
 
 def test_decoding_pack_unpack_round_trip_with_an_empty_document():
+    links_only = inputs_of(4, speakers=[(1, 0), (3, 2)])
+    links_only = replace(links_only, binding=replace(links_only.binding, clusters=False).with_pairs(
+        [(1, 0)], held=[(3, 1), (2, 0)]))
     docs = [inputs_of(5, forbidden=[(0, 3), (4, 1)], speakers=[(2, 0)]), inputs_of(0),
-            inputs_of(3, fallback=False), inputs_of(4, speakers=[(1, 0), (3, 2)])]
+            inputs_of(3, fallback=False), links_only]
     packed = pack_inputs(docs)
     assert set(packed) == set(PACKED_ARRAYS)
     offsets = np.cumsum([0] + [len(d) for d in docs])

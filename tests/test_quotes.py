@@ -236,3 +236,41 @@ def test_an_incise_belongs_to_the_first_sentence_of_a_quotation(nlp_fr_md):
     # Deeper in a quotation, a speech verb reports speech within it (a letter's "dit-il").
     doc = nlp_fr_md("« Nous sommes arrivés hier soir. Le cocher était ivre, dit-il, et nous avons eu peur. »")
     assert [s for _, s in _speakers(doc, fr.RULES)] == [None]
+
+
+def test_an_incise_names_its_inverted_subject_after_a_comma_a_question_or_a_clitic(nlp_fr_md):
+    # The parser makes "la servante" the object of "répondit" and "Madame" its subject.
+    doc = nlp_fr_md("— Madame, répondit la servante, je n'y avais jamais fait attention.")
+    assert [s for _, s in _speakers(doc, fr.RULES)] == ["servante"]
+    doc = nlp_fr_md("— Je connais cette voix, dit l'aveugle, et pourtant je ne la reconnais pas.")
+    assert [s for _, s in _speakers(doc, fr.RULES)] == ["aveugle"]
+    # A "?" before a lowercase word ends no sentence: the incise follows it.
+    doc = nlp_fr_md("— Bonjour, dit Paul.\n— Oh ! que dis-tu là ? répondit Pauline.")
+    assert [s for _, s in _speakers(doc, fr.RULES)] == ["Paul", "Pauline"]
+    doc = nlp_fr_md("— Causons, lui dit-elle ; ma mère se lève tard.")
+    assert [s for _, s in _speakers(doc, fr.RULES)] == ["-elle"]
+
+
+def test_the_narrator_s_pronouns_in_an_incise_are_not_the_speaker_s(nlp_fr_md):
+    doc = nlp_fr_md("— Cela tombe bien, me dit Mme Grangier, car je pars demain.")
+    mentions = extract_mentions(doc, fr.RULES)
+    codes = featurize(doc, mentions, FeatureTables(fr.RULES), use_vectors=False).codes
+    pairs = speaker_links(doc, fr.RULES, mentions.starts, mentions.ends, mentions.heads,
+                          pronoun_persons(codes))
+    text = lambda m: f"{doc[int(mentions.starts[m]):int(mentions.ends[m])].text}@{int(mentions.starts[m])}"  # noqa: E731
+    # "me" is the narrator's, inside the incise; "je" is Mme Grangier's.
+    assert [(text(p), text(s)) for p, s in pairs.tolist()] == [("je@11", "Mme Grangier@7")]
+
+
+def test_a_french_turn_runs_to_the_end_of_its_paragraph(nlp_fr_md):
+    doc = nlp_fr_md("— Oh ! que dis-tu là ? répondit Pauline. Je suis contente.\nElle sourit.")
+    assert [doc[a:b].text for a, b in quotations(doc, fr.RULES)] == \
+        ["— Oh ! que dis-tu là ? répondit Pauline. Je suis contente."]
+    # With paragraphs the voices are known: the turn, then the narration.
+    said = voices(doc, fr.RULES).tolist()
+    brk = next(t.i for t in doc if "\n" in t.text)
+    assert set(said[:brk]) == {1} and set(said[brk:]) == {0}
+    # Blank lines mark the paragraphs of a text wrapped within them.
+    doc = nlp_fr_md("— Je suis fatiguée, dit Anna, et\nje veux partir.\n\nElle partit.")
+    assert [doc[a:b].text for a, b in quotations(doc, fr.RULES)] == \
+        ["— Je suis fatiguée, dit Anna, et\nje veux partir."]

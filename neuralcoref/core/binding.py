@@ -28,7 +28,7 @@ one cluster and links a reflexive to its binder when agreement allows.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
 
 import numpy as np
@@ -63,6 +63,9 @@ class Binding:
     clusters (bool): whether the forbidden pairs hold for whole clusters
         through every decoding step, or only bar a direct link
         (``LanguageRules.binding_clusters``).
+    held (ndarray): (k, 2) int64 mention pairs never in one cluster even where
+        ``clusters`` is False: what no parse decides, such as a first and a
+        second person in one voice (:meth:`with_pairs`).
     """
 
     forbid_ptr: np.ndarray
@@ -70,6 +73,7 @@ class Binding:
     binder: np.ndarray
     fallback: bool = True
     clusters: bool = True
+    held: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), dtype=np.int64))
 
     @classmethod
     def none(cls, n: int) -> "Binding":
@@ -96,18 +100,23 @@ class Binding:
             binder = np.full(n, -1, dtype=np.int32)
         return cls(ptr, earlier.astype(np.int32), np.asarray(binder, dtype=np.int32))
 
-    def with_pairs(self, pairs: Union[Sequence[Tuple[int, int]], np.ndarray]) -> "Binding":
-        """These constraints and more forbidden pairs (either order), held as these are.
+    def with_pairs(self, pairs: Union[Sequence[Tuple[int, int]], np.ndarray],
+                   held: Union[Sequence[Tuple[int, int]], np.ndarray] = ()) -> "Binding":
+        """These constraints and more forbidden pairs (either order): ``pairs``
+        held as these are, ``held`` for whole clusters whatever ``clusters`` says.
 
-        RETURNS (Binding): ``self`` when ``pairs`` is empty, else a new one.
+        RETURNS (Binding): ``self`` when both are empty, else a new one.
         """
-        pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+        held = np.asarray(held, dtype=np.int64).reshape(-1, 2)
+        if len(held) and not self.clusters:
+            return replace(self.with_pairs(pairs), held=np.concatenate([self.held, held]))
+        pairs = np.concatenate([np.asarray(pairs, dtype=np.int64).reshape(-1, 2), held])
         if not len(pairs):
             return self
         later = np.repeat(np.arange(len(self), dtype=np.int64), np.diff(self.forbid_ptr))
         own = np.stack([later, self.forbid.astype(np.int64)], axis=1)
         merged = Binding.from_pairs(len(self), np.concatenate([own, pairs]), self.binder)
-        return replace(merged, fallback=self.fallback, clusters=self.clusters)
+        return replace(merged, fallback=self.fallback, clusters=self.clusters, held=self.held)
 
     def __len__(self) -> int:
         return int(self.binder.shape[0])
@@ -129,10 +138,11 @@ class Binding:
             either ("Jean a vu Marie et il lui a parlé": "lui" is not "il",
             nor "Jean", whom "il" links to).
         RETURNS (Tuple[ndarray, Binding]): the pair scores (``pair`` itself when
-            nothing is forbidden) and a binding without forbidden pairs.
+            nothing is forbidden) and a binding whose forbidden pairs are the
+            ``held`` ones, for whole clusters.
         """
-        rest = replace(self, forbid_ptr=np.zeros(len(self) + 1, dtype=np.int64),
-                       forbid=np.zeros(0, dtype=np.int32))
+        rest = replace(Binding.from_pairs(len(self), self.held, self.binder),
+                       fallback=self.fallback, clusters=True)
         if not len(self.forbid):
             return pair, rest
         n = len(self)

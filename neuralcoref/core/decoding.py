@@ -160,10 +160,12 @@ def decode_inputs(doc: Doc, mentions: Mentions, features: MentionFeatures,
         classes=np.asarray(classes, dtype=np.int8),
         persons=persons,
         speakers=np.asarray(speakers, dtype=np.int32).reshape(-1, 2),
-        binding=binding_constraints(doc, mentions, rules, arrays=arrays).with_pairs(np.concatenate([
+        # A first and a second person of one voice are two people whatever the
+        # parse: held for whole clusters even where binding bars links only.
+        binding=binding_constraints(doc, mentions, rules, arrays=arrays).with_pairs(
             np.asarray(given_name_conflicts(arrays, rules, mentions.starts, mentions.ends, mentions.heads,
                                             mentions.types), dtype=np.int64).reshape(-1, 2),
-            person_conflicts(persons, voice)])),
+            held=person_conflicts(persons, voice)),
         sentences=np.asarray(arrays.sent[np.asarray(mentions.heads, dtype=np.int64)], dtype=np.int32),
         aliases=aliases,
         name_of=name_of,
@@ -232,7 +234,7 @@ _PER_MENTION = ("heads", "types", "agreement", "repeats", "names", "classes", "p
                 "forward", "trims")
 MENTION_ARRAYS = _PER_MENTION + ("binder", "forbid_counts")
 #: Arrays of another length per document, with their document offsets.
-RAGGED_ARRAYS = ("speakers", "forbid")
+RAGGED_ARRAYS = ("speakers", "forbid", "held")
 #: Every array :func:`pack_inputs` writes, by name.
 PACKED_ARRAYS = MENTION_ARRAYS + RAGGED_ARRAYS + tuple(f"{name}_offsets" for name in RAGGED_ARRAYS) \
     + ("fallback", "binding_clusters")
@@ -270,7 +272,7 @@ def unpack_inputs(arrays: Mapping[str, np.ndarray], d: int, rows: slice) -> Deco
     counts = np.asarray(arrays["forbid_counts"][rows], dtype=np.int64)
     binding = Binding(np.concatenate([[0], np.cumsum(counts)]).astype(np.int64), ragged("forbid"),
                       np.array(arrays["binder"][rows]), bool(arrays["fallback"][d]),
-                      bool(arrays["binding_clusters"][d]))
+                      bool(arrays["binding_clusters"][d]), ragged("held").reshape(-1, 2))
     return DecodeInputs(**{name: np.array(arrays[name][rows]) for name in _PER_MENTION},
                         speakers=ragged("speakers"), binding=binding)
 
@@ -290,4 +292,5 @@ def _named_arrays(inputs: DecodeInputs) -> Dict[str, np.ndarray]:
     out["binder"] = inputs.binding.binder
     out["forbid_counts"] = np.diff(inputs.binding.forbid_ptr).astype(np.int32)
     out["forbid"] = inputs.binding.forbid
+    out["held"] = np.asarray(inputs.binding.held, dtype=np.int64).reshape(-1, 2)
     return out

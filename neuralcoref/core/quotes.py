@@ -124,15 +124,16 @@ def voices(doc: Doc, rules: LanguageRules, arrays: Optional[DocArrays] = None,
            spans: Optional[List[Tuple[int, int]]] = None) -> np.ndarray:
     """Who speaks each token: (n_tokens,) int64, 0 for the narrator, K inside
     the K-th quotation (:func:`quotations`). None is known, all -1, in a Doc
-    with CoNLL speakers, and where the rules mark dialogue with dashes: a turn
-    runs on over sentences that no dash opens, so its end is not known.
+    with CoNLL speakers, and where the rules mark dialogue with dashes in a Doc
+    without line breaks: a turn runs on to the end of its paragraph, over
+    sentences that no dash opens, so its end is not known there.
 
     doc (Doc), rules (LanguageRules): as for :func:`quotations`.
     arrays (DocArrays | None): the Doc's arrays; None: read them now.
     spans (List[Tuple[int, int]] | None): the Doc's :func:`quotations`; None: find them now.
     """
     arrays = arrays_of(doc, arrays)
-    if rules.turn_dashes or _has_speaker_column(arrays):
+    if _has_speaker_column(arrays) or (rules.turn_dashes and not len(_paragraph_breaks(arrays))):
         return np.full(len(doc), -1, dtype=np.int64)
     out = np.zeros(len(doc), dtype=np.int64)
     for k, (start, end) in enumerate(quotations(doc, rules, arrays) if spans is None else spans, start=1):
@@ -149,8 +150,9 @@ def _turns(arrays: DocArrays, rules: LanguageRules,
            quoted: List[Tuple[int, int]]) -> List[Tuple[int, int]]:
     """Dialogue turns outside quotations: from a dash that starts a sentence or
     follows a sentence's end (a parser often runs two turns into one sentence)
-    to the next such dash, a line break, or the end of the dash's sentence (of
-    the next sentence when the dash is a sentence of its own)."""
+    to the next such dash or the end of its paragraph (:func:`_paragraph_breaks`).
+    In a Doc without line breaks a turn ends with the dash's sentence (with the
+    next sentence when the dash is a sentence of its own)."""
     doc, sent_start = arrays.doc, arrays.sent_start == 1
     dashes = np.flatnonzero(np.isin(arrays.orth, _hashes(rules.turn_dashes)))
     if not len(dashes):
@@ -158,8 +160,7 @@ def _turns(arrays: DocArrays, rules: LanguageRules,
     sents = np.union1d([0], np.flatnonzero(sent_start))
     quote_starts = np.array([a for a, _ in quoted], dtype=np.int64)
     quote_ends = np.array([b for _, b in quoted], dtype=np.int64)
-    spaces = np.flatnonzero(arrays.is_space)
-    breaks_at = np.array([t for t in spaces.tolist() if "\n" in doc[t].text], dtype=np.int64)
+    breaks_at = _paragraph_breaks(arrays)
     turns = []
     for p in dashes.tolist():
         before = p - 1
@@ -173,15 +174,32 @@ def _turns(arrays: DocArrays, rules: LanguageRules,
         turns.append(p)
     out = []
     for i, p in enumerate(turns):
-        k = int(np.searchsorted(sents, p, side="right"))  # sentence after the dash's
-        end = int(sents[k]) if k < len(sents) else len(doc)
-        if end == p + 1:
-            end = int(sents[k + 1]) if k + 1 < len(sents) else len(doc)
+        end = len(doc) if len(breaks_at) else _sentence_end(sents, p, len(doc))
         if i + 1 < len(turns):
             end = min(end, turns[i + 1])
         b = int(np.searchsorted(breaks_at, p + 1))
         out.append((p, min(end, int(breaks_at[b])) if b < len(breaks_at) else end))
     return out
+
+
+def _sentence_end(sents: np.ndarray, p: int, n: int) -> int:
+    """Where the sentence of token ``p`` ends (the next one too when ``p`` is a
+    sentence of its own: a dash the parser split off)."""
+    k = int(np.searchsorted(sents, p, side="right"))
+    end = int(sents[k]) if k < len(sents) else n
+    if end == p + 1:
+        end = int(sents[k + 1]) if k + 1 < len(sents) else n
+    return end
+
+
+def _paragraph_breaks(arrays: DocArrays) -> np.ndarray:
+    """The whitespace tokens that end a paragraph: those with a blank line where
+    the Doc has one (a text wrapped within paragraphs), else those with a line
+    break; empty for a Doc without line breaks."""
+    doc = arrays.doc
+    spaces = [t for t in np.flatnonzero(arrays.is_space).tolist() if "\n" in doc[t].text]
+    blank = [t for t in spaces if doc[t].text.count("\n") > 1]
+    return np.array(blank or spaces, dtype=np.int64)
 
 
 _SENTENCE_ENDS = frozenset({".", "!", "?", "…", "...", "»", "\u201d"})
@@ -234,19 +252,45 @@ def attribute_quotations(doc: Doc, rules: LanguageRules, window: int = 4,
         # An incise comes early in a turn ("— Oui. Je viens, répondit Marie."); a
         # speech verb deeper in a long quotation is speech reported within it
         # (a quoted letter's "dit-il").
-        sentence_ends = np.flatnonzero(ends_sentence[start + 1:end - 1]) + start + 1
-        early = int(sentence_ends[INCISE_SENTENCES - 1]) if len(sentence_ends) >= INCISE_SENTENCES else end
+        early = _incise_end(doc, ends_sentence, start, end)
         inside = [v for v in (np.flatnonzero(is_verb[start + 1:early]) + start + 1).tolist()
-                  if doc[v - 1].is_punct]
+                  if _opens_incise(doc, start, v, rules)]
         speaker = -1
         for v in after[:1] + inside + before[:1]:
+            # An incise inverts its subject as a verb after its quotation does
+            # ("— Madame, répondit la servante, je ...").
             speaker = _subject(doc, v, tables, rules, arrays.dep, after_only=v in inside,
-                               inverted=v in after[:1])
+                               inverted=v in after[:1] or v in inside)
             if speaker >= 0 and not (start <= speaker < end and v not in inside):
                 break
             speaker = -1
         out.append(Quotation(start, end, speaker))
     return out
+
+
+def _incise_end(doc: Doc, ends_sentence: np.ndarray, start: int, end: int) -> int:
+    """Where the first ``INCISE_SENTENCES`` sentences of quotation [start, end)
+    end. A "?" or "!" before a lowercase word ends no sentence: the incise may
+    follow it ("— Oh ! que dis-tu là ? répondit Pauline.")."""
+    count = 0
+    for p in (np.flatnonzero(ends_sentence[start + 1:end - 1]) + start + 1).tolist():
+        nxt = doc[p + 1] if p + 1 < len(doc) else None
+        if doc[p].text in ("?", "!") and nxt is not None and nxt.text[:1].islower():
+            continue
+        count += 1
+        if count == INCISE_SENTENCES:
+            return p
+    return end
+
+
+def _opens_incise(doc: Doc, start: int, verb: int, rules: LanguageRules) -> bool:
+    """Whether a speech verb inside the quotation that opens at ``start`` follows
+    a punctuation mark after quoted words, its object clitics aside ("— Causons,
+    lui dit-elle", "s'écria Laurence"; not '"Say the word."')."""
+    p = verb - 1
+    while p > verb - 3 and p > start and doc[p].pos_ in rules.pronoun_pos and doc[p].text[:1].islower():
+        p -= 1
+    return p > start and doc[p].is_punct
 
 
 class _SpeechTables(NamedTuple):
@@ -341,11 +385,27 @@ def speaker_links(doc: Doc, rules: LanguageRules, starts: np.ndarray, ends: np.n
         lo, hi = np.searchsorted(starts, [q.start, q.end])  # mentions sorted by start
         inside = np.arange(lo, hi)
         inside = inside[(ends[lo:hi] <= q.end) & (heads[lo:hi] != q.speaker)]
+        if q.start <= q.speaker < q.end:  # the narrator speaks an incise ("me dit Mme Grangier")
+            a, b = _incise(doc, q.speaker)
+            inside = inside[(starts[inside] < a) | (starts[inside] >= b)]
         pairs += [(int(m), speaker) for m in inside[persons[inside] == 1]]
         if previous is not None and doc[previous[1]].lower_ != doc[q.speaker].lower_:
             pairs += [(int(m), previous[0]) for m in inside[persons[inside] == 2]]
         previous = (speaker, q.speaker)
     return np.array(pairs, dtype=np.int64).reshape(-1, 2)
+
+
+def _incise(doc: Doc, speaker: int) -> Tuple[int, int]:
+    """The tokens [a, b) of the incise around a speaker inside a quotation:
+    between the punctuation marks on either side ("— Tiens, [dit-elle à mon
+    père], l'année prochaine")."""
+    a = speaker
+    while a > 0 and not doc[a - 1].is_punct:
+        a -= 1
+    b = speaker + 1
+    while b < len(doc) and not doc[b].is_punct:
+        b += 1
+    return a, b
 
 
 def _mention_of(token: int, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray) -> int:
