@@ -423,6 +423,16 @@ FRENCH_CASES: List[Case] = [
          "« [J'|1]ai froid », dit [Sophie|1]. « [Je|2] vais fermer la fenêtre », répondit [Louis|2]."),
     Case("locuteur_demanda", "speaker",
          "— Où est [mon|1] chapeau ? demanda [Georges|1]."),
+    # incises: an inverted noun phrase, a "?" inside the turn, a turn to its paragraph's end
+    Case("locuteur_incise_nom", "speaker",
+         "— [Je|1] connais cette voix, dit [l'aveugle|1], et pourtant [je|1] ne la reconnais pas."),
+    Case("locuteur_incise_question", "speaker",
+         "— Bonjour, dit [Paul|1].\n— Oh ! que dis-[tu|1] là ? répondit [Pauline|2]. [Je|2] suis contente."),
+    Case("locuteur_deux_je_noms", "speaker",
+         "— [Je|1] suis fatigué, dit [Paul|1].\n— [Je|2] vais [t'|1]aider, répondit [la servante|2]."),
+    # two speakers of one gender, one unnamed: their "je" still meet (known failure)
+    Case("locuteur_deux_servantes", "speaker",
+         "— [Je|1] suis fatiguée, répondit [la servante|1].\n— [Je|2] vais [t'|1]aider, dit [Marie|2]."),
     Case("animal_chat", "animacy",
          "[Marie|1] a [un chat|2]. [Elle|1] [le|2] nourrit chaque matin."),
     Case("animal_cheval", "animacy",

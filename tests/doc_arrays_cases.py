@@ -6,8 +6,10 @@ stages read one :class:`~neuralcoref.core.doc_arrays.DocArrays` instead of calli
 test_doc_arrays holds today's outputs bit-identical to them. Rewritten when a
 rule changes what they hold, and only then (last: a French dialogue turn runs
 to the end of its paragraph and an incise after "?" names its speaker, which
-changes fr_dialogue's quotations; the Binding's ``held`` pairs joined the
-snapshot then, empty in every case).
+changes fr_dialogue's quotations; French names take the gender their first
+word has in the rules' gender words, which changes both French cases' classes,
+not their clusters; the Binding's ``held`` pairs joined the snapshot then,
+empty in every case).
 """
 from __future__ import annotations
 

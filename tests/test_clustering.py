@@ -413,6 +413,18 @@ def test_clustering_person_conflicts_part_persons_of_one_voice():
     assert pairs(persons, np.full(9, -1)) == []
 
 
+def test_clustering_speaker_conflicts_are_shared_through_first_person_links():
+    from neuralcoref.core.clustering import speaker_conflicts
+    # '"I"(0) am tired," said Anna(1). "I"(2) will help you(3)," replied Tom(4)':
+    # 2 and 3 conflict (one voice); 0 speaks for 1, 2 for 4; 3 is 1 (the addressee).
+    persons = np.array([1, -1, 1, 2, -1])
+    pairs = speaker_conflicts(np.array([[3, 2]]), np.array([[0, 1], [2, 4], [3, 1]]), persons)
+    # Tom shares what his "I" conflicts with; the addressee link shares nothing.
+    assert sorted(map(tuple, pairs.tolist())) == [(3, 2), (3, 4)]
+    assert speaker_conflicts(np.array([[3, 2]]), np.zeros((0, 2)), persons).tolist() == [[3, 2]]
+    assert speaker_conflicts(np.zeros((0, 2)), np.array([[0, 1]]), persons).tolist() == []
+
+
 def test_clustering_decode_attaches_repeats_only_when_given_them():
     # "Anna"(0) "she"(1) "Anna"(2): the second "Anna" scores below its threshold
     ptr, ante = csr([[], [0], [1, 0]])

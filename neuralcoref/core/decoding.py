@@ -28,8 +28,8 @@ from .classes import mention_classes, speech_persons, thing_preference
 from .binding import Binding, binding_constraints
 from .cataphora import forward_subjects
 from .clustering import (agreement_codes, check_link_offsets, decode_clusters, link_offsets_of,
-                         name_words, person_conflicts, pronoun_persons, repeat_keys, subject_salience,
-                         with_speaker_genders, with_speaker_names)
+                         name_words, person_conflicts, pronoun_persons, repeat_keys, speaker_conflicts,
+                         subject_salience, with_speaker_genders, with_speaker_names)
 from .contract import MentionFeatures
 from .doc_arrays import DocArrays, arrays_of
 from .frames import verb_phrase_trims
@@ -165,7 +165,7 @@ def decode_inputs(doc: Doc, mentions: Mentions, features: MentionFeatures,
         binding=binding_constraints(doc, mentions, rules, arrays=arrays).with_pairs(
             np.asarray(given_name_conflicts(arrays, rules, mentions.starts, mentions.ends, mentions.heads,
                                             mentions.types), dtype=np.int64).reshape(-1, 2),
-            held=person_conflicts(persons, voice)),
+            held=speaker_conflicts(person_conflicts(persons, voice), speakers, persons)),
         sentences=np.asarray(arrays.sent[np.asarray(mentions.heads, dtype=np.int64)], dtype=np.int32),
         aliases=aliases,
         name_of=name_of,
