@@ -294,6 +294,9 @@ CASES: List[Case] = [
          '[Anna|1] said, "[I|1] will call [you|-] tomorrow." Tom nodded.'),
     Case("speaker_quoted_and_narrator", "speaker",
          '"[I|1] am tired," [she|1] said. [I|2] told [her|1] to rest.'),
+    # a quotation split by its speech verb goes on in the same voice
+    Case("speaker_split_quotation", "speaker",
+         '[Anna|2] looked at [Tom|3]. "Well," said [the old man|1], "[I|1] am too tired."'),
     # --- binding and expletives
     # principle A: a reflexive takes its local subject
     Case("binding_a_peter_himself", "binding",

@@ -169,6 +169,14 @@ def test_speakers_after_an_inverted_verb_are_the_noun_phrase_that_follows(nlp_en
     assert _speakers(doc, en.RULES) == [('"Tell the truth,"', "he"), ('"Say the word."', None)]
 
 
+def test_a_quotation_split_by_its_speech_verb_keeps_its_speaker(nlp_en):
+    doc = nlp_en('"I know that voice," said the old woman, "but I cannot place it."')
+    assert [s for _, s in _speakers(doc, en.RULES)] == ["woman", "woman"]
+    # A sentence's end between the two: the second is another turn.
+    doc = nlp_en('"I know that voice," said the old woman. "Go home."')
+    assert [s for _, s in _speakers(doc, en.RULES)] == ["woman", None]
+
+
 def test_speakers_none_without_speech_verbs_or_with_a_speaker_column(nlp_en):
     import dataclasses
     doc = nlp_en('"I am tired," said Anna.')

@@ -91,6 +91,9 @@ PASSING = {
     "name_part_family",
     # passing since a phrase the verb governs leaves its object's span (section 7)
     "span_verb_phrase_accuse", "span_verb_phrase_save",
+    # passing since a quotation split by its speech verb keeps its speaker
+    # (docs/experiments/2026-11-27-incises-turns.md)
+    "speaker_split_quotation",
 }
 FRENCH_PASSING = {
     "fr": {

@@ -264,8 +264,18 @@ def attribute_quotations(doc: Doc, rules: LanguageRules, window: int = 4,
             if speaker >= 0 and not (start <= speaker < end and v not in inside):
                 break
             speaker = -1
+        if speaker < 0 and out and _continues(out[-1], start, ends_sentence):
+            speaker = out[-1].speaker
         out.append(Quotation(start, end, speaker))
     return out
+
+
+def _continues(previous: Quotation, start: int, ends_sentence: np.ndarray) -> bool:
+    """Whether a quotation opening at ``start`` goes on with the previous one
+    across the clause that named its speaker ('"I know that voice," said the
+    blind woman, "but I cannot place it."'): that speaker stands between the
+    two, and no sentence ends there."""
+    return previous.end <= previous.speaker < start and not ends_sentence[previous.end:start].any()
 
 
 def _incise_end(doc: Doc, ends_sentence: np.ndarray, start: int, end: int) -> int:
