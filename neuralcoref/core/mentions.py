@@ -458,16 +458,18 @@ def _indirect_objects(arrays: DocArrays, rules: LanguageRules, words: np.ndarray
                       modifier: np.ndarray) -> np.ndarray:
     # Which modifiers ``words`` (of ``heads``) are person nouns on the only
     # object of a double-object verb: "owed [the cashier] money". A verb's
-    # objects are those binding counts (``binding_object_deps``).
+    # objects are the words whose label the rules class as objects
+    # (``dep_classes``, the grammatical role of the mention features).
     out = np.zeros(len(words), dtype=bool)
     if not rules.double_object_lemmas:
         return out
+    object_deps = frozenset(d for d, c in rules.class_map("dep_classes").items() if c == "object")
     verbs = arrays.head[heads]
     frame = modifier & (verbs != heads) & has_label(arrays.lemma[verbs], rules.double_object_lemmas) \
-        & has_label(arrays.dep[heads], rules.binding_object_deps)
+        & has_label(arrays.dep[heads], object_deps)
     if not frame.any():
         return out
-    objects = np.bincount(arrays.head[has_label(arrays.dep, rules.binding_object_deps)], minlength=len(arrays.head))
+    objects = np.bincount(arrays.head[has_label(arrays.dep, object_deps)], minlength=len(arrays.head))
     frame &= objects[verbs] == 1
     person = noun_classes(arrays, words[frame], rules.lexicons) == MENTION_CLASSES.index("person")
     out[np.flatnonzero(frame)[person]] = True
