@@ -90,6 +90,16 @@ class DocArrays:
         ``head``), built on first use and shared by the stages that walk the parse."""
         return children_index(self.head)
 
+    @cached_property
+    def paragraph_breaks(self) -> np.ndarray:
+        """(k,) int64: the whitespace tokens that end a paragraph: those with a
+        blank line where the Doc has one (a text wrapped within paragraphs),
+        else those with a line break; empty for a Doc without line breaks.
+        Built on first use, for the quotation turns and the voices."""
+        spaces = [t for t in np.flatnonzero(self.is_space).tolist() if "\n" in self.doc[t].text]
+        blank = [t for t in spaces if self.doc[t].text.count("\n") > 1]
+        return np.array(blank or spaces, dtype=np.int64)
+
     @property
     def table(self) -> np.ndarray:
         """(n_tokens, len(ATTRS)) uint64 view of ``columns``: the layout of

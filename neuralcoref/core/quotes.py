@@ -133,7 +133,7 @@ def voices(doc: Doc, rules: LanguageRules, arrays: Optional[DocArrays] = None,
     spans (List[Tuple[int, int]] | None): the Doc's :func:`quotations`; None: find them now.
     """
     arrays = arrays_of(doc, arrays)
-    if _has_speaker_column(arrays) or (rules.turn_dashes and not len(_paragraph_breaks(arrays))):
+    if _has_speaker_column(arrays) or (rules.turn_dashes and not len(arrays.paragraph_breaks)):
         return np.full(len(doc), -1, dtype=np.int64)
     out = np.zeros(len(doc), dtype=np.int64)
     for k, (start, end) in enumerate(quotations(doc, rules, arrays) if spans is None else spans, start=1):
@@ -150,7 +150,7 @@ def _turns(arrays: DocArrays, rules: LanguageRules,
            quoted: List[Tuple[int, int]]) -> List[Tuple[int, int]]:
     """Dialogue turns outside quotations: from a dash that starts a sentence or
     follows a sentence's end (a parser often runs two turns into one sentence)
-    to the next such dash or the end of its paragraph (:func:`_paragraph_breaks`).
+    to the next such dash or the end of its paragraph (``DocArrays.paragraph_breaks``).
     In a Doc without line breaks a turn ends with the dash's sentence (with the
     next sentence when the dash is a sentence of its own)."""
     doc, sent_start = arrays.doc, arrays.sent_start == 1
@@ -160,7 +160,7 @@ def _turns(arrays: DocArrays, rules: LanguageRules,
     sents = np.union1d([0], np.flatnonzero(sent_start))
     quote_starts = np.array([a for a, _ in quoted], dtype=np.int64)
     quote_ends = np.array([b for _, b in quoted], dtype=np.int64)
-    breaks_at = _paragraph_breaks(arrays)
+    breaks_at = arrays.paragraph_breaks
     turns = []
     for p in dashes.tolist():
         before = p - 1
@@ -190,16 +190,6 @@ def _sentence_end(sents: np.ndarray, p: int, n: int) -> int:
     if end == p + 1:
         end = int(sents[k + 1]) if k + 1 < len(sents) else n
     return end
-
-
-def _paragraph_breaks(arrays: DocArrays) -> np.ndarray:
-    """The whitespace tokens that end a paragraph: those with a blank line where
-    the Doc has one (a text wrapped within paragraphs), else those with a line
-    break; empty for a Doc without line breaks."""
-    doc = arrays.doc
-    spaces = [t for t in np.flatnonzero(arrays.is_space).tolist() if "\n" in doc[t].text]
-    blank = [t for t in spaces if doc[t].text.count("\n") > 1]
-    return np.array(blank or spaces, dtype=np.int64)
 
 
 _SENTENCE_ENDS = frozenset({".", "!", "?", "…", "...", "»", "\u201d"})
