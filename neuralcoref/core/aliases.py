@@ -16,11 +16,10 @@ from functools import lru_cache
 from typing import Dict, List, Tuple
 
 import numpy as np
-from spacy.strings import get_string_id as hash_string
 from spacy.symbols import ADP, CCONJ, DET, PART, PROPN, PUNCT
 
 from ..lang.base import LanguageRules
-from ..lang.lexicon import MENTION_CLASSES, noun_classes, word_classes
+from ..lang.lexicon import MENTION_CLASSES, gender_word_ids, noun_classes, word_classes
 from .classes import in_person_entity
 from .doc_arrays import DocArrays
 from .expletives import has_label, label_ids
@@ -303,4 +302,4 @@ def _given_names(arrays: DocArrays, rules: LanguageRules, heads: np.ndarray) -> 
 @lru_cache(maxsize=None)
 def _first_names(rules: LanguageRules) -> np.ndarray:
     """String ids of the rules' gendered words (first names among them)."""
-    return np.array(sorted(hash_string(w) for w in rules.class_map("gender_words")), dtype=np.uint64)
+    return np.array(sorted(gender_word_ids(rules)), dtype=np.uint64)

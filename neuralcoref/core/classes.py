@@ -3,14 +3,12 @@ name's gender), for decoding's agreement (:func:`clustering.agreement_masks`),
 and the concrete things a referring "it" prefers (:func:`thing_preference`)."""
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Dict, Optional, Tuple
+from typing import Optional, Tuple
 
 import numpy as np
-from spacy.strings import get_string_id as hash_string
 
 from ..lang.base import LanguageRules
-from ..lang.lexicon import MENTION_CLASSES, noun_classes, thing_nouns, word_classes
+from ..lang.lexicon import MENTION_CLASSES, gender_word_ids, noun_classes, thing_nouns, word_classes
 from .clustering import pronoun_persons, third_person_pronouns
 from .contract import C, DEP_CLASSES, NUMBER, PERSON
 from .doc_arrays import DocArrays, arrays_of
@@ -71,15 +69,9 @@ def mention_classes(doc, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray
 def _gender_word_classes(rules: LanguageRules, keys: np.ndarray) -> np.ndarray:
     """The classes "male" and "female" of words (string ids) the rules'
     ``gender_words`` call masculine or feminine ("Paul", "Mme"), else 0."""
-    table = _gender_word_table(rules)
-    return np.array([table.get(int(k), 0) for k in keys.tolist()], dtype=np.int8)
-
-
-@lru_cache(maxsize=None)
-def _gender_word_table(rules: LanguageRules) -> Dict[int, int]:
-    """String id -> MENTION_CLASSES code of the rules' masculine and feminine words, computed once."""
+    genders = gender_word_ids(rules)
     by_gender = {"masc": MENTION_CLASSES.index("male"), "fem": MENTION_CLASSES.index("female")}
-    return {hash_string(w): by_gender[g] for w, g in rules.class_map("gender_words").items() if g in by_gender}
+    return np.array([by_gender.get(genders.get(int(k), ""), 0) for k in keys.tolist()], dtype=np.int8)
 
 
 def speech_persons(classes: np.ndarray, codes: np.ndarray) -> np.ndarray:

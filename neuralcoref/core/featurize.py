@@ -17,6 +17,7 @@ from spacy.tokens import Doc
 
 from ..errors import Errors, NeuralcorefError
 from ..lang.base import LanguageRules
+from ..lang.lexicon import gender_word_ids
 from . import _features
 from .contract import (ANIMACY, C, CONTEXT_WINDOW, DEFINITENESS, DEP_CLASSES, ENTITY_CLASSES, GENDER, H,
                        MENTION_CODES, MENTION_HASHES, MentionFeatures, NUMBER, PAIR_CODES, SPAN_VECTORS,
@@ -41,8 +42,7 @@ class FeatureTables:
                     for k, v in rules.class_map("dep_classes").items()}
         self.content_pos = {hash_string(p) for p in rules.content_pos}
         self.expletives = {hash_string(w.lower()) for w in rules.expletive_pronouns}
-        self.gender = {hash_string(w): GENDER.index(g)
-                       for w, g in rules.class_map("gender_words").items()}
+        self.gender = {k: GENDER.index(g) for k, g in gender_word_ids(rules).items()}
         self.gendered = np.array(sorted(self.gender), dtype=np.uint64)
         self.animacy = {hash_string(w): ANIMACY.index("animate") for w in rules.animate_pronouns}
         self.animacy.update({hash_string(w): ANIMACY.index("inanimate") for w in rules.inanimate_pronouns})

@@ -9,12 +9,15 @@ from __future__ import annotations
 import gzip
 from functools import lru_cache
 from pathlib import Path
-from typing import Dict, Iterable, Mapping, Tuple
+from typing import TYPE_CHECKING, Dict, Iterable, Mapping, Tuple
 
 import numpy as np
 from spacy.strings import get_string_id
 
 from ..errors import Errors, NeuralcorefError
+
+if TYPE_CHECKING:
+    from .base import LanguageRules
 
 DATA = Path(__file__).parent / "data"
 #: Noun classes (how pronouns may refer to the noun) and name genders.
@@ -60,6 +63,14 @@ def load(name: str) -> Dict[str, Dict[str, str]]:
 
 #: What the lexicon says of a mention, for decoding (see core.classes, clustering.agreement_masks).
 MENTION_CLASSES = ("none", "person", "group", "inanimate", "female", "male")
+
+
+@lru_cache(maxsize=None)
+def gender_word_ids(rules: "LanguageRules") -> Dict[int, str]:
+    """The rules' ``gender_words`` (first names, titles, gendered nouns) by
+    string id: id -> "masc", "fem" or "neut"; built once per rules, for the
+    gender feature, the names' classes and the given names alike."""
+    return {get_string_id(w): g for w, g in rules.class_map("gender_words").items()}
 
 
 def word_classes(doc, keys: np.ndarray, lexicons: Iterable[str], part: str = "nouns") -> np.ndarray:
