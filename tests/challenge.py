@@ -294,6 +294,9 @@ CASES: List[Case] = [
          '[Anna|1] said, "[I|1] will call [you|-] tomorrow." Tom nodded.'),
     Case("speaker_quoted_and_narrator", "speaker",
          '"[I|1] am tired," [she|1] said. [I|2] told [her|1] to rest.'),
+    # two speakers of one gender, one unnamed: the reply's "you" is the first, so they are two
+    Case("speaker_reply_two_women", "speaker",
+         '"[I|1] am tired," said [the maid|1]. "[I|2] will help [you|1]," replied [Mary|2].'),
     # a quotation split by its speech verb goes on in the same voice
     Case("speaker_split_quotation", "speaker",
          '[Anna|2] looked at [Tom|3]. "Well," said [the old man|1], "[I|1] am too tired."'),
@@ -433,7 +436,7 @@ FRENCH_CASES: List[Case] = [
          "— Bonjour, dit [Paul|1].\n— Oh ! que dis-[tu|1] là ? répondit [Pauline|2]. [Je|2] suis contente."),
     Case("locuteur_deux_je_noms", "speaker",
          "— [Je|1] suis fatigué, dit [Paul|1].\n— [Je|2] vais [t'|1]aider, répondit [la servante|2]."),
-    # two speakers of one gender, one unnamed: their "je" still meet (known failure)
+    # two speakers of one gender, one unnamed: the reply's "t'" is the first, so they are two
     Case("locuteur_deux_servantes", "speaker",
          "— [Je|1] suis fatiguée, répondit [la servante|1].\n— [Je|2] vais [t'|1]aider, dit [Marie|2]."),
     Case("animal_chat", "animacy",

@@ -217,6 +217,18 @@ def test_speaker_links_pair_i_with_the_speaker_and_you_with_the_addressee(nlp_en
     assert _speaker_pairs(doc, en.RULES) == [("I@1", "Anna@7"), ("I@10", "Tom@17"), ("you@13", "Anna@7")]
 
 
+def test_a_you_after_narration_has_no_addressee(nlp_en, nlp_fr_md):
+    # Narration between the two quotations may turn the talk to someone else.
+    doc = nlp_en('"I am tired," said Anna. Tom looked at the sea. "I will help you," he replied.')
+    assert ("I@1", "Anna@7") in _speaker_pairs(doc, en.RULES)
+    assert not [p for p in _speaker_pairs(doc, en.RULES) if p[0].startswith("you")]
+    # Two dialogue turns in a row: the second answers the first.
+    doc = nlp_fr_md("— Je suis fatiguée, répondit la servante.\n— Je vais t'aider, dit Marie.")
+    assert ("t'@13", "la servante@6") in _speaker_pairs(doc, fr.RULES)
+    doc = nlp_fr_md("— Je suis fatiguée, répondit la servante.\nMarie se leva.\n— Je vais t'aider, dit-elle.")
+    assert not [p for p in _speaker_pairs(doc, fr.RULES) if p[0].startswith("t'")]
+
+
 def test_join_speakers_merges_unless_names_or_genders_disagree():
     heads = np.arange(6)
     # clusters {0, 1} and {2, 3}; pronoun 4 alone; speaker 5 alone

@@ -524,21 +524,20 @@ def person_conflicts(persons: np.ndarray, voices: np.ndarray, window: int = PERS
 
 
 def speaker_conflicts(conflicts: np.ndarray, speakers: np.ndarray, persons: np.ndarray) -> np.ndarray:
-    """Conflicts shared through the speaker links of first-person pronouns: a
-    quoted "I" is its speaker, so whatever one may never join, the other may
-    not either ('"I am tired," said Anna. "I will help you," replied Tom': what
-    Tom's "I" conflicts with, Tom does too). The links of a "you" to the
-    previous speaker are guesses, and are left out (they cost LitBank dev 0.11).
+    """Conflicts shared through the speaker links: a quoted "I" is its speaker,
+    and the "you" of a reply the speaker it answers, so whatever one may never
+    join, the other may not either ('"I am tired," said Anna. "I will help you,"
+    replied Tom': what Tom's "I" conflicts with, Tom does too, and "you", Anna,
+    conflicts with Tom's "I", so Anna with Tom).
 
     conflicts (int (k, 2)): mention pairs, from :func:`person_conflicts`.
     speakers (int (m, 2)): (pronoun, speaker mention) pairs (quotes.speaker_links).
     persons (int (n,)): pronouns' PERSON codes, -1 for other mentions.
     RETURNS (ndarray): (k', 2) int64, ``conflicts`` and the pairs between the
-        groups of mentions the first-person links join.
+        groups of mentions the speaker links join.
     """
     conflicts = np.asarray(conflicts, dtype=np.int64).reshape(-1, 2)
     speakers = np.asarray(speakers, dtype=np.int64).reshape(-1, 2)
-    speakers = speakers[np.asarray(persons)[speakers[:, 0]] == PERSON.index("1")]
     if not len(conflicts) or not len(speakers):
         return conflicts
     n = len(persons)

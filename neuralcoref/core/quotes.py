@@ -360,8 +360,9 @@ def speaker_links(doc: Doc, rules: LanguageRules, starts: np.ndarray, ends: np.n
                   spans: Optional[List[Tuple[int, int]]] = None) -> np.ndarray:
     """Pairs (pronoun, speaker) of mentions: each first-person pronoun of an
     attributed quotation with the mention of its speaker, and each
-    second-person one with the speaker of the quotation before it, when that
-    one has another speaker (the addressee of a reply).
+    second-person one with the speaker of the quotation it answers (see
+    :func:`_answers`), when that one has another speaker: the addressee of a
+    reply ('"I am tired," said Anna. "I will help you," replied Tom').
 
     doc (Doc), rules (LanguageRules): see :func:`attribute_quotations`.
     starts, ends, heads (int (n,)): the mentions, sorted by start.
@@ -376,8 +377,9 @@ def speaker_links(doc: Doc, rules: LanguageRules, starts: np.ndarray, ends: np.n
         return empty
     starts, ends = np.asarray(starts), np.asarray(ends)
     heads, persons = np.asarray(heads), np.asarray(persons)
+    ends_sentence = np.isin(arrays_of(doc, arrays).lower, _speech_tables(rules).sentence_ends)
     pairs = []
-    previous = None
+    previous: Optional[Tuple[Quotation, int]] = None  # the last quotation and its speaker's mention
     for q in quotes:
         speaker = _mention_of(q.speaker, starts, ends, heads)
         if speaker < 0:
@@ -389,10 +391,22 @@ def speaker_links(doc: Doc, rules: LanguageRules, starts: np.ndarray, ends: np.n
             a, b = _incise(doc, q.speaker)
             inside = inside[(starts[inside] < a) | (starts[inside] >= b)]
         pairs += [(int(m), speaker) for m in inside[persons[inside] == 1]]
-        if previous is not None and doc[previous[1]].lower_ != doc[q.speaker].lower_:
-            pairs += [(int(m), previous[0]) for m in inside[persons[inside] == 2]]
-        previous = (speaker, q.speaker)
+        if previous is not None and _answers(doc, previous[0], q, ends_sentence):
+            pairs += [(int(m), previous[1]) for m in inside[persons[inside] == 2]]
+        previous = (q, speaker)
     return np.array(pairs, dtype=np.int64).reshape(-1, 2)
+
+
+def _answers(doc: Doc, previous: Quotation, q: Quotation, ends_sentence: np.ndarray) -> bool:
+    """Whether quotation ``q`` answers ``previous``, so that its "you" is the
+    previous speaker: another speaker, and nothing between the two but the
+    clause that named the previous one ('"I am tired," said Anna. "I will help
+    you," replied Tom'; two dialogue turns in a row). Narration between them
+    ('... said Anna. Tom looked at the sea. "You ..."') may have turned the talk
+    to someone else."""
+    clause = int(previous.speaker >= previous.end)  # the sentence of '..." said Anna.'
+    return doc[previous.speaker].lower_ != doc[q.speaker].lower_ and \
+        int(ends_sentence[previous.end:q.start].sum()) <= clause
 
 
 def _incise(doc: Doc, speaker: int) -> Tuple[int, int]:
