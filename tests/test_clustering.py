@@ -417,15 +417,14 @@ def test_clustering_speaker_conflicts_are_shared_through_speaker_links():
     from neuralcoref.core.clustering import speaker_conflicts
     # '"I"(0) am tired," said Anna(1). "I"(2) will help you(3)," replied Tom(4)':
     # 2 and 3 conflict (one voice); 0 speaks for 1, 2 for 4; 3 is 1 (the addressee).
-    persons = np.array([1, -1, 1, 2, -1])
-    pairs = speaker_conflicts(np.array([[3, 2]]), np.array([[0, 1], [2, 4], [3, 1]]), persons)
+    pairs = speaker_conflicts(np.array([[3, 2]]), np.array([[0, 1], [2, 4], [3, 1]]), 5)
     # Anna, her "I" and the "you" addressed to her conflict with Tom and his "I".
     assert sorted(map(tuple, pairs.tolist())) == [(0, 2), (0, 4), (1, 2), (1, 4), (3, 2), (3, 4)]
     # Without the addressee link only Tom shares his "I"'s conflict.
-    pairs = speaker_conflicts(np.array([[3, 2]]), np.array([[0, 1], [2, 4]]), persons)
+    pairs = speaker_conflicts(np.array([[3, 2]]), np.array([[0, 1], [2, 4]]), 5)
     assert sorted(map(tuple, pairs.tolist())) == [(3, 2), (3, 4)]
-    assert speaker_conflicts(np.array([[3, 2]]), np.zeros((0, 2)), persons).tolist() == [[3, 2]]
-    assert speaker_conflicts(np.zeros((0, 2)), np.array([[0, 1]]), persons).tolist() == []
+    assert speaker_conflicts(np.array([[3, 2]]), np.zeros((0, 2)), 5).tolist() == [[3, 2]]
+    assert speaker_conflicts(np.zeros((0, 2)), np.array([[0, 1]]), 5).tolist() == []
 
 
 def test_clustering_decode_attaches_repeats_only_when_given_them():

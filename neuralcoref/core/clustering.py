@@ -523,7 +523,7 @@ def person_conflicts(persons: np.ndarray, voices: np.ndarray, window: int = PERS
     return np.concatenate(out)
 
 
-def speaker_conflicts(conflicts: np.ndarray, speakers: np.ndarray, persons: np.ndarray) -> np.ndarray:
+def speaker_conflicts(conflicts: np.ndarray, speakers: np.ndarray, n: int) -> np.ndarray:
     """Conflicts shared through the speaker links: a quoted "I" is its speaker,
     and the "you" of a reply the speaker it answers, so whatever one may never
     join, the other may not either ('"I am tired," said Anna. "I will help you,"
@@ -532,7 +532,7 @@ def speaker_conflicts(conflicts: np.ndarray, speakers: np.ndarray, persons: np.n
 
     conflicts (int (k, 2)): mention pairs, from :func:`person_conflicts`.
     speakers (int (m, 2)): (pronoun, speaker mention) pairs (quotes.speaker_links).
-    persons (int (n,)): pronouns' PERSON codes, -1 for other mentions.
+    n (int): the number of mentions.
     RETURNS (ndarray): (k', 2) int64, ``conflicts`` and the pairs between the
         groups of mentions the speaker links join.
     """
@@ -540,7 +540,6 @@ def speaker_conflicts(conflicts: np.ndarray, speakers: np.ndarray, persons: np.n
     speakers = np.asarray(speakers, dtype=np.int64).reshape(-1, 2)
     if not len(conflicts) or not len(speakers):
         return conflicts
-    n = len(persons)
     parent = list(range(n))
 
     def root(m: int) -> int:

@@ -165,7 +165,7 @@ def decode_inputs(doc: Doc, mentions: Mentions, features: MentionFeatures,
         binding=binding_constraints(doc, mentions, rules, arrays=arrays).with_pairs(
             np.asarray(given_name_conflicts(arrays, rules, mentions.starts, mentions.ends, mentions.heads,
                                             mentions.types), dtype=np.int64).reshape(-1, 2),
-            held=speaker_conflicts(person_conflicts(persons, voice), speakers, persons)),
+            held=speaker_conflicts(person_conflicts(persons, voice), speakers, len(persons))),
         sentences=np.asarray(arrays.sent[np.asarray(mentions.heads, dtype=np.int64)], dtype=np.int32),
         aliases=aliases,
         name_of=name_of,

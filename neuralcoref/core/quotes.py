@@ -377,7 +377,7 @@ def speaker_links(doc: Doc, rules: LanguageRules, starts: np.ndarray, ends: np.n
         return empty
     starts, ends = np.asarray(starts), np.asarray(ends)
     heads, persons = np.asarray(heads), np.asarray(persons)
-    ends_sentence = np.isin(arrays_of(doc, arrays).lower, _speech_tables(rules).sentence_ends)
+    lower, sentence_ends = arrays_of(doc, arrays).lower, _speech_tables(rules).sentence_ends
     pairs = []
     previous: Optional[Tuple[Quotation, int]] = None  # the last quotation and its speaker's mention
     for q in quotes:
@@ -391,13 +391,13 @@ def speaker_links(doc: Doc, rules: LanguageRules, starts: np.ndarray, ends: np.n
             a, b = _incise(doc, q.speaker)
             inside = inside[(starts[inside] < a) | (starts[inside] >= b)]
         pairs += [(int(m), speaker) for m in inside[persons[inside] == 1]]
-        if previous is not None and _answers(doc, previous[0], q, ends_sentence):
+        if previous is not None and _answers(previous[0], q, lower, sentence_ends):
             pairs += [(int(m), previous[1]) for m in inside[persons[inside] == 2]]
         previous = (q, speaker)
     return np.array(pairs, dtype=np.int64).reshape(-1, 2)
 
 
-def _answers(doc: Doc, previous: Quotation, q: Quotation, ends_sentence: np.ndarray) -> bool:
+def _answers(previous: Quotation, q: Quotation, lower: np.ndarray, sentence_ends: np.ndarray) -> bool:
     """Whether quotation ``q`` answers ``previous``, so that its "you" is the
     previous speaker: another speaker, and nothing between the two but the
     clause that named the previous one ('"I am tired," said Anna. "I will help
@@ -405,8 +405,8 @@ def _answers(doc: Doc, previous: Quotation, q: Quotation, ends_sentence: np.ndar
     ('... said Anna. Tom looked at the sea. "You ..."') may have turned the talk
     to someone else."""
     clause = int(previous.speaker >= previous.end)  # the sentence of '..." said Anna.'
-    return doc[previous.speaker].lower_ != doc[q.speaker].lower_ and \
-        int(ends_sentence[previous.end:q.start].sum()) <= clause
+    return lower[previous.speaker] != lower[q.speaker] and \
+        int(np.isin(lower[previous.end:q.start], sentence_ends).sum()) <= clause
 
 
 def _incise(doc: Doc, speaker: int) -> Tuple[int, int]:
