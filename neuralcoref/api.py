@@ -18,6 +18,7 @@ from spacy.tokens import Doc
 
 from .artifacts.model_dir import SHIPPED_MODELS, SHIPPED_VARIANTS, read_config, resolve_model_path
 from .errors import Errors, ModelLoadError, NeuralcorefError
+from .language_check import warn_if_other_language, words_of
 from .pipelines import resolve_pipeline_name
 from .validation import check_text
 
@@ -167,7 +168,8 @@ class Coref:
         self.nlp = build_pipeline(model, spacy_model, lang, **settings)
 
     def predict(self, texts: Union[str, Sequence[str]], batch_size: int = 32) -> List[CorefResult]:
-        """Resolve coreference in one text or a list of texts.
+        """Resolve coreference in one text or a list of texts. Warns (W104,
+        W105) when the first text is clearly not in the pipeline's language.
 
         RAISES NeuralcorefError: E172 for a text that is not a string, E171 for
             one holding a lone surrogate (spaCy cannot tokenize it).
@@ -175,4 +177,6 @@ class Coref:
         if isinstance(texts, (str, bytes)) or not isinstance(texts, Iterable):
             texts = [texts]  # one text; one that is not a str is refused below
         texts = [check_text(text, f" {i}") for i, text in enumerate(texts)]
+        if texts:
+            warn_if_other_language(self.nlp, words_of(texts[0]), "The text" if len(texts) == 1 else "Text 0")
         return [CorefResult(doc) for doc in self.nlp.pipe(texts, batch_size=batch_size)]

@@ -62,10 +62,14 @@ class Warnings(metaclass=ErrorsWithCodes):
             "neuralcoref checkout. Run evaluate-board from a checkout to get its rows; "
             "they are reported as n/a.")
     # The first hour: pipelines, languages and the command line (W104-W109)
-    W104 = ("The text of {where} is probably not in the pipeline's language '{lang}' "
+    W104 = ("{where} is probably not in the pipeline's language '{lang}' "
             "({pipeline}): only {rate} of its first words are '{lang}' stop words, where "
             "a text in that language has about half. Coreference will be near zero: "
             "give a pipeline (--spacy-model) and model (--model) of the text's language.")
+    W105 = ("{where} looks like '{other}', not the pipeline's language '{lang}' "
+            "({pipeline}): more of its words are '{other}' stop words. Coreference will be "
+            "near zero: give a model of the text's language (--model {other}, or "
+            "Coref(model='{other}')), which brings its own pipeline.")
     # Hostile files (issue 28)
     W128 = ("The model in {path} records no checksums of its files (config.json has no "
             "'checksums'): a damaged or altered weights.npz or vocab.json cannot be told "

@@ -4,22 +4,62 @@ Parsing French with an English pipeline scores near zero without a word; the
 stop-word rate of the first few hundred words tells the two apart long before:
 about half of a text's words are stop words of its own language, and at most an
 eighth are stop words of another (see docs/experiments/2026-11-26-first-hour.md).
+A text too short for that rate to say much ("Marie est arrivée hier. Elle était
+fatiguée.") is compared with the stop words of the other languages that have
+rules: one of them must hold clearly more of its words.
 """
 from __future__ import annotations
 
+import re
 import warnings
-from typing import Iterable, Optional
+from functools import lru_cache
+from typing import FrozenSet, Iterable, Iterator, List, Optional
 
 from spacy.language import Language
+from spacy.util import get_lang_class
 
 from .errors import Warnings
+from .lang import available_languages
 
 #: Words sampled from the start of the text.
 SAMPLE_WORDS = 300
-#: Fewer words than this say too little to warn about.
+#: Fewer words than this say too little for the rate alone.
 MIN_WORDS = 30
 #: Below this share of the pipeline's stop words, the text is not in its language.
 MIN_STOP_WORD_RATE = 0.2
+#: A shorter text is compared with other languages when it has this many words.
+MIN_SHORT_WORDS = 5
+#: ... and is in another one whose stop words are at least this share of its
+#: words and twice the pipeline language's share.
+MIN_OTHER_RATE = 0.3
+
+
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def words_of(text: str) -> Iterator[str]:
+    """The alphabetic runs of a raw text ("J'ai" gives "J", "ai"), lazily."""
+    return (match.group() for match in _WORD.finditer(text))
+
+
+def _sample(words: Iterable[str]) -> List[str]:
+    # The first SAMPLE_WORDS alphabetic words, lowercased.
+    sample = []
+    for word in words:
+        if any(c.isalpha() for c in word):
+            sample.append(word.lower())
+            if len(sample) == SAMPLE_WORDS:
+                break
+    return sample
+
+
+def _rate(sample: List[str], stop_words: FrozenSet[str]) -> float:
+    return sum(word in stop_words for word in sample) / len(sample)
+
+
+@lru_cache(maxsize=None)
+def _stop_words(lang: str) -> FrozenSet[str]:
+    return frozenset(get_lang_class(lang).Defaults.stop_words)
 
 
 def stop_word_rate(nlp: Language, words: Iterable[str]) -> Optional[float]:
@@ -27,23 +67,40 @@ def stop_word_rate(nlp: Language, words: Iterable[str]) -> Optional[float]:
     ``nlp``'s language, or None when there are too few words or the language has
     no stop-word list."""
     stop_words = nlp.Defaults.stop_words
-    sample = []
-    for word in words:
-        if any(c.isalpha() for c in word):
-            sample.append(word.lower())
-            if len(sample) == SAMPLE_WORDS:
-                break
+    sample = _sample(words)
     if not stop_words or len(sample) < MIN_WORDS:
         return None
-    return sum(word in stop_words for word in sample) / len(sample)
+    return _rate(sample, stop_words)
+
+
+def likelier_language(nlp: Language, words: Iterable[str]) -> Optional[str]:
+    """For a text of MIN_SHORT_WORDS words or more: another language with rules
+    whose stop words are at least MIN_OTHER_RATE of its words and twice the
+    share of ``nlp``'s, the likeliest such; else None."""
+    sample = _sample(words)
+    if len(sample) < MIN_SHORT_WORDS or not nlp.Defaults.stop_words:
+        return None
+    own = _rate(sample, frozenset(nlp.Defaults.stop_words))
+    rates = {lang: _rate(sample, _stop_words(lang)) for lang in available_languages() if lang != nlp.lang}
+    found = [(rate, lang) for lang, rate in rates.items() if rate >= MIN_OTHER_RATE and rate >= 2 * own]
+    return max(found)[1] if found else None
 
 
 def warn_if_other_language(nlp: Language, words: Iterable[str], where: str) -> bool:
-    """Warn (W104) when ``words`` (the start of ``where``) are clearly not in the
-    pipeline's language. RETURNS (bool): whether it warned."""
+    """Warn (W104, W105) when ``words`` are clearly not in the pipeline's
+    language: too few of its stop words in a long text, or clearly more of
+    another language's in a short one. ``where`` names the text ("The text of
+    dev.conll"). RETURNS (bool): whether it warned."""
+    words = _sample(words)
     rate = stop_word_rate(nlp, words)
-    if rate is None or rate >= MIN_STOP_WORD_RATE:
+    pipeline = f"{nlp.meta.get('lang', nlp.lang)}_{nlp.meta.get('name', '?')}"
+    if rate is not None:
+        if rate >= MIN_STOP_WORD_RATE:
+            return False
+        warnings.warn(Warnings.W104.format(where=where, lang=nlp.lang, rate=f"{rate:.0%}", pipeline=pipeline))
+        return True
+    other = likelier_language(nlp, words)
+    if other is None:
         return False
-    warnings.warn(Warnings.W104.format(where=where, lang=nlp.lang, rate=f"{rate:.0%}",
-                                       pipeline=f"{nlp.meta.get('lang', nlp.lang)}_{nlp.meta.get('name', '?')}"))
+    warnings.warn(Warnings.W105.format(where=where, lang=nlp.lang, other=other, pipeline=pipeline))
     return True

@@ -27,9 +27,10 @@ from neuralcoref.apps.cli import build_command
 from neuralcoref.corpora.conll import read_conll_path
 from neuralcoref.errors import NeuralcorefError
 from neuralcoref.extensions import set_clusters
-from neuralcoref.language_check import stop_word_rate, warn_if_other_language
+from neuralcoref.language_check import likelier_language, stop_word_rate, warn_if_other_language, words_of
 from neuralcoref.pipelines import is_equivalent
 
+from challenge import CASES, FRENCH_CASES, parse_case
 from conftest import EN_PIPELINE, FIXTURES, ROOT, SAMPLE_CONLL
 
 FRENCH_CONLL = FIXTURES / "first_hour.french.v4_gold_conll"
@@ -113,6 +114,32 @@ def test_first_hour_language_check_on_words():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert not warn_if_other_language(fr, french, "the file")
+
+
+def test_first_hour_short_texts_of_another_language():
+    # Too short for the rate alone: compared with the other languages' stop words.
+    en, fr = spacy.blank("en"), spacy.blank("fr")
+    assert likelier_language(en, list(words_of("Marie est arrivée hier. Elle était fatiguée."))) == "fr"
+    assert likelier_language(fr, list(words_of("My sister has a dog. She loves him."))) == "en"
+    assert likelier_language(en, list(words_of("Paul Martin et Marie Dupont."))) is None  # names only
+    assert likelier_language(en, list(words_of("Il dort."))) is None  # too few words
+    # No challenge text (written for the tests) is taken for the other language.
+    assert not [c.name for c in CASES if likelier_language(en, list(words_of(parse_case(c).text)))]
+    assert not [c.name for c in FRENCH_CASES
+                if likelier_language(fr, list(words_of(parse_case(c).text)))]
+    french = [c for c in FRENCH_CASES if likelier_language(en, list(words_of(parse_case(c).text))) == "fr"]
+    assert len(french) >= 0.8 * len(FRENCH_CASES)
+    with pytest.warns(UserWarning, match=r"\[W105\].*'fr'"):
+        assert warn_if_other_language(en, words_of("Marie est arrivée hier. Elle était fatiguée."), "The text")
+
+
+def test_first_hour_resolve_warns_on_a_short_text_of_another_language():
+    _require(EN_PIPELINE)
+    result = cli("resolve", "Marie est arrivée hier. Elle était fatiguée.")
+    assert result.exit_code == 0, result.output
+    assert "[W105]" in result.stderr and "--model fr" in result.stderr
+    result = cli("resolve", "My sister has a dog. She loves him.")
+    assert result.exit_code == 0 and "W10" not in result.stderr
 
 
 @pytest.mark.slow

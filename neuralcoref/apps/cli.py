@@ -1,10 +1,11 @@
 """The ``neuralcoref`` command line: thin Typer commands over importable functions."""
 from __future__ import annotations
 
+import contextlib
 import sys
 from pathlib import Path
 from types import ModuleType
-from typing import Optional
+from typing import Iterator, Optional
 
 import typer
 
@@ -143,7 +144,9 @@ def resolve_command(
         content = text if file is None else _read_text(file)
         if text is None and str(file) == "-" and not content.strip():
             _fail(typer.BadParameter("give either TEXT or --file, or a text on standard input"))
-        result = Coref(model=model, spacy_model=spacy_model, greedyness=greedyness).predict(content)[0]
+        coref = Coref(model=model, spacy_model=spacy_model, greedyness=greedyness)
+        with _warnings_on_stderr():
+            result = coref.predict(content)[0]
     except UnicodeDecodeError as err:
         _fail(NeuralcorefError(Errors.E156.format(path=file, reason=err.reason, position=err.start)))
     except (NeuralcorefError, OSError) as err:
@@ -200,18 +203,27 @@ def predict_command(
 
 
 def _check_language(nlp, path: Path) -> None:
-    """Warn (W104) when the first words of a CoNLL input are not in the pipeline's language."""
+    """Warn (W104, W105) when the first words of a CoNLL input are not in the pipeline's language."""
     import itertools
-    import warnings
 
     from ..corpora.conll import read_conll_path
     from ..language_check import SAMPLE_WORDS, warn_if_other_language
 
     words = itertools.islice((w for doc in read_conll_path(path) for w in doc.words), 2 * SAMPLE_WORDS)
+    with _warnings_on_stderr():
+        warn_if_other_language(nlp, list(words), f"The text of {path}")
+
+
+@contextlib.contextmanager
+def _warnings_on_stderr() -> Iterator[None]:
+    """The warnings of the block on stderr as messages, not as Python warnings
+    with a source path."""
+    import warnings
+
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        warn_if_other_language(nlp, list(words), str(path))
-    for warning in caught:  # on stderr as a message, not as a Python warning with a source path
+        yield
+    for warning in caught:
         typer.echo(str(warning.message), err=True)
 
 
