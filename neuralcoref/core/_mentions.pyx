@@ -334,14 +334,17 @@ cdef void _phrase(const Doc_* d, Out_* out, Py_ssize_t i, int8_t htype) noexcept
     cdef Py_ssize_t first_conj = -1
     cdef Py_ssize_t late = start
     cdef Py_ssize_t k, c
-    cdef bint whole, drop = False
+    cdef bint whole, drop = False, clause = False
     for k in range(first, last):
         c = d.child_idx[k]
         if c > i and (d.dep[c] & DEP_CONJ):
-            first_conj = c
-            break
-    # A conjunct's own tail ("Y and Z" of "X, Y and Z") is no list mention.
-    whole = first_conj < 0 or not (d.dep[i] & DEP_NO_LIST)
+            if first_conj < 0:
+                first_conj = c
+            clause = clause or _has_subject(d, c)
+    # A conjunct's own tail ("Y and Z" of "X, Y and Z") is no list mention, nor
+    # is a phrase with a conjunct that has a subject of its own: a clause the
+    # parser hung on a noun ("Jean et [Marie sont partis]").
+    whole = first_conj < 0 or not ((d.dep[i] & DEP_NO_LIST) or clause)
     for k in range(first, last):
         c = d.child_idx[k]
         if c > i:
@@ -360,16 +363,18 @@ cdef void _phrase(const Doc_* d, Out_* out, Py_ssize_t i, int8_t htype) noexcept
         _phrase_from(d, out, i, late, end, whole, htype, first_conj)
 
 
+cdef bint _has_subject(const Doc_* d, Py_ssize_t i) noexcept nogil:
+    cdef Py_ssize_t k
+    for k in range(d.child_ptr[i], d.child_ptr[i + 1]):
+        if d.dep[d.child_idx[k]] & DEP_SUBJECT:
+            return True
+    return False
+
+
 cdef bint _zero_subject(const Doc_* d, Py_ssize_t i) noexcept nogil:
     # A verb in a position where its subject may be left out ("et [partit]"),
     # with no subject of its own: a mention of the omitted subject.
-    cdef Py_ssize_t k
-    if not ((d.pos[i] & POS_VERB) and (d.dep[i] & DEP_ZERO_SUBJECT)):
-        return False
-    for k in range(d.child_ptr[i], d.child_ptr[i + 1]):
-        if d.dep[d.child_idx[k]] & DEP_SUBJECT:
-            return False
-    return True
+    return (d.pos[i] & POS_VERB) and (d.dep[i] & DEP_ZERO_SUBJECT) and not _has_subject(d, i)
 
 
 def extract_candidates(const int32_t[::1] heads, const int32_t[::1] left,

@@ -647,12 +647,15 @@ def extract_candidates_reference(heads, left, right, tag, pos, dep, word, ent, i
                     return NOMINAL
         return -1
 
+    def has_subject(i: int) -> bool:
+        return any(dep[c] & DEP_SUBJECT for c in children[i])
+
     def phrase(i: int, htype: int) -> None:
         start, end = int(left[i]), int(right[i]) + 1
         rights = [c for c in children[i] if c > i]
         conj = [c for c in rights if dep[c] & DEP_CONJ]
         first_conj = conj[0] if conj else -1
-        whole = first_conj < 0 or not dep[i] & DEP_NO_LIST
+        whole = first_conj < 0 or not (dep[i] & DEP_NO_LIST or any(has_subject(c) for c in conj))
         whole_type = htype if first_conj < 0 else LIST
         cuts = [int(left[c]) for c in rights if left[c] > i and dep[c] & DEP_RIGHT_CUT]
         for begin in _phrase_starts(i, start, children[i], dep, right):
@@ -662,8 +665,7 @@ def extract_candidates_reference(heads, left, right, tag, pos, dep, word, ent, i
                 emit(begin, cut, i, LIST if 0 <= first_conj < cut else htype)
 
     def zero_subject(i: int) -> bool:
-        return bool(pos[i] & POS_VERB and dep[i] & DEP_ZERO_SUBJECT) and not any(
-            dep[c] & DEP_SUBJECT for c in children[i])
+        return bool(pos[i] & POS_VERB and dep[i] & DEP_ZERO_SUBJECT) and not has_subject(i)
 
     for i in range(n):
         if tag[i] & TAG_PRONOUN or (pos[i] & POS_PRONOUN and word[i] & WORD_PRONOUN):

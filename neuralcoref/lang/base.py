@@ -106,7 +106,9 @@ class LanguageRules:
         with no subject is a one-token mention of its omitted subject, for
         annotations that mark zero anaphora on the verb (French "et [partit]":
         "conj").
-    subject_deps (Labels): subjects; a verb with one has no omitted subject.
+    subject_deps (Labels): subjects; a verb with one has no omitted subject,
+        and a conjunct with one is a clause, so its phrase is no list
+        ("Jean et [Marie sont partis]" as parsed). English leaves it empty.
 
     Entities:
     entity_labels (Labels): named-entity types that refer (people, places,
