@@ -459,6 +459,9 @@ FRENCH_CASES: List[Case] = [
     Case("liage_b_lui", "binding", "[Marie|1] a vu [Sophie|2] et [lui|2] a parlé."),
     Case("liage_c_il_dit", "binding", "[Il|1] dit que [Pierre|2] est parti."),
     Case("liage_se", "binding", "[Jean|1] se regarde dans le miroir, puis [il|1] sort."),
+    # the tagger reads "écoute" as a noun: subject and object clitics still are co-arguments
+    Case("liage_b_clitiques_nom", "binding",
+         "[Anne|1] parle à [[son|1] père|2]. [Il|2] [l'|1]écoute attentivement."),
     # une personne nommée en partie : le nom seul est celui du nom complet
     Case("nom_partiel_valjean", "name_part",
          "[Jean Valjean|1] entra dans la ville au soir. Personne ne reconnut [Valjean|1] à l'auberge."),

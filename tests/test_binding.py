@@ -221,6 +221,23 @@ def test_binding_french_clitic_is_an_object_of_its_verb():
     assert forbidden_texts(doc, FR, ["B"]) == [("la", "Marie")]
 
 
+def test_binding_french_subject_and_object_clitics_of_a_verb_read_as_a_noun():
+    # fr_core_news_md's parse of "Il l'écoute.": "écoute" a noun, "l'" its
+    # article, "Il" a modifier. The clitics still are one verb's arguments.
+    rows = [("Il", 2, "nmod", "PRON"), ("l'", 2, "det", "DET"), ("écoute", 2, "ROOT", "NOUN"),
+            (".", 2, "punct", "PUNCT")]
+    assert ("l'", "Il") in forbidden_texts(parsed("fr", rows), FR, ["B"])
+    assert ("l'", "Il") not in forbidden_texts(parsed("fr", rows), replace(FR, subject_clitic_words=frozenset()),
+                                               ["B"])
+    # A word that is no clitic between them parts them ("Il, Pierre l'écoute",
+    # with a parse that names no subject).
+    rows = [("Il", 4, "nmod", "PRON"), (",", 4, "punct", "PUNCT"), ("Pierre", 4, "nmod", "PROPN"),
+            ("l'", 4, "det", "DET"), ("écoute", 4, "ROOT", "VERB"), (".", 4, "punct", "PUNCT")]
+    doc = parsed("fr", rows)
+    assert "l'" in [doc[s:e].text for s, e in extract_mentions(doc, FR).spans()]
+    assert ("l'", "Il") not in forbidden_texts(doc, FR, ["B"])
+
+
 def test_binding_french_clitic_the_parser_calls_a_subject_keeps_the_shared_subject():
     # "Marie a vu Sophie et lui a parlé", with "lui" parsed as the subject of
     # "parlé": still an object clitic, whose co-argument is the shared Marie.

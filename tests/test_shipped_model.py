@@ -117,6 +117,8 @@ FRENCH_PASSING = {
         "locuteur_incise_nom", "locuteur_incise_question", "locuteur_deux_je_noms",
         # a reply's "you" is the speaker it answers (docs/experiments/2026-11-27-replies.md)
         "locuteur_deux_servantes",
+        # subject and object clitics are co-arguments (docs/experiments/2026-11-27-french-misparses.md)
+        "liage_b_clitiques_nom",
     },
     "fr_sm": {
         "court_marie", "court_jean", "court_louise_cles", "court_roi", "court_enfants",

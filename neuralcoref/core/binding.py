@@ -350,7 +350,8 @@ def binding_constraints(doc: Doc, mentions: Mentions, rules: LanguageRules,
     n = len(mentions)
     if not wanted or n == 0 or not doc.has_annotation("DEP"):
         return Binding.none(n)
-    parse = _Parse(arrays_of(doc, arrays), rules)
+    arrays = arrays_of(doc, arrays)
+    parse = _Parse(arrays, rules)
     heads = np.asarray(mentions.heads, dtype=np.int64)
     order = np.argsort(heads, kind="stable")
     sorted_heads = heads[order]
@@ -396,11 +397,32 @@ def binding_constraints(doc: Doc, mentions: Mentions, rules: LanguageRules,
                 inside = with_heads(lo, hi)
                 inside = inside[~pronominal[inside] & ~parse.predicative[heads[inside]]]
                 pairs.extend((m, int(o)) for o in inside)
+    if "B" in wanted and rules.subject_clitic_words:
+        pairs.extend(_clitic_cluster_pairs(arrays, rules, heads, pronominal, with_heads))
     if "N" in wanted:
         pairs.extend(_coargument_phrases(parse, heads, pronominal, with_heads))
     if "I" in wanted:
         pairs.extend(_within_own_phrase(parse, mentions, pronominal, with_heads))
     return replace(Binding.from_pairs(n, pairs, binder), fallback=FALLBACK, clusters=rules.binding_clusters)
+
+
+def _clitic_cluster_pairs(arrays: DocArrays, rules: LanguageRules, heads: np.ndarray,
+                          pronominal: np.ndarray, with_heads) -> List[Tuple[int, int]]:
+    """B on the surface: an object clitic and the subject clitic before it, with
+    only clitics between ("Il [ne] l'écoute"), are arguments of one verb, which
+    the tagger may have read as a noun."""
+    lower = arrays.lower
+    cluster = has_label(lower, rules.clitic_cluster_words)
+    subject = has_label(lower, rules.subject_clitic_words)
+    objects = has_label(lower, rules.binding_clitic_words)
+    out: List[Tuple[int, int]] = []
+    for m in np.flatnonzero(pronominal & objects[heads]).tolist():
+        s = int(heads[m]) - 1
+        while s >= 0 and cluster[s] and not subject[s]:
+            s -= 1
+        if s >= 0 and subject[s]:
+            out.extend((m, int(o)) for o in with_heads(s, s) if o != m)
+    return out
 
 
 def _coargument_phrases(parse: "_Parse", heads: np.ndarray, pronominal: np.ndarray,

@@ -210,6 +210,12 @@ class LanguageRules:
         the subject ("a story about him", "a picture of him").
     binding_clitic_words (Labels): pronouns that are an object of the verb they
         precede, however the parser labels them (French "le", "lui").
+    subject_clitic_words, clitic_cluster_words (Labels): a subject clitic
+        ("il") and the object clitics after it up to the verb (the words of
+        ``clitic_cluster_words``: "ne", "me", "le", "lui", "y"...) are arguments
+        of one verb, whatever the tagger makes of it ("Il l'écoute" read as a
+        noun): principle B keeps such a ``binding_clitic_words`` object from
+        its subject. Empty: none.
     control_deps (Labels): complements that take their subject from the
         governing verb's object, else its subject ("wants to see him").
     preposed_deps (Labels): adverbial clauses and phrases whose pronoun, when
@@ -377,6 +383,8 @@ class LanguageRules:
     binding_accusative_words: Labels = labels()
     binding_complement_deps: Labels = labels()
     binding_clitic_words: Labels = labels()
+    subject_clitic_words: Labels = labels()
+    clitic_cluster_words: Labels = labels()
     control_deps: Labels = labels()
     finite_verb_tags: Labels = labels()
     nonfinite_verb_tags: Labels = labels()
@@ -478,7 +486,8 @@ _BINDING_FIELDS = ("binding_principles", "binding_clusters", "binding_pronoun_wo
                    "binding_subject_deps", "binding_object_deps", "binding_preposition_deps",
                    "binding_prepositions", "binding_objectless_prepositions", "binding_noun_prepositions",
                    "binding_accusative_words",
-                   "binding_complement_deps", "binding_clitic_words", "control_deps",
+                   "binding_complement_deps", "binding_clitic_words", "subject_clitic_words",
+                   "clitic_cluster_words", "control_deps",
                    "finite_verb_tags", "nonfinite_verb_tags", "past_verb_tags", "title_words", "verb_frames",
                    "preposed_deps",
                    "relative_clause_deps", "relative_words", "clausal_modifier_deps", "binding_expletive_deps",

@@ -151,6 +151,10 @@ RULES = replace(
     binding_subject_deps=UD_RULES.binding_subject_deps | labels("expl:subj"),
     # Object clitics precede their verb, whatever their label ("lui/dep", "le/det").
     binding_clitic_words=labels(*_elided("le", "la", "les", "l'", "lui", "leur")),
+    # ... and a subject clitic's object clitics are its co-arguments, verb or not.
+    subject_clitic_words=labels("il", "elle", "ils", "elles", "on"),
+    clitic_cluster_words=labels(*_elided("ne", "n'", "me", "m'", "te", "t'", "se", "s'", "nous", "vous",
+                                         "le", "la", "les", "l'", "lui", "leur", "y", "en")),
     relative_words=labels("qui"),
     # Impersonal "il" (see neuralcoref.core.expletives).
     weather_lemmas=labels("pleuvoir", "neiger", "grêler", "venter", "bruiner", "tonner",
