@@ -126,6 +126,9 @@ CASES: List[Case] = [
     # titles
     Case("title_dr", "title",
          "[Dr. Smith|1] examined [the patient|2]. [Smith|1] told [her|2] to rest."),
+    # a title is part of its name, no antecedent of its own for a pronoun gender keeps from the name
+    Case("title_dr_she_he", "title",
+         "[Dr. Brown|1] examined [the patient|2]. [She|1] said [he|2] needed rest."),
     Case("title_president", "title",
          "[President Lincoln|1] gave a speech. [Lincoln|1] spoke for two minutes."),
     Case("title_mr", "title",

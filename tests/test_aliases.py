@@ -129,6 +129,8 @@ def test_aliases_mark_the_title_of_a_persons_name(nlp_en):
     # not "Obama" of an organisation, not "The President".
     text = "In his speech, President Obama thanked the Obama Foundation. The President left."
     assert words_inside_names(nlp_en, text) == {(4, 5): "Obama"}
+    # A title with a period is no alphabetic word, and a title all the same.
+    assert words_inside_names(nlp_en, "Dr. Brown examined the patient.") == {(0, 1): "Brown"}
 
 
 def test_aliases_a_definite_role_noun_takes_the_one_name_with_that_title(nlp_en):

@@ -250,6 +250,10 @@ def test_rescue_links_a_blocked_pronoun_to_its_best_allowed_candidate():
     assert rescued.tolist() == [-1, -1, -1, 1, 2]
     assert rescue_pronouns(links, single + 0.1, pair, ptr, ante, persons, 0.5, codes, margin=0.1).tolist() \
         == links.tolist()  # a dog scores 0.2 under the threshold
+    # Nor a word inside a person's name ("Dr." of "Dr. Brown" when "a dog" is one).
+    name_of = np.array([-1, -1, 7, -1, -1], dtype=np.int32)
+    assert rescue_pronouns(links, single + 0.1, pair, ptr, ante, persons, 0.5, codes,
+                           name_of=name_of).tolist() == links.tolist()
     # Not blocked (the scores did not want a link, "my sister" 1.5 under 2.0): unchanged.
     high = best_antecedents(single + 2.0, pair, ptr, ante, 0.5, codes)
     assert rescue_pronouns(high, single + 2.0, pair, ptr, ante, persons, 0.5, codes) is high

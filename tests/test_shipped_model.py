@@ -96,6 +96,8 @@ PASSING = {
     "speaker_split_quotation",
     # passed before; guards the reply's "you" (docs/experiments/2026-11-27-replies.md)
     "speaker_reply_two_women",
+    # a title is no antecedent of its own for the rescue (same file, section 4)
+    "title_dr_she_he",
 }
 FRENCH_PASSING = {
     "fr": {

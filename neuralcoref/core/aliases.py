@@ -172,7 +172,9 @@ def _mark_titles(arrays: DocArrays, rules: LanguageRules, person: np.ndarray, st
                   and not person[i]]
         for i in tokens:
             titled.setdefault(int(arrays.lower[i]), []).append(m)
-        name_of[one[np.isin(starts[one], tokens)]] = heads[m]
+        # Any one-token name there: "Dr." is no alphabetic word, yet a title.
+        single = proper[ends[proper] - starts[proper] == 1]
+        name_of[single[np.isin(starts[single], tokens)]] = heads[m]
     return titled
 
 

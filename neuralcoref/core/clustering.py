@@ -187,7 +187,7 @@ def rescue_pronouns(links: np.ndarray, single: np.ndarray, pair: np.ndarray, ptr
                     agreement: Optional[np.ndarray] = None, names: Optional[np.ndarray] = None,
                     classes: Optional[np.ndarray] = None, margin: Optional[float] = None,
                     binding: Optional[Binding] = None, masks: Optional[np.ndarray] = None,
-                    top: Optional[np.ndarray] = None) -> np.ndarray:
+                    top: Optional[np.ndarray] = None, name_of: Optional[np.ndarray] = None) -> np.ndarray:
     """Links again, letting a third-person pronoun that the scores called anaphoric
     but agreement left unlinked take its best allowed candidate.
 
@@ -216,6 +216,8 @@ def rescue_pronouns(links: np.ndarray, single: np.ndarray, pair: np.ndarray, ptr
         return links
     anaphor = np.repeat(np.arange(len(single)), counts)
     speech = np.isin(np.asarray(persons)[np.asarray(ante)], (PERSON.index("1"), PERSON.index("2")))
+    if name_of is not None:  # nor a word of a person's name ("Dr." of "Dr. Brown")
+        speech |= np.asarray(name_of)[np.asarray(ante)] >= 0
     pair = np.where(blocked[anaphor] & speech, np.float32(-np.inf), pair)
     margin = RESCUE_MARGIN if margin is None else margin
     single = np.where(blocked, single - np.float32(margin), single)
@@ -307,7 +309,7 @@ def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante:
     links = best_antecedents(single, pair, ptr, ante, greedyness, agreement, names, classes, binding, masks)
     if persons is not None:
         links = rescue_pronouns(links, single, pair, ptr, ante, persons, greedyness, agreement,
-                                names, classes, binding=binding, masks=masks, top=top)
+                                names, classes, binding=binding, masks=masks, top=top, name_of=name_of)
     clusters = one_span_per_head(clusters_from_links(links), heads, span_scores)
     partners = binding.partners() if binding is not None else {}
     if repeats is not None:
