@@ -457,6 +457,7 @@ FRENCH_CASES: List[Case] = [
     Case("il_semble_dormir", "expletive", "[Pierre|1] ne bouge plus. [Il|1] semble dormir."),
     Case("il_est_clair", "expletive", "[Il|-] est clair que [Sophie|1] a raison."),
     Case("il_fait_froid", "expletive", "[Il|-] fait froid, mais [Luc|1] sort sans [son|1] manteau."),
+    Case("il_etait_une_fois", "expletive", "[Il|-] était une fois [un roi|1]. [Il|1] avait trois filles."),
     # binding: object clitics (B), names under a subject pronoun (C), "se"
     Case("liage_b_clitique", "binding", "[Jean|1] a rencontré [Paul|2] et [l'|2]a salué."),
     Case("liage_b_lui", "binding", "[Marie|1] a vu [Sophie|2] et [lui|2] a parlé."),

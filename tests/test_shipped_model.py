@@ -121,6 +121,8 @@ FRENCH_PASSING = {
         "locuteur_deux_servantes",
         # subject and object clitics are co-arguments (docs/experiments/2026-11-27-french-misparses.md)
         "liage_b_clitiques_nom",
+        # an idiom's "il" is expletive however it is parsed (same file, section 3)
+        "il_etait_une_fois",
     },
     "fr_sm": {
         "court_marie", "court_jean", "court_louise_cles", "court_roi", "court_enfants",
@@ -134,6 +136,8 @@ FRENCH_PASSING = {
         "locuteur_tirets", "locuteur_incise_nom",
         # a reply's "you" is the speaker it answers (docs/experiments/2026-11-27-replies.md)
         "locuteur_deux_servantes",
+        # an idiom's "il" is expletive (docs/experiments/2026-11-27-french-misparses.md, section 3)
+        "il_etait_une_fois",
     },
 }
 SHIPPED = [name for name in ("en", "fr", "en_fast", "en_portable", "fr_sm")

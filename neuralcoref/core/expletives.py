@@ -95,14 +95,21 @@ def _expletives_and_clefts(doc: Doc, rules: LanguageRules,
     if not len(candidates):
         return out, cuts
     tables = _Tables(rules, arrays, heads)
+    idioms = [idiom.split() for idiom in rules.expletive_idioms]
     for i in candidates.tolist():
         h = int(heads[i])
-        out[i] = tables.is_expletive(i, h)
+        out[i] = _opens_idiom(doc, i, idioms) or tables.is_expletive(i, h)
         if out[i]:
             out[tables.particles(h)] = True  # "il [y] a": the particle refers to nothing either
             # A cleft's focus ends before its clause; a clause before its focus cuts nothing.
             cuts.update((c, int(arrays.left[g])) for c, g in tables.clefts(i, h) if g > c)
     return out, cuts
+
+
+def _opens_idiom(doc: Doc, i: int, idioms: List[List[str]]) -> bool:
+    """Whether token ``i`` starts one of the idioms (lists of lowercase words)."""
+    return any(i + len(words) <= len(doc) and all(doc[i + k].lower_ == w for k, w in enumerate(words))
+               for words in idioms)
 
 
 def in_predicative_frame(rules: LanguageRules, arrays: DocArrays, tokens: np.ndarray) -> np.ndarray:

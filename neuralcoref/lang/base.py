@@ -289,6 +289,9 @@ class LanguageRules:
         [y] a"); such a particle is no mention either.
     existential_lemmas (Labels): the heads with which ``expletive_particles`` do
         ("il y [a]", not "il y habite"); empty: any head.
+    expletive_idioms (Labels): fixed phrases, lowercase words joined by
+        spaces, whose first word is an expletive pronoun however the parser
+        reads the rest ("il était une fois").
     expletive_marks (Labels): subordinators of an extraposed clause in UD, where
         it hangs on the adjective ("il est important [de] dormir").
     extraposition_subject_deps (Labels): subject positions where a pronoun before
@@ -412,6 +415,7 @@ class LanguageRules:
     cleft_deps: Labels = labels()
     expletive_particles: Labels = labels()
     existential_lemmas: Labels = labels()
+    expletive_idioms: Labels = labels()
     expletive_marks: Labels = labels()
     cleft_words: Labels = labels()
     extraposition_subject_deps: Labels = labels()
@@ -503,6 +507,7 @@ _FILTER_FIELDS = ("weather_lemmas", "weather_adjectives", "ambient_entity_types"
                   "marked_clause_deps", "small_clause_deps", "weather_light_verbs",
                   "extraposition_lemmas", "copula_lemmas", "extraposed_clause_deps",
                   "predicate_adjective_deps", "cleft_deps", "expletive_particles", "existential_lemmas",
+                  "expletive_idioms",
                   "expletive_marks", "extraposition_subject_deps", "extraposition_adjectives",
                   "cleft_words", "title_deps", "double_object_lemmas", "lead_deps")
 _DECODING_FIELDS = ("decoding_agreement", "subject_salience", "thing_salience", "thing_frame_deps",

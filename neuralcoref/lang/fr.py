@@ -168,6 +168,7 @@ RULES = replace(
     copula_lemmas=labels("être"),
     expletive_particles=labels("y"),
     existential_lemmas=labels("avoir"),
+    expletive_idioms=labels("il était une fois"),
     expletive_marks=labels(*_elided("que", "qu'", "de", "d'")),
     extraposition_adjectives=labels("important", "nécessaire", "possible", "impossible",
                                     "difficile", "facile", "clair", "évident", "vrai",
