@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import warnings
 from functools import lru_cache
-from typing import FrozenSet, Iterable, Iterator, List, Optional
+from typing import AbstractSet, FrozenSet, Iterable, Iterator, List, Optional
 
 from spacy.language import Language
 from spacy.util import get_lang_class
@@ -53,7 +53,7 @@ def _sample(words: Iterable[str]) -> List[str]:
     return sample
 
 
-def _rate(sample: List[str], stop_words: FrozenSet[str]) -> float:
+def _rate(sample: List[str], stop_words: AbstractSet[str]) -> float:
     return sum(word in stop_words for word in sample) / len(sample)
 
 
@@ -80,7 +80,7 @@ def likelier_language(nlp: Language, words: Iterable[str]) -> Optional[str]:
     sample = _sample(words)
     if len(sample) < MIN_SHORT_WORDS or not nlp.Defaults.stop_words:
         return None
-    own = _rate(sample, frozenset(nlp.Defaults.stop_words))
+    own = _rate(sample, nlp.Defaults.stop_words)
     rates = {lang: _rate(sample, _stop_words(lang)) for lang in available_languages() if lang != nlp.lang}
     found = [(rate, lang) for lang, rate in rates.items() if rate >= MIN_OTHER_RATE and rate >= 2 * own]
     return max(found)[1] if found else None

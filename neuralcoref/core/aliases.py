@@ -127,7 +127,7 @@ def name_parts(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, ends
     one = proper[(n_words == 1) & (ends[proper] - starts[proper] == 1)]
     one = one[named[starts[one]]]
     person = in_person_entity(arrays, rules)
-    titled = _mark_titles(arrays, rules, person, starts, ends, heads, proper, one, name_of)
+    titled = _mark_titles(arrays, rules, person, starts, ends, heads, proper, name_of)
     if titled:
         repeats, names, aliases = _title_roles(arrays, starts, ends, heads, types, titled,
                                                repeats, names, aliases)
@@ -154,7 +154,7 @@ def name_parts(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, ends
 
 
 def _mark_titles(arrays: DocArrays, rules: LanguageRules, person: np.ndarray, starts: np.ndarray,
-                 ends: np.ndarray, heads: np.ndarray, proper: np.ndarray, one: np.ndarray,
+                 ends: np.ndarray, heads: np.ndarray, proper: np.ndarray,
                  name_of: np.ndarray) -> Dict[int, List[int]]:
     """Mark in ``name_of`` the one-word titles of people's names ("President" of
     "President Obama", a ``title_deps`` dependent of a name headed in a person
@@ -167,13 +167,13 @@ def _mark_titles(arrays: DocArrays, rules: LanguageRules, person: np.ndarray, st
     if not rules.title_deps:
         return titled
     title = has_label(arrays.dep, rules.title_deps)
+    # Any one-token name may be a title: "Dr." is no alphabetic word, yet one.
+    single = proper[ends[proper] - starts[proper] == 1]
     for m in proper[(ends[proper] - starts[proper] > 1) & person[heads[proper]]].tolist():
         tokens = [i for i in range(int(starts[m]), int(heads[m])) if title[i] and arrays.head[i] == heads[m]
                   and not person[i]]
         for i in tokens:
             titled.setdefault(int(arrays.lower[i]), []).append(m)
-        # Any one-token name there: "Dr." is no alphabetic word, yet a title.
-        single = proper[ends[proper] - starts[proper] == 1]
         name_of[single[np.isin(starts[single], tokens)]] = heads[m]
     return titled
 
