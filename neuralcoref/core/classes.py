@@ -8,7 +8,7 @@ from typing import Optional, Tuple
 import numpy as np
 
 from ..lang.base import LanguageRules
-from ..lang.lexicon import MENTION_CLASSES, gender_word_ids, noun_classes, thing_nouns, word_classes
+from ..lang.lexicon import GENDER_CLASSES, MENTION_CLASSES, gender_word_ids, noun_classes, thing_nouns, word_classes
 from .clustering import pronoun_persons, third_person_pronouns
 from .contract import C, DEP_CLASSES, NUMBER, PERSON
 from .doc_arrays import DocArrays, arrays_of
@@ -70,8 +70,7 @@ def _gender_word_classes(rules: LanguageRules, keys: np.ndarray) -> np.ndarray:
     """The classes "male" and "female" of words (string ids) the rules'
     ``gender_words`` call masculine or feminine ("Paul", "Mme"), else 0."""
     genders = gender_word_ids(rules)
-    by_gender = {"masc": MENTION_CLASSES.index("male"), "fem": MENTION_CLASSES.index("female")}
-    return np.array([by_gender.get(genders.get(int(k), ""), 0) for k in keys.tolist()], dtype=np.int8)
+    return np.array([GENDER_CLASSES.get(genders.get(int(k), ""), 0) for k in keys.tolist()], dtype=np.int8)
 
 
 def speech_persons(classes: np.ndarray, codes: np.ndarray) -> np.ndarray:

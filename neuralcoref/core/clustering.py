@@ -9,7 +9,7 @@ from spacy.symbols import PROPN
 from spacy.tokens import Doc
 
 from ..lang.base import LanguageRules
-from ..lang.lexicon import MENTION_CLASSES
+from ..lang.lexicon import GENDER_CLASSES, MENTION_CLASSES
 from . import _features
 from .binding import Binding, allowed_together
 from .contract import C, DEP_CLASSES, GENDER, H, NUMBER, PERSON
@@ -215,10 +215,10 @@ def rescue_pronouns(links: np.ndarray, single: np.ndarray, pair: np.ndarray, ptr
     if not blocked.any():
         return links
     anaphor = np.repeat(np.arange(len(single)), counts)
-    speech = np.isin(np.asarray(persons)[np.asarray(ante)], (PERSON.index("1"), PERSON.index("2")))
+    barred = np.isin(np.asarray(persons)[np.asarray(ante)], (PERSON.index("1"), PERSON.index("2")))
     if name_of is not None:  # nor a word of a person's name ("Dr." of "Dr. Brown")
-        speech |= np.asarray(name_of)[np.asarray(ante)] >= 0
-    pair = np.where(blocked[anaphor] & speech, np.float32(-np.inf), pair)
+        barred |= np.asarray(name_of)[np.asarray(ante)] >= 0
+    pair = np.where(blocked[anaphor] & barred, np.float32(-np.inf), pair)
     margin = RESCUE_MARGIN if margin is None else margin
     single = np.where(blocked, single - np.float32(margin), single)
     return best_antecedents(single, pair, ptr, ante, greedyness, agreement, names, classes, binding, masks)
@@ -702,6 +702,10 @@ def with_speaker_names(names: np.ndarray, speakers: np.ndarray) -> np.ndarray:
     return out
 
 
+#: GENDER code -> the MENTION_CLASSES code it gives a speaker (0: none).
+_GENDER_CODE_CLASSES = np.array([GENDER_CLASSES.get(g, 0) for g in GENDER], dtype=np.int8)
+
+
 def with_speaker_genders(classes: np.ndarray, codes: np.ndarray, speakers: np.ndarray) -> np.ndarray:
     """Lexicon classes with each pronoun of an attributed quotation given its
     speaker's gender ("female" for the "I" of "said Anna" or "dit-elle"), so
@@ -717,11 +721,8 @@ def with_speaker_genders(classes: np.ndarray, codes: np.ndarray, speakers: np.nd
         return classes
     out = np.array(classes, dtype=np.int8)
     pronoun, speaker = speakers[:, 0], speakers[:, 1]
-    gender = np.asarray(codes)[speaker, C["gender"]]
-    by_code = np.select([gender == GENDER.index("fem"), gender == GENDER.index("masc")],
-                        [MENTION_CLASSES.index("female"), MENTION_CLASSES.index("male")], 0)
-    by_class = np.where(np.isin(out[speaker], [MENTION_CLASSES.index("female"),
-                                               MENTION_CLASSES.index("male")]), out[speaker], 0)
+    by_code = _GENDER_CODE_CLASSES[np.asarray(codes)[speaker, C["gender"]]]
+    by_class = np.where(np.isin(out[speaker], list(GENDER_CLASSES.values())), out[speaker], 0)
     found = np.where(by_code > 0, by_code, by_class)
     out[pronoun[found > 0]] = found[found > 0]
     return out
