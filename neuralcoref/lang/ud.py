@@ -68,6 +68,11 @@ RULES = LanguageRules(
     # times against 1 for leading adverbs).
     lead_deps=labels("advmod", "cc", "cc:preconj", "mark", "discourse", "dep", "parataxis",
                      "vocative", "punct", "fixed"),
+    name_part_deps=labels("flat:name", "flat"),
+    # The small words of European names ("Charles de Gaulle", "Vincent van Gogh").
+    name_particles=labels("de", "d'", "d’", "du", "des", "la", "le", "les", "l'", "l’", "van", "von", "der",
+                          "den", "ten", "ter", "zu", "di", "da", "del", "della", "dos", "y", "e", "bin", "ibn",
+                          "al", "el", "mac"),
     entity_labels=labels("PER", "PERSON", "LOC", "GPE", "FAC", "ORG", "PRODUCT",
                          "EVENT", "WORK_OF_ART"),
     entity_classes={
