@@ -15,6 +15,9 @@ class _Output(NamedTuple):
     possessive_suffixes: FrozenSet[str]
     elided_words: Dict[str, str]
     subject_deps: FrozenSet[str]
+    contracted: Dict[str, Tuple[str, str]]  # "au" -> ("à", "le")
+    contractions: Dict[Tuple[str, str], str]  # ("à", "le") -> "au"
+    elisions: Dict[str, str]  # "de" -> "d'"
 
 
 @lru_cache(maxsize=None)
@@ -25,7 +28,11 @@ def _output_rules(lang: str) -> _Output:
     from .lang.ud import RULES as UD_RULES
     rules = get_rules(lang) if lang in available_languages() else UD_RULES
     subjects = frozenset(d for d, c in rules.class_map("dep_classes").items() if c == "subject")
-    return _Output(rules.possessive_suffixes, rules.class_map("elided_words"), subjects)
+    contracted = {word: tuple(full.split()) for word, full in rules.class_map("contracted_words").items()}
+    elided = rules.class_map("elided_words")
+    return _Output(rules.possessive_suffixes, elided, subjects, contracted,
+                   {full: word for word, full in contracted.items()},
+                   {full: word for word, full in sorted(elided.items(), reverse=True)})
 
 
 def _is_pronoun(span: Span) -> bool:
@@ -64,7 +71,7 @@ def _replacement(mention: Span, main: Span, output: _Output) -> Optional[str]:
         return None
     if main.start <= mention.root.head.i < main.end:
         return None  # it hangs on the main mention: "the World Health Organization (WHO)"
-    text = main.text
+    text = _with_preposition(_contraction(mention, output), _without_preposition(main, output), output)
     if _is_possessive(mention):
         suffixes = output.possessive_suffixes
         if not suffixes:
@@ -72,6 +79,41 @@ def _replacement(mention: Span, main: Span, output: _Output) -> Optional[str]:
         if not text.endswith(("'s", "’s")):
             text += "'" if text.endswith("s") and "'" in suffixes else "'s"
     return text
+
+
+def _contraction(span: Span, output: _Output) -> Optional[Tuple[str, str]]:
+    """(preposition, article) of a span's first word when it fuses the two
+    ("aux" of "aux enfants"; not the article "des" of "voit des enfants")."""
+    first = span[0]
+    if len(span) < 2 or first.lower_ not in output.contracted or (first.pos_ == "DET" and first.dep_ == "det"):
+        return None
+    return output.contracted[first.lower_]
+
+
+def _without_preposition(main: Span, output: _Output) -> str:
+    """A main mention's text without the preposition its first word holds
+    ("aux enfants" -> "les enfants")."""
+    fused = _contraction(main, output)
+    if fused is None:
+        return main.text
+    return fused[1] + main[0].whitespace_ + main[1:].text
+
+
+def _with_preposition(fused: Optional[Tuple[str, str]], text: str, output: _Output) -> str:
+    """``text`` after the preposition of a replaced mention's fused first word,
+    fused again with an article where the language does ("à" + "le roi" ->
+    "au roi", "de" + "Anne" -> "d'Anne")."""
+    if fused is None or not text:
+        return text
+    preposition = fused[0]
+    article, _, rest = text.partition(" ")
+    again = output.contractions.get((preposition, article.lower()))
+    if again is not None and rest:
+        return again + " " + rest
+    elided = output.elisions.get(preposition)
+    if elided is not None and text[0].lower() in _VOWELS:
+        return elided + text
+    return preposition + " " + text
 
 
 def _elided_before(doc: Doc, start: int, text: str, output: _Output) -> Optional[str]:

@@ -176,3 +176,45 @@ def test_resolved_keeps_a_mention_that_hangs_on_its_main_mention(make_doc):
                     (".", 10, "punct", "PUNCT")])
     assert resolved(doc, [[(0, 4), (5, 6), (9, 10)]]) == \
         "The World Health Organization ( WHO ) met . The World Health Organization was slow . "
+
+
+# French: "Marie parle aux enfants . Ils rient ." / "... du professeur ...".
+AUX_ENFANTS = [("Marie", 1, "nsubj", "PROPN"), ("parle", 1, "ROOT", "VERB"), ("aux", 3, "case", "ADP"),
+               ("enfants", 1, "obl:arg", "NOUN"), (".", 1, "punct", "PUNCT"), ("Ils", 6, "nsubj", "PRON"),
+               ("rient", 6, "ROOT", "VERB"), (".", 6, "punct", "PUNCT")]
+AUX_SPACES = [True, True, True, False, True, True, False, False]
+
+
+def test_resolved_french_main_mention_loses_its_fused_preposition():
+    doc = build_doc(spacy.blank("fr").vocab, AUX_ENFANTS, spaces=AUX_SPACES)
+    # "aux" is "à les": the subject that replaces "Ils" is "les enfants".
+    assert resolved(doc, [[(2, 4), (5, 6)]]) == "Marie parle aux enfants. Les enfants rient."
+
+
+@pytest.mark.parametrize("fused,main,expected", [
+    ("aux", "Marie", "Marie parle à Marie."),
+    ("du", "Marie", "Marie parle de Marie."),
+    ("du", "Anne", "Anne parle d'Anne."),
+    ("au", "le roi", "Le roi parle au roi."),
+    ("aux", "les rois", "Les rois parlent aux rois."),
+], ids=["a", "de", "de-elided", "fused-again", "fused-again-plural"])
+def test_resolved_french_replaced_mention_keeps_its_preposition(fused, main, expected):
+    # "<main> parle <fused> enfants .", the main mention standing for the other
+    # (a test of the words, not of sense).
+    words = main.split()
+    words[0] = words[0].capitalize()
+    n = len(words)
+    rows = ([(w, n - 1 if i < n - 1 else n, "det" if i < n - 1 else "nsubj", "DET" if i < n - 1 else
+              "PROPN" if n == 1 else "NOUN") for i, w in enumerate(words)]
+            + [("parlent" if main.endswith("s") else "parle", n, "ROOT", "VERB"),
+               (fused, n + 2, "case", "ADP"), ("enfants", n, "obl:arg", "NOUN"), (".", n, "punct", "PUNCT")])
+    doc = build_doc(spacy.blank("fr").vocab, rows, spaces=[True] * (n + 2) + [False, False])
+    assert resolved(doc, [[(0, n), (n + 1, n + 3)]]) == expected
+
+
+def test_resolved_french_article_des_is_no_preposition():
+    # "voit des enfants": "des" is the plural indefinite article, kept.
+    rows = [AUX_ENFANTS[0], ("voit", 1, "ROOT", "VERB"), ("des", 3, "det", "DET"),
+            ("enfants", 1, "obj", "NOUN")] + AUX_ENFANTS[4:]
+    doc = build_doc(spacy.blank("fr").vocab, rows, spaces=AUX_SPACES)
+    assert resolved(doc, [[(2, 4), (5, 6)]]) == "Marie voit des enfants. Des enfants rient."

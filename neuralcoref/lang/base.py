@@ -163,6 +163,11 @@ class LanguageRules:
         kept (French "sa maison" has no such form).
     elided_words (ClassMap): elided word -> full form, restored before a
         replacement that starts with a consonant ("qu'il" -> "que Jean").
+    contracted_words (ClassMap): a preposition fused with an article -> the
+        two words ("au" -> "à le"): resolved text writes a main mention that
+        starts with one with its article alone ("les enfants" for "aux
+        enfants"), and a replaced mention that starts with one keeps its
+        preposition ("parle aux enfants" stays, "parle à Marie").
     lexicons (Labels): compiled lexicons in ``neuralcoref/lang/data/`` ("en_lexicon":
         noun classes and first names, see :mod:`neuralcoref.lang.lexicon`) whose
         classes constrain decoding: "the laptop" never joins "he", "the accountant"
@@ -372,6 +377,7 @@ class LanguageRules:
     thing_frame_deps: Labels = labels()
     possessive_suffixes: Labels = frozenset()
     elided_words: Union[ClassMap, Mapping[str, str]] = frozenset()
+    contracted_words: Union[ClassMap, Mapping[str, str]] = frozenset()
     lexicons: Labels = labels()
     speech_verbs: Labels = labels()
     speech_marks: Labels = labels()
@@ -521,7 +527,7 @@ _FILTER_FIELDS = ("weather_lemmas", "weather_adjectives", "ambient_entity_types"
                   "cleft_words", "title_deps", "double_object_lemmas", "lead_deps",
                   "name_part_deps", "name_particles")
 _DECODING_FIELDS = ("decoding_agreement", "subject_salience", "thing_salience", "thing_frame_deps",
-                    "possessive_suffixes", "elided_words",
+                    "possessive_suffixes", "elided_words", "contracted_words",
                     "lexicons", "speech_verbs", "speech_marks", "speech_open_marks", "speech_close_marks") \
     + _BINDING_FIELDS + _FILTER_FIELDS
 #: Numeric and true-or-false fields (the others are label sets, or ``lang``).

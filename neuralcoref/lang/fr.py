@@ -132,6 +132,8 @@ RULES = replace(
         ("qu'", "que"), ("lorsqu'", "lorsque"), ("puisqu'", "puisque"), ("quoiqu'", "quoique"),
         ("jusqu'", "jusque"), ("d'", "de"), ("s'", "si"))
         for elided in _elided(word)},
+    # Resolved text: "Marie parle aux enfants. Ils rient." -> "... Les enfants rient."
+    contracted_words={"au": "à le", "aux": "à les", "du": "de le", "des": "de les"},
     animate_pronouns=labels(*_elided("je", "j'", "tu", "me", "m'", "te", "t'", "moi", "toi",
                                      "nous", "vous", "-je", "-tu", "-moi", "-toi", "-nous", "-vous",
                                      "mon", "ma", "mes", "ton", "ta", "tes", "notre", "nos",
