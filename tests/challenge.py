@@ -340,6 +340,7 @@ CASES: List[Case] = [
     Case("binding_b_modifier_clause", "binding",
          "[A nurse caring for [him|2]|1] said that [John|2] was tired."),
     # B through a verb's frame: "discuss something with someone"
+    Case("binding_b_ecm_it", "binding", "[The team|1] built [a robot|2] and wants [it|2] to win."),
     Case("binding_b_frame_with", "binding",
          "[The president|1] met [the prime minister|2]. [He|1] discussed trade with [him|2]."),
     # C for a full noun phrase: an object is not its verb's subject

@@ -300,6 +300,9 @@ def test_binding_french_person_s_pairs_other_persons_of_one_predicate():
      [("her", "The clerk"), ("the scanning", "her")], []),
     ("Mary made him leave.", [("him", "Mary")], []),
     ("John said she left.", [], []),
+    # Any personal subject of a non-finite complement takes the matrix verb's case.
+    ("The team wants it to win.", [("it", "The team")], []),
+    ("The company said it would hire more workers.", [("more workers", "it")], []),
     # A predicate adjective's arguments: the copula's subject.
     ("The secretary hated the developer and was rude to her.", [("her", "The secretary")], []),
     ("John was proud of himself.", [], [("himself", "John")]),
@@ -318,7 +321,7 @@ def test_binding_french_person_s_pairs_other_persons_of_one_predicate():
 ], ids=["he_him", "she_her", "shared_subject", "winobias_type2", "principle_c", "cataphora",
         "control", "reflexive", "preposition", "objectless_with", "with_beside_an_object", "object_control",
         "unlike_conjuncts", "unlike_tenses", "unlike_tenses_present", "noun_preposition", "picture_noun", "noun_with", "exceptional_case", "made_him_leave",
-        "nominative_subject", "adjective_b", "adjective_a", "vocative", "reflexive_object", "predicative_as",
+        "nominative_subject", "nonfinite_it", "modal_it", "adjective_b", "adjective_a", "vocative", "reflexive_object", "predicative_as",
         "expletive_conjunct", "modifier_clause_b", "modifier_clause_a"])
 def test_binding_on_parsed_english(nlp_en, text, pairs, bound):
     doc = nlp_en(text)

@@ -98,6 +98,9 @@ PASSING = {
     "speaker_reply_two_women",
     # a title is no antecedent of its own for the rescue (same file, section 4)
     "title_dr_she_he",
+    # any personal subject of a non-finite complement is the matrix verb's
+    # argument (docs/experiments/2026-11-27-french-first-sentences.md, section 4)
+    "binding_b_ecm_it",
 }
 FRENCH_PASSING = {
     "fr": {

@@ -238,10 +238,23 @@ class _Parse:
         self.determiner = has(dep, rules.determiner_deps)
         self.possessive = has(lower, rules.binding_possessive_words) & self.determiner
         self.noun_prep = self.prep & has(lower, rules.binding_noun_prepositions)
-        # "helped [her] do it": an accusative subject of a complement clause.
-        self.exceptional = self.subject & has(lower, rules.binding_accusative_words) \
-            & has(dep, rules.binding_complement_deps)[self.heads]
+        # "helped [her] do it": an accusative subject of a complement clause,
+        # or any personal one of a non-finite complement ("expects [it] to sell").
+        complement = has(dep, rules.binding_complement_deps)[self.heads]
+        self.exceptional = self.subject & complement & (
+            has(lower, rules.binding_accusative_words)
+            | (self.personal & self.nonfinite[self.heads] & ~self._tensed(arrays, rules)[self.heads]))
         self.kids, self.kid_ptr = arrays.children
+
+    def _tensed(self, arrays: DocArrays, rules: LanguageRules) -> np.ndarray:
+        """(n,) bool: verbs with a modal or finite auxiliary before them ("it
+        [would] hire", "it [was] sold")."""
+        tense = has_label(arrays.tag, rules.finite_verb_tags | rules.modal_tags)
+        n = len(tense)
+        before = np.flatnonzero(tense & (np.arange(n) < self.heads))
+        out = np.zeros(n, dtype=bool)
+        out[self.heads[before]] = True
+        return out
 
     def children(self, i: int) -> List[int]:
         return self.kids[self.kid_ptr[i]:self.kid_ptr[i + 1]].tolist()

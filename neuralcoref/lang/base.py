@@ -236,6 +236,11 @@ class LanguageRules:
         hangs as a conjunct on a non-finite one in a complement clause ("saw
         her take the pen and [accused] him") conjoins the clause's governor,
         and shares its subject. Empty: conjuncts share their head's subject.
+    modal_tags (Labels): fine tags of modal auxiliaries ("MD"). A personal
+        pronoun that is the subject of a non-finite complement (no modal or
+        finite auxiliary before it: "expects [it] to sell", "made [it] work",
+        not "said it would hire") takes its case from the matrix verb, as an
+        accusative one does (``binding_accusative_words``).
     verb_frames (Labels): "verb preposition" pairs of verb lemmas and the
         prepositional phrases they govern ("protect from", "accuse of"): such a
         phrase is the verb's argument for binding, and where the parser hangs
@@ -407,6 +412,7 @@ class LanguageRules:
     control_deps: Labels = labels()
     finite_verb_tags: Labels = labels()
     nonfinite_verb_tags: Labels = labels()
+    modal_tags: Labels = labels()
     past_verb_tags: Labels = labels()
     title_words: Labels = labels()
     verb_frames: Labels = labels()
@@ -510,7 +516,7 @@ _BINDING_FIELDS = ("binding_principles", "binding_clusters", "binding_pronoun_wo
                    "binding_accusative_words",
                    "binding_complement_deps", "binding_clitic_words", "subject_clitic_words",
                    "clitic_cluster_words", "control_deps",
-                   "finite_verb_tags", "nonfinite_verb_tags", "past_verb_tags", "title_words", "verb_frames",
+                   "finite_verb_tags", "nonfinite_verb_tags", "modal_tags", "past_verb_tags", "title_words", "verb_frames",
                    "preposed_deps",
                    "relative_clause_deps", "relative_words", "clausal_modifier_deps", "binding_expletive_deps",
                    "binding_predicate_deps",

@@ -119,6 +119,7 @@ RULES = LanguageRules(
     control_deps=labels("xcomp"),
     finite_verb_tags=labels("VBD", "VBZ", "VBP"),
     nonfinite_verb_tags=labels("VB", "VBG", "VBN"),
+    modal_tags=labels("MD"),
     past_verb_tags=labels("VBD"),
     # Verbs and the prepositional phrases they govern, which the parser may hang
     # on their object ("protected the designer from harm", "accused him of fraud").
