@@ -145,7 +145,7 @@ def test_thing_preference_of_parsed_mentions(nlp_en):
 
     doc = nlp_en("Mr. Brown opened the shop and the plan. He closed it and its door at noon. "
                  "It was hard to open. They made it clear and considered it a bore. "
-                 "The road closed because it was icy.")
+                 "The road closed because it was icy. It is red and very fast.")
     mentions = extract_mentions(doc, en.RULES)
     codes = featurize(doc, mentions, FeatureTables(en.RULES)).codes
     salience, prefers = thing_preference(doc, mentions.heads, mentions.types, codes, en.RULES)
@@ -155,9 +155,10 @@ def test_thing_preference_of_parsed_mentions(nlp_en):
     referring = [(t, i) for (t, i), p in zip(spans, prefers) if p]
     # "It was hard to open" (a copula with a clause), "made it clear" and
     # "considered it a bore" (small clauses) are left out; "closed it", "its"
-    # and "it was icy" (a bare adjective: a property of a thing) refer.
-    assert [t for t, _ in referring] == ["it", "its", "it"]
-    assert [doc[i - 1].text for _, i in referring] == ["closed", "and", "because"]
+    # and "it was icy" (a bare adjective: a property of a thing) refer, as
+    # does "It is red and very fast" (degree words and coordination).
+    assert [t for t, _ in referring] == ["it", "its", "it", "It"]
+    assert [doc[i - 1].text for _, i in referring] == ["closed", "and", "because", "."]
     off = thing_preference(doc, mentions.heads, mentions.types, codes, replace(en.RULES, thing_salience=0))
     assert not off[0].any() and not off[1].any()
 

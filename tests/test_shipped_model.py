@@ -101,6 +101,8 @@ PASSING = {
     # any personal subject of a non-finite complement is the matrix verb's
     # argument (docs/experiments/2026-11-27-french-first-sentences.md, section 4)
     "binding_b_ecm_it",
+    # degree words and coordination leave a predicate adjective bare (section 5)
+    "it_degree_adjectives",
 }
 FRENCH_PASSING = {
     "fr": {

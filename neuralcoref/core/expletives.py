@@ -130,8 +130,12 @@ def in_predicative_frame(rules: LanguageRules, arrays: DocArrays, tokens: np.nda
     heads = arrays.head.astype(np.int64)
     n = len(heads)
     child = heads != np.arange(n)
+    # A word with a dependent beyond degree words and coordination ("hard [to
+    # open]"), or with such a conjunct ("red and [hard to open]").
     parent = np.zeros(n, dtype=bool)
-    parent[heads[child]] = True
+    parent[heads[child & ~has_label(arrays.dep, rules.degree_deps)]] = True
+    conj = child & has_label(arrays.dep, rules.conj_deps)
+    parent[heads[conj & parent]] = True
     frame_dep = has_label(arrays.dep, rules.thing_frame_deps) & child
     # A raising verb's infinitive ("it seems [to] work") is no frame: the
     # pronoun is the subject of the raised verb.

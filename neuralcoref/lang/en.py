@@ -91,6 +91,7 @@ RULES = LanguageRules(
     # sentence, one or two back: docs/experiments/2026-11-27-it-things.md).
     thing_salience=0.5,
     thing_frame_deps=labels("attr", "acomp", "oprd", "ccomp", "xcomp"),
+    degree_deps=labels("advmod", "npadvmod", "neg", "cc", "conj", "punct"),
     # Binding (decoding only, see neuralcoref.core.binding).
     binding_principles=labels("A", "B", "C", "N", "P", "I"),
     # Third person only: first and second person meet names as vocatives ("What
