@@ -62,6 +62,8 @@ CASES: List[Case] = [
          "[It|-] is clear that [the plan|1] failed, and [it|1] will be replaced."),
     Case("it_degree_adjectives", "it",
          "[My brother|1] bought [a new car|2]. [It|2] is red and very fast."),
+    Case("it_clause_before", "it",
+         "[The museum|1] was closed, so we visited [it|1] the next day."),
     Case("it_raised_passive", "it",
          "[The train|1] is late. [It|1] was supposed to arrive at noon."),
     Case("it_time", "it",

@@ -163,6 +163,21 @@ def test_thing_preference_of_parsed_mentions(nlp_en):
     assert not off[0].any() and not off[1].any()
 
 
+def test_thing_preference_a_clause_before_the_pronoun_is_no_frame(nlp_en):
+    from neuralcoref.core.expletives import in_predicative_frame
+    from neuralcoref.core.doc_arrays import read_doc
+
+    # The parser makes the first clause a ccomp of "visited"; it comes before
+    # "it", so it is no extraposed clause of it. One after it is.
+    doc = nlp_en("The museum was closed, so we visited it the next day.")
+    assert doc[1].head.dep_ == "ccomp" and doc[1].head.head.text == "visited"
+    it = [t.i for t in doc if t.text == "it"]
+    assert not in_predicative_frame(en.RULES, read_doc(doc), np.array(it)).any()
+    doc = nlp_en("They made it clear that the museum was closed.")
+    it = [t.i for t in doc if t.text == "it"]
+    assert in_predicative_frame(en.RULES, read_doc(doc), np.array(it)).all()
+
+
 @pytest.mark.parametrize("text,expected", [
     ("Collins performed at Woodstock.", "male"),  # the lists hold "Collins"
     ("Sandra Collins is a DJ. Collins performed at Woodstock.", "person"),

@@ -103,6 +103,8 @@ PASSING = {
     "binding_b_ecm_it",
     # degree words and coordination leave a predicate adjective bare (section 5)
     "it_degree_adjectives",
+    # a clause before the pronoun is no extraposed clause of it (section 6)
+    "it_clause_before",
 }
 FRENCH_PASSING = {
     "fr": {

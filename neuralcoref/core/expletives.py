@@ -143,13 +143,20 @@ def in_predicative_frame(rules: LanguageRules, arrays: DocArrays, tokens: np.nda
         & has_label(arrays.lemma, rules.raising_lemmas)[heads]
     frame_dep &= ~raised
     bare = frame_dep & has_label(arrays.dep, rules.predicate_adjective_deps) & ~parent
+    # A clause frames a pronoun it follows ("made it clear [that]"), not one
+    # after it ("[The museum was closed], so we visited it", parsed as the
+    # verb's ccomp).
+    clause = frame_dep & has_label(arrays.dep, rules.extraposed_clause_deps)
+    last_clause = np.full(n, -1, dtype=np.int64)
+    np.maximum.at(last_clause, heads[clause], np.flatnonzero(clause))
     framed, with_bare = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
-    framed[heads[frame_dep & ~bare]] = True
+    framed[heads[frame_dep & ~bare & ~clause]] = True
     with_bare[heads[bare]] = True
     copula = has_label(arrays.lemma, rules.copula_lemmas)
     framed |= np.where(copula, ~with_bare, with_bare)
     framed |= frame_dep & has_label(arrays.pos, rules.content_pos)
-    return framed[heads[np.asarray(tokens, dtype=np.int64)]]
+    tokens = np.asarray(tokens, dtype=np.int64)
+    return framed[heads[tokens]] | (last_clause[heads[tokens]] > tokens)
 
 
 def without_expletives(doc: Doc, rules: LanguageRules, mentions: "Mentions",
