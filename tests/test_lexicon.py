@@ -3,11 +3,13 @@ its classes: allowed genders and numbers per cluster, blocked pronouns rescued."
 import gzip
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 import spacy
+from spacy.tokens import Doc
 
 from neuralcoref.core.clustering import agreement_masks, best_antecedents, rescue_pronouns
 from neuralcoref.core.contract import GENDER, NUMBER, PERSON
@@ -138,8 +140,6 @@ def test_lexicon_classes_of_french_names_from_the_gender_words():
 
 
 def test_thing_preference_of_parsed_mentions(nlp_en):
-    from dataclasses import replace
-
     from neuralcoref.core.classes import thing_preference
     from neuralcoref.core.featurize import FeatureTables, featurize
 
@@ -291,3 +291,22 @@ def test_i_and_you_are_persons_we_is_free(nlp_en):
     assert got["you"] == "person" and got["mine"] == "person"
     assert got["we"] == "none" and got["She"] == "none" and got["it"] == "none"
     assert got["the book"] == "inanimate"
+
+
+def test_gender_conflicts_part_a_gendered_pronoun_from_a_name_of_the_other_gender():
+    from neuralcoref.core.classes import gender_conflicts
+    from neuralcoref.core.doc_arrays import read_doc
+
+    # "Pierre a acheté une maison . Elle est grande ." (a hand-built parse)
+    words = ["Pierre", "a", "acheté", "une", "maison", ".", "Elle", "est", "grande", "."]
+    doc = Doc(spacy.blank("fr").vocab, words=words, heads=[2, 2, 2, 4, 2, 2, 8, 8, 8, 8],
+              deps=["nsubj", "aux:tense", "ROOT", "det", "obj", "punct", "nsubj", "cop", "ROOT", "punct"],
+              pos=["PROPN", "AUX", "VERB", "DET", "NOUN", "PUNCT", "PRON", "AUX", "ADJ", "PUNCT"])
+    mentions = extract_mentions(doc, fr.RULES)
+    texts = [doc[s:e].text for s, e in mentions.spans()]
+    classes = mention_classes(doc, mentions.starts, mentions.ends, mentions.heads, mentions.types, fr.RULES)
+    pairs = gender_conflicts(read_doc(doc), fr.RULES, mentions.heads, mentions.types, classes)
+    assert [(texts[a], texts[b]) for a, b in pairs.tolist()] == [("Elle", "Pierre")]
+    # Rules without pronoun genders (English: agreement does it) give none.
+    assert len(gender_conflicts(read_doc(doc), replace(fr.RULES, pronoun_gender_words={}), mentions.heads,
+                                mentions.types, classes)) == 0

@@ -13,7 +13,7 @@ from .clustering import pronoun_persons, third_person_pronouns
 from .contract import C, DEP_CLASSES, NUMBER, PERSON
 from .doc_arrays import DocArrays, arrays_of
 from .expletives import has_label, in_predicative_frame
-from .mentions import NOMINAL, PROPER
+from .mentions import NOMINAL, PRONOMINAL, PROPER
 
 
 def in_person_entity(arrays: DocArrays, rules: LanguageRules) -> np.ndarray:
@@ -89,6 +89,41 @@ def speech_persons(classes: np.ndarray, codes: np.ndarray) -> np.ndarray:
     speech = (person == PERSON.index("2")) | ((person == PERSON.index("1")) & ~plural)
     out[speech & (out == 0)] = MENTION_CLASSES.index("person")
     return out
+
+
+#: How many mentions before and after a pronoun :func:`gender_conflicts` looks
+#: at: decoding's window for a pronoun's candidates (``pairs.DEFAULT_MAX_DIST``).
+GENDER_WINDOW = 50
+
+
+def gender_conflicts(arrays: DocArrays, rules: LanguageRules, heads: np.ndarray,
+                     types: np.ndarray, classes: np.ndarray, window: int = GENDER_WINDOW) -> np.ndarray:
+    """Pairs of a gendered pronoun (``rules.pronoun_gender_words``: "elle") and a name
+    of the other gender ("Pierre"), within ``window`` mentions of each other:
+    never one entity. French decoding has no gender agreement, since "elle"
+    also stands for a feminine noun ("Pierre a acheté une maison. Elle est
+    grande"); a name's gender is its bearer's.
+
+    heads, types (int (n,)): the mentions; classes (int (n,)): their
+    MENTION_CLASSES codes (:func:`mention_classes`).
+    RETURNS (ndarray): (k, 2) int64 mention pairs.
+    """
+    genders = rules.class_map("pronoun_gender_words")
+    if not genders or not len(heads):
+        return np.zeros((0, 2), dtype=np.int64)
+    classes = np.asarray(classes)
+    pronoun = np.zeros(len(heads), dtype=np.int8)
+    for gender in set(genders.values()):
+        words = frozenset(w for w, g in genders.items() if g == gender)
+        pronoun[has_label(arrays.lower, words)[np.asarray(heads)]] = GENDER_CLASSES[gender]
+    pronoun[np.asarray(types) != PRONOMINAL] = 0
+    named = np.flatnonzero(np.isin(classes, list(GENDER_CLASSES.values())) & (np.asarray(types) == PROPER))
+    out = [np.zeros((0, 2), dtype=np.int64)]
+    for p in np.flatnonzero(pronoun).tolist():
+        near = named[np.searchsorted(named, p - window):np.searchsorted(named, p + window, side="right")]
+        other = near[classes[near] != pronoun[p]]
+        out.append(np.stack([np.full(len(other), p), other], axis=1).astype(np.int64))
+    return np.concatenate(out)
 
 
 def thing_preference(doc, heads: np.ndarray, types: np.ndarray, codes: np.ndarray,

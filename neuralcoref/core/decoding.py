@@ -24,7 +24,7 @@ from ..errors import Errors, NeuralcorefError
 from ..lang.base import LanguageRules
 from ..lang.lexicon import DATA as LEXICON_DATA
 from .aliases import acronym_aliases, given_name_conflicts, name_parts
-from .classes import mention_classes, speech_persons, thing_preference
+from .classes import gender_conflicts, mention_classes, speech_persons, thing_preference
 from .binding import Binding, binding_constraints
 from .cataphora import forward_subjects
 from .clustering import (agreement_codes, check_link_offsets, decode_clusters, link_offsets_of,
@@ -163,8 +163,10 @@ def decode_inputs(doc: Doc, mentions: Mentions, features: MentionFeatures,
         # A first and a second person of one voice are two people whatever the
         # parse: held for whole clusters even where binding bars links only.
         binding=binding_constraints(doc, mentions, rules, arrays=arrays).with_pairs(
-            np.asarray(given_name_conflicts(arrays, rules, mentions.starts, mentions.ends, mentions.heads,
-                                            mentions.types), dtype=np.int64).reshape(-1, 2),
+            np.concatenate([
+                np.asarray(given_name_conflicts(arrays, rules, mentions.starts, mentions.ends, mentions.heads,
+                                                mentions.types), dtype=np.int64).reshape(-1, 2),
+                gender_conflicts(arrays, rules, mentions.heads, mentions.types, classes)]),
             held=speaker_conflicts(person_conflicts(persons, voice), speakers, len(persons))),
         sentences=np.asarray(arrays.sent[np.asarray(mentions.heads, dtype=np.int64)], dtype=np.int32),
         aliases=aliases,

@@ -153,6 +153,9 @@ class LanguageRules:
         head in a frame where it is often an event or extraposed "it" ("it was
         only Friday", "esteem it a folly", "it made us rich"): predicates and
         clausal complements.
+    pronoun_gender_words (ClassMap): pronouns -> "masc"/"fem" for
+        :func:`~neuralcoref.core.classes.gender_conflicts` ("elle" never takes
+        "Pierre"), where ``decoding_agreement`` has no gender; empty: none.
     degree_deps (Labels): dependents that leave a predicate adjective bare
         for ``thing_frame_deps`` ("it is [very] fast", "red [and] fast"; not
         "hard [to open]").
@@ -388,6 +391,7 @@ class LanguageRules:
     thing_salience: float = 0.0
     thing_frame_deps: Labels = labels()
     degree_deps: Labels = labels()
+    pronoun_gender_words: Union[ClassMap, Mapping[str, str]] = frozenset()
     possessive_suffixes: Labels = frozenset()
     elided_words: Union[ClassMap, Mapping[str, str]] = frozenset()
     contracted_words: Union[ClassMap, Mapping[str, str]] = frozenset()
@@ -542,6 +546,7 @@ _FILTER_FIELDS = ("weather_lemmas", "weather_adjectives", "ambient_entity_types"
                   "cleft_words", "title_deps", "double_object_lemmas", "lead_deps",
                   "name_part_deps", "name_particles")
 _DECODING_FIELDS = ("decoding_agreement", "subject_salience", "thing_salience", "thing_frame_deps", "degree_deps",
+                    "pronoun_gender_words",
                     "possessive_suffixes", "elided_words", "contracted_words",
                     "lexicons", "speech_verbs", "speech_marks", "speech_open_marks", "speech_close_marks") \
     + _BINDING_FIELDS + _FILTER_FIELDS

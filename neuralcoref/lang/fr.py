@@ -145,6 +145,8 @@ RULES = replace(
     # wrong ones (docs/experiments/2026-11-27-french-binding.md). No A:
     # reflexive "se" is no mention. Nor I ("[sa] mère" is not "sa"): it lowered
     # fr-litbank dev 50.30 -> 49.57 (docs/experiments/2026-11-26-anchoring.md).
+    # "Elle" is never "Pierre", whatever gender agreement (off: "la maison ... elle").
+    pronoun_gender_words={"il": "masc", "-il": "masc", "elle": "fem", "-elle": "fem"},
     binding_principles=labels("B", "C", "N", "S"),
     person_words={word: person for person, words in (
         ("1s", ("je", "j'", "me", "m'", "moi", "-je", "-moi")), ("2s", ("tu", "te", "t'", "toi", "-tu", "-toi")),
