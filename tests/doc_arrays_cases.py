@@ -4,12 +4,12 @@
 stages read one :class:`~neuralcoref.core.doc_arrays.DocArrays` instead of calling
 ``doc.to_array`` each (``python tests/doc_arrays_cases.py`` rewrites it):
 test_doc_arrays holds today's outputs bit-identical to them. Rewritten when a
-rule changes what they hold, and only then (last: a French dialogue turn runs
-to the end of its paragraph and an incise after "?" names its speaker, which
-changes fr_dialogue's quotations; French names take the gender their first
-word has in the rules' gender words, which changes both French cases' classes,
-not their clusters; the Binding's ``held`` pairs joined the snapshot then,
-empty in every case).
+rule changes what they hold, and only then (last: a name's candidate ends
+before a small-letter word, which drops fr_story's "Pauline la" beside
+"Pauline"; principle S and the pronoun-name gender pairs add fr_dialogue's
+forbidden pairs; before: a French dialogue turn runs to the end of its
+paragraph, French names take their first word's gender, and the Binding's
+``held`` pairs joined the snapshot).
 """
 from __future__ import annotations
 

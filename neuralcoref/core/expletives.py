@@ -118,10 +118,12 @@ def in_predicative_frame(rules: LanguageRules, arrays: DocArrays, tokens: np.nda
     only Friday", "esteem it a folly", "it made us rich"): a head with a
     dependent among ``rules.thing_frame_deps``, a copula, or a small clause's
     predicate (a word of ``rules.content_pos`` that is itself such a dependent:
-    "made [it] clear", "considered [it] a bore"). A copula whose predicates are
-    bare adjectives (``predicate_adjective_deps`` with no dependents: "it was
-    icy") is no such frame: it gives a property of a thing, while the weather
-    and time adjectives make the pronoun expletive (:func:`expletive_tokens`).
+    "made [it] clear", "considered [it] a bore"). A clausal dependent
+    (``extraposed_clause_deps``) frames only a pronoun before it. A copula whose
+    predicates are bare adjectives (``predicate_adjective_deps`` with no
+    dependents but ``degree_deps``: "it was icy", "it is very fast") is no such
+    frame: it gives a property of a thing, while the weather and time
+    adjectives make the pronoun expletive (:func:`expletive_tokens`).
 
     rules (LanguageRules): the language's rules; arrays (DocArrays): the Doc's arrays.
     tokens (int (k,)): token indices.

@@ -138,6 +138,8 @@ RULES = replace(
                                      "nous", "vous", "-je", "-tu", "-moi", "-toi", "-nous", "-vous",
                                      "mon", "ma", "mes", "ton", "ta", "tes", "notre", "nos",
                                      "votre", "vos")),
+    # "Elle" is never "Pierre", whatever gender agreement (off: "la maison ... elle").
+    pronoun_gender_words={"il": "masc", "-il": "masc", "elle": "fem", "-elle": "fem"},
     # Binding (decoding only, see neuralcoref.core.binding): B and C bar a
     # direct link only. Held for whole clusters they lowered fr-litbank dev
     # (50.51 -> 50.16 for B) although gold rarely disagrees with them: they pull
@@ -145,8 +147,7 @@ RULES = replace(
     # wrong ones (docs/experiments/2026-11-27-french-binding.md). No A:
     # reflexive "se" is no mention. Nor I ("[sa] mère" is not "sa"): it lowered
     # fr-litbank dev 50.30 -> 49.57 (docs/experiments/2026-11-26-anchoring.md).
-    # "Elle" is never "Pierre", whatever gender agreement (off: "la maison ... elle").
-    pronoun_gender_words={"il": "masc", "-il": "masc", "elle": "fem", "-elle": "fem"},
+    # S: "Il veut te voir" (docs/experiments/2026-11-27-french-first-sentences.md).
     binding_principles=labels("B", "C", "N", "S"),
     person_words={word: person for person, words in (
         ("1s", ("je", "j'", "me", "m'", "moi", "-je", "-moi")), ("2s", ("tu", "te", "t'", "toi", "-tu", "-toi")),
