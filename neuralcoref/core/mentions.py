@@ -43,7 +43,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Dict, List, NamedTuple, Optional, Tuple
+from typing import Dict, FrozenSet, List, NamedTuple, Optional, Tuple
 
 import numpy as np
 from spacy.attrs import DEP, ENT_IOB, ENT_TYPE, HEAD, LOWER, POS, SPACY, TAG
@@ -364,7 +364,7 @@ def _filtered(arrays: DocArrays, rules: LanguageRules, t: "TokenArrays", mention
     mentions = _with_a_word(mentions, arrays.is_punct)
     words = _word_types(arrays)
     mentions = _with_a_word(mentions, _symbol_tokens(*words))
-    mentions = _whole_hyphenated_words(arrays, mentions, _continuations(arrays, *words))
+    mentions = _whole_hyphenated_words(arrays, mentions, _continuations(arrays, *words, rules.any_pos_pronoun_words))
     mentions = _names_cut_at_small_letters(arrays, rules, mentions, *words)
     mentions = _modifier_nouns_as_phrases(arrays, rules, t, mentions)
     mentions = _preferred_variants(arrays, rules, mentions)
@@ -429,13 +429,17 @@ def _names_cut_at_small_letters(arrays: DocArrays, rules: LanguageRules, mention
                                            mentions.types))
 
 
-def _continuations(arrays: DocArrays, texts: List[str], inverse: np.ndarray) -> np.ndarray:
+def _continuations(arrays: DocArrays, texts: List[str], inverse: np.ndarray,
+                   pronouns: FrozenSet[str] = frozenset()) -> np.ndarray:
     """(n_tokens,) bool: tokens that continue the word before them, with no
     space between: a hyphen and letters ("-là"), or a hyphen alone and the
-    word after it ("-" "ci"); not a dash ("--") nor a range ("1325-1380").
-    ``texts``, ``inverse``: :func:`_word_types`."""
+    word after it ("-" "ci"); not a dash ("--") nor a range ("1325-1380"), nor
+    a subject pronoun after its verb (``pronouns``: "répondit-elle" is two
+    words, even where the tagger makes the verb a noun). ``texts``,
+    ``inverse``: :func:`_word_types`."""
     n = len(inverse)
-    suffix = np.array([t[:1] == "-" and t[1:2].isalpha() for t in texts], dtype=bool)[inverse]
+    suffix = np.array([t[:1] == "-" and t[1:2].isalpha() and t.lower() not in pronouns for t in texts],
+                      dtype=bool)[inverse]
     hyphen = np.array([t == "-" for t in texts], dtype=bool)[inverse]
     if n < 2 or not (suffix.any() or hyphen.any()):
         return np.zeros(n, dtype=bool)
