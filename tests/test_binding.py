@@ -262,6 +262,10 @@ def test_binding_french_person_s_pairs_other_persons_of_one_predicate():
     # "Tu te regardes": one person, a reflexive "te".
     rows[0] = ("Tu", 2, "nsubj", "PRON")
     assert forbidden_texts(parsed("fr", rows), FR, ["S"]) == []
+    # "Monsieur, je vous remercie": a vocative is the addressee.
+    rows = [("Monsieur", 3, "vocative", "NOUN"), (",", 0, "punct", "PUNCT"), ("je", 3, "nsubj", "PRON"),
+            ("remercie", 3, "ROOT", "VERB")]
+    assert forbidden_texts(parsed("fr", rows), FR, ["S"]) == [("je", "Monsieur")]
     # "Ma chère Lisette, je t'en supplie": two subjects, one a vocative.
     rows = [("Lisette", 4, "nsubj", "PROPN"), (",", 0, "punct", "PUNCT"), ("je", 4, "nsubj", "PRON"),
             ("te", 4, "obj", "PRON"), ("supplie", 4, "ROOT", "VERB")]

@@ -139,7 +139,7 @@ FRENCH_PASSING = {
         # "elle" is never a man's name (section 7)
         "genre_pierre_maison",
         # an inverted "-elle" is a word of its own (section 9)
-        "locuteur_repondit_elle",
+        "locuteur_repondit_elle", "liage_s_vocatif",
     },
     "fr_sm": {
         "court_marie", "court_jean", "court_louise_cles", "court_roi", "court_enfants",
@@ -158,7 +158,7 @@ FRENCH_PASSING = {
         # its parse of "Marie dort." has no misread name (2026-11-27-french-first-sentences.md)
         "court_marie_dort",
         # principle S (2026-11-27-french-first-sentences.md, section 3)
-        "liage_s_te_voir", "genre_pierre_maison", "locuteur_repondit_elle",
+        "liage_s_te_voir", "genre_pierre_maison", "locuteur_repondit_elle", "liage_s_vocatif",
     },
 }
 SHIPPED = [name for name in ("en", "fr", "en_fast", "en_portable", "fr_sm")

@@ -194,6 +194,9 @@ class _Parse:
         self.person = np.zeros(n, dtype=np.int8)
         for code, person in enumerate(sorted(set(persons.values())), start=1):
             self.person[has(lower, frozenset(w for w, p in persons.items() if p == person))] = code
+        self.first_person = has(lower, frozenset(w for w, p in persons.items() if p.startswith("1")))
+        # A vocative names the addressee ("Monsieur, je vous remercie").
+        self.vocative = has(dep, rules.vocative_deps)
         # A first- or second-person pronoun before its verb, other than its
         # subject, is an object clitic too ("te/expl:comp voir").
         subject_dep = has(dep, rules.binding_subject_deps)
@@ -463,7 +466,8 @@ def _person_pairs(parse: "_Parse", heads: np.ndarray, pronominal: np.ndarray,
     """S: a first- or second-person pronoun and a co-argument of another person,
     its predicate's own or shared subjects included ("Il veut [te] voir",
     "Marie [te] regarde", "je [te] vois"); not one of its own person ("tu [te]
-    vois", where "te" is reflexive)."""
+    vois", where "te" is reflexive). A vocative is the addressee, never a
+    first person of its predicate ("[Monsieur], [je] vous remercie")."""
     out: List[Tuple[int, int]] = []
     for m in np.flatnonzero(pronominal & (parse.person > 0)[heads]).tolist():
         p = int(heads[m])
@@ -481,6 +485,10 @@ def _person_pairs(parse: "_Parse", heads: np.ndarray, pronominal: np.ndarray,
             if a != p and parse.person[a] != parse.person[p] and not (parse.subject[a] and parse.subject[p]) \
                     and (parse.person[a] or parse.personal[a] or subjects == [a]):
                 out.extend((m, int(o)) for o in with_heads(a, a))
+        if parse.first_person[p]:
+            for a in parse.children(v):
+                if parse.vocative[a]:
+                    out.extend((m, int(o)) for o in with_heads(a, a))
     return out
 
 

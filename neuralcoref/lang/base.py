@@ -205,6 +205,8 @@ class LanguageRules:
     reflexive_words (Labels): reflexives that principle A binds ("himself").
     person_words (ClassMap): first- and second-person pronouns -> their person
         and number ("me" -> "1s", "vous" -> "2p"), for principle "S".
+    vocative_deps (Labels): vocatives, the addressee for principle "S"
+        ("vocative": "[Monsieur], je vous remercie").
     binding_subject_deps, binding_object_deps (Labels): a predicate's subjects
         and its objects (prepositional objects included, "pobj").
     binding_preposition_deps (Labels): prepositions attached to a predicate
@@ -406,6 +408,7 @@ class LanguageRules:
     binding_possessive_words: Labels = labels()
     reflexive_words: Labels = labels()
     person_words: Union[ClassMap, Mapping[str, str]] = frozenset()
+    vocative_deps: Labels = labels()
     binding_subject_deps: Labels = labels()
     binding_object_deps: Labels = labels()
     binding_preposition_deps: Labels = labels()
@@ -518,7 +521,7 @@ class LanguageRules:
 
 #: Fields that only steer decoding, left out of the fingerprint.
 _BINDING_FIELDS = ("binding_principles", "binding_clusters", "binding_pronoun_words", "binding_possessive_words",
-                   "reflexive_words", "person_words",
+                   "reflexive_words", "person_words", "vocative_deps",
                    "binding_subject_deps", "binding_object_deps", "binding_preposition_deps",
                    "binding_prepositions", "binding_objectless_prepositions", "binding_noun_prepositions",
                    "binding_accusative_words",

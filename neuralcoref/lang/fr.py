@@ -152,6 +152,7 @@ RULES = replace(
     person_words={word: person for person, words in (
         ("1s", ("je", "j'", "me", "m'", "moi", "-je", "-moi")), ("2s", ("tu", "te", "t'", "toi", "-tu", "-toi")),
         ("1p", ("nous", "-nous")), ("2p", ("vous", "-vous"))) for word in _elided(*words)},
+    vocative_deps=labels("vocative"),
     binding_clusters=False,
     binding_pronoun_words=labels(*_elided("il", "elle", "ils", "elles", "le", "la", "les", "l'",
                                           "lui", "leur", "eux")),
