@@ -324,8 +324,9 @@ def test_binding_french_person_s_pairs_other_persons_of_one_predicate():
     ("The woman protecting herself from the rain ran home.", [], [("herself", "The woman")]),
 ], ids=["he_him", "she_her", "shared_subject", "winobias_type2", "principle_c", "cataphora",
         "control", "reflexive", "preposition", "objectless_with", "with_beside_an_object", "object_control",
-        "unlike_conjuncts", "unlike_tenses", "unlike_tenses_present", "noun_preposition", "picture_noun", "noun_with", "exceptional_case", "made_him_leave",
-        "nominative_subject", "nonfinite_it", "modal_it", "adjective_b", "adjective_a", "vocative", "reflexive_object", "predicative_as",
+        "unlike_conjuncts", "unlike_tenses", "unlike_tenses_present", "noun_preposition", "picture_noun",
+        "noun_with", "exceptional_case", "made_him_leave", "nominative_subject", "nonfinite_it", "modal_it",
+        "adjective_b", "adjective_a", "vocative", "reflexive_object", "predicative_as",
         "expletive_conjunct", "modifier_clause_b", "modifier_clause_a"])
 def test_binding_on_parsed_english(nlp_en, text, pairs, bound):
     doc = nlp_en(text)
