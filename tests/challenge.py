@@ -479,8 +479,8 @@ FRENCH_CASES: List[Case] = [
     Case("liage_s_te_voir", "binding", "[Paul|1] est là. [Il|1] veut [te|2] voir."),
     Case("liage_s_te_regarde", "binding", "[Marie|1] [te|2] regarde. [Elle|1] sourit."),
     Case("liage_s_vous_attend", "binding", "[Le docteur|1] [vous|2] attend. [Il|1] [vous|2] recevra à dix heures."),
-    # the tagger reads "écoute" as a noun: subject and object clitics still are co-arguments
     Case("liage_s_vocatif", "binding", "— [Monsieur|1], [je|2] vous remercie, dit [la servante|2]."),
+    # the tagger reads "écoute" as a noun: subject and object clitics still are co-arguments
     Case("liage_b_clitiques_nom", "binding",
          "[Anne|1] parle à [[son|1] père|2]. [Il|2] [l'|1]écoute attentivement."),
     # une personne nommée en partie : le nom seul est celui du nom complet

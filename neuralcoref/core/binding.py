@@ -36,7 +36,7 @@ from spacy.tokens import Doc
 
 from ..lang.base import BINDING_PRINCIPLES, LanguageRules
 from .doc_arrays import DocArrays, arrays_of
-from .expletives import has_label
+from .expletives import has_label, label_codes
 from .frames import frame_verbs
 from .mentions import PRONOMINAL, Mentions
 
@@ -191,10 +191,9 @@ class _Parse:
         self.verb = has(pos, rules.verb_pos)
         # Principle S: each first- or second-person word's person, 0 for none.
         persons = rules.class_map("person_words")
-        self.person = np.zeros(n, dtype=np.int8)
-        for code, person in enumerate(sorted(set(persons.values())), start=1):
-            self.person[has(lower, frozenset(w for w, p in persons.items() if p == person))] = code
-        self.first_person = has(lower, frozenset(w for w, p in persons.items() if p.startswith("1")))
+        codes = {person: code for code, person in enumerate(sorted(set(persons.values())), start=1)}
+        self.person = label_codes(lower, persons, codes)
+        self.first_person = np.isin(self.person, [code for person, code in codes.items() if person.startswith("1")])
         # A vocative names the addressee ("Monsieur, je vous remercie").
         self.vocative = has(dep, rules.vocative_deps)
         # A first- or second-person pronoun before its verb, other than its
@@ -434,7 +433,7 @@ def binding_constraints(doc: Doc, mentions: Mentions, rules: LanguageRules,
     if "S" in wanted:
         pairs.extend(_person_pairs(parse, heads, pronominal, with_heads))
     if "B" in wanted and rules.subject_clitic_words:
-        pairs.extend(_clitic_cluster_pairs(arrays, rules, heads, pronominal, with_heads))
+        pairs.extend(_clitic_cluster_pairs(parse, arrays, rules, heads, pronominal, with_heads))
     if "N" in wanted:
         pairs.extend(_coargument_phrases(parse, heads, pronominal, with_heads))
     if "I" in wanted:
@@ -442,13 +441,13 @@ def binding_constraints(doc: Doc, mentions: Mentions, rules: LanguageRules,
     return replace(Binding.from_pairs(n, pairs, binder), fallback=FALLBACK, clusters=rules.binding_clusters)
 
 
-def _clitic_cluster_pairs(arrays: DocArrays, rules: LanguageRules, heads: np.ndarray,
+def _clitic_cluster_pairs(parse: "_Parse", arrays: DocArrays, rules: LanguageRules, heads: np.ndarray,
                           pronominal: np.ndarray, with_heads) -> List[Tuple[int, int]]:
     """B on the surface: an object clitic and the subject clitic before it, with
     only clitics between ("Il [ne] l'écoute"), are arguments of one verb, which
     the tagger may have read as a noun."""
     lower = arrays.lower
-    cluster = has_label(lower, rules.clitic_cluster_words)
+    cluster = parse.in_clitic_cluster
     subject = has_label(lower, rules.subject_clitic_words)
     objects = has_label(lower, rules.binding_clitic_words)
     out: List[Tuple[int, int]] = []

