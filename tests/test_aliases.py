@@ -190,3 +190,30 @@ def test_binding_with_pairs_keeps_what_it_held():
     assert np.isinf(scores).tolist() == [False, True, False, True, False, False]
     assert rest.clusters and rest.pairs() == {(2, 1)} and rest.binder.tolist() == [-1, -1, -1, 1]
     assert base.with_pairs([], held=[(1, 2)]).pairs() == {(2, 0), (2, 1)}  # cluster-wide already
+
+
+def _titled_doc(rows):
+    import spacy
+    from spacy.tokens import Doc
+    return Doc(spacy.blank("fr").vocab, words=[r[0] for r in rows], heads=[r[1] for r in rows],
+               deps=[r[2] for r in rows], pos=[r[3] for r in rows])
+
+
+def test_name_words_after_a_title_whatever_the_tagger_says():
+    # fr_core_news_md's parse: "Des Franches" is a preposition and a noun.
+    from neuralcoref.core.clustering import name_words
+    from neuralcoref.lang import fr
+    doc = _titled_doc([("Mme", 2, "nsubj", "NOUN"), ("Denis", 0, "flat:name", "PROPN"), ("reçut", 2, "ROOT", "VERB"),
+                       ("Mme", 2, "obj", "NOUN"), ("Des", 5, "case", "ADP"), ("Franches", 3, "nmod", "NOUN"),
+                       ("et", 7, "cc", "CCONJ"), ("Mme", 3, "conj", "NOUN"), ("du", 9, "case", "ADP"),
+                       ("Baril", 7, "nmod", "PROPN"), (".", 2, "punct", "PUNCT")])
+    starts, ends, heads = np.array([0, 3, 7]), np.array([2, 6, 10]), np.array([0, 3, 7])
+    types = np.array([1, 1, 1])  # nominal: headed by the title
+    words = name_words(doc, starts, ends, types, None, heads, fr.RULES)
+    # Three names, no word in common: never one cluster (best_antecedents).
+    assert (words != 0).all()
+    assert (words[0] & words[1]) == 0 and (words[0] & words[2]) == 0 and (words[1] & words[2]) == 0
+    # Without the rules, only proper-name mentions have names.
+    assert (name_words(doc, starts, ends, types) == 0).all()
+    # A mention headed elsewhere that holds a titled name has none.
+    assert name_words(doc, np.array([0]), np.array([11]), np.array([1]), None, np.array([2]), fr.RULES)[0] == 0

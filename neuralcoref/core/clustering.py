@@ -14,6 +14,7 @@ from . import _features
 from .binding import Binding, allowed_together
 from .contract import C, DEP_CLASSES, GENDER, H, NUMBER, PERSON
 from .doc_arrays import DocArrays, arrays_of
+from .expletives import has_label
 from .mentions import MENTION_TYPES
 
 _PRONOMINAL = MENTION_TYPES.index("pronominal")
@@ -457,7 +458,8 @@ def drop_name_words(clusters: List[List[int]], name_of: np.ndarray, heads: np.nd
 
 
 def name_words(doc: Doc, starts: np.ndarray, ends: np.ndarray, types: np.ndarray,
-               arrays: Optional[DocArrays] = None) -> np.ndarray:
+               arrays: Optional[DocArrays] = None, heads: Optional[np.ndarray] = None,
+               rules: Optional[LanguageRules] = None) -> np.ndarray:
     """The words of each proper-name mention, as a 64-bit set (0 for other mentions).
 
     Name words are the mention's proper-noun tokens of two letters or more
@@ -467,21 +469,52 @@ def name_words(doc: Doc, starts: np.ndarray, ends: np.ndarray, types: np.ndarray
     names. Decoding with them never puts "Pauline" and "Laurence" in one cluster
     (measurements: docs/experiments/2026-11-25-shipped-models.md).
 
+    A capitalised word after a title is a name word whatever its tag, and a
+    mention headed by the title or such a word has a name ("Mme Des Franches",
+    which the tagger reads as a noun and a preposition, is not "Mme Denis").
+
     doc (Doc): the parsed Doc; starts, ends, types (int (n,)): the mentions.
     arrays (DocArrays | None): the Doc's arrays (``doc_arrays.read_doc``); None:
         read them now.
+    heads (int (n,) | None), rules (LanguageRules | None): the mentions' heads
+        and the rules' ``title_words`` and ``name_particles``; None: no title names.
     RETURNS (ndarray): (n,) uint64.
     """
     out = np.zeros(len(starts), dtype=np.uint64)
-    proper = np.flatnonzero(np.asarray(types) == _PROPER)
-    if not len(proper):
-        return out
     arrays = arrays_of(doc, arrays)
     named = (arrays.pos == PROPN) & arrays.is_alpha & (arrays.length > 1)
+    with_name = np.asarray(types) == _PROPER
+    if rules is not None and heads is not None:
+        titled, titles = _after_titles(doc, arrays, rules)
+        named |= titled
+        with_name |= (titled | titles)[np.asarray(heads, dtype=np.int64)]
     bits = np.where(named, np.left_shift(np.uint64(1), arrays.lower & np.uint64(63)), np.uint64(0))
-    for i in proper.tolist():
+    for i in np.flatnonzero(with_name).tolist():
         out[i] = np.bitwise_or.reduce(bits[int(starts[i]):int(ends[i])])
     return out
+
+
+def _after_titles(doc: Doc, arrays: DocArrays, rules: LanguageRules) -> Tuple[np.ndarray, np.ndarray]:
+    """(n_tokens,) bool twice: capitalised words of two letters or more that
+    follow a title word, name particles allowed between ("Mme [Des] [Franches]",
+    "Mme du [Baril]"), and the titles they follow."""
+    out = np.zeros(len(doc), dtype=bool)
+    titles = np.zeros(len(doc), dtype=bool)
+    if not rules.title_words:
+        return out, titles
+    particles = has_label(arrays.lower, rules.name_particles)
+    for t in np.flatnonzero(has_label(arrays.lower, rules.title_words)).tolist():
+        k = t + 1
+        if k < len(doc) and doc[k].text == ".":  # "M. Pictet"
+            k += 1
+        while k < len(doc):
+            text = doc[k].text
+            if arrays.is_alpha[k] and len(text) > 1 and text[0].isupper():
+                out[k] = titles[t] = True
+            elif not (particles[k] and text[0].islower()):
+                break
+            k += 1
+    return out, titles
 
 
 def pronoun_persons(codes: np.ndarray) -> np.ndarray:

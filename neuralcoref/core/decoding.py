@@ -142,7 +142,8 @@ def decode_inputs(doc: Doc, mentions: Mentions, features: MentionFeatures,
     repeats, names, aliases = acronym_aliases(
         arrays, rules, mentions.starts, mentions.ends, mentions.types,
         repeat_keys(codes, features.hashes, narrated),
-        name_words(doc, mentions.starts, mentions.ends, mentions.types, arrays))
+        name_words(doc, mentions.starts, mentions.ends, mentions.types, arrays,
+                   mentions.heads, rules))
     repeats, names, aliases, name_of = name_parts(arrays, rules, mentions.starts, mentions.ends,
                                                   mentions.heads, mentions.types, repeats, names, aliases)
     salience, prefers_subject = subject_salience(codes, rules, narrated)
