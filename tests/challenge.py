@@ -469,6 +469,9 @@ FRENCH_CASES: List[Case] = [
     Case("il_semble_dormir", "expletive", "[Pierre|1] ne bouge plus. [Il|1] semble dormir."),
     Case("il_est_clair", "expletive", "[Il|-] est clair que [Sophie|1] a raison."),
     Case("il_fait_froid", "expletive", "[Il|-] fait froid, mais [Luc|1] sort sans [son|1] manteau."),
+    # complex inversion: "-il" doubles "cela", which is no entity; "-t" is no word
+    Case("cela_inversion", "expletive",
+         "[Pierre|1] regarde le ciel. Comment cela finira-t[-il|-] ? demande-t[-il|1]."),
     Case("il_etait_une_fois", "expletive", "[Il|-] était une fois [un roi|1]. [Il|1] avait trois filles."),
     # binding: object clitics (B), names under a subject pronoun (C), "se"
     Case("liage_b_clitique", "binding", "[Jean|1] a rencontré [Paul|2] et [l'|2]a salué."),

