@@ -469,6 +469,8 @@ FRENCH_CASES: List[Case] = [
     Case("il_semble_dormir", "expletive", "[Pierre|1] ne bouge plus. [Il|1] semble dormir."),
     Case("il_est_clair", "expletive", "[Il|-] est clair que [Sophie|1] a raison."),
     Case("il_fait_froid", "expletive", "[Il|-] fait froid, mais [Luc|1] sort sans [son|1] manteau."),
+    # "il y a" read as a fixed preposition ("ago"), and an impersonal "il arriva"
+    Case("il_y_a_temps", "expletive", "[Il|-] y a deux ans, [il|-] arriva à Lyon un marchand de tableaux."),
     # complex inversion: "-il" doubles "cela", which is no entity; "-t" is no word
     Case("cela_inversion", "expletive",
          "[Pierre|1] regarde le ciel. Comment cela finira-t[-il|-] ? demande-t[-il|1]."),

