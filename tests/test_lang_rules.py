@@ -243,6 +243,15 @@ def test_lang_rules_no_mention_boundary_inside_a_hyphenated_word():
     assert {"eux", "mêmes"} <= set(texts(make_doc("fr", rows), fr.RULES))
 
 
+def test_lang_rules_small_letter_suffix_continues_a_word_in_gold_tokens():
+    # fr-litbank's tokens, a space after each: "celle -ci", "elle -même" are
+    # one word each; the inverted "-il" stays a word of its own.
+    rows = [("celle", 2, "nsubj", "PRON"), ("-ci", 0, "nsubj", "PRON"), ("dit", 2, "ROOT", "VERB"),
+            ("-il", 2, "nsubj", "PRON"), ("à", 5, "case", "ADP"), ("elle", 2, "obl", "PRON"),
+            ("-même", 5, "nmod", "PRON"), (".", 2, "punct", "PUNCT")]
+    assert texts(make_doc("fr", rows), fr.RULES) == ["celle -ci", "-il", "elle -même"]
+
+
 def test_lang_rules_inverted_subject_after_a_hyphen_stays_a_mention():
     # "Sais-tu où est Jean-Pierre ?": "-tu" stands alone; "Pierre" is in "Jean-Pierre"
     rows = [("Sais", 0, "ROOT", "VERB"), ("-tu", 0, "nsubj", "PRON"), ("où", 3, "advmod", "ADV"),

@@ -449,7 +449,12 @@ def _continuations(arrays: DocArrays, texts: List[str], inverse: np.ndarray,
     cont = np.zeros(n, dtype=bool)
     cont[1:] = suffix[1:] | (hyphen[:-1] & attached[:-1] & arrays.is_alpha[1:])
     cont[:-1] |= hyphen[:-1] & attached[1:] & cont[1:]
-    return cont & attached
+    # Gold-tokenized text puts a space after every token: there a small-letter
+    # suffix after a word continues it all the same ("celle" "-ci").
+    spaced = np.zeros(n, dtype=bool)
+    small = np.array([t[1:2].islower() for t in texts], dtype=bool)[inverse]
+    spaced[1:] = suffix[1:] & small[1:] & arrays.is_alpha[:-1]
+    return (cont & attached) | spaced
 
 
 def _modifier_nouns_as_phrases(arrays: DocArrays, rules: LanguageRules, t: "TokenArrays",
