@@ -471,6 +471,9 @@ FRENCH_CASES: List[Case] = [
     Case("il_fait_froid", "expletive", "[Il|-] fait froid, mais [Luc|1] sort sans [son|1] manteau."),
     # "il y a" read as a fixed preposition ("ago"), and an impersonal "il arriva"
     Case("il_y_a_temps", "expletive", "[Il|-] y a deux ans, [il|-] arriva à Lyon un marchand de tableaux."),
+    # "celle-ci", "the latter": the nearest phrase of its gender and number
+    Case("celle_ci", "binding", "[Pauline|1] regarda [Laurence|2], et [celle-ci|2] sourit."),
+    Case("celui_ci", "binding", "[Pierre|1] salua [le médecin|2] ; [celui-ci|2] ne répondit pas."),
     # complex inversion: "-il" doubles "cela", which is no entity; "-t" is no word
     Case("cela_inversion", "expletive",
          "[Pierre|1] regarde le ciel. Comment cela finira-t[-il|-] ? demande-t[-il|1]."),

@@ -165,6 +165,14 @@ class Binding:
         return out
 
 
+def with_binders(binding: Binding, binders: np.ndarray) -> Binding:
+    """``binding`` with more binders (int (n,), -1 for none) where it has none."""
+    binders = np.asarray(binders, dtype=np.int32)
+    if not (binders >= 0).any():
+        return binding
+    return replace(binding, binder=np.where(binding.binder >= 0, binding.binder, binders).astype(np.int32))
+
+
 def allowed_together(partners: Dict[int, Set[int]], first: Sequence[int],
                      second: Sequence[int]) -> bool:
     """Whether two groups of mentions hold no forbidden pair between them.

@@ -25,7 +25,7 @@ from ..lang.base import LanguageRules
 from ..lang.lexicon import DATA as LEXICON_DATA
 from .aliases import acronym_aliases, given_name_conflicts, name_parts
 from .classes import gender_conflicts, mention_classes, speech_persons, thing_preference
-from .binding import Binding, binding_constraints
+from .binding import Binding, binding_constraints, with_binders
 from .cataphora import forward_subjects
 from .clustering import (agreement_codes, check_link_offsets, decode_clusters, link_offsets_of,
                          name_words, person_conflicts, pronoun_persons, repeat_keys, speaker_conflicts,
@@ -33,6 +33,7 @@ from .clustering import (agreement_codes, check_link_offsets, decode_clusters, l
 from .contract import MentionFeatures
 from .doc_arrays import DocArrays, arrays_of
 from .frames import verb_phrase_trims
+from .latter import latter_referents
 from .mentions import Mentions
 from .quotes import quotations, speaker_links, voices
 
@@ -163,7 +164,8 @@ def decode_inputs(doc: Doc, mentions: Mentions, features: MentionFeatures,
         speakers=np.asarray(speakers, dtype=np.int32).reshape(-1, 2),
         # A first and a second person of one voice are two people whatever the
         # parse: held for whole clusters even where binding bars links only.
-        binding=binding_constraints(doc, mentions, rules, arrays=arrays).with_pairs(
+        binding=with_binders(binding_constraints(doc, mentions, rules, arrays=arrays), latter_referents(
+            doc, rules, mentions.starts, mentions.ends, mentions.types, codes)).with_pairs(
             np.concatenate([
                 np.asarray(given_name_conflicts(arrays, rules, mentions.starts, mentions.ends, mentions.heads,
                                                 mentions.types), dtype=np.int64).reshape(-1, 2),

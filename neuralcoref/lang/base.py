@@ -314,6 +314,9 @@ class LanguageRules:
     expletive_idioms (Labels): fixed phrases, lowercase words joined by
         spaces, whose first word is an expletive pronoun however the parser
         reads the rest ("il était une fois").
+    latter_words (Labels): demonstratives that take the nearest earlier phrase
+        of their gender and number, lowercase and without spaces ("celle-ci":
+        "the latter"; see :mod:`neuralcoref.core.latter`).
     fixed_deps (Labels): the later words of a multiword function word
         ("fixed": "il [y] [a] trois ans"); an expletive pronoun that heads one
         is part of it, no mention.
@@ -459,6 +462,7 @@ class LanguageRules:
     existential_lemmas: Labels = labels()
     expletive_idioms: Labels = labels()
     fixed_deps: Labels = labels()
+    latter_words: Labels = labels()
     inverted_subject_words: Labels = labels()
     neuter_subject_words: Labels = labels()
     euphonic_words: Labels = labels()
@@ -562,7 +566,7 @@ _FILTER_FIELDS = ("weather_lemmas", "weather_adjectives", "ambient_entity_types"
                   "expletive_marks", "extraposition_subject_deps", "extraposition_adjectives",
                   "cleft_words", "title_deps", "double_object_lemmas", "lead_deps",
                   "name_part_deps", "name_particles")
-_DECODING_FIELDS = ("decoding_agreement", "subject_salience", "thing_salience", "thing_frame_deps", "degree_deps",
+_DECODING_FIELDS = ("decoding_agreement", "latter_words", "subject_salience", "thing_salience", "thing_frame_deps", "degree_deps",
                     "pronoun_gender_words",
                     "possessive_suffixes", "elided_words", "contracted_words",
                     "lexicons", "speech_verbs", "speech_marks", "speech_open_marks", "speech_close_marks") \

@@ -179,6 +179,7 @@ RULES = replace(
     existential_lemmas=labels("avoir"),
     expletive_idioms=labels("il était une fois"),
     fixed_deps=labels("fixed"),
+    latter_words=labels("celui-ci", "celle-ci", "ceux-ci", "celles-ci"),
     inverted_subject_words=labels("-il", "-elle", "-ils", "-elles", "-t-il", "-t-elle"),
     neuter_subject_words=labels("cela", "ça", "ceci"),
     euphonic_words=labels("-t", "-t-"),
