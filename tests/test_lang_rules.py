@@ -252,6 +252,16 @@ def test_lang_rules_small_letter_suffix_continues_a_word_in_gold_tokens():
     assert texts(make_doc("fr", rows), fr.RULES) == ["celle -ci", "-il", "elle -même"]
 
 
+def test_lang_rules_withheld_name_takes_its_mark():
+    # "madame D … arriva à J *** ." : the initial's mark is part of the name.
+    rows = [("madame", 3, "nsubj", "NOUN"), ("D", 0, "flat:name", "PROPN"), ("…", 0, "punct", "PUNCT"),
+            ("arriva", 3, "ROOT", "VERB"), ("à", 5, "case", "ADP"), ("J", 3, "obl", "PROPN"),
+            ("***", 5, "punct", "PUNCT"), (".", 3, "punct", "PUNCT")]
+    found = texts(make_doc("fr", rows), fr.RULES)
+    assert {"madame D …", "J ***"} <= set(found)
+    assert not [t for t in found if t.endswith(("D", "J"))]
+
+
 def test_lang_rules_inverted_subject_after_a_hyphen_stays_a_mention():
     # "Sais-tu où est Jean-Pierre ?": "-tu" stands alone; "Pierre" is in "Jean-Pierre"
     rows = [("Sais", 0, "ROOT", "VERB"), ("-tu", 0, "nsubj", "PRON"), ("où", 3, "advmod", "ADV"),

@@ -368,6 +368,7 @@ def _filtered(arrays: DocArrays, rules: LanguageRules, t: "TokenArrays", mention
     mentions = _names_cut_at_small_letters(arrays, rules, mentions, *words)
     mentions = _modifier_nouns_as_phrases(arrays, rules, t, mentions)
     mentions = _preferred_variants(arrays, rules, mentions)
+    mentions = _withheld_names(arrays, mentions, *words)
     # A euphonic "-t" ("viendra-[t]-il") is no word of any mention.
     mentions = mentions.select(~has_label(arrays.lower, rules.euphonic_words)[mentions.starts])
     return without_expletives(arrays.doc, rules, mentions, arrays)
@@ -400,6 +401,30 @@ def _whole_hyphenated_words(arrays: DocArrays, mentions: Mentions, cont: np.ndar
         return mentions
     return Mentions(*_mentions.sort_unique(n, starts[keep], ends[keep], mentions.heads[keep],
                                            mentions.types[keep]))
+
+
+#: Marks of the letters a writer withholds from a name ("madame D…", "à J***").
+_WITHHELD_MARKS = frozenset(("…", "...", "***", "**", "*"))
+
+
+def _withheld_names(arrays: DocArrays, mentions: Mentions, texts: List[str], inverse: np.ndarray) -> Mentions:
+    """The candidates, one ending on a name's initial takes in the mark of the
+    letters withheld after it ("madame D …", "à J***"), which novels of the
+    nineteenth century write for a name they keep back. ``texts``,
+    ``inverse``: :func:`_word_types`."""
+    n = len(inverse)
+    if not len(mentions) or n < 2:
+        return mentions
+    initial = np.array([len(t) == 1 and t.isupper() for t in texts], dtype=bool)[inverse]
+    mark = np.array([t in _WITHHELD_MARKS for t in texts], dtype=bool)[inverse]
+    withheld = np.zeros(n, dtype=bool)
+    withheld[:-1] = initial[:-1] & mark[1:]
+    ends = mentions.ends
+    grow = withheld[ends - 1]
+    if not grow.any():
+        return mentions
+    return Mentions(*_mentions.sort_unique(n, mentions.starts, np.where(grow, ends + 1, ends).astype(ends.dtype),
+                                           mentions.heads, mentions.types))
 
 
 def _names_cut_at_small_letters(arrays: DocArrays, rules: LanguageRules, mentions: Mentions,
