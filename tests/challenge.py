@@ -474,6 +474,9 @@ FRENCH_CASES: List[Case] = [
     # "celle-ci", "the latter": the nearest phrase of its gender and number
     Case("celle_ci", "binding", "[Pauline|1] regarda [Laurence|2], et [celle-ci|2] sourit."),
     Case("celui_ci", "binding", "[Pierre|1] salua [le médecin|2] ; [celui-ci|2] ne répondit pas."),
+    # an intransitive verb with its subject after it: "il" impersonal
+    Case("il_arriva", "expletive", "[Pierre|1] dormait quand [il|-] arriva un orage. [Il|1] se réveilla."),
+    Case("il_arriva_lettre", "expletive", "[Marie|1] lisait quand [il|-] arriva une lettre de [son|1] frère."),
     # complex inversion: "-il" doubles "cela", which is no entity; "-t" is no word
     Case("cela_inversion", "expletive",
          "[Pierre|1] regarde le ciel. Comment cela finira-t[-il|-] ? demande-t[-il|1]."),

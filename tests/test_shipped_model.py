@@ -146,6 +146,8 @@ FRENCH_PASSING = {
         "cela_inversion", "il_y_a_temps",
         # "celle-ci", the latter (same file)
         "celle_ci", "celui_ci",
+        # an intransitive verb's subject after it (same file)
+        "il_arriva", "il_arriva_lettre",
     },
     "fr_sm": {
         "court_marie", "court_jean", "court_louise_cles", "court_roi", "court_enfants",
@@ -165,7 +167,7 @@ FRENCH_PASSING = {
         "court_marie_dort",
         # principle S (2026-11-27-french-first-sentences.md, section 3)
         "liage_s_te_voir", "genre_pierre_maison", "locuteur_repondit_elle", "liage_s_vocatif",
-        "cela_inversion", "il_y_a_temps", "celle_ci", "celui_ci",
+        "cela_inversion", "il_y_a_temps", "celle_ci", "celui_ci", "il_arriva", "il_arriva_lettre",
     },
 }
 SHIPPED = [name for name in ("en", "fr", "en_fast", "en_portable", "fr_sm")

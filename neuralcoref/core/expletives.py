@@ -28,6 +28,9 @@ if TYPE_CHECKING:
 
 #: The universal part of speech of adjectives (every spaCy pipeline's ``pos_``).
 _ADJECTIVE = frozenset({"ADJ"})
+_NOMINAL = frozenset({"NOUN", "PROPN", "NUM"})
+_NUMERAL = frozenset({"NUM"})
+_NUMERAL_DEPS = frozenset({"nummod"})
 
 
 @lru_cache(maxsize=256)
@@ -273,6 +276,15 @@ class _Tables:
         self.relcl = has_label(dep, rules.relative_clause_deps)
         self.particle = has_label(lower, rules.expletive_particles)
         self.existential = has_label(lemma, rules.existential_lemmas)
+        self.unaccusative = has_label(lemma, rules.impersonal_lemmas)
+        self.postverbal = has_label(dep, rules.postverbal_subject_deps) & has_label(pos, _NOMINAL)
+        self.pos_num = has_label(pos, _NUMERAL)
+        self.temporal = has_label(lemma, rules.temporal_nouns)
+        self.numeral = has_label(dep, _NUMERAL_DEPS)
+        self.indefinite_det = np.zeros(len(dep), dtype=bool)
+        if self.postverbal.any():
+            self.indefinite_det = np.array(["Definite=Ind" in str(t.morph) or "PronType=Ind" in str(t.morph)
+                                            for t in arrays.doc], dtype=bool) & has_label(dep, rules.determiner_deps)
         self.any_existential = not rules.existential_lemmas
         self.cleft_word = has_label(lower, rules.cleft_words)
         self.any_cleft_word = not rules.cleft_words
@@ -297,6 +309,8 @@ class _Tables:
         later = [c for c in kids if c > it]
         if self.weather[h] or self.particles(h):
             return True  # "It snowed", "il faut", "il y a"
+        if self.unaccusative[h] and any(self.postverbal[c] and self._indefinite(c) for c in later):
+            return True  # an intransitive verb's subject after it: "il arriva [une dame]"
         if self.copula[h] and self.weather[self.heads[h]]:
             return True  # the subject hung on the auxiliary: "because it [was] raining"
         if any(self.weather[c] and self.control[c] for c in later):
@@ -323,6 +337,14 @@ class _Tables:
         # with its subordinator ("il est clair [que] Jean ment").
         return bool(self.impersonal_adj[h] and any(self.copula[c] for c in kids)
                     and any(self.mark[g] for c in later for g in self.children(c)))
+
+    def _indefinite(self, c: int) -> bool:
+        # "[une] dame", "[deux] des plus belles femmes", "[des] souvenirs".
+        if self.temporal[c]:
+            return False  # a time phrase, no subject: "il vint [un soir]", "il resta [quelques instants]"
+        if self.pos_num[c]:
+            return True
+        return any(self.numeral[k] or self.indefinite_det[k] for k in self.children(c))
 
     def _extraposed_by_verb(self, h: int, c: int) -> bool:
         # A raising verb's infinitive raises its subject: "It seems to work",

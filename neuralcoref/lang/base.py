@@ -317,6 +317,12 @@ class LanguageRules:
     latter_words (Labels): demonstratives that take the nearest earlier phrase
         of their gender and number, lowercase and without spaces ("celle-ci":
         "the latter"; see :mod:`neuralcoref.core.latter`).
+    impersonal_lemmas (Labels), postverbal_subject_deps (Labels): intransitive
+        verbs ("arriver", "rester") whose expletive subject pronoun has the
+        real subject after the verb, which parsers label as an object ("il
+        arriva [une dame]", "il reste [trois pommes]"): with such a noun
+        after it, indefinite and none of ``temporal_nouns`` ("il vint [un
+        soir]"), the pronoun is expletive.
     fixed_deps (Labels): the later words of a multiword function word
         ("fixed": "il [y] [a] trois ans"); an expletive pronoun that heads one
         is part of it, no mention.
@@ -462,6 +468,9 @@ class LanguageRules:
     existential_lemmas: Labels = labels()
     expletive_idioms: Labels = labels()
     fixed_deps: Labels = labels()
+    impersonal_lemmas: Labels = labels()
+    postverbal_subject_deps: Labels = labels()
+    temporal_nouns: Labels = labels()
     latter_words: Labels = labels()
     inverted_subject_words: Labels = labels()
     neuter_subject_words: Labels = labels()
@@ -562,7 +571,8 @@ _FILTER_FIELDS = ("weather_lemmas", "weather_adjectives", "ambient_entity_types"
                   "marked_clause_deps", "small_clause_deps", "weather_light_verbs",
                   "extraposition_lemmas", "copula_lemmas", "extraposed_clause_deps",
                   "predicate_adjective_deps", "cleft_deps", "expletive_particles", "existential_lemmas",
-                  "expletive_idioms", "fixed_deps", "inverted_subject_words", "neuter_subject_words", "euphonic_words",
+                  "expletive_idioms", "fixed_deps", "impersonal_lemmas", "postverbal_subject_deps",
+                  "temporal_nouns", "inverted_subject_words", "neuter_subject_words", "euphonic_words",
                   "expletive_marks", "extraposition_subject_deps", "extraposition_adjectives",
                   "cleft_words", "title_deps", "double_object_lemmas", "lead_deps",
                   "name_part_deps", "name_particles")
