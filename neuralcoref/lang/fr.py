@@ -167,7 +167,7 @@ RULES = replace(
     relative_words=labels("qui"),
     # Impersonal "il" (see neuralcoref.core.expletives).
     weather_lemmas=labels("pleuvoir", "neiger", "grêler", "venter", "bruiner", "tonner",
-                          "falloir", "agir"),
+                          "falloir", "faut", "agir"),
     weather_adjectives=labels("froid", "chaud", "beau", "doux", "frais", "nuit", "jour",
                               "tard", "tôt", "sombre", "humide", "mauvais"),
     weather_light_verbs=labels("faire"),
@@ -191,6 +191,7 @@ RULES = replace(
     inverted_subject_words=labels("-il", "-elle", "-ils", "-elles", "-t-il", "-t-elle"),
     neuter_subject_words=labels("cela", "ça", "ceci"),
     euphonic_words=labels("-t", "-t-"),
+    inverted_expletive_words=labels("-il", "-t-il"),
     expletive_marks=labels(*_elided("que", "qu'", "de", "d'")),
     extraposition_adjectives=labels("important", "nécessaire", "possible", "impossible",
                                     "difficile", "facile", "clair", "évident", "vrai",
