@@ -571,6 +571,17 @@ def test_il_of_an_intransitive_verb_with_its_subject_after_it_is_expletive():
     # A definite or possessive object: "manquer" is transitive there ("Il manquait son but").
     morphs[4] = "Gender=Fem|Number=Sing|Poss=Yes"
     assert expletives(_with_morphs(rows, morphs), FR) == []
+    # "Il se passa une chose étrange": a reflexive one, with its "se".
+    rows2 = [("Il", 2, "nsubj", "PRON", "PRON", "il"), ("se", 2, "expl:comp", "PRON", "PRON", "se"),
+             ("passa", 2, "ROOT", "VERB", "VERB", "passer"), ("une", 4, "det", "DET", "DET", "un"),
+             ("chose", 2, "obj", "NOUN", "NOUN", "chose")]
+    indefinite = "Definite=Ind|Gender=Fem|Number=Sing|PronType=Art"
+    assert expletives(_with_morphs(rows2, ["", "", "", indefinite, ""]), FR) == ["Il"]
+    # without it, "passer" is transitive: "Il passa une heure à lire"
+    assert expletives(_with_morphs(rows2[:1] + [("passa", 1, "ROOT", "VERB", "VERB", "passer"),
+                                                ("une", 3, "det", "DET", "DET", "un"),
+                                                ("heure", 1, "obj", "NOUN", "NOUN", "heure")],
+                                   ["", "", indefinite, ""]), FR) == []
     # A time phrase is no subject: "Il vint un soir."
     rows = rows[:2] + [("un", 3, "det", "DET", "DET", "un"), ("soir", 1, "obj", "NOUN", "NOUN", "soir")]
     assert expletives(_with_morphs(rows, ["", "", "Definite=Ind|PronType=Art", ""]), FR) == []

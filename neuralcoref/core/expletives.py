@@ -289,6 +289,8 @@ class _Tables:
         self.particle = has_label(lower, rules.expletive_particles)
         self.existential = has_label(lemma, rules.existential_lemmas)
         self.unaccusative = has_label(lemma, rules.impersonal_lemmas)
+        self.reflexive_unaccusative = has_label(lemma, rules.impersonal_reflexive_lemmas)
+        self.reflexive_clitic = has_label(lower, rules.reflexive_clitic_words)
         self.postverbal = has_label(dep, rules.postverbal_subject_deps) & has_label(pos, _NOMINAL)
         self.pos_num = has_label(pos, _NUMERAL)
         self.temporal = has_label(lemma, rules.temporal_nouns)
@@ -321,8 +323,10 @@ class _Tables:
         later = [c for c in kids if c > it]
         if self.weather[h] or self.particles(h):
             return True  # "It snowed", "il faut", "il y a"
-        if self.unaccusative[h] and any(self.postverbal[c] and self._indefinite(c) for c in later):
-            return True  # an intransitive verb's subject after it: "il arriva [une dame]"
+        unaccusative = self.unaccusative[h] or (self.reflexive_unaccusative[h]
+                                                and any(self.reflexive_clitic[c] for c in kids))
+        if unaccusative and any(self.postverbal[c] and self._indefinite(c) for c in later):
+            return True  # an intransitive verb's subject after it: "il arriva [une dame]", "il se fit [un silence]"
         if self.copula[h] and self.weather[self.heads[h]]:
             return True  # the subject hung on the auxiliary: "because it [was] raining"
         if any(self.weather[c] and self.control[c] for c in later):

@@ -322,7 +322,8 @@ class LanguageRules:
         real subject after the verb, which parsers label as an object ("il
         arriva [une dame]", "il reste [trois pommes]"): with such a noun
         after it, indefinite and none of ``temporal_nouns`` ("il vint [un
-        soir]"), the pronoun is expletive.
+        soir]"), the pronoun is expletive; so with ``impersonal_reflexive_lemmas``
+        and one of ``reflexive_clitic_words`` ("il se fit [un grand silence]").
     fixed_deps (Labels): the later words of a multiword function word
         ("fixed": "il [y] [a] trois ans"); an expletive pronoun that heads one
         is part of it, no mention.
@@ -474,6 +475,8 @@ class LanguageRules:
     impersonal_lemmas: Labels = labels()
     postverbal_subject_deps: Labels = labels()
     temporal_nouns: Labels = labels()
+    impersonal_reflexive_lemmas: Labels = labels()
+    reflexive_clitic_words: Labels = labels()
     latter_words: Labels = labels()
     inverted_subject_words: Labels = labels()
     neuter_subject_words: Labels = labels()
@@ -576,7 +579,7 @@ _FILTER_FIELDS = ("weather_lemmas", "weather_adjectives", "ambient_entity_types"
                   "extraposition_lemmas", "copula_lemmas", "extraposed_clause_deps",
                   "predicate_adjective_deps", "cleft_deps", "expletive_particles", "existential_lemmas",
                   "expletive_idioms", "fixed_deps", "impersonal_lemmas", "postverbal_subject_deps",
-                  "temporal_nouns", "inverted_subject_words", "neuter_subject_words", "euphonic_words",
+                  "temporal_nouns", "impersonal_reflexive_lemmas", "reflexive_clitic_words", "inverted_subject_words", "neuter_subject_words", "euphonic_words",
                   "inverted_expletive_words",
                   "expletive_marks", "extraposition_subject_deps", "extraposition_adjectives",
                   "cleft_words", "title_deps", "double_object_lemmas", "lead_deps",

@@ -184,6 +184,8 @@ RULES = replace(
                              "tomber", "naître", "exister", "subsister", "demeurer", "apparaître",
                              "surgir", "advenir", "mourir"),
     postverbal_subject_deps=labels("obj"),
+    impersonal_reflexive_lemmas=labels("passer", "produire", "présenter", "élever", "répandre"),
+    reflexive_clitic_words=labels(*_elided("se", "s'")),
     temporal_nouns=labels("soir", "matin", "jour", "journée", "nuit", "fois", "an", "année", "heure",
                           "moment", "instant", "semaine", "mois", "minute", "seconde", "lendemain",
                           "veille", "siècle", "saison", "temps"),
