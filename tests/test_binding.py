@@ -577,10 +577,10 @@ def test_il_of_an_intransitive_verb_with_its_subject_after_it_is_expletive():
              ("chose", 2, "obj", "NOUN", "NOUN", "chose")]
     indefinite = "Definite=Ind|Gender=Fem|Number=Sing|PronType=Art"
     assert expletives(_with_morphs(rows2, ["", "", "", indefinite, ""]), FR) == ["Il"]
-    # without it, "passer" is transitive: "Il passa une heure à lire"
+    # without it, "passer" is transitive: "Il passa une robe"
     assert expletives(_with_morphs(rows2[:1] + [("passa", 1, "ROOT", "VERB", "VERB", "passer"),
                                                 ("une", 3, "det", "DET", "DET", "un"),
-                                                ("heure", 1, "obj", "NOUN", "NOUN", "heure")],
+                                                ("robe", 1, "obj", "NOUN", "NOUN", "robe")],
                                    ["", "", indefinite, ""]), FR) == []
     # A time phrase is no subject: "Il vint un soir."
     rows = rows[:2] + [("un", 3, "det", "DET", "DET", "un"), ("soir", 1, "obj", "NOUN", "NOUN", "soir")]
