@@ -262,6 +262,15 @@ def test_lang_rules_withheld_name_takes_its_mark():
     assert not [t for t in found if t.endswith(("D", "J"))]
 
 
+def test_lang_rules_no_mention_inside_an_interjection():
+    # "Mon Dieu , mon Dieu ! dit Marie à Dieu ." : the exclamations name no one.
+    rows = [("Mon", 1, "det", "DET"), ("Dieu", 6, "vocative", "PROPN"), (",", 1, "punct", "PUNCT"),
+            ("mon", 4, "det", "DET"), ("Dieu", 1, "conj", "PROPN"), ("!", 1, "punct", "PUNCT"),
+            ("dit", 6, "ROOT", "VERB"), ("Marie", 6, "nsubj", "PROPN"), ("à", 9, "case", "ADP"),
+            ("Dieu", 6, "obl", "PROPN"), (".", 6, "punct", "PUNCT")]
+    assert texts(make_doc("fr", rows), fr.RULES) == ["Marie", "Dieu"]
+
+
 def test_lang_rules_inverted_subject_after_a_hyphen_stays_a_mention():
     # "Sais-tu où est Jean-Pierre ?": "-tu" stands alone; "Pierre" is in "Jean-Pierre"
     rows = [("Sais", 0, "ROOT", "VERB"), ("-tu", 0, "nsubj", "PRON"), ("où", 3, "advmod", "ADV"),

@@ -369,6 +369,7 @@ def _filtered(arrays: DocArrays, rules: LanguageRules, t: "TokenArrays", mention
     mentions = _modifier_nouns_as_phrases(arrays, rules, t, mentions)
     mentions = _preferred_variants(arrays, rules, mentions)
     mentions = _withheld_names(arrays, mentions, *words)
+    mentions = _outside_interjections(arrays, rules, mentions)
     # A euphonic "-t" ("viendra-[t]-il") is no word of any mention.
     mentions = mentions.select(~has_label(arrays.lower, rules.euphonic_words)[mentions.starts])
     return without_expletives(arrays.doc, rules, mentions, arrays)
@@ -425,6 +426,31 @@ def _withheld_names(arrays: DocArrays, mentions: Mentions, texts: List[str], inv
         return mentions
     return Mentions(*_mentions.sort_unique(n, mentions.starts, np.where(grow, ends + 1, ends).astype(ends.dtype),
                                            mentions.heads, mentions.types))
+
+
+def _outside_interjections(arrays: DocArrays, rules: LanguageRules, mentions: Mentions) -> Mentions:
+    """The candidates but those inside an interjection (``rules.interjections``:
+    "mon Dieu !", "Mon Dieu, que tu es belle"), which names no one: the phrase
+    followed by punctuation."""
+    doc = arrays.doc
+    n = len(doc)
+    if not len(mentions) or not rules.interjections:
+        return mentions
+    inside = np.zeros(n + 1, dtype=np.int64)
+    for phrase in rules.interjections:
+        words = phrase.split()
+        k = len(words)
+        for i in np.flatnonzero(arrays.lower == doc.vocab.strings[words[0]]).tolist():
+            if i + k < n and arrays.is_punct[i + k] and [t.lower_ for t in doc[i:i + k]] == words:
+                inside[i] += 1
+                inside[i + k] -= 1
+    covered = np.cumsum(inside)[:n] > 0
+    if not covered.any():
+        return mentions
+    # A mention inside: all its tokens covered, or punctuation between two ("mon Dieu, mon Dieu").
+    counts = np.concatenate([[0], np.cumsum(covered | arrays.is_punct)])
+    keep = counts[mentions.ends] - counts[mentions.starts] < mentions.ends - mentions.starts
+    return mentions.select(keep)
 
 
 def _names_cut_at_small_letters(arrays: DocArrays, rules: LanguageRules, mentions: Mentions,

@@ -324,6 +324,9 @@ class LanguageRules:
         after it, indefinite and none of ``temporal_nouns`` ("il vint [un
         soir]"), the pronoun is expletive; so with ``impersonal_reflexive_lemmas``
         and one of ``reflexive_clitic_words`` ("il se fit [un grand silence]").
+    interjections (Labels): lowercase phrases, words joined by spaces, that
+        name no one when punctuation follows them ("mon dieu": "Mon Dieu !"):
+        no mention inside them.
     fixed_deps (Labels): the later words of a multiword function word
         ("fixed": "il [y] [a] trois ans"); an expletive pronoun that heads one
         is part of it, no mention.
@@ -472,6 +475,7 @@ class LanguageRules:
     existential_lemmas: Labels = labels()
     expletive_idioms: Labels = labels()
     fixed_deps: Labels = labels()
+    interjections: Labels = labels()
     impersonal_lemmas: Labels = labels()
     postverbal_subject_deps: Labels = labels()
     temporal_nouns: Labels = labels()
@@ -578,7 +582,7 @@ _FILTER_FIELDS = ("weather_lemmas", "weather_adjectives", "ambient_entity_types"
                   "marked_clause_deps", "small_clause_deps", "weather_light_verbs",
                   "extraposition_lemmas", "copula_lemmas", "extraposed_clause_deps",
                   "predicate_adjective_deps", "cleft_deps", "expletive_particles", "existential_lemmas",
-                  "expletive_idioms", "fixed_deps", "impersonal_lemmas", "postverbal_subject_deps",
+                  "expletive_idioms", "fixed_deps", "interjections", "impersonal_lemmas", "postverbal_subject_deps",
                   "temporal_nouns", "impersonal_reflexive_lemmas", "reflexive_clitic_words", "inverted_subject_words", "neuter_subject_words", "euphonic_words",
                   "inverted_expletive_words",
                   "expletive_marks", "extraposition_subject_deps", "extraposition_adjectives",

@@ -179,6 +179,7 @@ RULES = replace(
     existential_lemmas=labels("avoir"),
     expletive_idioms=labels("il était une fois"),
     fixed_deps=labels("fixed"),
+    interjections=labels("mon dieu", "grand dieu", "bon dieu", "mon dieu mon dieu"),
     # Intransitive verbs; "reste" and "manque" as the lemmatizer leaves them.
     impersonal_lemmas=labels("arriver", "venir", "rester", "reste", "manquer", "manque", "survenir",
                              "tomber", "naître", "exister", "subsister", "demeurer", "apparaître",
