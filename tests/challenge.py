@@ -477,6 +477,8 @@ FRENCH_CASES: List[Case] = [
     # impersonal questions: an inverted "-il" of "y avoir" or of a weather verb
     Case("y_a_t_il", "expletive", "[Pierre|1] entra dans la cuisine. Y a-t[-il|-] du pain ? demanda-t[-il|1]."),
     Case("pleut_il", "expletive", "[Marie|1] regarda le ciel. Pleut[-il|-] encore ? se demanda-t[-elle|1]."),
+    # idioms: "s'il vous plaît"
+    Case("s_il_vous_plait", "expletive", "[Pierre|1] entra. Du pain, s'[il|-] vous plaît, dit[-il|1]."),
     # an intransitive verb with its subject after it: "il" impersonal
     Case("il_arriva", "expletive", "[Pierre|1] dormait quand [il|-] arriva un orage. [Il|1] se réveilla."),
     Case("il_arriva_lettre", "expletive", "[Marie|1] lisait quand [il|-] arriva une lettre de [son|1] frère."),

@@ -604,6 +604,17 @@ def test_inverted_il_of_an_impersonal_verb_is_expletive():
     assert expletives(parsed("fr", rows), FR) == []
 
 
+def test_idioms_around_the_pronoun():
+    # "s'il vous plaît": the idiom's pronoun need not be its first word, nor a subject.
+    rows = [("Viens", 0, "ROOT", "VERB"), (",", 0, "punct", "PUNCT"), ("s'", 5, "mark", "SCONJ"),
+            ("il", 5, "obj", "PRON"), ("te", 5, "iobj", "PRON"), ("plaît", 0, "advcl", "VERB")]
+    assert expletives(parsed("fr", rows), FR) == ["il"]
+    # "Il te plaît ?" ("Do you like him?") is no idiom.
+    rows = [("Il", 2, "nsubj", "PRON"), ("te", 2, "iobj", "PRON"), ("plaît", 2, "ROOT", "VERB"),
+            ("?", 2, "punct", "PUNCT")]
+    assert expletives(parsed("fr", rows), FR) == []
+
+
 def test_euphonic_t_starts_no_mention():
     doc = parsed("fr", _PIERRE)
     spans = [doc[s:e].text for s, e in extract_mentions(doc, FR).spans()]

@@ -150,6 +150,8 @@ FRENCH_PASSING = {
         "il_arriva", "il_arriva_lettre",
         # an inverted "-il" of "y avoir" or a weather verb (same file)
         "y_a_t_il", "pleut_il",
+        # idioms: "s'il vous plaît" (same file)
+        "s_il_vous_plait",
     },
     "fr_sm": {
         "court_marie", "court_jean", "court_louise_cles", "court_roi", "court_enfants",
@@ -170,7 +172,7 @@ FRENCH_PASSING = {
         # principle S (2026-11-27-french-first-sentences.md, section 3)
         "liage_s_te_voir", "genre_pierre_maison", "locuteur_repondit_elle", "liage_s_vocatif",
         "cela_inversion", "il_y_a_temps", "celle_ci", "celui_ci", "il_arriva", "il_arriva_lettre",
-        "y_a_t_il",
+        "y_a_t_il", "s_il_vous_plait",
     },
 }
 SHIPPED = [name for name in ("en", "fr", "en_fast", "en_portable", "fr_sm")

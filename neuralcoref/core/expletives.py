@@ -110,16 +110,18 @@ def _expletives_and_clefts(doc: Doc, rules: LanguageRules,
     # "ago") is part of it, no subject.
     fixed = has_label(dep, rules.fixed_deps) & (heads != np.arange(n))
     out[heads[fixed]] |= has_label(lower, rules.expletive_pronouns)[heads[fixed]]
+    pronoun = has_label(lower, rules.expletive_pronouns)
+    idioms = [idiom.split() for idiom in rules.expletive_idioms]
+    for i in np.flatnonzero(pronoun & ~out).tolist():
+        out[i] = _in_idiom(doc, i, idioms)
     subject = has_label(dep, rules.expletive_deps | rules.subject_deps)
-    candidates = np.flatnonzero(has_label(lower, rules.expletive_pronouns) & subject
-                                & (heads != np.arange(n)) & ~out)
+    candidates = np.flatnonzero(pronoun & subject & (heads != np.arange(n)) & ~out)
     if not len(candidates):
         return out, cuts
     tables = _Tables(rules, arrays, heads)
-    idioms = [idiom.split() for idiom in rules.expletive_idioms]
     for i in candidates.tolist():
         h = int(heads[i])
-        out[i] = _opens_idiom(doc, i, idioms) or tables.is_expletive(i, h)
+        out[i] = tables.is_expletive(i, h)
         if out[i]:
             out[tables.particles(h)] = True  # "il [y] a": the particle refers to nothing either
             # A cleft's focus ends before its clause; a clause before its focus cuts nothing.
@@ -172,10 +174,19 @@ def _inverted_expletives(arrays: DocArrays, rules: LanguageRules) -> np.ndarray:
     return out
 
 
-def _opens_idiom(doc: Doc, i: int, idioms: List[List[str]]) -> bool:
-    """Whether token ``i`` starts one of the idioms (lists of lowercase words)."""
-    return any(i + len(words) <= len(doc) and all(doc[i + k].lower_ == w for k, w in enumerate(words))
-               for words in idioms)
+def _in_idiom(doc: Doc, i: int, idioms: List[List[str]]) -> bool:
+    """Whether token ``i`` is the pronoun of one of the idioms (lists of
+    lowercase words), at the first place its word has there ("il" of "s' il
+    vous plaît")."""
+    word = doc[i].lower_
+    for words in idioms:
+        if word not in words:
+            continue
+        start = i - words.index(word)
+        if start >= 0 and start + len(words) <= len(doc) \
+                and all(doc[start + k].lower_ == w for k, w in enumerate(words)):
+            return True
+    return False
 
 
 def in_predicative_frame(rules: LanguageRules, arrays: DocArrays, tokens: np.ndarray) -> np.ndarray:

@@ -312,8 +312,8 @@ class LanguageRules:
     existential_lemmas (Labels): the heads with which ``expletive_particles`` do
         ("il y [a]", not "il y habite"); empty: any head.
     expletive_idioms (Labels): fixed phrases, lowercase words joined by
-        spaces, whose first word is an expletive pronoun however the parser
-        reads the rest ("il était une fois").
+        spaces, one of whose words is an expletive pronoun however the parser
+        reads the rest ("il était une fois", "s' il vous plaît").
     latter_words (Labels): demonstratives that take the nearest earlier phrase
         of their gender and number, lowercase and without spaces ("celle-ci":
         "the latter"; see :mod:`neuralcoref.core.latter`).

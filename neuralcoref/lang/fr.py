@@ -177,7 +177,12 @@ RULES = replace(
     copula_lemmas=labels("être"),
     expletive_particles=labels("y"),
     existential_lemmas=labels("avoir"),
-    expletive_idioms=labels("il était une fois"),
+    expletive_idioms=labels("il était une fois", *(
+        f"{before} il {clitic} {verb}" for before in ("s'", "s’", "quand", "comme", "si")
+        for clitic in ("me", "te", "lui", "nous", "vous", "leur")
+        for verb in ("plaît", "plait", "plaira", "plairait", "plaisait", "plut")),
+        "il ne tient qu'", "il ne tient qu’", "il en est de même", "il en va de même",
+        "il en était de même", "il en allait de même"),
     fixed_deps=labels("fixed"),
     interjections=labels("mon dieu", "grand dieu", "bon dieu", "mon dieu mon dieu"),
     # Intransitive verbs; "reste" and "manque" as the lemmatizer leaves them.
