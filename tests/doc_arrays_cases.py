@@ -4,12 +4,13 @@
 stages read one :class:`~neuralcoref.core.doc_arrays.DocArrays` instead of calling
 ``doc.to_array`` each (``python tests/doc_arrays_cases.py`` rewrites it):
 test_doc_arrays holds today's outputs bit-identical to them. Rewritten when a
-rule changes what they hold, and only then (last: a name's candidate ends
-before a small-letter word, which drops fr_story's "Pauline la" beside
-"Pauline"; principle S and the pronoun-name gender pairs add fr_dialogue's
-forbidden pairs; before: a French dialogue turn runs to the end of its
-paragraph, French names take their first word's gender, and the Binding's
-``held`` pairs joined the snapshot).
+rule changes what they hold, and only then (last: a capitalised word after
+a title is a name word, which gives fr_story's "Mme Pictet" its name;
+before: a name's candidate ends before a small-letter word, which drops
+fr_story's "Pauline la" beside "Pauline"; principle S and the pronoun-name
+gender pairs add fr_dialogue's forbidden pairs; a French dialogue turn runs to
+the end of its paragraph, French names take their first word's gender, and the
+Binding's ``held`` pairs joined the snapshot).
 """
 from __future__ import annotations
 

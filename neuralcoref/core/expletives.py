@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 
 #: The universal part of speech of adjectives (every spaCy pipeline's ``pos_``).
 _ADJECTIVE = frozenset({"ADJ"})
+#: Universal parts of speech and dependency of a subject after an intransitive
+#: verb ("il arriva [une dame]", "il reste [trois] pommes").
 _NOMINAL = frozenset({"NOUN", "PROPN", "NUM"})
 _NUMERAL = frozenset({"NUM"})
 _NUMERAL_DEPS = frozenset({"nummod"})
@@ -164,9 +166,11 @@ def _inverted_expletives(arrays: DocArrays, rules: LanguageRules) -> np.ndarray:
     impersonal = has_label(lower, rules.inverted_expletive_words)
     for i, v in zip(pronouns.tolist(), verbs.tolist()):
         k = v - 1
-        if impersonal[i] and (weather[v] or (existential[v] and k >= 0 and particle[k])):
+        if impersonal[i] and existential[v] and k >= 0 and particle[k]:
+            out[i] = out[k] = True  # "[Y] a-t-il": the particle refers to nothing either
+            continue
+        if impersonal[i] and weather[v]:
             out[i] = True
-            out[k] |= bool(existential[v])  # "[Y] a-t-il": the particle refers to nothing either
             continue
         while k >= 0 and clitic[k]:
             k -= 1
@@ -306,10 +310,13 @@ class _Tables:
         self.pos_num = has_label(pos, _NUMERAL)
         self.temporal = has_label(lemma, rules.temporal_nouns)
         self.numeral = has_label(dep, _NUMERAL_DEPS)
+        # Indefinite determiners by their morphology ("une", "des", "quelques"),
+        # read only where an intransitive verb may have its subject after it.
         self.indefinite_det = np.zeros(len(dep), dtype=bool)
-        if self.postverbal.any():
-            self.indefinite_det = np.array(["Definite=Ind" in str(t.morph) or "PronType=Ind" in str(t.morph)
-                                            for t in arrays.doc], dtype=bool) & has_label(dep, rules.determiner_deps)
+        if (self.postverbal & (self.unaccusative | self.reflexive_unaccusative)[heads]).any():
+            for k in np.flatnonzero(has_label(dep, rules.determiner_deps)).tolist():
+                morph = arrays.doc[k].morph
+                self.indefinite_det[k] = "Ind" in morph.get("Definite") or "Ind" in morph.get("PronType")
         self.any_existential = not rules.existential_lemmas
         self.cleft_word = has_label(lower, rules.cleft_words)
         self.any_cleft_word = not rules.cleft_words
@@ -337,7 +344,7 @@ class _Tables:
         unaccusative = self.unaccusative[h] or (self.reflexive_unaccusative[h]
                                                 and any(self.reflexive_clitic[c] for c in kids))
         if unaccusative and any(self.postverbal[c] and self._indefinite(c) for c in later):
-            return True  # an intransitive verb's subject after it: "il arriva [une dame]", "il se fit [un silence]"
+            return True  # an intransitive verb's subject after it: "il arriva [une dame]"
         if self.copula[h] and self.weather[self.heads[h]]:
             return True  # the subject hung on the auxiliary: "because it [was] raining"
         if any(self.weather[c] and self.control[c] for c in later):

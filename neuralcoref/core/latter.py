@@ -1,11 +1,11 @@
-""""The latter": demonstrative pronouns that take the last phrase named, for decoding.
+"""Demonstratives that take the last phrase named ("the latter"), for decoding.
 
-French "celui-ci", "celle-ci", "ceux-ci", "celles-ci" ("this one", "the
-latter") refer to the nearest phrase before them of their gender and number:
-"Pauline regarda Laurence, et celle-ci sourit" (Laurence). Grammar decides
-it, and the extractor's candidates of a model trained before they were
-mentions carry no scores worth their name, so decoding links them to that
-phrase (as a binder, see :class:`~neuralcoref.core.binding.Binding`).
+French "celui-ci", "celle-ci", "ceux-ci", "celles-ci" refer to the nearest
+phrase before them of their gender and number: "Pauline regarda Laurence, et
+celle-ci sourit" (Laurence). Grammar decides it, and the shipped models were
+trained before these words were mentions (the model linked "celle-ci" to the
+subject, Pauline), so decoding links each to that phrase, as a binder (see
+:class:`~neuralcoref.core.binding.Binding`).
 """
 from __future__ import annotations
 

@@ -323,7 +323,7 @@ class LanguageRules:
         arriva [une dame]", "il reste [trois pommes]"): with such a noun
         after it, indefinite and none of ``temporal_nouns`` ("il vint [un
         soir]"), the pronoun is expletive; so with ``impersonal_reflexive_lemmas``
-        and one of ``reflexive_clitic_words`` ("il se fit [un grand silence]").
+        and one of ``reflexive_clitic_words`` ("il se passa [une chose étrange]").
     interjections (Labels): lowercase phrases, words joined by spaces, that
         name no one when punctuation follows them ("mon dieu": "Mon Dieu !"):
         no mention inside them.
@@ -582,14 +582,15 @@ _FILTER_FIELDS = ("weather_lemmas", "weather_adjectives", "ambient_entity_types"
                   "marked_clause_deps", "small_clause_deps", "weather_light_verbs",
                   "extraposition_lemmas", "copula_lemmas", "extraposed_clause_deps",
                   "predicate_adjective_deps", "cleft_deps", "expletive_particles", "existential_lemmas",
-                  "expletive_idioms", "fixed_deps", "interjections", "impersonal_lemmas", "postverbal_subject_deps",
-                  "temporal_nouns", "impersonal_reflexive_lemmas", "reflexive_clitic_words", "inverted_subject_words", "neuter_subject_words", "euphonic_words",
-                  "inverted_expletive_words",
+                  "expletive_idioms", "fixed_deps", "interjections", "impersonal_lemmas",
+                  "postverbal_subject_deps", "temporal_nouns", "impersonal_reflexive_lemmas",
+                  "reflexive_clitic_words", "inverted_subject_words", "neuter_subject_words",
+                  "euphonic_words", "inverted_expletive_words",
                   "expletive_marks", "extraposition_subject_deps", "extraposition_adjectives",
                   "cleft_words", "title_deps", "double_object_lemmas", "lead_deps",
                   "name_part_deps", "name_particles")
-_DECODING_FIELDS = ("decoding_agreement", "latter_words", "subject_salience", "thing_salience", "thing_frame_deps", "degree_deps",
-                    "pronoun_gender_words",
+_DECODING_FIELDS = ("decoding_agreement", "latter_words", "subject_salience", "thing_salience", "thing_frame_deps",
+                    "degree_deps", "pronoun_gender_words",
                     "possessive_suffixes", "elided_words", "contracted_words",
                     "lexicons", "speech_verbs", "speech_marks", "speech_open_marks", "speech_close_marks") \
     + _BINDING_FIELDS + _FILTER_FIELDS
