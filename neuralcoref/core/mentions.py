@@ -463,9 +463,13 @@ def _names_cut_at_small_letters(arrays: DocArrays, rules: LanguageRules, mention
     if not len(mentions) or not rules.name_part_deps:
         return mentions
     small = np.array([t[:1].islower() for t in texts], dtype=bool)[inverse]
+    # A name: a proper noun, or a first name of the lexicon the tagger took for
+    # a noun ("Marie sourit." tags "Marie" NOUN).
+    capital = np.array([t[:1].isupper() for t in texts], dtype=bool)[inverse]
+    first_names = frozenset(rules.class_map("gender_words"))
+    named = has_label(arrays.pos, rules.proper_pos) | (capital & has_label(arrays.lower, first_names))
     parts = np.flatnonzero(small & has_label(arrays.dep, rules.name_part_deps)
-                           & ~has_label(arrays.lower, rules.name_particles)
-                           & has_label(arrays.pos, rules.proper_pos)[arrays.head])
+                           & ~has_label(arrays.lower, rules.name_particles) & named[arrays.head])
     if not len(parts):
         return mentions
     # The first such word of each head: parts are in text order.
