@@ -4,6 +4,7 @@ import spacy
 from spacy.tokens import Doc
 
 from neuralcoref.core.contract import C, GENDER, MENTION_CODES, NUMBER
+from neuralcoref.core.doc_arrays import arrays_of
 from neuralcoref.core.latter import latter_referents
 from neuralcoref.core.mentions import MENTION_TYPES
 from neuralcoref.lang import en, fr
@@ -25,14 +26,14 @@ def test_latter_takes_the_nearest_phrase_of_its_gender_and_number():
     starts, ends = np.array([0, 2, 5, 8]), np.array([1, 4, 6, 10])
     types = np.array([PROPER, NOMINAL, PROPER, PRONOMINAL])
     codes = _codes(["fem", "masc", "fem", "fem"], ["sing", "sing", "sing", "sing"])
-    assert latter_referents(doc, fr.RULES, starts, ends, types, codes).tolist() == [-1, -1, -1, 2]
+    assert latter_referents(arrays_of(doc, None), fr.RULES, starts, ends, types, codes).tolist() == [-1, -1, -1, 2]
     # "celui-ci" (one token, as spaCy's tokenizer leaves it) takes "le médecin".
     words[8:10] = ["celui-ci"]
     doc = Doc(spacy.blank("fr").vocab, words=words)
     ends = np.array([1, 4, 6, 9])
     codes = _codes(["fem", "masc", "fem", "masc"], ["sing", "sing", "sing", "sing"])
-    assert latter_referents(doc, fr.RULES, starts, ends, types, codes).tolist() == [-1, -1, -1, 1]
+    assert latter_referents(arrays_of(doc, None), fr.RULES, starts, ends, types, codes).tolist() == [-1, -1, -1, 1]
     # None agrees: no referent; rules without latter words: none either.
     codes = _codes(["fem", "fem", "fem", "masc"], ["sing", "sing", "sing", "plur"])
-    assert latter_referents(doc, fr.RULES, starts, ends, types, codes).tolist() == [-1] * 4
-    assert latter_referents(doc, en.RULES, starts, ends, types, codes).tolist() == [-1] * 4
+    assert latter_referents(arrays_of(doc, None), fr.RULES, starts, ends, types, codes).tolist() == [-1] * 4
+    assert latter_referents(arrays_of(doc, None), en.RULES, starts, ends, types, codes).tolist() == [-1] * 4

@@ -165,7 +165,7 @@ def decode_inputs(doc: Doc, mentions: Mentions, features: MentionFeatures,
         # A first and a second person of one voice are two people whatever the
         # parse: held for whole clusters even where binding bars links only.
         binding=with_binders(binding_constraints(doc, mentions, rules, arrays=arrays), latter_referents(
-            doc, rules, mentions.starts, mentions.ends, mentions.types, codes)).with_pairs(
+            arrays, rules, mentions.starts, mentions.ends, mentions.types, codes)).with_pairs(
             np.concatenate([
                 np.asarray(given_name_conflicts(arrays, rules, mentions.starts, mentions.ends, mentions.heads,
                                                 mentions.types), dtype=np.int64).reshape(-1, 2),

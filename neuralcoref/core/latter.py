@@ -10,21 +10,22 @@ subject, Pauline), so decoding links each to that phrase, as a binder (see
 from __future__ import annotations
 
 import numpy as np
-from spacy.tokens import Doc
 
 from ..lang.base import LanguageRules
 from .contract import C, GENDER, NUMBER
+from .doc_arrays import DocArrays
+from .expletives import has_label
 from .mentions import PRONOMINAL
 
 
-def latter_referents(doc: Doc, rules: LanguageRules, starts: np.ndarray, ends: np.ndarray,
+def latter_referents(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, ends: np.ndarray,
                      types: np.ndarray, codes: np.ndarray) -> np.ndarray:
     """For each mention of ``rules.latter_words`` (its words joined without
     spaces, lowercase: "celle -ci" and "celle-ci" alike), the nearest earlier
     phrase or name that ends before it and agrees with it in gender and number
     where both are known; -1 for the other mentions and where none agrees.
 
-    doc (Doc): the parsed Doc; starts, ends, types (int (n,)): the mentions.
+    arrays (DocArrays): the parsed Doc's arrays; starts, ends, types (int (n,)): the mentions.
     codes (int (n, len(MENTION_CODES))): the mention codes (gender, number).
     RETURNS (ndarray): (n,) int32.
     """
@@ -33,7 +34,11 @@ def latter_referents(doc: Doc, rules: LanguageRules, starts: np.ndarray, ends: n
     if not rules.latter_words or not n:
         return out
     types, codes = np.asarray(types), np.asarray(codes)
-    pronouns = np.flatnonzero((types == PRONOMINAL) & (np.asarray(ends) - np.asarray(starts) <= 3))
+    # Only pronouns whose first word opens one of the words ("celle" of "celle -ci").
+    openings = frozenset(w.split("-")[0] for w in rules.latter_words) | rules.latter_words
+    pronouns = np.flatnonzero((types == PRONOMINAL) & (np.asarray(ends) - np.asarray(starts) <= 3)
+                              & has_label(arrays.lower, openings)[np.asarray(starts)])
+    doc = arrays.doc
     latter = [m for m in pronouns.tolist()
               if "".join(t.lower_ for t in doc[int(starts[m]):int(ends[m])]) in rules.latter_words]
     if not latter:

@@ -52,7 +52,7 @@ from spacy.tokens import Doc
 
 from ..errors import Errors, NeuralcorefError
 from ..lang.base import LanguageRules
-from ..lang.lexicon import MENTION_CLASSES, noun_classes
+from ..lang.lexicon import MENTION_CLASSES, gender_word_ids, noun_classes
 from . import _mentions
 from .doc_arrays import COLUMN, DocArrays, arrays_of, read_doc
 from .expletives import has_label, without_expletives
@@ -466,8 +466,8 @@ def _names_cut_at_small_letters(arrays: DocArrays, rules: LanguageRules, mention
     # A name: a proper noun, or a first name of the lexicon the tagger took for
     # a noun ("Marie sourit." tags "Marie" NOUN).
     capital = np.array([t[:1].isupper() for t in texts], dtype=bool)[inverse]
-    first_names = frozenset(rules.class_map("gender_words"))
-    named = has_label(arrays.pos, rules.proper_pos) | (capital & has_label(arrays.lower, first_names))
+    first_names = np.fromiter(gender_word_ids(rules), dtype=np.uint64)
+    named = has_label(arrays.pos, rules.proper_pos) | (capital & np.isin(arrays.lower, first_names))
     parts = np.flatnonzero(small & has_label(arrays.dep, rules.name_part_deps)
                            & ~has_label(arrays.lower, rules.name_particles) & named[arrays.head])
     if not len(parts):
