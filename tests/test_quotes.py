@@ -159,6 +159,9 @@ def test_voices_are_the_narration_and_each_quotation_unknown_with_speakers_or_da
     assert (voices(doc, en.RULES) == -1).all()
     # A French turn runs on past the sentence its dash opens: voices unknown.
     assert (voices(nlp_fr_md("Je pars. — Tu pars ? Je reste."), fr.RULES) == -1).all()
+    # Without a dash there is no turn: guillemets alone tell the voices.
+    doc = nlp_fr_md("Je vois un livre. « Il est rouge », dit Paul.")
+    assert voices(doc, fr.RULES).tolist() == [0] * 5 + [1] * 5 + [0] * 4
 
 
 def test_speakers_after_an_inverted_verb_are_the_noun_phrase_that_follows(nlp_en):

@@ -331,6 +331,13 @@ def test_french_challenge_case(nlp_fr, case):
     assert check(make_doc(nlp_fr, parsed), parsed) == []
 
 
+def test_shipped_french_model_keeps_the_narrators_je_from_a_third_person(nlp_fr):
+    # A text without dialogue dashes has known voices: "Je" and "Il" of the
+    # narration are two people, whatever the scores (they ranked "Je" first).
+    doc = nlp_fr("Je vois un livre. Il est rouge.")
+    assert not any({"Je", "Il"} <= {m.text for m in cluster} for cluster in doc._.coref_clusters)
+
+
 def test_shipped_english_default_for_other_pipelines_reads_no_token_vectors():
     # A blank pipeline (no tok2vec) or any pipeline but en_core_web_sm 3.8.0
     # gets en_portable, whose inputs do not depend on the pipeline's vectors.

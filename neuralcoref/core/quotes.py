@@ -124,8 +124,8 @@ def voices(doc: Doc, rules: LanguageRules, arrays: Optional[DocArrays] = None,
            spans: Optional[List[Tuple[int, int]]] = None) -> np.ndarray:
     """Who speaks each token: (n_tokens,) int64, 0 for the narrator, K inside
     the K-th quotation (:func:`quotations`). None is known, all -1, in a Doc
-    with CoNLL speakers, and where the rules mark dialogue with dashes in a Doc
-    without line breaks: a turn runs on to the end of its paragraph, over
+    with CoNLL speakers, and in a Doc without line breaks that holds a dialogue
+    dash of the rules: a turn runs on to the end of its paragraph, over
     sentences that no dash opens, so its end is not known there.
 
     doc (Doc), rules (LanguageRules): as for :func:`quotations`.
@@ -133,7 +133,8 @@ def voices(doc: Doc, rules: LanguageRules, arrays: Optional[DocArrays] = None,
     spans (List[Tuple[int, int]] | None): the Doc's :func:`quotations`; None: find them now.
     """
     arrays = arrays_of(doc, arrays)
-    if _has_speaker_column(arrays) or (rules.turn_dashes and not len(arrays.paragraph_breaks)):
+    if _has_speaker_column(arrays) or (rules.turn_dashes and not len(arrays.paragraph_breaks)
+                                       and np.isin(arrays.orth, _hashes(rules.turn_dashes)).any()):
         return np.full(len(doc), -1, dtype=np.int64)
     out = np.zeros(len(doc), dtype=np.int64)
     for k, (start, end) in enumerate(quotations(doc, rules, arrays) if spans is None else spans, start=1):
