@@ -64,6 +64,8 @@ CASES: List[Case] = [
          "[My brother|1] bought [a new car|2]. [It|2] is red and very fast."),
     Case("it_clause_before", "it",
          "[The museum|1] was closed, so we visited [it|1] the next day."),
+    Case("it_took_time_for", "it",
+         "[It|-] took a long time for [the bus|1] to arrive, but [it|1] finally came."),
     Case("it_raised_passive", "it",
          "[The train|1] is late. [It|1] was supposed to arrive at noon."),
     Case("it_time", "it",

@@ -460,6 +460,9 @@ def expletives(doc: Doc, rules: LanguageRules = EN) -> List[str]:
     ("I find it hard to believe that he left.", ["it"]),
     ("The party was dull. It was strange because nobody danced.", []),
     ("It takes around a million years for evolutionary change to happen.", ["It"]),
+    # The parser hangs the clause on the object ("time"): still extraposed.
+    ("It took a long time for the bus to arrive, but it finally came.", ["It"]),
+    ("The machine broke. It took the coins but gave no ticket.", []),
     # A passive raising verb raises its infinitive's subject; before a clause it extraposes.
     ("The train is late. It was supposed to arrive at noon.", []),
     ("It is said that the castle is haunted.", ["It"]),
@@ -470,7 +473,8 @@ def expletives(doc: Doc, rules: LanguageRules = EN) -> List[str]:
         "raised_other_verb", "time", "time_when", "clear_day", "takes_time_to",
         "drizzling_as_predicate", "raining_as_predicate", "predicate_gift", "takes_object",
         "raising_seems_to", "hard_for_me_to", "strange_for_to", "made_it_clear_that",
-        "find_it_hard_to", "because_clause", "takes_for_to", "passive_raising", "passive_that",
+        "find_it_hard_to", "because_clause", "takes_for_to", "took_time_clause_on_object",
+        "took_object_no_clause", "passive_raising", "passive_that",
         "passive_control", "passive_raised_weather"])
 def test_expletives_on_parsed_english(nlp_en, text, expected):
     assert expletives(nlp_en(text)) == expected

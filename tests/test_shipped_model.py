@@ -79,7 +79,7 @@ PASSING = {
     "it_takes_time", "it_clock_time", "it_raining_aux",
     # a raising verb's "it" is no expletive and may prefer a thing (section 6);
     # it_hard_for_to passed before and guards the extraposed "for ... to"
-    "it_raising_seems", "it_hard_for_to", "it_raised_passive",
+    "it_raising_seems", "it_hard_for_to", "it_raised_passive", "it_took_time_for",
     # passing since "I" and "you" are persons at decoding (docs/experiments/2026-11-27-speech-persons.md)
     "speaker_i_not_thing",
     # passing since the narrator's "I" is no he or she (docs/experiments/2026-11-27-narrator-np-binding.md)

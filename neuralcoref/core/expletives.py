@@ -327,6 +327,7 @@ class _Tables:
         self.any_cleft_word = not rules.cleft_words
         self.mark = has_label(lower, rules.expletive_marks)
         self.passive = has_label(dep, rules.extraposition_subject_deps)
+        self.extraposing_object = has_label(dep, rules.extraposition_object_deps)
         self.control = has_label(dep, rules.control_deps)
         self.impersonal_adj = has_label(lemma, rules.extraposition_adjectives)
         self.marked_clause = has_label(dep, rules.marked_clause_deps)
@@ -363,6 +364,9 @@ class _Tables:
         clause = any(self.clause[c] for c in later)
         if self.extraposing[h] and any(self._extraposed_by_verb(h, c) for c in later):
             return True  # "It seems that", "It takes two hours to get there", "il suffit de"
+        if self.extraposing[h] and any(self._marked_clause(g) for c in later if self.extraposing_object[c]
+                                       for g in self.children(c) if g > c):
+            return True  # the clause hung on the object: "It took [a long time] for the bus to arrive"
         if self.passive[it] and any(self.clause[c] and self._extraposed_by_verb(h, c) for c in later):
             return True  # "It is said that", not the raised "It was supposed to arrive"
         marked = clause or any(self._marked_clause(c) for c in later)

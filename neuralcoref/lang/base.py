@@ -344,6 +344,9 @@ class LanguageRules:
     extraposition_subject_deps (Labels): subject positions where a pronoun before
         a clausal complement is expletive whatever the verb (passives: "It is
         said that").
+    extraposition_object_deps (Labels): objects of an extraposing verb on
+        which the parser may hang its extraposed clause ("It took [a long time]
+        for the bus to arrive"); empty: the clause counts on the verb only.
     extraposition_adjectives (Labels): adjectives whose copula subject is
         expletive before a clause ("il est [possible] que"); empty: any adjective.
     title_deps (Labels): dependencies of the words of a title before a name
@@ -489,6 +492,7 @@ class LanguageRules:
     expletive_marks: Labels = labels()
     cleft_words: Labels = labels()
     extraposition_subject_deps: Labels = labels()
+    extraposition_object_deps: Labels = labels()
     extraposition_adjectives: Labels = labels()
     title_deps: Labels = labels()
     double_object_lemmas: Labels = labels()
@@ -586,7 +590,8 @@ _FILTER_FIELDS = ("weather_lemmas", "weather_adjectives", "ambient_entity_types"
                   "postverbal_subject_deps", "temporal_nouns", "impersonal_reflexive_lemmas",
                   "reflexive_clitic_words", "inverted_subject_words", "neuter_subject_words",
                   "euphonic_words", "inverted_expletive_words",
-                  "expletive_marks", "extraposition_subject_deps", "extraposition_adjectives",
+                  "expletive_marks", "extraposition_subject_deps", "extraposition_object_deps",
+                  "extraposition_adjectives",
                   "cleft_words", "title_deps", "double_object_lemmas", "lead_deps",
                   "name_part_deps", "name_particles")
 _DECODING_FIELDS = ("decoding_agreement", "latter_words", "subject_salience", "thing_salience", "thing_frame_deps",

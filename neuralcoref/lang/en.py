@@ -169,6 +169,7 @@ RULES = LanguageRules(
     # a pity that"); the narrower rule is measured in
     # docs/experiments/2026-11-26-binding.md.
     extraposition_subject_deps=labels("nsubjpass", "expl"),
+    extraposition_object_deps=labels("dobj"),
     # Gold mentions hold the title ("President Lincoln", not the entity "Lincoln")
     # and leave leading words out ("the book", not "just the book"): counts in
     # docs/experiments/2026-11-26-titles-pp-binding.md. Filters, so the shipped
