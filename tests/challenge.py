@@ -170,6 +170,10 @@ CASES: List[Case] = [
     # coordination and plurals: a coordination is a mention of its own
     Case("coordination_they", "coordination",
          "[[Anna|1] and [Ben|2]|3] bought a house. [They|3] moved in last week."),
+    Case("coordination_they_tired", "coordination",
+         "[[John|1] and [Mary|2]|3] went home. [They|3] were tired."),
+    Case("coordination_they_nouns", "coordination",
+         "[[The boy|1] and [the girl|2]|3] went home. [They|3] were tired."),
     Case("coordination_their", "coordination",
          "[[John|1] and [Mary|2]|3] sold [their|3] car."),
     Case("coordination_split", "coordination",

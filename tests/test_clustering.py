@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from neuralcoref.core.clustering import (attach_repeats, best_antecedents, check_link_offsets,
-                                    clusters_from_links, decode_clusters, greedyness_offset,
+                                    clusters_from_links, coordination_preference, decode_clusters,
+                                    greedyness_offset,
                                     link_offsets_of, main_mention, merge_repeats, merge_shared_heads,
                                     name_words,
                                     one_span_per_head, prefer_near, repeat_keys, spans_of,
@@ -629,6 +630,23 @@ def test_clustering_subject_salience_from_the_rules():
     codes[0, column["person"]] = PERSON.index("1")
     assert subject_salience(codes, en, np.array([True] * 5))[0][0] == 0
     assert subject_salience(codes, en, np.array([False] * 5))[0][0] == en.subject_salience
+
+
+def test_clustering_coordination_preference_gives_they_a_coordinated_subject():
+    # "John"(0) "John and Mary"(1, subject list) "Mary"(2) "the workers"(3, plural
+    # subject) "They"(4, plural) "she"(5) "them"(6, plural, no person known: -1)
+    types = np.array([MENTION_TYPES.index(t) for t in ("proper", "list", "proper", "nominal", "pronominal",
+                                                      "pronominal", "pronominal")])
+    salience = np.array([0, 0.75, 0, 0.75, 0, 0, 0], np.float32)
+    persons = np.array([-1, -1, -1, -1, 3, 3, -1])
+    agreement = np.zeros((7, 2), np.int32)
+    agreement[[1, 3, 4, 6], 1] = NUMBER.index("plur")
+    agreement[[0, 2, 5], 1] = NUMBER.index("sing")
+    weight, prefers = coordination_preference(salience, types, persons, agreement)
+    np.testing.assert_allclose(weight, [0, 0.75, 0, 0, 0, 0, 0])  # the list only, not "the workers"
+    assert prefers.tolist() == [False, False, False, False, True, False, False]
+    # With no subject salience (French) there is nothing to prefer.
+    assert not coordination_preference(np.zeros(7, np.float32), types, persons, agreement)[0].any()
 
 
 def test_clustering_refer_forward_moves_the_pronoun_alone_to_its_main_subject():

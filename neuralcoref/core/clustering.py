@@ -388,6 +388,25 @@ def subject_salience(codes: np.ndarray, rules: LanguageRules,
     return salience, third_person_pronouns(codes, ("masc", "fem"))
 
 
+def coordination_preference(salience: np.ndarray, types: np.ndarray, persons: np.ndarray,
+                            agreement: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """A plural third-person pronoun prefers a coordinated subject ("John and
+    Mary went home. They were tired."): the subject's salience, from
+    :func:`subject_salience`, for list mentions only, and which pronouns are
+    plural third persons (they, them, their; ils, elles). A plural subject
+    that is no coordination gets none: every plural noun phrase as salient
+    cost both English dev sets (docs/experiments/2026-11-28-coordination-voices.md).
+
+    salience (float32 (n,)): each mention's subject salience; types (int (n,)):
+        mention types; persons (int (n,)): pronoun persons (:func:`pronoun_persons`);
+        agreement (int (n, 2)): gender and number codes (:func:`agreement_codes`).
+    RETURNS (Tuple[ndarray, ndarray]): (n,) float32 and (n,) bool, for :func:`prefer_near`.
+    """
+    lists = np.asarray(types) == _LIST
+    plural = (np.asarray(persons) == PERSON.index("3")) & (np.asarray(agreement)[:, 1] == NUMBER.index("plur"))
+    return np.where(lists, np.asarray(salience, dtype=np.float32), np.float32(0)).astype(np.float32), plural
+
+
 def third_person_pronouns(codes: np.ndarray, genders: Iterable[str]) -> np.ndarray:
     """Which mentions are third-person pronouns of one of ``genders`` (GENDER
     values), by their codes: the pronouns a salience preference is for.
@@ -405,7 +424,7 @@ def prefer_near(pair: np.ndarray, ptr: np.ndarray, ante: np.ndarray, sentences: 
     """Pair scores where a pronoun that prefers a kind of antecedent scores each
     such antecedent in its own or the previous sentence higher by its salience.
 
-    Two preferences use it. He and she prefer a near subject
+    Three preferences use it. He and she prefer a near subject
     (:func:`subject_salience`): between two people of one gender the scorers
     often choose by distance or leave the pronoun alone, while the subject of
     the last sentence is a pronoun's preferred antecedent (centering theory's
@@ -413,8 +432,10 @@ def prefer_near(pair: np.ndarray, ptr: np.ndarray, ante: np.ndarray, sentences: 
     A referring "it" prefers a near concrete thing
     (:func:`~neuralcoref.core.classes.thing_preference`): trained on corpora
     where many an "it" is an event or nothing, the scorers leave "He closed it"
-    unlinked. Measurements: docs/experiments/2026-11-27-name-parts.md,
-    2026-11-27-it-things.md.
+    unlinked. They prefer a near coordinated subject
+    (:func:`coordination_preference`). Measurements:
+    docs/experiments/2026-11-27-name-parts.md, 2026-11-27-it-things.md,
+    2026-11-28-coordination-voices.md.
 
     pair (float (n_pairs,)), ptr (int (n + 1,)), ante (int (n_pairs,)): the scores, as
         for :func:`best_antecedents`.

@@ -27,9 +27,9 @@ from .aliases import acronym_aliases, given_name_conflicts, name_parts
 from .classes import gender_conflicts, mention_classes, speech_persons, thing_preference
 from .binding import Binding, binding_constraints, with_binders
 from .cataphora import forward_subjects
-from .clustering import (agreement_codes, check_link_offsets, decode_clusters, link_offsets_of,
-                         name_words, person_conflicts, pronoun_persons, repeat_keys, speaker_conflicts,
-                         subject_salience, with_speaker_genders, with_speaker_names)
+from .clustering import (agreement_codes, check_link_offsets, coordination_preference, decode_clusters,
+                         link_offsets_of, name_words, person_conflicts, pronoun_persons, repeat_keys,
+                         speaker_conflicts, subject_salience, with_speaker_genders, with_speaker_names)
 from .contract import MentionFeatures
 from .doc_arrays import DocArrays, arrays_of
 from .frames import verb_phrase_trims
@@ -229,7 +229,9 @@ def decode(scores: DocScores, inputs: DecodeInputs, settings: DecodeSettings) ->
                            inputs.names, scores.mention, inputs.classes, inputs.persons,
                            inputs.speakers, inputs.binding, inputs.types, inputs.sentences, inputs.aliases,
                            inputs.name_of, ((inputs.salience, inputs.prefers_subject),
-                                            (inputs.thing_salience, inputs.prefers_thing)),
+                                            (inputs.thing_salience, inputs.prefers_thing),
+                                            coordination_preference(inputs.salience, inputs.types,
+                                                                    inputs.persons, inputs.agreement)),
                            inputs.forward, inputs.trims)
 
 
