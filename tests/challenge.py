@@ -404,6 +404,8 @@ FRENCH_CASES: List[Case] = [
     Case("genre_jean_pluie", "gender", "[Jean|1] dit que s'[il|-] pleut, [il|1] restera chez [lui|1]."),
     Case("genre_noel_marthe", "gender", "[Noël|1] regarda [Marthe|2]. [Il|1] [lui|2] sourit."),
     Case("genre_pierre_maison", "gender", "[Pierre|1] a acheté [une maison|2]. [Elle|2] est grande et belle."),
+    Case("genre_directeur_secretaire", "gender",
+         "[Le directeur|1] a appelé [la secrétaire|2] parce qu'[elle|2] était en retard."),
     Case("personne_maison", "animacy",
          "[Marie|1] a acheté [une maison|2]. [Elle|1] aime beaucoup [cette maison|2]."),
     # a person's "Elle" before the nearer feminine thing (the French models learnt

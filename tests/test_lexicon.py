@@ -310,3 +310,24 @@ def test_gender_conflicts_part_a_gendered_pronoun_from_a_name_of_the_other_gende
     # Rules without pronoun genders (English: agreement does it) give none.
     assert len(gender_conflicts(read_doc(doc), replace(fr.RULES, pronoun_gender_words={}), mentions.heads,
                                 mentions.types, classes)) == 0
+
+
+def test_gender_conflicts_part_a_gendered_pronoun_from_a_noun_of_the_other_gender():
+    from neuralcoref.core.classes import gender_conflicts
+    from neuralcoref.core.contract import GENDER
+    from neuralcoref.core.doc_arrays import read_doc
+
+    # "Le directeur appelle la secrétaire car elle est en retard ." (a hand-built parse)
+    words = ["Le", "directeur", "appelle", "la", "secrétaire", "car", "elle", "est", "en", "retard", "."]
+    doc = Doc(spacy.blank("fr").vocab, words=words, heads=[1, 2, 2, 4, 2, 9, 9, 9, 9, 2, 2],
+              deps=["det", "nsubj", "ROOT", "det", "obj", "mark", "nsubj", "cop", "case", "advcl", "punct"],
+              pos=["DET", "NOUN", "VERB", "DET", "NOUN", "SCONJ", "PRON", "AUX", "ADP", "NOUN", "PUNCT"])
+    mentions = extract_mentions(doc, fr.RULES)
+    texts = [doc[s:e].text for s, e in mentions.spans()]
+    classes = mention_classes(doc, mentions.starts, mentions.ends, mentions.heads, mentions.types, fr.RULES)
+    morph = {"Le directeur": "masc", "la secrétaire": "fem", "retard": "masc"}
+    genders = np.array([GENDER.index(morph.get(t, "unknown")) for t in texts])
+    pairs = gender_conflicts(read_doc(doc), fr.RULES, mentions.heads, mentions.types, classes, genders=genders)
+    assert [(texts[a], texts[b]) for a, b in pairs.tolist()] == [("elle", "Le directeur"), ("elle", "retard")]
+    # Without the mentions' genders, names only: none here.
+    assert len(gender_conflicts(read_doc(doc), fr.RULES, mentions.heads, mentions.types, classes)) == 0

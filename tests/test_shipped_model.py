@@ -153,6 +153,8 @@ FRENCH_PASSING = {
         "y_a_t_il", "pleut_il",
         # idioms: "s'il vous plaît" (same file)
         "s_il_vous_plait",
+        # "elle" never takes a masculine noun (docs/experiments/2026-11-28-coordination-voices.md)
+        "genre_directeur_secretaire",
     },
     "fr_sm": {
         "court_marie", "court_jean", "court_louise_cles", "court_roi", "court_enfants",

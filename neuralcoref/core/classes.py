@@ -10,7 +10,7 @@ import numpy as np
 from ..lang.base import LanguageRules
 from ..lang.lexicon import GENDER_CLASSES, MENTION_CLASSES, gender_word_ids, noun_classes, thing_nouns, word_classes
 from .clustering import pronoun_persons, third_person_pronouns
-from .contract import C, DEP_CLASSES, NUMBER, PERSON
+from .contract import C, DEP_CLASSES, GENDER, NUMBER, PERSON
 from .doc_arrays import DocArrays, arrays_of
 from .expletives import has_label, in_predicative_frame, label_codes
 from .mentions import NOMINAL, PRONOMINAL, PROPER
@@ -97,23 +97,36 @@ GENDER_WINDOW = 50
 
 
 def gender_conflicts(arrays: DocArrays, rules: LanguageRules, heads: np.ndarray,
-                     types: np.ndarray, classes: np.ndarray, window: int = GENDER_WINDOW) -> np.ndarray:
+                     types: np.ndarray, classes: np.ndarray, window: int = GENDER_WINDOW,
+                     genders: Optional[np.ndarray] = None) -> np.ndarray:
     """Pairs of a gendered pronoun (``rules.pronoun_gender_words``: "elle") and a name
-    of the other gender ("Pierre"), within ``window`` mentions of each other:
-    never one entity. French decoding has no gender agreement, since "elle"
-    also stands for a feminine noun ("Pierre a acheté une maison. Elle est
-    grande"); a name's gender is its bearer's.
+    of the other gender ("Pierre") or a noun phrase whose head noun has the other
+    grammatical gender ("le directeur"), within ``window`` mentions of each
+    other: never one entity. French decoding has no gender agreement, since
+    "elle" also stands for a feminine noun ("Pierre a acheté une maison. Elle
+    est grande"); a name's gender is its bearer's, and "il" and "elle" agree
+    with their noun's grammatical gender.
 
     heads, types (int (n,)): the mentions; classes (int (n,)): their
     MENTION_CLASSES codes (:func:`mention_classes`).
+    genders (int (n,) | None): their GENDER codes (mention codes, from the
+        morphology); None: names only.
     RETURNS (ndarray): (k, 2) int64 mention pairs.
     """
-    genders = rules.class_map("pronoun_gender_words")
-    if not genders or not len(heads):
+    words = rules.class_map("pronoun_gender_words")
+    if not words or not len(heads):
         return np.zeros((0, 2), dtype=np.int64)
     classes, types = np.asarray(classes), np.asarray(types)
-    pronoun = np.where(types == PRONOMINAL, label_codes(arrays.lower, genders, GENDER_CLASSES)[np.asarray(heads)], 0)
-    named = np.flatnonzero(np.isin(classes, list(GENDER_CLASSES.values())) & (types == PROPER))
+    pronoun = np.where(types == PRONOMINAL, label_codes(arrays.lower, words, GENDER_CLASSES)[np.asarray(heads)], 0)
+    kinds = [PROPER]
+    if genders is not None:
+        # A noun phrase takes its head noun's grammatical gender as its class.
+        by_noun = np.zeros(len(types), dtype=classes.dtype)
+        for name, code in GENDER_CLASSES.items():
+            by_noun[np.asarray(genders) == GENDER.index(name)] = code
+        classes = np.where((types == NOMINAL) & (by_noun > 0), by_noun, classes)
+        kinds.append(NOMINAL)
+    named = np.flatnonzero(np.isin(classes, list(GENDER_CLASSES.values())) & np.isin(types, kinds))
     # Each gendered pronoun with every name within the window, all at once.
     gendered = np.flatnonzero(pronoun)
     lo = np.searchsorted(named, gendered - window)

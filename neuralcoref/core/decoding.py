@@ -30,7 +30,7 @@ from .cataphora import forward_subjects
 from .clustering import (agreement_codes, check_link_offsets, coordination_preference, decode_clusters,
                          link_offsets_of, name_words, person_conflicts, pronoun_persons, repeat_keys,
                          speaker_conflicts, subject_salience, with_speaker_genders, with_speaker_names)
-from .contract import MentionFeatures
+from .contract import C, MentionFeatures
 from .doc_arrays import DocArrays, arrays_of
 from .frames import verb_phrase_trims
 from .latter import latter_referents
@@ -169,7 +169,8 @@ def decode_inputs(doc: Doc, mentions: Mentions, features: MentionFeatures,
             np.concatenate([
                 np.asarray(given_name_conflicts(arrays, rules, mentions.starts, mentions.ends, mentions.heads,
                                                 mentions.types), dtype=np.int64).reshape(-1, 2),
-                gender_conflicts(arrays, rules, mentions.heads, mentions.types, classes)]),
+                gender_conflicts(arrays, rules, mentions.heads, mentions.types, classes,
+                                 genders=codes[:, C["gender"]])]),
             held=speaker_conflicts(person_conflicts(persons, voice), speakers, len(persons))),
         sentences=np.asarray(arrays.sent[np.asarray(mentions.heads, dtype=np.int64)], dtype=np.int32),
         aliases=aliases,
