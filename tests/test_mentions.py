@@ -202,6 +202,12 @@ def test_mentions_name_ends_before_a_small_letter_word(vocab):
     doc = make_doc(vocab, rows)
     assert texts(doc, rules) == ["Marie", "dort"]
     assert extract_mentions(doc, rules).spans() == extract_mentions_reference(doc, rules).spans()
+    # So does a phrase that ends with the name: "Le chat de Marie dort .".
+    rows = [("Le", 1, "det", "DET"), ("chat", 1, "ROOT", "NOUN"), ("de", 3, "case", "ADP"),
+            ("Marie", 1, "nmod", "PROPN"), ("dort", 3, "flat:name", "PROPN"), (".", 1, "punct", "PUNCT")]
+    doc = make_doc(vocab, rows)
+    assert "Le chat de Marie" in texts(doc, rules) and "Le chat de Marie dort" not in texts(doc, rules)
+    assert extract_mentions(doc, rules).spans() == extract_mentions_reference(doc, rules).spans()
     # Names keep their particles and capitalised words.
     rows = [("Charles", 0, "ROOT", "PROPN"), ("de", 0, "flat:name", "PROPN"), ("Gaulle", 0, "flat:name", "PROPN"),
             ("parle", 0, "flat:name", "PROPN")]

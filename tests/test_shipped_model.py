@@ -155,6 +155,8 @@ FRENCH_PASSING = {
         "s_il_vous_plait",
         # "elle" never takes a masculine noun (docs/experiments/2026-11-28-coordination-voices.md)
         "genre_directeur_secretaire",
+        # a name's small-letter "part" is cut from a phrase ending with it (same file)
+        "court_chat_de_marie",
     },
     "fr_sm": {
         "court_marie", "court_jean", "court_louise_cles", "court_roi", "court_enfants",
@@ -175,7 +177,7 @@ FRENCH_PASSING = {
         # principle S (2026-11-27-french-first-sentences.md, section 3)
         "liage_s_te_voir", "genre_pierre_maison", "locuteur_repondit_elle", "liage_s_vocatif",
         "cela_inversion", "il_y_a_temps", "celle_ci", "celui_ci", "il_arriva", "il_arriva_lettre",
-        "y_a_t_il", "s_il_vous_plait",
+        "y_a_t_il", "s_il_vous_plait", "court_chat_de_marie",
     },
 }
 SHIPPED = [name for name in ("en", "fr", "en_fast", "en_portable", "fr_sm")

@@ -455,11 +455,11 @@ def _outside_interjections(arrays: DocArrays, rules: LanguageRules, mentions: Me
 
 def _names_cut_at_small_letters(arrays: DocArrays, rules: LanguageRules, mentions: Mentions,
                                 texts: List[str], inverse: np.ndarray) -> Mentions:
-    """The candidates, a proper noun's ending before the first later word of its
-    name that starts with a small letter and is no particle: French pipelines
+    """The candidates, each ending before the first later word of a name inside
+    it that starts with a small letter and is no particle: French pipelines
     tag the verb of a two-word sentence as the name's second word ("Marie
-    dort." gave "Marie dort" beside "Marie"). ``texts``, ``inverse``:
-    :func:`_word_types`."""
+    dort." gave "Marie dort" beside "Marie", "Le chat de Marie dort." "Le
+    chat de Marie dort"). ``texts``, ``inverse``: :func:`_word_types`."""
     if not len(mentions) or not rules.name_part_deps:
         return mentions
     small = np.array([t[:1].islower() for t in texts], dtype=bool)[inverse]
@@ -472,12 +472,13 @@ def _names_cut_at_small_letters(arrays: DocArrays, rules: LanguageRules, mention
                            & ~has_label(arrays.lower, rules.name_particles) & named[arrays.head])
     if not len(parts):
         return mentions
-    # The first such word of each head: parts are in text order.
-    heads, first = np.unique(arrays.head[parts], return_index=True)
-    at = np.searchsorted(heads, mentions.heads)
-    at[at == len(heads)] = 0
-    word = parts[first][at]  # each mention's head's first such word, where it has one
-    cut = (heads[at] == mentions.heads) & (word > mentions.heads) & (word < mentions.ends)
+    # Each mention's first such word after its start, cut where the name it
+    # follows is inside the mention too: the name's own candidate ("Marie dort")
+    # or a phrase that ends with it ("Le chat de Marie dort").
+    at = np.minimum(np.searchsorted(parts, mentions.starts, side="right"), len(parts) - 1)
+    word = parts[at]
+    cut = (word > mentions.starts) & (word < mentions.ends) & (arrays.head[word] >= mentions.starts) \
+        & (arrays.head[word] < word)
     if not cut.any():
         return mentions
     ends = np.where(cut, word, mentions.ends).astype(mentions.ends.dtype)
