@@ -398,6 +398,7 @@ FRENCH_CASES: List[Case] = [
     # a verb the tagger reads as the name's second word ("Marie dort")
     Case("court_marie_dort", "short", "[Marie|1] dort. [Elle|1] rêve."),
     Case("court_chat_de_marie", "short", "[Le chat de [Marie|1]|2] dort. [Il|2] est très vieux."),
+    Case("court_voisin_qui_m", "short", "[Le voisin|1] [qui|1] habite en face [m'|2]a salué."),
     Case("court_luc_parle", "short", "[Luc|1] parle. [Il|1] sourit."),
     Case("court_directrice", "short", "[La directrice|1] a parlé aux élèves. [Elle|1] était en colère."),
     Case("court_helene", "short", "[Hélène|1] a fini [ses|1] études. [Elle|1] cherche du travail."),

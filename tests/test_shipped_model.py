@@ -157,6 +157,8 @@ FRENCH_PASSING = {
         "genre_directeur_secretaire",
         # a name's small-letter "part" is cut from a phrase ending with it (same file)
         "court_chat_de_marie",
+        # a relative "qui" takes its verb's person (same file)
+        "court_voisin_qui_m",
     },
     "fr_sm": {
         "court_marie", "court_jean", "court_louise_cles", "court_roi", "court_enfants",
@@ -177,7 +179,7 @@ FRENCH_PASSING = {
         # principle S (2026-11-27-french-first-sentences.md, section 3)
         "liage_s_te_voir", "genre_pierre_maison", "locuteur_repondit_elle", "liage_s_vocatif",
         "cela_inversion", "il_y_a_temps", "celle_ci", "celui_ci", "il_arriva", "il_arriva_lettre",
-        "y_a_t_il", "s_il_vous_plait", "court_chat_de_marie",
+        "y_a_t_il", "s_il_vous_plait", "court_chat_de_marie", "court_voisin_qui_m",
     },
 }
 SHIPPED = [name for name in ("en", "fr", "en_fast", "en_portable", "fr_sm")

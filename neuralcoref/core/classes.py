@@ -91,6 +91,36 @@ def speech_persons(classes: np.ndarray, codes: np.ndarray) -> np.ndarray:
     return out
 
 
+def relative_persons(doc, rules: LanguageRules, heads: np.ndarray, persons: np.ndarray,
+                     arrays: Optional[DocArrays] = None) -> np.ndarray:
+    """Pronoun persons with a relative pronoun given the person of the verb it
+    is the subject of: "qui" has none of its own, but "la femme qui habite" is
+    a third person and "moi qui suis" a first, so neither joins the other's
+    "je" (:func:`~neuralcoref.core.clustering.person_conflicts`).
+
+    doc (Doc): the parsed Doc; rules (LanguageRules): ``relative_words`` and
+        ``binding_subject_deps``.
+    heads (int (n,)): the mentions' heads; persons (int (n,)): their PERSON
+        codes (:func:`~neuralcoref.core.clustering.pronoun_persons`).
+    RETURNS (ndarray): (n,) int32, a copy of ``persons``.
+    """
+    out = np.array(persons, dtype=np.int32)
+    if not rules.relative_words or not len(heads):
+        return out
+    arrays = arrays_of(doc, arrays)
+    heads = np.asarray(heads, dtype=np.int64)
+    relative = (out == PERSON.index("unknown")) & has_label(arrays.lower, rules.relative_words)[heads] \
+        & has_label(arrays.dep, rules.binding_subject_deps)[heads]
+    for k in np.flatnonzero(relative).tolist():
+        verb = doc[int(arrays.head[heads[k]])]
+        # A compound tense: the auxiliary has the person ("qui [a] dit").
+        words = [verb] + [w for w in verb.children if w.dep_.startswith("aux")]
+        person = {p for w in words for p in w.morph.get("Person")}
+        if len(person) == 1 and next(iter(person)) in PERSON:
+            out[k] = PERSON.index(person.pop())
+    return out
+
+
 #: How many mentions before and after a pronoun :func:`gender_conflicts` looks
 #: at: decoding's window for a pronoun's candidates (``pairs.DEFAULT_MAX_DIST``).
 GENDER_WINDOW = 50
