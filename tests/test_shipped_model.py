@@ -180,6 +180,8 @@ FRENCH_PASSING = {
         "liage_s_te_voir", "genre_pierre_maison", "locuteur_repondit_elle", "liage_s_vocatif",
         "cela_inversion", "il_y_a_temps", "celle_ci", "celui_ci", "il_arriva", "il_arriva_lettre",
         "y_a_t_il", "s_il_vous_plait", "court_chat_de_marie", "court_voisin_qui_m",
+        # N counts an oblique noun phrase (docs/experiments/2026-11-28-coordination-voices.md)
+        "court_medecin",
     },
 }
 SHIPPED = [name for name in ("en", "fr", "en_fast", "en_portable", "fr_sm")

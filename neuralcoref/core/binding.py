@@ -214,6 +214,7 @@ class _Parse:
         # subject: the verb keeps the one it shares through coordination.
         self.subject = subject_dep & ~self.clitic
         self.object = has(dep, rules.binding_object_deps)
+        self.phrase_object = has(dep, rules.phrase_object_deps) & ~self.object
         self.preposition = has(dep, rules.binding_preposition_deps)
         self.prep = self.preposition & has(lower, rules.binding_prepositions)
         # "argued with him": an argument where the predicate has no object ("took
@@ -506,9 +507,9 @@ def _coargument_phrases(parse: "_Parse", heads: np.ndarray, pronominal: np.ndarr
     teacher gave each student a book"): pairs of mentions headed by the two,
     pronouns left to B and C."""
     out: List[Tuple[int, int]] = []
-    for m in np.flatnonzero(~pronominal & parse.object[heads]).tolist():
+    for m in np.flatnonzero(~pronominal & (parse.object[heads] | parse.phrase_object[heads])).tolist():
         o = int(heads[m])
-        v = parse.predicate(o)
+        v = int(parse.heads[o]) if parse.phrase_object[o] else parse.predicate(o)
         if v < 0 or parse.noun[v] or parse.predicative[o]:
             continue
         for s in parse.subjects(v):

@@ -210,6 +210,10 @@ class LanguageRules:
         ("vocative": "[Monsieur], je vous remercie").
     binding_subject_deps, binding_object_deps (Labels): a predicate's subjects
         and its objects (prepositional objects included, "pobj").
+    phrase_object_deps (Labels): more dependents of a predicate that principle
+        "N" alone counts as its objects: a full noun phrase there is never its
+        subject's ("Le roi appela [son fils]", which the parser hangs as an
+        oblique modifier); pronouns there stay free ("près de lui").
     binding_preposition_deps (Labels): prepositions attached to a predicate
         ("prep", "agent") whose object is its argument when the word is one of
         ``binding_prepositions`` ("to", "about"; not "near", "with": "John saw
@@ -444,6 +448,7 @@ class LanguageRules:
     binding_prepositions: Labels = labels()
     binding_objectless_prepositions: Labels = labels()
     binding_noun_prepositions: Labels = labels()
+    phrase_object_deps: Labels = labels()
     binding_accusative_words: Labels = labels()
     binding_complement_deps: Labels = labels()
     binding_clitic_words: Labels = labels()
@@ -566,7 +571,7 @@ _BINDING_FIELDS = ("binding_principles", "binding_clusters", "binding_pronoun_wo
                    "reflexive_words", "person_words", "vocative_deps",
                    "binding_subject_deps", "binding_object_deps", "binding_preposition_deps",
                    "binding_prepositions", "binding_objectless_prepositions", "binding_noun_prepositions",
-                   "binding_accusative_words",
+                   "phrase_object_deps", "binding_accusative_words",
                    "binding_complement_deps", "binding_clitic_words", "subject_clitic_words",
                    "clitic_cluster_words", "control_deps",
                    "finite_verb_tags", "nonfinite_verb_tags", "modal_tags", "past_verb_tags", "title_words",

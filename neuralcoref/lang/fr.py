@@ -149,6 +149,7 @@ RULES = replace(
     # fr-litbank dev 50.30 -> 49.57 (docs/experiments/2026-11-26-anchoring.md).
     # S: "Il veut te voir" (docs/experiments/2026-11-27-french-first-sentences.md).
     binding_principles=labels("B", "C", "N", "S"),
+    phrase_object_deps=labels("obl:mod", "obl"),
     person_words={word: person for person, words in (
         ("1s", ("je", "j'", "me", "m'", "moi", "-je", "-moi")), ("2s", ("tu", "te", "t'", "toi", "-tu", "-toi")),
         ("1p", ("nous", "-nous")), ("2p", ("vous", "-vous"))) for word in _elided(*words)},
