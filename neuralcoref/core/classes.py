@@ -116,8 +116,9 @@ def relative_persons(doc, rules: LanguageRules, heads: np.ndarray, persons: np.n
         # A compound tense: the auxiliary has the person ("qui [a] dit").
         words = [verb] + [w for w in verb.children if w.dep_.startswith("aux")]
         person = {p for w in words for p in w.morph.get("Person")}
-        if len(person) == 1 and next(iter(person)) in PERSON:
-            out[k] = PERSON.index(person.pop())
+        value = person.pop() if len(person) == 1 else None
+        if value in PERSON:
+            out[k] = PERSON.index(value)
     return out
 
 

@@ -393,9 +393,11 @@ def coordination_preference(salience: np.ndarray, types: np.ndarray, persons: np
     """A plural third-person pronoun prefers a coordinated subject ("John and
     Mary went home. They were tired."): the subject's salience, from
     :func:`subject_salience`, for list mentions only, and which pronouns are
-    plural third persons (they, them, their; ils, elles). A plural subject
-    that is no coordination gets none: every plural noun phrase as salient
-    cost both English dev sets (docs/experiments/2026-11-28-coordination-voices.md).
+    plural third persons (they, them, their). Rules without subject salience
+    (French) get none. A plural subject that is no coordination gets none:
+    every plural noun phrase as salient cost both English dev sets, group
+    nouns ("the police") LitBank
+    (docs/experiments/2026-11-28-coordination-voices.md).
 
     salience (float32 (n,)): each mention's subject salience; types (int (n,)):
         mention types; persons (int (n,)): pronoun persons (:func:`pronoun_persons`);

@@ -142,7 +142,7 @@ class LanguageRules:
         or the previous sentence for a third-person pronoun of known gender (he,
         his, she, her; il, elle, le): the subject is a pronoun's preferred
         antecedent. 0: none (French: without binding, an object clitic would
-        prefer its own subject). A plural they/ils takes the same salience
+        prefer its own subject). A plural "they" takes the same salience
         from a coordinated subject ("John and Mary ... They").
     thing_salience (float): added to the pair score of a concrete thing (a
         nominal mention whose head the lexicons' "thing" section lists: "the
