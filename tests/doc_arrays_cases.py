@@ -4,9 +4,13 @@
 stages read one :class:`~neuralcoref.core.doc_arrays.DocArrays` instead of calling
 ``doc.to_array`` each (``python tests/doc_arrays_cases.py`` rewrites it):
 test_doc_arrays holds today's outputs bit-identical to them. Rewritten when a
-rule changes what they hold, and only then (last: a capitalised word after
-a title is a name word, which gives fr_story's "Mme Pictet" its name;
-before: a name's candidate ends before a small-letter word, which drops
+rule changes what they hold, and only then (last: "them" prefers a
+coordinated subject, which puts en_story's "Dr. Garcia and her students" with
+"them" and leaves "her" and "She" with Dr. Garcia, not Mary Smith, and
+principle N counts French obliques, which parts fr_story's "le miroir" from
+"Pierre"; before: a capitalised
+word after a title is a name word, which gives fr_story's "Mme Pictet" its
+name; before: a name's candidate ends before a small-letter word, which drops
 fr_story's "Pauline la" beside "Pauline"; principle S and the pronoun-name
 gender pairs add fr_dialogue's forbidden pairs; a French dialogue turn runs to
 the end of its paragraph, French names take their first word's gender, and the
