@@ -477,7 +477,7 @@ def _names_cut_at_small_letters(arrays: DocArrays, rules: LanguageRules, mention
     # or a phrase that ends with it ("Le chat de Marie dort").
     at = np.minimum(np.searchsorted(parts, mentions.starts, side="right"), len(parts) - 1)
     word = parts[at]
-    cut = (word > mentions.starts) & (word < mentions.ends) & (arrays.head[word] >= mentions.starts) \
+    cut = (word > mentions.heads) & (word < mentions.ends) & (arrays.head[word] >= mentions.starts) \
         & (arrays.head[word] < word)
     if not cut.any():
         return mentions
