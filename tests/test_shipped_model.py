@@ -81,6 +81,7 @@ PASSING = {
     # a raising verb's "it" is no expletive and may prefer a thing (section 6);
     # it_hard_for_to passed before and guards the extraposed "for ... to"
     "it_raising_seems", "it_hard_for_to", "it_raised_passive", "it_took_time_for",
+    "speaker_narrator_tom",
     # passing since "I" and "you" are persons at decoding (docs/experiments/2026-11-27-speech-persons.md)
     "speaker_i_not_thing",
     # passing since the narrator's "I" is no he or she (docs/experiments/2026-11-27-narrator-np-binding.md)
@@ -157,8 +158,9 @@ FRENCH_PASSING = {
         "genre_directeur_secretaire",
         # a name's small-letter "part" is cut from a phrase ending with it (same file)
         "court_chat_de_marie",
-        # a relative "qui" takes its verb's person (same file)
-        "court_voisin_qui_m",
+        # a relative "qui" takes its verb's person, a third-person subject
+        # is not the narrator (same file)
+        "court_voisin_qui_m", "locuteur_narrateur_paul",
     },
     "fr_sm": {
         "court_marie", "court_jean", "court_louise_cles", "court_roi", "court_enfants",

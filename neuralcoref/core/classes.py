@@ -112,14 +112,47 @@ def relative_persons(doc, rules: LanguageRules, heads: np.ndarray, persons: np.n
     relative = (out == PERSON.index("unknown")) & has_label(arrays.lower, rules.relative_words)[heads] \
         & has_label(arrays.dep, rules.binding_subject_deps)[heads]
     for k in np.flatnonzero(relative).tolist():
-        verb = doc[int(arrays.head[heads[k]])]
-        # A compound tense: the auxiliary has the person ("qui [a] dit").
-        words = [verb] + [w for w in verb.children if w.dep_.startswith("aux")]
-        person = {p for w in words for p in w.morph.get("Person")}
-        value = person.pop() if len(person) == 1 else None
+        value = _verb_person(doc[int(arrays.head[heads[k]])])
         if value in PERSON:
             out[k] = PERSON.index(value)
     return out
+
+
+def subject_persons(doc, heads: np.ndarray, types: np.ndarray, codes: np.ndarray,
+                    persons: np.ndarray) -> np.ndarray:
+    """First-person pronouns and the names and noun phrases that are subjects
+    of a third-person verb, by person, for
+    :func:`~neuralcoref.core.clustering.person_conflicts`: in the narration
+    "Paul est parti" is not the narrator's "je" ("Paul est parti. Je
+    partirai."), whatever the scores; a narrator is the subject of a
+    first-person verb. Paired apart from the pronouns, so that names do not
+    crowd the pronouns' window.
+
+    doc (Doc): the parsed Doc; heads, types (int (n,)): the mentions;
+    codes (int (n, k)): their mention codes; persons (int (n,)): pronoun
+        persons (:func:`~neuralcoref.core.clustering.pronoun_persons`).
+    RETURNS (ndarray): (n,) int32: 1 for a first-person pronoun, 3 for such a
+        subject, -1 for the others.
+    """
+    first = PERSON.index("1")
+    out = np.where(np.asarray(persons) == first, first, -1).astype(np.int32)
+    if not (out == first).any():
+        return out
+    codes, heads = np.asarray(codes), np.asarray(heads, dtype=np.int64)
+    named = np.isin(types, [PROPER, NOMINAL]) & (codes[:, C["dep"]] == DEP_CLASSES.index("subject"))
+    for k in np.flatnonzero(named).tolist():
+        token = doc[int(heads[k])]
+        if token.head.i != token.i and _verb_person(token.head) == "3":
+            out[k] = PERSON.index("3")
+    return out
+
+
+def _verb_person(verb) -> Optional[str]:
+    """The one person a verb's morphology gives, or None; in a compound tense
+    the auxiliary's ("qui [a] dit")."""
+    words = [verb] + [w for w in verb.children if w.dep_.startswith("aux")]
+    person = {p for w in words for p in w.morph.get("Person")}
+    return person.pop() if len(person) == 1 else None
 
 
 #: How many mentions before and after a pronoun :func:`gender_conflicts` looks

@@ -24,7 +24,8 @@ from ..errors import Errors, NeuralcorefError
 from ..lang.base import LanguageRules
 from ..lang.lexicon import DATA as LEXICON_DATA
 from .aliases import acronym_aliases, given_name_conflicts, name_parts
-from .classes import gender_conflicts, mention_classes, relative_persons, speech_persons, thing_preference
+from .classes import (gender_conflicts, mention_classes, relative_persons, speech_persons, subject_persons,
+                      thing_preference)
 from .binding import Binding, binding_constraints, with_binders
 from .cataphora import forward_subjects
 from .clustering import (agreement_codes, check_link_offsets, coordination_preference, decode_clusters,
@@ -171,8 +172,10 @@ def decode_inputs(doc: Doc, mentions: Mentions, features: MentionFeatures,
                                                 mentions.types), dtype=np.int64).reshape(-1, 2),
                 gender_conflicts(arrays, rules, mentions.heads, mentions.types, classes,
                                  genders=codes[:, C["gender"]])]),
-            held=speaker_conflicts(person_conflicts(relative_persons(doc, rules, mentions.heads, persons, arrays),
-                                                    voice), speakers, len(persons))),
+            held=speaker_conflicts(np.concatenate([
+                person_conflicts(relative_persons(doc, rules, mentions.heads, persons, arrays), voice),
+                person_conflicts(subject_persons(doc, mentions.heads, mentions.types, codes, persons), voice)]),
+                speakers, len(persons))),
         sentences=np.asarray(arrays.sent[np.asarray(mentions.heads, dtype=np.int64)], dtype=np.int32),
         aliases=aliases,
         name_of=name_of,
