@@ -13,6 +13,7 @@ from .clustering import pronoun_persons, third_person_pronouns
 from .contract import C, DEP_CLASSES, GENDER, NUMBER, PERSON
 from .doc_arrays import DocArrays, arrays_of
 from .expletives import has_label, in_predicative_frame, label_codes
+from .featurize import clause_persons
 from .mentions import NOMINAL, PRONOMINAL, PROPER
 
 
@@ -111,15 +112,14 @@ def relative_persons(doc, rules: LanguageRules, heads: np.ndarray, persons: np.n
     heads = np.asarray(heads, dtype=np.int64)
     relative = (out == PERSON.index("unknown")) & has_label(arrays.lower, rules.relative_words)[heads] \
         & has_label(arrays.dep, rules.binding_subject_deps)[heads]
-    for k in np.flatnonzero(relative).tolist():
-        value = _verb_person(doc[int(arrays.head[heads[k]])])
-        if value in PERSON:
-            out[k] = PERSON.index(value)
+    if relative.any():
+        verb = clause_persons(arrays)[arrays.head[heads[relative]]]
+        out[relative] = np.where(verb > 0, verb, out[relative])
     return out
 
 
 def subject_persons(doc, heads: np.ndarray, types: np.ndarray, codes: np.ndarray,
-                    persons: np.ndarray) -> np.ndarray:
+                    persons: np.ndarray, arrays: Optional[DocArrays] = None) -> np.ndarray:
     """First-person pronouns and the names and noun phrases that are subjects
     of a third-person verb, by person, for
     :func:`~neuralcoref.core.clustering.person_conflicts`: in the narration
@@ -138,21 +138,14 @@ def subject_persons(doc, heads: np.ndarray, types: np.ndarray, codes: np.ndarray
     out = np.where(np.asarray(persons) == first, first, -1).astype(np.int32)
     if not (out == first).any():
         return out
+    arrays = arrays_of(doc, arrays)
     codes, heads = np.asarray(codes), np.asarray(heads, dtype=np.int64)
-    named = np.isin(types, [PROPER, NOMINAL]) & (codes[:, C["dep"]] == DEP_CLASSES.index("subject"))
-    for k in np.flatnonzero(named).tolist():
-        token = doc[int(heads[k])]
-        if token.head.i != token.i and _verb_person(token.head) == "3":
-            out[k] = PERSON.index("3")
+    verbs = arrays.head[heads]
+    named = np.isin(types, [PROPER, NOMINAL]) & (codes[:, C["dep"]] == DEP_CLASSES.index("subject")) \
+        & (verbs != heads)
+    third = PERSON.index("3")
+    out[named & (clause_persons(arrays)[verbs] == third)] = third
     return out
-
-
-def _verb_person(verb) -> Optional[str]:
-    """The one person a verb's morphology gives, or None; in a compound tense
-    the auxiliary's ("qui [a] dit")."""
-    words = [verb] + [w for w in verb.children if w.dep_.startswith("aux")]
-    person = {p for w in words for p in w.morph.get("Person")}
-    return person.pop() if len(person) == 1 else None
 
 
 #: How many mentions before and after a pronoun :func:`gender_conflicts` looks

@@ -174,7 +174,7 @@ def decode_inputs(doc: Doc, mentions: Mentions, features: MentionFeatures,
                                  genders=codes[:, C["gender"]])]),
             held=speaker_conflicts(np.concatenate([
                 person_conflicts(relative_persons(doc, rules, mentions.heads, persons, arrays), voice),
-                person_conflicts(subject_persons(doc, mentions.heads, mentions.types, codes, persons), voice)]),
+                person_conflicts(subject_persons(doc, mentions.heads, mentions.types, codes, persons, arrays), voice)]),
                 speakers, len(persons))),
         sentences=np.asarray(arrays.sent[np.asarray(mentions.heads, dtype=np.int64)], dtype=np.int32),
         aliases=aliases,

@@ -187,13 +187,18 @@ def _idioms_by_pronoun(rules: LanguageRules) -> Dict[str, Dict[Tuple[int, int], 
     return {w: {key: frozenset(v) for key, v in by.items()} for w, by in out.items()}
 
 
+def lower_words(doc: Doc, start: int, length: int) -> Tuple[str, ...]:
+    """The lowercase words of ``doc[start:start + length]``, to match a phrase
+    of the rules (idioms, interjections) written as words joined by spaces."""
+    return tuple(t.lower_ for t in doc[start:start + length])
+
+
 def _in_idiom(doc: Doc, i: int, idioms: Mapping[Tuple[int, int], FrozenSet[Tuple[str, ...]]]) -> bool:
     """Whether token ``i`` is the pronoun of one of ``idioms`` (by its place
     and their length, as :func:`_idioms_by_pronoun` gives them)."""
     for (place, length), phrases in idioms.items():
         start = i - place
-        if start >= 0 and start + length <= len(doc) \
-                and tuple(t.lower_ for t in doc[start:start + length]) in phrases:
+        if start >= 0 and start + length <= len(doc) and lower_words(doc, start, length) in phrases:
             return True
     return False
 

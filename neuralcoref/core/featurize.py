@@ -79,6 +79,25 @@ def _morph_codes(feats: Mapping[str, str]) -> Tuple[int, int, int, int, int]:
     return number, gender, person, definite, int(feats.get("Reflex") == "Yes")
 
 
+def clause_persons(arrays: DocArrays) -> np.ndarray:
+    """Each token's grammatical person as its morphology and its auxiliaries'
+    give it ("qui [a] dit": the auxiliary's), read once per distinct MORPH
+    hash by the features' own parser: (n_tokens,) int32 PERSON codes, 0 where
+    none or more than one is given."""
+    doc = arrays.doc
+    keys, inverse = np.unique(arrays.morph, return_inverse=True)
+    own = np.array([_morph_codes(_feats(doc.vocab.strings[int(k)] if k else ""))[2] for k in keys.tolist()],
+                   dtype=np.int64)[inverse.reshape(-1)]
+    bits = np.where(own > 0, np.left_shift(1, own), 0)
+    deps, dep_inverse = np.unique(arrays.dep, return_inverse=True)
+    aux = np.array([doc.vocab.strings[int(d)].startswith("aux") if d else False for d in deps.tolist()],
+                   dtype=bool)[dep_inverse.reshape(-1)] & (arrays.head != np.arange(len(own)))
+    clause = bits.copy()
+    np.bitwise_or.at(clause, arrays.head[aux].astype(np.int64), bits[aux])
+    single = (clause > 0) & ((clause & (clause - 1)) == 0)
+    return np.where(single, np.log2(np.maximum(clause, 1)).astype(np.int64), 0).astype(np.int32)
+
+
 def _lookup(values: np.ndarray, table: Mapping[int, int], default: int = 0) -> np.ndarray:
     """Map hash values through a dict, once per distinct value. RETURNS (n,) int32."""
     if values.size == 0:

@@ -55,7 +55,7 @@ from ..lang.base import LanguageRules
 from ..lang.lexicon import MENTION_CLASSES, gender_word_ids, noun_classes
 from . import _mentions
 from .doc_arrays import COLUMN, DocArrays, arrays_of, read_doc
-from .expletives import has_label, without_expletives
+from .expletives import has_label, lower_words, without_expletives
 
 MENTION_TYPES = ("pronominal", "nominal", "proper", "list")
 PRONOMINAL, NOMINAL, PROPER, LIST = range(len(MENTION_TYPES))
@@ -438,10 +438,10 @@ def _outside_interjections(arrays: DocArrays, rules: LanguageRules, mentions: Me
         return mentions
     inside = np.zeros(n + 1, dtype=np.int64)
     for phrase in rules.interjections:
-        words = phrase.split()
+        words = tuple(phrase.split())
         k = len(words)
         for i in np.flatnonzero(arrays.lower == doc.vocab.strings[words[0]]).tolist():
-            if i + k < n and arrays.is_punct[i + k] and [t.lower_ for t in doc[i:i + k]] == words:
+            if i + k < n and arrays.is_punct[i + k] and lower_words(doc, i, k) == words:
                 inside[i] += 1
                 inside[i + k] -= 1
     covered = np.cumsum(inside)[:n] > 0
