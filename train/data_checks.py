@@ -2,8 +2,8 @@
 
 Measured with the ``quick`` recipe on OntoGUM documents scored on three OntoGUM dev
 documents (docs/experiments/2026-12-07-small-training-data.md): 79 and 236 gold links
-left dev CoNLL F1 at its first epoch's level (27-28); 776 and 1,809 links raised it
-to 39-40.
+left dev CoNLL F1 at its first epoch's level (27-28) through every epoch; with 776
+and 1,809 links some epochs reached 35-40.
 """
 from __future__ import annotations
 
