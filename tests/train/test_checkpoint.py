@@ -4,7 +4,7 @@ import signal
 
 import pytest
 
-torch = pytest.importorskip("torch")
+torch = pytest.importorskip("torch", exc_type=ModuleNotFoundError)
 
 from neuralcoref.errors import NeuralcorefError  # noqa: E402
 from neuralcoref.train import PhaseConfig, TrainingInterrupted, export_run, train  # noqa: E402

@@ -5,7 +5,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-pytest.importorskip("torch")
+pytest.importorskip("torch", exc_type=ModuleNotFoundError)
 
 from conftest import EN_PIPELINE, SAMPLE_CONLL  # noqa: E402
 from neuralcoref.api import add_neuralcoref, load_spacy  # noqa: E402

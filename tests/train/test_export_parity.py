@@ -4,7 +4,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
+torch = pytest.importorskip("torch", exc_type=ModuleNotFoundError)
 
 from neuralcoref.artifacts.model_dir import load_model, save_model  # noqa: E402
 from neuralcoref.core.contract import MentionFeatures  # noqa: E402

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-torch = pytest.importorskip("torch")
+torch = pytest.importorskip("torch", exc_type=ModuleNotFoundError)
 
 from neuralcoref.artifacts.model_dir import load_model  # noqa: E402
 from neuralcoref.train import PhaseConfig, TrainingInterrupted  # noqa: E402

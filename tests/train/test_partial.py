@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
+torch = pytest.importorskip("torch", exc_type=ModuleNotFoundError)
 
 from neuralcoref.core.embeddings import build_vocab  # noqa: E402
 from neuralcoref.corpora.conll import read_conll, write_conll  # noqa: E402

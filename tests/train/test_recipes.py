@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("torch")
+pytest.importorskip("torch", exc_type=ModuleNotFoundError)
 
 from neuralcoref.errors import NeuralcorefError  # noqa: E402
 from neuralcoref.train import TrainConfig, load_config, recipe_names, train  # noqa: E402

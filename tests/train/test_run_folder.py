@@ -4,7 +4,7 @@ import shutil
 
 import pytest
 
-torch = pytest.importorskip("torch")
+torch = pytest.importorskip("torch", exc_type=ModuleNotFoundError)
 
 from typer.testing import CliRunner  # noqa: E402
 

@@ -5,7 +5,7 @@ import struct
 import numpy as np
 import pytest
 
-pytest.importorskip("torch")
+pytest.importorskip("torch", exc_type=ModuleNotFoundError)
 
 from neuralcoref.errors import NeuralcorefError  # noqa: E402
 from neuralcoref.train.static_vectors import WordPieces, static_vectors  # noqa: E402
