@@ -234,6 +234,13 @@ class Errors(metaclass=ErrorsWithCodes):
     E225 = ("Training is not installed ({error}): the checkout's train/ folder becomes "
             "neuralcoref.train when the package is installed; run 'pip install -e .' in "
             "the checkout (or pip install 'neuralcoref[train]').")
+    # Training: a run folder is not overwritten unasked (issue 56; E226-E231)
+    E226 = ("The folder {path} holds a training run ({found}): give --resume to continue "
+            "it, or --overwrite to start a new run there (its checkpoint and log are "
+            "deleted, its model replaced when the new run exports), or give another "
+            "--out. In Python: train(..., resume=True) or train(..., overwrite=True).")
+    E227 = ("Both --resume and --overwrite were given for {path}: --resume continues "
+            "the run there, --overwrite starts a new one; give one of them.")
     E152 = "No spaCy pipeline could be loaded (tried: {tried}): {hint}, or name an installed pipeline."
     E153 = ("No score between the spans {first} and {second}: both must be candidate "
             "mentions, the later one within the earlier one's candidate window.")

@@ -90,3 +90,13 @@ def test_cli_resolve_html(tmp_path, options):
     assert html.count('data-cluster="0" data-mention=') == 2
     result = resolve(ANNA, "--html", tmp_path / "no_dir" / "out.html", *options)
     assert result.exit_code == 1 and "no_dir" in result.output
+
+
+def test_cli_every_command_summary_is_one_line():
+    # click shows a docstring's first paragraph in the command list: a summary
+    # broken over lines wraps there at the docstring's own breaks.
+    from neuralcoref.apps.cli import build_command
+
+    for name, command in build_command().commands.items():
+        first = (command.help or "").strip().split("\n\n")[0]
+        assert "\n" not in first, f"{name}: {first!r}"

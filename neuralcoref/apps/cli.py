@@ -237,6 +237,9 @@ def train_command(
     config: Optional[str] = typer.Option(
         None, help="Training recipe: a name (en, fr, quick...: the JSON files of configs/) or a JSON file."),
     resume: bool = typer.Option(False, "--resume", help="Continue from OUT/checkpoint.json."),
+    overwrite: bool = typer.Option(
+        False, "--overwrite", help="Start a new run in an OUT that holds one (without --resume or "
+                                   "--overwrite, such an OUT is refused: E226)."),
     cache_dir: Optional[Path] = typer.Option(None, help="Featurized data cache (default OUT/cache)."),
     seed: Optional[int] = typer.Option(
         None, help="Random seed, overriding the config's (train members of an ensemble with different seeds)."),
@@ -267,7 +270,7 @@ def train_command(
         if seed is not None:
             settings.seed = seed
         path = run_training(train, dev, spacy_model, out, device=device, config=settings,
-                            resume=resume, cache_dir=cache_dir)
+                            resume=resume, cache_dir=cache_dir, overwrite=overwrite)
     except (NeuralcorefError, OSError) as err:
         _fail(err)
     except training.TrainingInterrupted as stop:
@@ -334,9 +337,12 @@ def gap_to_conll_command(
     output_conll: Path = typer.Argument(..., help="CoNLL file to write."),
     spacy_model: str = typer.Option(..., "--spacy-model", help="spaCy pipeline that tokenizes and splits sentences."),
 ) -> None:
-    """Write GAP examples as CoNLL documents with partial labels: the pronoun with the
-    names it refers to, each other name alone. Train on them with the recipe key
-    "partial_train" (docs/training.md), never as full gold."""
+    """Write GAP examples as CoNLL documents with partial labels, to train on.
+
+    Each example becomes a document whose pronoun is in a cluster with the names it
+    refers to, and each other name alone. Train on them with the recipe key
+    "partial_train" (docs/training.md), never as full gold.
+    """
     from ..corpora.conll import write_conll
     from ..corpora.gap import gap_conll_documents, read_gap
     from ..errors import NeuralcorefError
