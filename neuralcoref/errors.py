@@ -112,6 +112,16 @@ class Errors(metaclass=ErrorsWithCodes):
             "tokens: spans are (start, end) token offsets, end exclusive.")
     E018 = ("No CoNLL-2012 documents in the key {path}: check that it is the gold "
             "file and that it has '#begin document' lines.")
+    # Long texts (issue 56; E019-E030): refused with what to do, never spaCy's E088
+    E019 = ("Document '{doc}' of {path} has {length} characters, more than the "
+            "pipeline's nlp.max_length ({limit}): parsing it would take about 0.6 GB "
+            "per 100,000 characters. Split it into several documents (parts).")
+    E020 = ("The text{where} has {length} characters, more than the pipeline's "
+            "nlp.max_length ({limit}): parsing it whole would take about 0.6 GB per "
+            "100,000 characters. Resolve it with --split-paragraphs (in Python: "
+            "Coref.predict(text, split_paragraphs=True)), which parses it a group of "
+            "paragraphs at a time, or split it into documents and use 'neuralcoref "
+            "batch' (a folder of .txt files, or JSON lines).")
 
     # The dev board and GAP (neuralcoref evaluate-board)
     E031 = ("No dev data folder found (tried: {tried}): give one with --data, or set "

@@ -173,7 +173,8 @@ def resolve_command(
 def predict_command(
     input_conll: Path = typer.Argument(
         ..., help="CoNLL-2012 file or folder (gold tokens); '-': standard input."),
-    output_conll: Path = typer.Argument(..., help="CoNLL file to write with predicted coreference."),
+    output_conll: Path = typer.Argument(
+        ..., help="CoNLL file to write with predicted coreference; '-': standard output."),
     model: Optional[str] = typer.Option(None, help=MODEL_HELP),
     spacy_model: Optional[str] = typer.Option(None, help=PIPELINE_HELP),
     batch_size: int = typer.Option(16, help="Documents per batch."),
@@ -184,7 +185,7 @@ def predict_command(
     from ..api import build_pipeline
     from ..errors import NeuralcorefError
     from .output_guard import check_output
-    from .predict import predict_conll
+    from .predict import STDOUT, predict_conll
 
     _show_pipeline_choice()
     with tempfile.TemporaryDirectory() as tmp:
@@ -192,14 +193,17 @@ def predict_command(
             if str(input_conll) == "-":
                 input_conll = Path(tmp) / "stdin.conll"
                 input_conll.write_bytes(sys.stdin.buffer.read())
-            check_output(output_conll, input_conll)  # before loading the pipeline
+            if str(output_conll) != STDOUT:
+                check_output(output_conll, input_conll)  # before loading the pipeline
             nlp = build_pipeline(model, spacy_model)
             _check_language(nlp, input_conll)
-            stats = predict_conll(nlp, input_conll, output_conll, batch_size=batch_size)
+            stats = predict_conll(nlp, input_conll, str(output_conll), batch_size=batch_size)
         except (NeuralcorefError, OSError) as err:
             _fail(err)
-    typer.echo(f"Wrote {output_conll}: {stats['docs']} documents, {stats['tokens']} tokens, "
-               f"{stats['clusters']} clusters.")
+    # On stdout the CoNLL stays clean: the summary goes to stderr.
+    typer.echo(f"Wrote {'standard output' if str(output_conll) == STDOUT else output_conll}: "
+               f"{stats['docs']} documents, {stats['tokens']} tokens, {stats['clusters']} clusters.",
+               err=str(output_conll) == STDOUT)
 
 
 def _check_language(nlp, path: Path) -> None:
