@@ -378,6 +378,16 @@ class Errors(metaclass=ErrorsWithCodes):
             "{path} ({expected}): give a new output file (or delete it) to start over.")
     E342 = ("Cannot write the output {output}: {reason}. Give the path of a file in an "
             "existing, writable folder.")
+    # Batch input: folders of text files (issue 56; E343-E349)
+    E343 = ("The folder {path} has no .txt files (it holds: {found}): give a folder of "
+            ".txt files (one document each), a .txt file, or a JSONL file (one JSON "
+            "object per line).")
+    E344 = ("Cannot read the text file {path} as UTF-8 ({reason} at byte {position}): "
+            "save it as UTF-8.")
+    E345 = ("The text file {path} has {length} characters, more than the pipeline's "
+            "nlp.max_length ({limit}): split it into several files (e.g. at paragraph "
+            "breaks), or resolve it with 'neuralcoref resolve --file {path} "
+            "--split-paragraphs'.")
 
     # One decode for runtime, training and tuning (issue 29): decode inputs
     E119 = ("Cannot decode: the decode inputs are of {n} mentions but the scores of "

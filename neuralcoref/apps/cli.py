@@ -492,30 +492,52 @@ def serve_command(
 
 @app.command("batch")
 def batch_command(
-    input_path: Path = typer.Option(..., "--input", help="JSONL file: one JSON object per line."),
+    input_path: Path = typer.Option(
+        ..., "--input", help="JSONL file (one JSON object per line), folder of .txt files (one document "
+                             "each, in file-name order), or one .txt file (one document)."),
     output_path: Path = typer.Option(..., "--output", help="JSONL file to write (appended to: re-running resumes)."),
     text_field: str = typer.Option("text", help="Field of each object holding the text."),
     model: Optional[str] = typer.Option(None, help=MODEL_HELP),
     spacy_model: Optional[str] = typer.Option(None, help=PIPELINE_HELP),
     n_process: int = typer.Option(1, help="Worker processes (they die with the run, even after kill -9)."),
-    batch_size: int = typer.Option(64, help="Lines per batch (written and flushed together)."),
+    batch_size: int = typer.Option(64, help="Records per batch (written and flushed together)."),
     strict: bool = typer.Option(
-        False, "--strict", help="Stop at the first bad line instead of writing an error record."),
+        False, "--strict", help="Stop at the first bad record instead of writing an error record."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
 ) -> None:
-    """Resolve coreference in every line of a JSONL file, resumably."""
+    """Resolve coreference in every record of a JSONL file or folder of texts, resumably.
+
+    Exit status: 0 when every record is resolved; 2 when the run finished but the
+    output holds error records ("coref": null, "coref_error": "[Ennn] ..."); 1
+    when the run failed (bad input or output, or with --strict the first bad
+    record); 130 (Ctrl-C) or 143 (SIGTERM) when interrupted, the complete lines
+    kept: run the same command again to resume.
+    """
     from ..errors import NeuralcorefError
-    from .batch import resolve_jsonl
+    from .batch import BatchStats, resolve_jsonl
+    from .workers import Terminated
 
     _show_pipeline_choice()
+    stats = BatchStats()
     try:
-        stats = resolve_jsonl(input_path, output_path, text_field=text_field, model=model,
-                              spacy_model=spacy_model, n_process=n_process,
-                              batch_size=batch_size, strict=strict, progress=progress)
+        resolve_jsonl(input_path, output_path, text_field=text_field, model=model,
+                      spacy_model=spacy_model, n_process=n_process, batch_size=batch_size,
+                      strict=strict, progress=progress, stats=stats)
     except (NeuralcorefError, OSError) as err:
         _fail(err)
+    except (KeyboardInterrupt, Terminated) as stop:  # Ctrl-C, or SIGTERM (SystemExit(143))
+        code = stop.code if isinstance(stop, Terminated) else 130
+        done = stats.skipped + stats.written
+        typer.echo(f"Interrupted: {output_path} has {done} of {stats.total} records "
+                   f"({stats.written} written by this run); run the same command again to resume.",
+                   err=True)
+        raise typer.Exit(code=code)
     typer.echo(f"Wrote {output_path}: {stats.written} new lines ({stats.errors} error records), "
                f"{stats.skipped} already done, {stats.total} in all.", err=True)
+    if stats.all_errors:
+        typer.echo(f"{stats.all_errors} records of {output_path} are error records: each says why in "
+                   "its \"coref_error\" field (grep coref_error); exit status 2.", err=True)
+        raise typer.Exit(code=2)
 
 
 @app.command("evaluate-board")
