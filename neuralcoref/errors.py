@@ -70,6 +70,13 @@ class Warnings(metaclass=ErrorsWithCodes):
             "({pipeline}): more of its words are '{other}' stop words. Coreference will be "
             "near zero: give a model of the text's language (--model {other}, or "
             "Coref(model='{other}')), which brings its own pipeline.")
+    # Long texts (issue 56; W111-W115)
+    W111 = ("The text{where} has {length} characters: parsed whole, it takes about 0.6 GB "
+            "per 100,000 characters, with no progress shown. --split-paragraphs (in "
+            "Python: split_paragraphs=True) parses it {chunk} characters at a time, with "
+            "a progress bar, and still resolves coreference across the whole text.")
+    W112 = ("The text ({source}) is empty: nothing to resolve. Give a text as TEXT, "
+            "with --file, or on standard input.")
     # Hostile files (issue 28)
     W128 = ("The model in {path} records no checksums of its files (config.json has no "
             "'checksums'): a damaged or altered weights.npz or vocab.json cannot be told "

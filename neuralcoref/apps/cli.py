@@ -107,6 +107,11 @@ def _training() -> ModuleType:
     return train
 
 
+def _stdin_is_terminal() -> bool:
+    """Whether nothing is piped in: standard input is a terminal."""
+    return sys.stdin.isatty()
+
+
 def _read_text(file: Path) -> str:
     """A UTF-8 file's text; '-' reads standard input (as UTF-8 whatever the locale)."""
     if str(file) == "-":
@@ -126,27 +131,38 @@ def resolve_command(
     greedyness: float = typer.Option(0.5, help="0-1: higher links more."),
     html: Optional[Path] = typer.Option(
         None, "--html", help="Also write the clusters as a self-contained HTML page to this file."),
+    split_paragraphs: bool = typer.Option(
+        False, "--split-paragraphs",
+        help="Parse a long text (over 100,000 characters) a group of paragraphs at a time, with a "
+             "progress bar: bounds the parser's memory and lifts spaCy's max_length; coreference "
+             "still spans the whole text."),
 ) -> None:
-    """Resolve coreference in TEXT (or --file, or standard input) and print clusters and resolved text."""
+    """Resolve coreference in TEXT (or --file, or standard input) and print clusters and resolved text.
+
+    An empty or blank text, whatever its source, prints nothing to resolve (W112 on
+    stderr) and exits 0. A text over spaCy's max_length (1,000,000 characters) is
+    refused (E020) unless --split-paragraphs is given.
+    """
     import json
 
     from ..api import Coref
-    from ..errors import Errors, NeuralcorefError
+    from ..errors import Errors, NeuralcorefError, Warnings
 
     if text is not None and file is not None:
         _fail(typer.BadParameter("give either TEXT or --file, not both"))
     if text is None and file is None:
-        if sys.stdin.isatty():
+        if _stdin_is_terminal():
             _fail(typer.BadParameter("give either TEXT or --file, or a text on standard input"))
         file = Path("-")
     _show_pipeline_choice()
     try:
         content = text if file is None else _read_text(file)
-        if text is None and str(file) == "-" and not content.strip():
-            _fail(typer.BadParameter("give either TEXT or --file, or a text on standard input"))
+        if not content.strip():
+            source = "standard input" if file is not None and str(file) == "-" else (file or "TEXT")
+            typer.echo(Warnings.W112.format(source=source), err=True)
         coref = Coref(model=model, spacy_model=spacy_model, greedyness=greedyness)
         with _warnings_on_stderr():
-            result = coref.predict(content)[0]
+            result = coref.predict(content, split_paragraphs=split_paragraphs)[0]
     except UnicodeDecodeError as err:
         _fail(NeuralcorefError(Errors.E156.format(path=file, reason=err.reason, position=err.start)))
     except (NeuralcorefError, OSError) as err:
@@ -221,14 +237,14 @@ def _check_language(nlp, path: Path) -> None:
 @contextlib.contextmanager
 def _warnings_on_stderr() -> Iterator[None]:
     """The warnings of the block on stderr as messages, not as Python warnings
-    with a source path."""
+    with a source path; each when it is raised (a warning about long work must
+    come before the work)."""
     import warnings
 
-    with warnings.catch_warnings(record=True) as caught:
+    with warnings.catch_warnings():
         warnings.simplefilter("always")
+        warnings.showwarning = lambda message, *args, **kwargs: typer.echo(str(message), err=True)
         yield
-    for warning in caught:
-        typer.echo(str(warning.message), err=True)
 
 
 @app.command("train")
