@@ -269,5 +269,5 @@ class Coref:
             raise NeuralcorefError(Errors.E020.format(where=where, length=len(text),
                                                       limit=self.nlp.max_length))
         if len(text) > PARSE_CHUNK_CHARS:
-            warnings.warn(Warnings.W111.format(where=where, length=len(text), chunk=PARSE_CHUNK_CHARS),
+            warnings.warn(Warnings.W111.format(where=where, length=f"{len(text):,}", chunk=f"{PARSE_CHUNK_CHARS:,}"),
                           stacklevel=3)
