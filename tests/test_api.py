@@ -101,6 +101,7 @@ def test_api_split_text_joins_back_and_cuts_at_paragraphs_first(max_chars):
         assert chunks == [p + "\n\n" for p in PARAGRAPHS.split("\n\n")[:2]] + [PARAGRAPHS.split("\n\n")[2]]
     if max_chars == 200:
         assert chunks == [PARAGRAPHS]
+    assert split_text("x" * 25, 10) == ["x" * 10, "x" * 10, "x" * 5]  # no break at all: cut anywhere
 
 
 def test_api_text_over_max_length_is_refused_with_what_to_do(coref, monkeypatch):
