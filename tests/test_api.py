@@ -106,8 +106,8 @@ def test_api_split_text_joins_back_and_cuts_at_paragraphs_first(max_chars):
 
 def test_api_text_over_max_length_is_refused_with_what_to_do(coref, monkeypatch):
     monkeypatch.setattr(coref.nlp, "max_length", 100)
-    with pytest.raises(NeuralcorefError, match=rf"\[E020\] The text has {len(PARAGRAPHS)} characters.*max_length \(100\)"
-                                               r".*split_paragraphs=True.*neuralcoref batch"):
+    expected = rf"\[E020\] The text has {len(PARAGRAPHS)} characters.*max_length \(100\)"
+    with pytest.raises(NeuralcorefError, match=expected + r".*split_paragraphs=True.*neuralcoref batch"):
         coref.predict(PARAGRAPHS)
     with pytest.raises(NeuralcorefError, match=r"\[E020\] The text 1 has"):
         coref.predict([ANNA, PARAGRAPHS])
