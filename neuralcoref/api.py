@@ -9,6 +9,8 @@
 """
 from __future__ import annotations
 
+import re
+import warnings
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
@@ -17,7 +19,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from .artifacts.model_dir import SHIPPED_MODELS, SHIPPED_VARIANTS, read_config, resolve_model_path
-from .errors import Errors, ModelLoadError, NeuralcorefError
+from .errors import Errors, ModelLoadError, NeuralcorefError, Warnings
 from .language_check import warn_if_other_language, words_of
 from .pipelines import resolve_pipeline_name
 from .validation import check_text
@@ -29,6 +31,15 @@ DEFAULT_PIPELINES: Dict[str, Tuple[str, ...]] = {
 }
 
 CharSpan = Tuple[int, int]
+
+#: Most characters the parser sees at once when a text is split
+#: (``split_paragraphs``): what bounds the parse's memory, about 0.6 GB per
+#: 100,000 characters with en_core_web_sm (docs/serving.md, "Long texts").
+PARSE_CHUNK_CHARS = 100_000
+#: Where a text is split, best first: paragraph breaks (blank lines), line
+#: breaks, sentence ends, any whitespace. Each piece keeps its separator.
+_BREAKS = (re.compile(r"\n[^\S\n]*\n\s*"), re.compile(r"\n\s*"), re.compile(r"(?<=[.!?])\s+"),
+           re.compile(r"\s+"))
 
 
 def load_spacy(name: Optional[str] = None, lang: str = "en", prefer: Optional[str] = None) -> Language:
@@ -110,6 +121,64 @@ def add_neuralcoref(nlp: Language, **settings) -> Language:
     return nlp
 
 
+def split_text(text: str, max_chars: int = PARSE_CHUNK_CHARS, level: int = 0) -> List[str]:
+    """``text`` cut into chunks of at most ``max_chars`` characters, at paragraph
+    breaks where it can (else line breaks, sentence ends, whitespace, and as a
+    last resort anywhere); consecutive paragraphs share a chunk up to the limit.
+
+    RETURNS (List[str]): the chunks, which join back into ``text`` exactly.
+    """
+    if len(text) <= max_chars:
+        return [text]
+    if level == len(_BREAKS):
+        return [text[i:i + max_chars] for i in range(0, len(text), max_chars)]
+    ends = [m.end() for m in _BREAKS[level].finditer(text) if m.end() < len(text)] + [len(text)]
+    chunks: List[str] = []
+    current, start = "", 0
+    for end in ends:
+        piece, start = text[start:end], end
+        if len(current) + len(piece) <= max_chars:
+            current += piece
+            continue
+        if current:
+            chunks.append(current)
+        current = piece
+        if len(piece) > max_chars:
+            chunks.extend(split_text(piece, max_chars, level + 1))
+            current = ""
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+def parse_in_chunks(nlp: Language, text: str, max_chars: int = PARSE_CHUNK_CHARS,
+                    progress: Optional[bool] = None) -> Doc:
+    """Run ``nlp`` over a long text with the parser's memory bounded: the
+    components before neuralcoref see one chunk of :func:`split_text` at a time,
+    and the chunks' Docs are joined into one, which neuralcoref (and what follows
+    it) resolves whole, so mentions corefer across chunks.
+
+    max_chars (int): most characters parsed at once (at most ``nlp.max_length``).
+    progress (bool | None): a progress bar over the chunks on stderr; None: when
+        stderr is a terminal.
+    RETURNS (Doc): the Doc of the whole text, ``doc.text == text``.
+    """
+    from tqdm import tqdm
+
+    chunks = split_text(text, min(max_chars, nlp.max_length))
+    if len(chunks) == 1:
+        return nlp(text)
+    names = nlp.pipe_names
+    first = names.index("neuralcoref") if "neuralcoref" in names else len(names)
+    with nlp.select_pipes(enable=names[:first]):
+        docs = list(tqdm(nlp.pipe(chunks, batch_size=1), total=len(chunks), unit="chunk",
+                         desc="parsing", disable=None if progress is None else not progress))
+    doc = Doc.from_docs(docs, ensure_whitespace=False)
+    for _, component in nlp.pipeline[first:]:
+        doc = component(doc)
+    return doc
+
+
 class CorefResult:
     """Coreference of one text: clusters as strings or character offsets, and scores.
 
@@ -167,16 +236,38 @@ class Coref:
         settings.setdefault("store_scores", True)  # for get_logits
         self.nlp = build_pipeline(model, spacy_model, lang, **settings)
 
-    def predict(self, texts: Union[str, Sequence[str]], batch_size: int = 32) -> List[CorefResult]:
+    def predict(self, texts: Union[str, Sequence[str]], batch_size: int = 32,
+                split_paragraphs: bool = False, progress: Optional[bool] = None) -> List[CorefResult]:
         """Resolve coreference in one text or a list of texts. Warns (W104,
         W105) when the first text is clearly not in the pipeline's language.
 
+        split_paragraphs (bool): parse a text longer than PARSE_CHUNK_CHARS
+            (100,000 characters) a group of paragraphs at a time
+            (:func:`parse_in_chunks`), which bounds the parser's memory and lifts
+            the ``nlp.max_length`` limit; coreference still spans the whole text.
+        progress (bool | None): with ``split_paragraphs``, a progress bar on
+            stderr over a long text's chunks; None: when stderr is a terminal.
         RAISES NeuralcorefError: E172 for a text that is not a string, E171 for
-            one holding a lone surrogate (spaCy cannot tokenize it).
+            one holding a lone surrogate (spaCy cannot tokenize it), E020 for one
+            longer than ``nlp.max_length`` without ``split_paragraphs``.
         """
         if isinstance(texts, (str, bytes)) or not isinstance(texts, Iterable):
             texts = [texts]  # one text; one that is not a str is refused below
         texts = [check_text(text, f" {i}") for i, text in enumerate(texts)]
         if texts:
             warn_if_other_language(self.nlp, words_of(texts[0]), "The text" if len(texts) == 1 else "Text 0")
+        if split_paragraphs:
+            return [CorefResult(parse_in_chunks(self.nlp, text, progress=progress)) for text in texts]
+        for i, text in enumerate(texts):
+            self._check_length(text, "" if len(texts) == 1 else f" {i}")
         return [CorefResult(doc) for doc in self.nlp.pipe(texts, batch_size=batch_size)]
+
+    def _check_length(self, text: str, where: str) -> None:
+        """E020 for a text over ``nlp.max_length`` (spaCy's E088 would say nothing
+        of what to do); W111 for one long enough to parse better in chunks."""
+        if len(text) > self.nlp.max_length:
+            raise NeuralcorefError(Errors.E020.format(where=where, length=len(text),
+                                                      limit=self.nlp.max_length))
+        if len(text) > PARSE_CHUNK_CHARS:
+            warnings.warn(Warnings.W111.format(where=where, length=f"{len(text):,}", chunk=f"{PARSE_CHUNK_CHARS:,}"),
+                          stacklevel=3)

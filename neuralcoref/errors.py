@@ -70,6 +70,13 @@ class Warnings(metaclass=ErrorsWithCodes):
             "({pipeline}): more of its words are '{other}' stop words. Coreference will be "
             "near zero: give a model of the text's language (--model {other}, or "
             "Coref(model='{other}')), which brings its own pipeline.")
+    # Long texts (issue 56; W111-W115)
+    W111 = ("The text{where} has {length} characters: parsed whole, it takes about 0.6 GB "
+            "per 100,000 characters, with no progress shown. --split-paragraphs (in "
+            "Python: split_paragraphs=True) parses it {chunk} characters at a time, with "
+            "a progress bar, and still resolves coreference across the whole text.")
+    W112 = ("The text ({source}) is empty: nothing to resolve. Give a text as TEXT, "
+            "with --file, or on standard input.")
     # Hostile files (issue 28)
     W128 = ("The model in {path} records no checksums of its files (config.json has no "
             "'checksums'): a damaged or altered weights.npz or vocab.json cannot be told "
@@ -121,6 +128,16 @@ class Errors(metaclass=ErrorsWithCodes):
             "tokens: spans are (start, end) token offsets, end exclusive.")
     E018 = ("No CoNLL-2012 documents in the key {path}: check that it is the gold "
             "file and that it has '#begin document' lines.")
+    # Long texts (issue 56; E019-E030): refused with what to do, never spaCy's E088
+    E019 = ("Document '{doc}' of {path} has {length} characters, more than the "
+            "pipeline's nlp.max_length ({limit}): parsing it would take about 0.6 GB "
+            "per 100,000 characters. Split it into several documents (parts).")
+    E020 = ("The text{where} has {length} characters, more than the pipeline's "
+            "nlp.max_length ({limit}): parsing it whole would take about 0.6 GB per "
+            "100,000 characters. Resolve it with --split-paragraphs (in Python: "
+            "Coref.predict(text, split_paragraphs=True)), which parses it a group of "
+            "paragraphs at a time, or split it into documents and use 'neuralcoref "
+            "batch' (a folder of .txt files, or JSON lines).")
 
     # The dev board and GAP (neuralcoref evaluate-board)
     E031 = ("No dev data folder found (tried: {tried}): give one with --data, or set "
@@ -243,6 +260,13 @@ class Errors(metaclass=ErrorsWithCodes):
     E225 = ("Training is not installed ({error}): the checkout's train/ folder becomes "
             "neuralcoref.train when the package is installed; run 'pip install -e .' in "
             "the checkout (or pip install 'neuralcoref[train]').")
+    # Training: a run folder is not overwritten unasked (issue 56; E226-E231)
+    E226 = ("The folder {path} holds a training run ({found}): give --resume to continue "
+            "it, or --overwrite to start a new run there (its checkpoint and log are "
+            "deleted, its model replaced when the new run exports), or give another "
+            "--out. In Python: train(..., resume=True) or train(..., overwrite=True).")
+    E227 = ("Both --resume and --overwrite were given for {path}: --resume continues "
+            "the run there, --overwrite starts a new one; give one of them.")
     E152 = "No spaCy pipeline could be loaded (tried: {tried}): {hint}, or name an installed pipeline."
     E153 = ("No score between the spans {first} and {second}: both must be candidate "
             "mentions, the later one within the earlier one's candidate window.")
@@ -370,6 +394,16 @@ class Errors(metaclass=ErrorsWithCodes):
             "{path} ({expected}): give a new output file (or delete it) to start over.")
     E342 = ("Cannot write the output {output}: {reason}. Give the path of a file in an "
             "existing, writable folder.")
+    # Batch input: folders of text files (issue 56; E343-E349)
+    E343 = ("The folder {path} has no .txt files (it holds: {found}): give a folder of "
+            ".txt files (one document each), a .txt file, or a JSONL file (one JSON "
+            "object per line).")
+    E344 = ("Cannot read the text file {path} as UTF-8 ({reason} at byte {position}): "
+            "save it as UTF-8.")
+    E345 = ("The text file {path} has {length} characters, more than the pipeline's "
+            "nlp.max_length ({limit}): split it into several files (e.g. at paragraph "
+            "breaks), or resolve it with 'neuralcoref resolve --file {path} "
+            "--split-paragraphs'.")
 
     # One decode for runtime, training and tuning (issue 29): decode inputs
     E119 = ("Cannot decode: the decode inputs are of {n} mentions but the scores of "

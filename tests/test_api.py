@@ -83,3 +83,52 @@ def test_api_add_neuralcoref_replaces_the_component(handmade_model):
     add_neuralcoref(nlp, model=str(handmade_model), greedyness=0.0)
     assert nlp.pipe_names.count("neuralcoref") == 1
     assert nlp.get_pipe("neuralcoref").cfg["greedyness"] == 0.0
+
+
+PARAGRAPHS = ("Anna bought a car in May. The car was red.\n\n"
+              "Tom met Anna at the station. He said hello.\n\n"
+              "Later she drove it home. Anna was happy with the car.\n")
+
+
+@pytest.mark.parametrize("max_chars", [50, 60, 200, 10], ids=["paragraphs", "grouped", "whole", "cut"])
+def test_api_split_text_joins_back_and_cuts_at_paragraphs_first(max_chars):
+    from neuralcoref.api import split_text
+
+    chunks = split_text(PARAGRAPHS, max_chars)
+    assert "".join(chunks) == PARAGRAPHS
+    assert all(0 < len(c) <= max_chars for c in chunks)
+    if max_chars == 60:  # each paragraph fits: cut at paragraph breaks only
+        assert chunks == [p + "\n\n" for p in PARAGRAPHS.split("\n\n")[:2]] + [PARAGRAPHS.split("\n\n")[2]]
+    if max_chars == 200:
+        assert chunks == [PARAGRAPHS]
+    assert split_text("x" * 25, 10) == ["x" * 10, "x" * 10, "x" * 5]  # no break at all: cut anywhere
+
+
+def test_api_text_over_max_length_is_refused_with_what_to_do(coref, monkeypatch):
+    monkeypatch.setattr(coref.nlp, "max_length", 100)
+    expected = rf"\[E020\] The text has {len(PARAGRAPHS)} characters.*max_length \(100\)"
+    with pytest.raises(NeuralcorefError, match=expected + r".*split_paragraphs=True.*neuralcoref batch"):
+        coref.predict(PARAGRAPHS)
+    with pytest.raises(NeuralcorefError, match=r"\[E020\] The text 1 has"):
+        coref.predict([ANNA, PARAGRAPHS])
+
+
+def test_api_split_paragraphs_resolves_across_chunks(coref, monkeypatch):
+    (whole,) = coref.predict(PARAGRAPHS)
+    monkeypatch.setattr(coref.nlp, "max_length", 60)  # the parser sees one paragraph at a time
+    parsed = []
+    real_pipe = coref.nlp.pipe
+
+    def pipe(texts, **kwargs):
+        texts = list(texts)
+        parsed.extend(texts)
+        assert "neuralcoref" not in coref.nlp.pipe_names  # the chunks are only parsed
+        return real_pipe(texts, **kwargs)
+    monkeypatch.setattr(coref.nlp, "pipe", pipe)
+    (split,) = coref.predict(PARAGRAPHS, split_paragraphs=True, progress=False)
+    assert parsed == [p + "\n\n" for p in PARAGRAPHS.split("\n\n")[:2]] + [PARAGRAPHS.split("\n\n")[2]]
+    assert split.doc.text == split.text == PARAGRAPHS
+    clusters = split.get_clusters(as_strings=False)
+    assert [[PARAGRAPHS[s:e] for s, e in c] for c in clusters] == split.get_clusters()
+    assert ["Anna", "Anna", "she", "Anna"] in split.get_clusters()  # across all three chunks
+    assert split.get_clusters() == whole.get_clusters()

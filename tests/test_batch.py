@@ -451,3 +451,108 @@ def test_batch_workers_die_with_their_parent(handmade_model, tmp_path, signal_na
     lines = out.read_bytes()
     if signal_name == "SIGTERM":  # unwound: only complete lines
         assert lines.endswith(b"\n") and parent.returncode != 0
+
+
+def write_texts(folder: Path) -> List[str]:
+    """Three documents as .txt files (one with several lines), and files that are not inputs."""
+    folder.mkdir()
+    texts = {"b.txt": TEXTS[0], "a.txt": "Tom lent his bike to Anna.\nShe rode it home.\n", "c.txt": TEXTS[5]}
+    for name, text in texts.items():
+        (folder / name).write_text(text, encoding="utf8")
+    (folder / "notes.md").write_text("not a document")
+    (folder / "sub").mkdir()
+    (folder / "sub" / "d.txt").write_text(TEXTS[1])
+    return [texts[name] for name in sorted(texts)]
+
+
+def test_batch_folder_of_text_files_one_document_each(nlp_coref, tmp_path):
+    texts = write_texts(tmp_path / "texts")
+    out = tmp_path / "out.jsonl"
+    stats = resolve_jsonl(tmp_path / "texts", out, nlp=nlp_coref)
+    assert stats == BatchStats(total=3, skipped=0, written=3, errors=0)
+    records = read_jsonl(out)
+    assert [r["id"] for r in records] == ["a.txt", "b.txt", "c.txt"]
+    for record, text in zip(records, texts, strict=True):
+        assert record == {"id": record["id"], "text": text, "coref": doc_record(nlp_coref(text))}
+    # one document across its lines: "She" on the second line links to "Anna" on the first
+    clusters = [[m["text"] for m in c["mentions"]] for c in records[0]["coref"]["clusters"]]
+    assert ["Anna", "She"] in clusters
+    assert resolve_jsonl(tmp_path / "texts", out, nlp=nlp_coref).skipped == 3  # resumable
+    (tmp_path / "texts" / "d.txt").write_text("Another one.")  # the folder changed: another input
+    with pytest.raises(NeuralcorefError, match="E341"):
+        resolve_jsonl(tmp_path / "texts", out, nlp=nlp_coref)
+
+
+def test_batch_one_text_file_is_one_document(nlp_coref, tmp_path):
+    path = tmp_path / "story.txt"
+    path.write_text("Anna said she was late.\nAnna agreed.\n", encoding="utf8")
+    stats = resolve_jsonl(path, tmp_path / "out.jsonl", nlp=nlp_coref)
+    assert (stats.total, stats.written, stats.errors) == (1, 1, 0)
+    (record,) = read_jsonl(tmp_path / "out.jsonl")
+    assert record["id"] == "story.txt" and record["coref"]["resolved"] == "Anna said Anna was late.\nAnna agreed.\n"
+
+
+def test_batch_text_file_errors_are_coded_records(nlp_coref, tmp_path, monkeypatch):
+    folder = tmp_path / "texts"
+    folder.mkdir()
+    (folder / "bad.txt").write_bytes(b"Anna \xff said.")
+    (folder / "good.txt").write_text("Anna left.")
+    (folder / "long.txt").write_text("Anna said she left. " * 5)
+    monkeypatch.setattr(nlp_coref, "max_length", 40)
+    stats = resolve_jsonl(folder, tmp_path / "out.jsonl", nlp=nlp_coref)
+    assert (stats.written, stats.errors) == (3, 2)
+    bad, good, long = read_jsonl(tmp_path / "out.jsonl")
+    assert bad["id"] == "bad.txt" and bad["coref_error"].startswith("[E344]") and "UTF-8" in bad["coref_error"]
+    assert good["coref"] is not None
+    assert long["coref_error"].startswith("[E345]") and "--split-paragraphs" in long["coref_error"]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "data.jsonl").write_text('{"text": "Anna left."}\n')
+    with pytest.raises(NeuralcorefError, match=r"E343.*data\.jsonl"):
+        resolve_jsonl(empty, tmp_path / "out2.jsonl", nlp=nlp_coref)
+    with pytest.raises(FileNotFoundError, match="No such file or folder"):
+        resolve_jsonl(tmp_path / "missing", tmp_path / "out3.jsonl", nlp=nlp_coref)
+    with pytest.raises(NeuralcorefError, match="E340"):  # the output is one of the inputs
+        resolve_jsonl(folder, folder / "good.txt", nlp=nlp_coref)
+
+
+def test_batch_cli_folder_and_exit_codes(handmade_model, tmp_path):
+    write_texts(tmp_path / "texts")
+    out = tmp_path / "out.jsonl"
+    options = ["--model", str(handmade_model), "--spacy-model", EN_PIPELINE, "--no-progress"]
+    result = CliRunner().invoke(app, ["batch", "--input", str(tmp_path / "texts"), "--output", str(out), *options])
+    assert result.exit_code == 0, result.output
+    assert "3 new lines (0 error records)" in result.output
+    # a .txt input is no longer one error record per line: one document, no error
+    lines = tmp_path / "lines.jsonl"
+    lines.write_text('{"text": "Anna left."}\nnot json\n')
+    args = ["batch", "--input", str(lines), "--output", str(tmp_path / "lines.out.jsonl"), *options]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2 and "1 records of" in result.output and "coref_error" in result.output
+    result = CliRunner().invoke(app, args)  # resumed, nothing left to do: the output still has the error
+    assert result.exit_code == 2 and "0 new lines" in result.output
+    result = CliRunner().invoke(app, args + ["--strict", "--output", str(tmp_path / "strict.jsonl")])
+    assert result.exit_code == 1 and "[E310]" in result.output
+    result = CliRunner().invoke(app, ["batch", "--input", str(tmp_path / "nothing"), "--output", str(out)])
+    assert result.exit_code == 1 and "No such file or folder" in result.output
+
+
+@pytest.mark.parametrize("stop", ["KeyboardInterrupt", "SIGTERM"])
+def test_batch_cli_interrupted_says_what_was_done_and_how_to_resume(handmade_model, data, monkeypatch, stop):
+    from neuralcoref.apps.workers import Terminated
+
+    real = batch._resolve_chunk
+
+    def interrupted_at_second_chunk(nlp, chunk, path, batch_size):
+        if chunk[0][0] > 4:
+            raise KeyboardInterrupt if stop == "KeyboardInterrupt" else Terminated()
+        yield from real(nlp, chunk, path, batch_size)
+    monkeypatch.setattr(batch, "_resolve_chunk", interrupted_at_second_chunk)
+    out = data.parent / "out.jsonl"
+    args = ["batch", "--input", str(data), "--output", str(out), "--model", str(handmade_model),
+            "--spacy-model", EN_PIPELINE, "--batch-size", "4", "--no-progress"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == (130 if stop == "KeyboardInterrupt" else 143), result.output
+    assert "Interrupted" in result.output and "4 of 23 records" in result.output
+    assert "run the same command again to resume" in result.output
+    assert len(read_jsonl(out)) == 4

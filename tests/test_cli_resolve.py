@@ -59,7 +59,10 @@ def test_cli_resolve_greedyness(options):
 
 
 @pytest.mark.parametrize("args", [[], [ANNA, "--file", "x.txt"]], ids=["neither", "both"])
-def test_cli_resolve_text_or_file(options, args):
+def test_cli_resolve_text_or_file(options, args, monkeypatch):
+    import neuralcoref.apps.cli as cli
+
+    monkeypatch.setattr(cli, "_stdin_is_terminal", lambda: True)  # "neither": nothing piped, a terminal
     result = resolve(*args, *options)
     assert result.exit_code == 1
     assert "give either TEXT or --file" in result.output
@@ -90,3 +93,62 @@ def test_cli_resolve_html(tmp_path, options):
     assert html.count('data-cluster="0" data-mention=') == 2
     result = resolve(ANNA, "--html", tmp_path / "no_dir" / "out.html", *options)
     assert result.exit_code == 1 and "no_dir" in result.output
+
+
+def test_cli_every_command_summary_is_one_line():
+    # click shows a docstring's first paragraph in the command list: a summary
+    # broken over lines wraps there at the docstring's own breaks.
+    from neuralcoref.apps.cli import build_command
+
+    for name, command in build_command().commands.items():
+        first = (command.help or "").strip().split("\n\n")[0]
+        assert "\n" not in first, f"{name}: {first!r}"
+
+
+@pytest.mark.parametrize("source", ["file", "stdin", "text"])
+def test_cli_resolve_empty_text_is_the_same_from_every_source(tmp_path, options, source):
+    (tmp_path / "empty.txt").write_text("  \n", encoding="utf8")
+    args = {"file": ["--file", tmp_path / "empty.txt"], "stdin": [], "text": ["  \n"]}[source]
+    result = runner.invoke(app, ["resolve", *map(str, args), "--json", *options], input="  \n")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == {"clusters": [], "resolved": "  \n"}
+    assert "[W112]" in result.stderr and "nothing to resolve" in result.stderr
+
+
+def _small_parser_limit(monkeypatch, max_length):
+    import neuralcoref.api as api
+
+    real = api.build_pipeline
+
+    def build(*args, **kwargs):
+        nlp = real(*args, **kwargs)
+        nlp.max_length = max_length
+        return nlp
+    monkeypatch.setattr(api, "build_pipeline", build)
+
+
+def test_cli_resolve_text_over_the_parser_limit_is_refused_or_split(tmp_path, options, monkeypatch):
+    text = "Anna bought a car. It was red.\n\nTom met Anna. He said hello.\n\nLater she drove it home.\n"
+    path = tmp_path / "long.txt"
+    path.write_text(text, encoding="utf8")
+    _small_parser_limit(monkeypatch, 40)
+    result = resolve("--file", path, *options)
+    assert result.exit_code == 1 and result.stderr.startswith("[E020]"), result.output
+    assert "--split-paragraphs" in result.stderr and "neuralcoref batch" in result.stderr
+    assert "Traceback" not in result.output
+    result = resolve("--file", path, "--json", "--split-paragraphs", *options)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    # linked across the three chunks the parser saw one at a time
+    assert data["resolved"] == "Anna bought a car. A car was red.\n\nTom met Anna. Tom said hello.\n\n" \
+        "Later Anna drove a car home.\n"
+    for cluster in data["clusters"]:
+        assert all(text[m["start"]:m["end"]] == m["text"] for m in cluster["mentions"])
+
+
+def test_cli_resolve_long_text_warns_before_parsing_whole(options, monkeypatch):
+    import neuralcoref.api as api
+
+    monkeypatch.setattr(api, "PARSE_CHUNK_CHARS", 10)
+    result = resolve(ANNA, *options)
+    assert result.exit_code == 0 and "[W111]" in result.stderr and "--split-paragraphs" in result.stderr

@@ -10,6 +10,7 @@ from neuralcoref.api import add_neuralcoref, load_spacy
 from neuralcoref.apps.cli import app
 from neuralcoref.apps.predict import predict_conll
 from neuralcoref.corpora.conll import read_conll
+from neuralcoref.errors import NeuralcorefError
 
 runner = CliRunner()
 
@@ -78,3 +79,39 @@ def test_predict_failure_leaves_no_partial_output(tmp_path):
     assert result.exit_code == 1 and "[E157]" in result.output  # the model is checked first
     assert out.read_text(encoding="utf8") == "an earlier result\n"  # not truncated
     assert [p.name for p in tmp_path.iterdir()] == ["out.conll"]  # no partial file left
+
+
+def test_predict_to_standard_output(tmp_path, handmade_model, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["predict", str(SAMPLE_CONLL), "-", "--model", str(handmade_model),
+                                 "--spacy-model", EN_PIPELINE])
+    assert result.exit_code == 0, result.output
+    assert list(tmp_path.iterdir()) == []  # no file named '-'
+    written = tmp_path / "stdout.conll"
+    written.write_text(result.stdout, encoding="utf8")
+    assert token_columns(written) == token_columns(SAMPLE_CONLL)  # stdout is the CoNLL alone
+    assert "Wrote standard output: 3 documents" in result.stderr
+
+
+def test_predict_progress_bar_counts_the_documents_first(tmp_path, handmade_model, monkeypatch):
+    import neuralcoref.apps.predict as predict
+
+    totals = []
+
+    class Bar(list):
+        def __init__(self, iterable, total=None, **kwargs):
+            totals.append(total)
+            super().__init__(iterable)
+    monkeypatch.setattr(predict, "tqdm", Bar)
+    nlp = add_neuralcoref(load_spacy(EN_PIPELINE), model=str(handmade_model))
+    predict_conll(nlp, SAMPLE_CONLL, tmp_path / "out.conll")
+    assert totals == [3] == [len(list(read_conll(SAMPLE_CONLL)))]
+
+
+def test_predict_document_longer_than_max_length_is_a_coded_error(tmp_path, handmade_model):
+    nlp = add_neuralcoref(load_spacy(EN_PIPELINE), model=str(handmade_model))
+    nlp.max_length = 100
+    out = tmp_path / "out.conll"
+    with pytest.raises(NeuralcorefError, match=r"\[E019\].*max_length \(100\).*Split it"):
+        predict_conll(nlp, SAMPLE_CONLL, out, progress=False)
+    assert not out.exists()

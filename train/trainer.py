@@ -86,7 +86,8 @@ def resolve_device(device: str) -> torch.device:
 def train(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_model: str,
           out_dir: Union[str, Path], device: str = "cpu",
           config: Union[TrainConfig, str, Path, None] = None, resume: bool = False,
-          cache_dir: Union[str, Path, None] = None, progress: bool = True) -> Path:
+          cache_dir: Union[str, Path, None] = None, progress: bool = True,
+          overwrite: bool = False) -> Path:
     """Train a model and export it to ``out_dir/model``.
 
     train_path, dev_path (str | Path): CoNLL files or folders.
@@ -97,12 +98,17 @@ def train(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_model:
     resume (bool): continue from the checkpoint in ``out_dir``.
     cache_dir (str | Path | None): featurized data cache (default out_dir/cache).
     progress (bool): show progress bars (on a terminal).
+    overwrite (bool): start a new run in a folder that holds one (its checkpoint
+        and log are replaced at once, its model when the new run exports).
     RETURNS (Path): the exported model folder.
+    RAISES (NeuralcorefError): E226 when ``out_dir`` holds a run and neither
+        ``resume`` nor ``overwrite`` is given, E227 when both are.
     RAISES (TrainingInterrupted): on SIGINT/SIGTERM, after exporting the best
         model so far (its ``model_path``), or at once on a second signal.
     """
     cfg = copy.deepcopy(config) if isinstance(config, TrainConfig) else load_config(config)
     out = Path(out_dir)
+    check_run_folder(out, resume, overwrite)
     created = [_first_missing(Path(p)) for p in (out, cache_dir) if p is not None]
     try:
         run = prepare_run(train_path, dev_path, spacy_model, out, device, cfg, cache_dir, progress)
@@ -193,6 +199,31 @@ def prepare_run(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_
             "cache_dir": _absolute(cache), "device": device}
     return Run(cfg, out, nlp, rules, dev, vocab, scorer_cfg, prior,
                [train_data] + extra_data + partial_data, dev_data, summary, args, started)
+
+
+def run_files(folder: Path) -> List[str]:
+    """The names in ``folder`` that belong to a training run (its checkpoint, log
+    or exported model, whose training_summary.json records the run), sorted."""
+    if not folder.is_dir():
+        return []
+    names = {CHECKPOINT_JSON, LOG_FILE, "model"}
+    return sorted(p.name for p in folder.iterdir()
+                  if p.name in names or (p.name.startswith("checkpoint-") and p.suffix == ".pt"))
+
+
+def check_run_folder(out: Path, resume: bool, overwrite: bool) -> None:
+    """Refuse, before any work, to start over in a folder that holds a run unless
+    asked to: a fresh run deletes the checkpoint at once, and an interrupted one
+    would export its model over the finished run's.
+
+    RAISES (NeuralcorefError): E227 for both ``resume`` and ``overwrite``, E226
+        for neither when ``out`` holds a run.
+    """
+    if resume and overwrite:
+        raise NeuralcorefError(Errors.E227.format(path=out))
+    found = run_files(out)
+    if found and not (resume or overwrite):
+        raise NeuralcorefError(Errors.E226.format(path=out, found=", ".join(found)))
 
 
 def check_data_paths(paths: List[Union[str, Path]]) -> None:

@@ -1,12 +1,16 @@
-"""Coreference over JSON Lines, on one machine or on a Dask cluster.
+"""Coreference over JSON Lines or text files, on one machine or on a Dask cluster.
 
     neuralcoref batch --input in.jsonl --output out.jsonl
+    neuralcoref batch --input texts/ --output out.jsonl
 
 Each input line is a JSON object with the text in a field (``text`` by default);
 each output line is that object with a ``coref`` field added: the clusters as
 character offsets and strings, and the resolved text (see
 :mod:`neuralcoref.records`). Output line i belongs to input line i (blank input
-lines are skipped: they are not records).
+lines are skipped: they are not records). A folder input is read as its ``.txt``
+files (not its subfolders), in file-name order, and a ``.txt`` file input as one
+file: each file is one document, whose record is ``{"id": FILE NAME, "text":
+TEXT}`` (the text in ``text_field``).
 
 Resumable: the output is appended to, and a run skips the input records that
 already have an output line, so re-running after a crash (or Ctrl-C) finishes the
@@ -35,6 +39,7 @@ from __future__ import annotations
 
 import contextlib
 import glob
+import hashlib
 import json
 import os
 import threading
@@ -63,20 +68,39 @@ _PIPELINES_LOCK = threading.Lock()
 _LOADS = 0
 
 
+#: The suffix of the text files of a folder input (one document per file).
+TEXT_SUFFIX = ".txt"
+
+
 @dataclass
 class BatchStats:
     """What a batch run did.
 
-    total (int): records (non-blank lines) in the input.
+    total (int): records (non-blank lines, or text files) in the input.
     skipped (int): records that already had an output line (resumed runs).
     written (int): output lines written by this run.
     errors (int): error records among them.
+    earlier_errors (int): error records among the skipped lines (written by an
+        earlier run).
     """
 
     total: int = 0
     skipped: int = 0
     written: int = 0
     errors: int = 0
+    earlier_errors: int = 0
+
+    @property
+    def all_errors(self) -> int:
+        """Error records in the whole output."""
+        return self.errors + self.earlier_errors
+
+
+@dataclass(frozen=True)
+class TextFile:
+    """A text file of the input: one document, read when its turn comes."""
+
+    path: Path
 
 
 def get_pipeline(model: Optional[str] = None, spacy_model: Optional[str] = None,
@@ -118,9 +142,11 @@ def _describe(value: Any) -> str:
     return names.get(type(value), type(value).__name__)
 
 
-def _parse(item: Union[str, bytes, dict], line: int, path: str, text_field: str,
+def _parse(item: Union[str, bytes, dict, TextFile], line: int, path: str, text_field: str,
            max_length: Optional[int] = None) -> Tuple[Optional[dict], Optional[str], Optional[Dict[str, Any]]]:
     """(object, text, None) for a good record, (None, None, error record) for a bad one."""
+    if isinstance(item, TextFile):
+        return _parse_text_file(item, text_field, max_length)
     if isinstance(item, dict):
         obj: Any = item
         raw = None
@@ -146,6 +172,26 @@ def _parse(item: Union[str, bytes, dict], line: int, path: str, text_field: str,
     if max_length is not None and len(text) > max_length:
         # spaCy would refuse it (E088) and stop the whole run: refused here, alone.
         message = Errors.E335.format(line=line, path=path, length=len(text), limit=max_length)
+        return None, None, {**obj, "coref": None, "coref_error": message}
+    return obj, text, None
+
+
+def _parse_text_file(item: TextFile, text_field: str,
+                     max_length: Optional[int]) -> Tuple[Optional[dict], Optional[str], Optional[Dict[str, Any]]]:
+    """A text file as a record ``{"id": name, text_field: text}``, or its error record
+    (E344 not readable as UTF-8, E345 longer than nlp.max_length)."""
+    obj: Dict[str, Any] = {"id": item.path.name}
+    try:
+        text = item.path.read_bytes().decode("utf8")
+    except UnicodeDecodeError as err:
+        message = Errors.E344.format(path=item.path, reason=err.reason, position=err.start)
+        return None, None, {**obj, "coref": None, "coref_error": message}
+    except OSError as err:  # removed or unreadable since the folder was listed
+        message = Errors.E344.format(path=item.path, reason=err.strerror or err, position=0)
+        return None, None, {**obj, "coref": None, "coref_error": message}
+    obj[text_field] = text
+    if max_length is not None and len(text) > max_length:
+        message = Errors.E345.format(path=item.path, length=len(text), limit=max_length)
         return None, None, {**obj, "coref": None, "coref_error": message}
     return obj, text, None
 
@@ -182,7 +228,7 @@ def _error_record(raw: Any, line: int, message: str) -> Dict[str, Any]:
 Parsed = Tuple[int, Optional[dict], Optional[str], Optional[Dict[str, Any]]]
 
 
-def resolve_records(items: Iterable[Tuple[int, Union[str, bytes, dict]]], nlp: "Language", *,
+def resolve_records(items: Iterable[Tuple[int, Union[str, bytes, dict, TextFile]]], nlp: "Language", *,
                     text_field: str = "text", batch_size: int = 64, n_process: int = 1,
                     strict: bool = False, path: str = "<input>") -> Iterator[Dict[str, Any]]:
     """Output records for input records, in order: one per item.
@@ -208,7 +254,7 @@ def resolve_records(items: Iterable[Tuple[int, Union[str, bytes, dict]]], nlp: "
     return _records(items, nlp, text_field, batch_size, n_process, strict, path)
 
 
-def _records(items: Iterable[Tuple[int, Union[str, bytes, dict]]], nlp: "Language", text_field: str,
+def _records(items: Iterable[Tuple[int, Union[str, bytes, dict, TextFile]]], nlp: "Language", text_field: str,
              batch_size: int, n_process: int, strict: bool, path: str) -> Iterator[Dict[str, Any]]:
     parsed = (_parsed(line, item, path, text_field, nlp.max_length) for line, item in items)
     chunks = _chunks(parsed, batch_size)
@@ -226,7 +272,7 @@ def _records(items: Iterable[Tuple[int, Union[str, bytes, dict]]], nlp: "Languag
         results.close()  # now, not when a traceback lets go of it: stops the workers
 
 
-def _parsed(line: int, item: Union[str, bytes, dict], path: str, text_field: str,
+def _parsed(line: int, item: Union[str, bytes, dict, TextFile], path: str, text_field: str,
             max_length: Optional[int]) -> Parsed:
     obj, text, error = _parse(item, line, path, text_field, max_length)
     return line, obj, text, error
@@ -322,11 +368,12 @@ def _count_records(path: Path) -> int:
         return sum(1 for line in f if line.strip())
 
 
-def _resume_point(output: Path) -> int:
-    """Complete lines already in ``output``; a partial last line is cut off."""
+def _resume_point(output: Path) -> Tuple[int, int]:
+    """(complete lines, error records among them) already in ``output``; a
+    partial last line is cut off."""
     if not output.exists():
-        return 0
-    complete, end = 0, 0
+        return 0, 0
+    complete, errors, end = 0, 0, 0
     with open(output, "rb+") as f:
         for line in f:
             if not line.endswith(b"\n"):
@@ -335,12 +382,72 @@ def _resume_point(output: Path) -> int:
             if not (stripped.startswith(b"{") and stripped.endswith(b"}")):
                 raise NeuralcorefError(Errors.E313.format(
                     line=complete + 1, output=output, error=repr(line[:60])))
+            errors += b'"coref_error"' in line and _is_error_record(line)
             complete += 1
             end += len(line)
         f.seek(0, os.SEEK_END)
         if f.tell() != end:
             f.truncate(end)
-    return complete
+    return complete, errors
+
+
+def _is_error_record(line: bytes) -> bool:
+    try:
+        record = json.loads(line)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(record, dict) and record.get("coref") is None and "coref_error" in record
+
+
+def _text_files(folder: Path) -> List[Path]:
+    """The ``.txt`` files of a folder input, by name (E343 when it has none)."""
+    files = sorted(p for p in folder.iterdir() if p.suffix.lower() == TEXT_SUFFIX and p.is_file())
+    if not files:
+        others = sorted(p.name for p in folder.iterdir())[:5]
+        raise NeuralcorefError(Errors.E343.format(
+            path=folder, found=", ".join(others) if others else "nothing"))
+    return files
+
+
+def _folder_fingerprint(folder: Path, files: List[Path]) -> Dict[str, Any]:
+    """What identifies a folder input: its name, and the names and sizes of its text files."""
+    listing = "".join(f"{p.name}\t{p.stat().st_size}\n" for p in files).encode("utf8")
+    return {"input": folder.name + "/", "size": sum(p.stat().st_size for p in files),
+            "head_sha256": hashlib.sha256(listing).hexdigest(), "head_bytes": len(listing)}
+
+
+@dataclass
+class _Input:
+    """A batch input: how many records it has, what identifies it, its records."""
+
+    path: Path
+    files: Optional[List[Path]]  # the text files, or None for JSON lines
+
+    @classmethod
+    def open(cls, path: Path) -> "_Input":
+        if path.is_dir():
+            return cls(path, _text_files(path))
+        if not path.is_file():
+            raise FileNotFoundError(f"No such file or folder: {path}")
+        return cls(path, [path] if path.suffix.lower() == TEXT_SUFFIX else None)
+
+    def check_output(self, output: Path) -> None:
+        check_output(output, self.path)
+        for file in self.files or ():  # a folder's own file is an input too
+            check_output(output, file)
+
+    def fingerprint(self) -> Dict[str, Any]:
+        if self.path.is_dir():
+            return _folder_fingerprint(self.path, self.files)
+        return input_fingerprint(self.path)
+
+    def count(self) -> int:
+        return _count_records(self.path) if self.files is None else len(self.files)
+
+    def records(self, skip: int) -> Iterator[Tuple[int, Union[bytes, TextFile]]]:
+        if self.files is None:
+            return _input_lines(self.path, skip)
+        return ((i, TextFile(p)) for i, p in enumerate(self.files[skip:], skip + 1))
 
 
 def _input_lines(path: Path, skip: int) -> Iterator[Tuple[int, bytes]]:
@@ -359,11 +466,16 @@ def resolve_jsonl(input_path: Union[str, Path], output_path: Union[str, Path], *
                   nlp: Optional["Language"] = None, text_field: str = "text",
                   model: Optional[str] = None, spacy_model: Optional[str] = None,
                   settings: Optional[Dict[str, Any]] = None, n_process: int = 1,
-                  batch_size: int = 64, strict: bool = False, progress: bool = False) -> BatchStats:
-    """Resolve coreference in every record of a JSONL file, appending to ``output_path``
-    and resuming where an earlier run stopped.
+                  batch_size: int = 64, strict: bool = False, progress: bool = False,
+                  stats: Optional[BatchStats] = None) -> BatchStats:
+    """Resolve coreference in every record of a JSONL file (or of a folder of
+    text files), appending to ``output_path`` and resuming where an earlier run
+    stopped.
 
-    input_path (str | Path): JSON Lines, one object per line.
+    input_path (str | Path): JSON Lines, one object per line; or a folder, whose
+        ``.txt`` files are one document each (in file-name order); or one ``.txt``
+        file, one document. A text file's record is ``{"id": FILE NAME,
+        text_field: TEXT}``.
     output_path (str | Path): JSON Lines written in input order (appended to).
     nlp (Language | None): a pipeline with neuralcoref; by default one is loaded
         (once per process, see get_pipeline) from ``model``, ``spacy_model`` and
@@ -375,52 +487,55 @@ def resolve_jsonl(input_path: Union[str, Path], output_path: Union[str, Path], *
     strict (bool): stop with the coded error of the first bad line instead of
         writing an error record.
     progress (bool): show a progress bar (on stderr).
+    stats (BatchStats | None): filled in as the run goes (else a new one), so
+        that a caller whose run is interrupted knows what it did.
     RETURNS (BatchStats): records in all, skipped, written, error records.
     RAISES (NeuralcorefError): E312 if the output has more lines than the input has
         records, E313 if the output is damaged before its last line, E339 if
         another run writes the output, E340 if the output is the input, E341 if
         the output was begun from another input (see
-        :mod:`neuralcoref.apps.output_guard`), E342 if it cannot be written.
+        :mod:`neuralcoref.apps.output_guard`), E342 if it cannot be written,
+        E343 for a folder without ``.txt`` files.
     """
     check_int("batch_size", batch_size, 1, OWNER)
     check_int("n_process", n_process, 1, OWNER)
     input_path, output_path = Path(input_path), Path(output_path)
-    if not input_path.is_file():
-        raise FileNotFoundError(f"No such file: {input_path}")
-    check_output(output_path, input_path)
-    fingerprint = input_fingerprint(input_path)
+    source = _Input.open(input_path)
+    source.check_output(output_path)
+    fingerprint = source.fingerprint()
+    stats = stats if stats is not None else BatchStats()
     with locked_output(output_path) as recorded:
-        total = _count_records(input_path)
-        done = _resume_point(output_path)
+        total = source.count()
+        done, earlier_errors = _resume_point(output_path)
         if done > total:
             raise NeuralcorefError(Errors.E312.format(output=output_path, n_output=done,
                                                       path=input_path, n_input=total))
         if done:
             check_same_input(output_path, recorded, fingerprint, input_path)
         write_state(output_path, fingerprint)
-        stats = BatchStats(total=total, skipped=done)
+        stats.total, stats.skipped, stats.earlier_errors = total, done, earlier_errors
         if done == total:
             return stats
         lock: ContextManager = contextlib.nullcontext()
         if nlp is None:
             nlp, lock = _cached_pipeline(model, spacy_model, settings)
         with lock, terminating():
-            return _resolve_into(input_path, output_path, nlp, stats, text_field=text_field,
-                                 batch_size=batch_size, n_process=n_process, strict=strict,
-                                 progress=progress)
+            return _resolve_into(source.records(done), str(input_path), output_path, nlp, stats,
+                                 text_field=text_field, batch_size=batch_size,
+                                 n_process=n_process, strict=strict, progress=progress)
 
 
-def _resolve_into(input_path: Path, output_path: Path, nlp: "Language", stats: BatchStats, *,
-                  text_field: str, batch_size: int, n_process: int, strict: bool,
-                  progress: bool) -> BatchStats:
+def _resolve_into(items: Iterator[Tuple[int, Union[bytes, TextFile]]], input_label: str,
+                  output_path: Path, nlp: "Language", stats: BatchStats, *, text_field: str,
+                  batch_size: int, n_process: int, strict: bool, progress: bool) -> BatchStats:
     """Append the output lines of the input records after ``stats.skipped``."""
     from tqdm import tqdm
 
     total, done = stats.total, stats.skipped
-    records = resolve_records(_input_lines(input_path, done), nlp, text_field=text_field,
+    records = resolve_records(items, nlp, text_field=text_field,
                               batch_size=batch_size, n_process=n_process, strict=strict,
-                              path=str(input_path))
-    with open(output_path, "ab") as out, tqdm(total=total, initial=done, unit="line",
+                              path=input_label)
+    with open(output_path, "ab") as out, tqdm(total=total, initial=done, unit="record",
                                               disable=not progress, desc="neuralcoref") as bar:
         lines: List[bytes] = []
         writing = False

@@ -107,6 +107,11 @@ def _training() -> ModuleType:
     return train
 
 
+def _stdin_is_terminal() -> bool:
+    """Whether nothing is piped in: standard input is a terminal."""
+    return sys.stdin.isatty()
+
+
 def _read_text(file: Path) -> str:
     """A UTF-8 file's text; '-' reads standard input (as UTF-8 whatever the locale)."""
     if str(file) == "-":
@@ -126,27 +131,38 @@ def resolve_command(
     greedyness: float = typer.Option(0.5, help="0-1: higher links more."),
     html: Optional[Path] = typer.Option(
         None, "--html", help="Also write the clusters as a self-contained HTML page to this file."),
+    split_paragraphs: bool = typer.Option(
+        False, "--split-paragraphs",
+        help="Parse a long text (over 100,000 characters) a group of paragraphs at a time, with a "
+             "progress bar: bounds the parser's memory and lifts spaCy's max_length; coreference "
+             "still spans the whole text."),
 ) -> None:
-    """Resolve coreference in TEXT (or --file, or standard input) and print clusters and resolved text."""
+    """Resolve coreference in TEXT (or --file, or standard input) and print clusters and resolved text.
+
+    An empty or blank text, whatever its source, prints nothing to resolve (W112 on
+    stderr) and exits 0. A text over spaCy's max_length (1,000,000 characters) is
+    refused (E020) unless --split-paragraphs is given.
+    """
     import json
 
     from ..api import Coref
-    from ..errors import Errors, NeuralcorefError
+    from ..errors import Errors, NeuralcorefError, Warnings
 
     if text is not None and file is not None:
         _fail(typer.BadParameter("give either TEXT or --file, not both"))
     if text is None and file is None:
-        if sys.stdin.isatty():
+        if _stdin_is_terminal():
             _fail(typer.BadParameter("give either TEXT or --file, or a text on standard input"))
         file = Path("-")
     _show_pipeline_choice()
     try:
         content = text if file is None else _read_text(file)
-        if text is None and str(file) == "-" and not content.strip():
-            _fail(typer.BadParameter("give either TEXT or --file, or a text on standard input"))
+        if not content.strip():
+            source = "standard input" if file is not None and str(file) == "-" else (file or "TEXT")
+            typer.echo(Warnings.W112.format(source=source), err=True)
         coref = Coref(model=model, spacy_model=spacy_model, greedyness=greedyness)
         with _warnings_on_stderr():
-            result = coref.predict(content)[0]
+            result = coref.predict(content, split_paragraphs=split_paragraphs)[0]
     except UnicodeDecodeError as err:
         _fail(NeuralcorefError(Errors.E156.format(path=file, reason=err.reason, position=err.start)))
     except (NeuralcorefError, OSError) as err:
@@ -173,7 +189,8 @@ def resolve_command(
 def predict_command(
     input_conll: Path = typer.Argument(
         ..., help="CoNLL-2012 file or folder (gold tokens); '-': standard input."),
-    output_conll: Path = typer.Argument(..., help="CoNLL file to write with predicted coreference."),
+    output_conll: Path = typer.Argument(
+        ..., help="CoNLL file to write with predicted coreference; '-': standard output."),
     model: Optional[str] = typer.Option(None, help=MODEL_HELP),
     spacy_model: Optional[str] = typer.Option(None, help=PIPELINE_HELP),
     batch_size: int = typer.Option(16, help="Documents per batch."),
@@ -184,7 +201,7 @@ def predict_command(
     from ..api import build_pipeline
     from ..errors import NeuralcorefError
     from .output_guard import check_output
-    from .predict import predict_conll
+    from .predict import STDOUT, predict_conll
 
     _show_pipeline_choice()
     with tempfile.TemporaryDirectory() as tmp:
@@ -192,14 +209,17 @@ def predict_command(
             if str(input_conll) == "-":
                 input_conll = Path(tmp) / "stdin.conll"
                 input_conll.write_bytes(sys.stdin.buffer.read())
-            check_output(output_conll, input_conll)  # before loading the pipeline
+            if str(output_conll) != STDOUT:
+                check_output(output_conll, input_conll)  # before loading the pipeline
             nlp = build_pipeline(model, spacy_model)
             _check_language(nlp, input_conll)
-            stats = predict_conll(nlp, input_conll, output_conll, batch_size=batch_size)
+            stats = predict_conll(nlp, input_conll, str(output_conll), batch_size=batch_size)
         except (NeuralcorefError, OSError) as err:
             _fail(err)
-    typer.echo(f"Wrote {output_conll}: {stats['docs']} documents, {stats['tokens']} tokens, "
-               f"{stats['clusters']} clusters.")
+    # On stdout the CoNLL stays clean: the summary goes to stderr.
+    typer.echo(f"Wrote {'standard output' if str(output_conll) == STDOUT else output_conll}: "
+               f"{stats['docs']} documents, {stats['tokens']} tokens, {stats['clusters']} clusters.",
+               err=str(output_conll) == STDOUT)
 
 
 def _check_language(nlp, path: Path) -> None:
@@ -217,14 +237,14 @@ def _check_language(nlp, path: Path) -> None:
 @contextlib.contextmanager
 def _warnings_on_stderr() -> Iterator[None]:
     """The warnings of the block on stderr as messages, not as Python warnings
-    with a source path."""
+    with a source path; each when it is raised (a warning about long work must
+    come before the work)."""
     import warnings
 
-    with warnings.catch_warnings(record=True) as caught:
+    with warnings.catch_warnings():
         warnings.simplefilter("always")
+        warnings.showwarning = lambda message, *args, **kwargs: typer.echo(str(message), err=True)
         yield
-    for warning in caught:
-        typer.echo(str(warning.message), err=True)
 
 
 @app.command("train")
@@ -237,6 +257,9 @@ def train_command(
     config: Optional[str] = typer.Option(
         None, help="Training recipe: a name (en, fr, quick...: the JSON files of configs/) or a JSON file."),
     resume: bool = typer.Option(False, "--resume", help="Continue from OUT/checkpoint.json."),
+    overwrite: bool = typer.Option(
+        False, "--overwrite", help="Start a new run in an OUT that holds one (without --resume or "
+                                   "--overwrite, such an OUT is refused: E226)."),
     cache_dir: Optional[Path] = typer.Option(None, help="Featurized data cache (default OUT/cache)."),
     seed: Optional[int] = typer.Option(
         None, help="Random seed, overriding the config's (train members of an ensemble with different seeds)."),
@@ -267,7 +290,7 @@ def train_command(
         if seed is not None:
             settings.seed = seed
         path = run_training(train, dev, spacy_model, out, device=device, config=settings,
-                            resume=resume, cache_dir=cache_dir)
+                            resume=resume, cache_dir=cache_dir, overwrite=overwrite)
     except (NeuralcorefError, OSError) as err:
         _fail(err)
     except training.TrainingInterrupted as stop:
@@ -334,9 +357,12 @@ def gap_to_conll_command(
     output_conll: Path = typer.Argument(..., help="CoNLL file to write."),
     spacy_model: str = typer.Option(..., "--spacy-model", help="spaCy pipeline that tokenizes and splits sentences."),
 ) -> None:
-    """Write GAP examples as CoNLL documents with partial labels: the pronoun with the
-    names it refers to, each other name alone. Train on them with the recipe key
-    "partial_train" (docs/training.md), never as full gold."""
+    """Write GAP examples as CoNLL documents with partial labels, to train on.
+
+    Each example becomes a document whose pronoun is in a cluster with the names it
+    refers to, and each other name alone. Train on them with the recipe key
+    "partial_train" (docs/training.md), never as full gold.
+    """
     from ..corpora.conll import write_conll
     from ..corpora.gap import gap_conll_documents, read_gap
     from ..errors import NeuralcorefError
@@ -482,30 +508,52 @@ def serve_command(
 
 @app.command("batch")
 def batch_command(
-    input_path: Path = typer.Option(..., "--input", help="JSONL file: one JSON object per line."),
+    input_path: Path = typer.Option(
+        ..., "--input", help="JSONL file (one JSON object per line), folder of .txt files (one document "
+                             "each, in file-name order), or one .txt file (one document)."),
     output_path: Path = typer.Option(..., "--output", help="JSONL file to write (appended to: re-running resumes)."),
     text_field: str = typer.Option("text", help="Field of each object holding the text."),
     model: Optional[str] = typer.Option(None, help=MODEL_HELP),
     spacy_model: Optional[str] = typer.Option(None, help=PIPELINE_HELP),
     n_process: int = typer.Option(1, help="Worker processes (they die with the run, even after kill -9)."),
-    batch_size: int = typer.Option(64, help="Lines per batch (written and flushed together)."),
+    batch_size: int = typer.Option(64, help="Records per batch (written and flushed together)."),
     strict: bool = typer.Option(
-        False, "--strict", help="Stop at the first bad line instead of writing an error record."),
+        False, "--strict", help="Stop at the first bad record instead of writing an error record."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
 ) -> None:
-    """Resolve coreference in every line of a JSONL file, resumably."""
+    """Resolve coreference in every record of a JSONL file or folder of texts, resumably.
+
+    Exit status: 0 when every record is resolved; 2 when the run finished but the
+    output holds error records ("coref": null, "coref_error": "[Ennn] ..."); 1
+    when the run failed (bad input or output, or with --strict the first bad
+    record); 130 (Ctrl-C) or 143 (SIGTERM) when interrupted, the complete lines
+    kept: run the same command again to resume.
+    """
     from ..errors import NeuralcorefError
-    from .batch import resolve_jsonl
+    from .batch import BatchStats, resolve_jsonl
+    from .workers import Terminated
 
     _show_pipeline_choice()
+    stats = BatchStats()
     try:
-        stats = resolve_jsonl(input_path, output_path, text_field=text_field, model=model,
-                              spacy_model=spacy_model, n_process=n_process,
-                              batch_size=batch_size, strict=strict, progress=progress)
+        resolve_jsonl(input_path, output_path, text_field=text_field, model=model,
+                      spacy_model=spacy_model, n_process=n_process, batch_size=batch_size,
+                      strict=strict, progress=progress, stats=stats)
     except (NeuralcorefError, OSError) as err:
         _fail(err)
+    except (KeyboardInterrupt, Terminated) as stop:  # Ctrl-C, or SIGTERM (SystemExit(143))
+        code = stop.code if isinstance(stop, Terminated) else 130
+        done = stats.skipped + stats.written
+        typer.echo(f"Interrupted: {output_path} has {done} of {stats.total} records "
+                   f"({stats.written} written by this run); run the same command again to resume.",
+                   err=True)
+        raise typer.Exit(code=code)
     typer.echo(f"Wrote {output_path}: {stats.written} new lines ({stats.errors} error records), "
                f"{stats.skipped} already done, {stats.total} in all.", err=True)
+    if stats.all_errors:
+        typer.echo(f"{stats.all_errors} records of {output_path} are error records: each says why in "
+                   "its \"coref_error\" field (grep coref_error); exit status 2.", err=True)
+        raise typer.Exit(code=2)
 
 
 @app.command("evaluate-board")

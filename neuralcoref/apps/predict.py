@@ -7,16 +7,42 @@ the way coreference systems are evaluated.
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
-from typing import Dict, Union
+from typing import IO, Dict, Iterable, Iterator, Union
 
 from spacy.language import Language
 from tqdm import tqdm
 
-from ..corpora.conll import read_conll_path, write_conll
+from ..corpora.conll import ConllDocument, conll_files, read_conll_path, write_conll
 from ..corpora.gold import parse_conll_docs
+from ..errors import Errors, NeuralcorefError
 from ..extensions import get_clusters
 from .output_guard import check_output
+
+#: The output path that means standard output.
+STDOUT = "-"
+
+
+def count_documents(path: Union[str, Path]) -> int:
+    """The number of ``#begin document`` lines of a CoNLL file or folder: the
+    progress bar's total, counted without parsing the documents."""
+    count = 0
+    for file in conll_files(path):
+        with open(file, "rb") as handle:
+            count += sum(line.startswith(b"#begin document") for line in handle)
+    return count
+
+
+def _within_limit(docs: Iterable[ConllDocument], max_length: int, path: Union[str, Path]) -> Iterator[ConllDocument]:
+    """The documents, refusing one longer than ``max_length`` characters (E019):
+    the parser would need memory in proportion (about 0.6 GB per 100,000 characters)."""
+    for doc in docs:
+        length = sum(len(word) + 1 for word in doc.words)
+        if length > max_length:
+            raise NeuralcorefError(Errors.E019.format(doc=doc.name, path=path, length=length,
+                                                      limit=max_length))
+        yield doc
 
 
 def predict_conll(nlp: Language, input_path: Union[str, Path], output_path: Union[str, Path],
@@ -27,25 +53,39 @@ def predict_conll(nlp: Language, input_path: Union[str, Path], output_path: Unio
     input_path (str | Path): a CoNLL file or folder.
     output_path (str | Path): the CoNLL file to write (documents in input order);
         written to a temporary file first, so a failed run leaves no partial
-        output (an earlier file at that path stays as it was).
+        output (an earlier file at that path stays as it was). "-" writes to
+        standard output, a document at a time.
+    progress (bool): show a progress bar (on stderr) over the documents.
     RETURNS (Dict[str, int]): documents, tokens and predicted clusters.
     RAISES (NeuralcorefError): before any work, E340 if the output is the input,
-        E342 if it cannot be written (a folder, no such folder).
+        E342 if it cannot be written (a folder, no such folder); E019 for a
+        document longer than ``nlp.max_length`` characters.
     """
+    total = count_documents(input_path) if progress else None
+    conll_docs = _within_limit(read_conll_path(input_path), nlp.max_length, input_path)
+    docs = tqdm(parse_conll_docs(nlp, conll_docs, batch_size=batch_size, disable=()),
+                desc="predict", unit="doc", total=total, disable=not progress)
+    if str(output_path) == STDOUT:
+        return _write_predictions(sys.stdout, docs)
     check_output(output_path, input_path)
-    stats = {"docs": 0, "tokens": 0, "clusters": 0}
     output_path = Path(output_path)
     partial = output_path.with_name(output_path.name + ".partial")
-    docs = parse_conll_docs(nlp, read_conll_path(input_path), batch_size=batch_size, disable=())
     try:
         with partial.open("w", encoding="utf8") as out:
-            for conll_doc, doc in tqdm(docs, desc="predict", unit="doc", disable=not progress):
-                clusters = [[(m.start, m.end) for m in c] for c in get_clusters(doc)]
-                write_conll(out, [conll_doc], [clusters])
-                stats["docs"] += 1
-                stats["tokens"] += len(doc)
-                stats["clusters"] += len(clusters)
+            stats = _write_predictions(out, docs)
         os.replace(partial, output_path)
     finally:
         partial.unlink(missing_ok=True)
+    return stats
+
+
+def _write_predictions(out: IO[str], docs: Iterable) -> Dict[str, int]:
+    stats = {"docs": 0, "tokens": 0, "clusters": 0}
+    for conll_doc, doc in docs:
+        clusters = [[(m.start, m.end) for m in c] for c in get_clusters(doc)]
+        write_conll(out, [conll_doc], [clusters])
+        out.flush()
+        stats["docs"] += 1
+        stats["tokens"] += len(doc)
+        stats["clusters"] += len(clusters)
     return stats

@@ -142,5 +142,5 @@ def test_fresh_run_removes_an_earlier_runs_checkpoint(tmp_path, monkeypatch):
     calls = []
     monkeypatch.setattr(trainer, "remove_checkpoint", lambda folder: calls.append(folder))
     cfg = tiny_config(phases=[PhaseConfig("softmax", max_epochs=1, patience=5)], tune_link_offsets=False)
-    train(SAMPLE, SAMPLE, PIPELINE, out, config=cfg, progress=False)
+    train(SAMPLE, SAMPLE, PIPELINE, out, config=cfg, progress=False, overwrite=True)
     assert calls == [out]

@@ -110,3 +110,59 @@ def test_epoch_log_line_is_readable():
              "seconds": 6.04}
     assert format_epoch(entry, 8) == ("epoch 3/8 softmax  loss 0.238  dev CoNLL F1 58.60 (MUC 70.28, "
                                       "B3 57.11, CEAF-e 48.40; link offset -0.50, raw 57.90)  6.0 s")
+
+
+def _fake_run(folder):
+    """A folder as a finished run leaves it, without training: refusal needs no more."""
+    (folder / "model").mkdir(parents=True)
+    (folder / "model" / "training_summary.json").write_text("{}")
+    (folder / "checkpoint.json").write_text("{}")
+    (folder / "training_log.jsonl").write_text("{}\n")
+    return sorted(p.name for p in folder.rglob("*"))
+
+
+@pytest.mark.parametrize("kept", [["checkpoint.json"], ["model"], ["training_log.jsonl"], None],
+                         ids=["checkpoint", "model", "log", "whole-run"])
+def test_cli_train_refuses_a_folder_holding_a_run_without_resume_or_overwrite(tmp_path, monkeypatch, kept):
+    out = tmp_path / "run"
+    before = _fake_run(out)
+    for name in {"checkpoint.json", "model", "training_log.jsonl"} - set(kept or before):
+        shutil.rmtree(out / name) if (out / name).is_dir() else (out / name).unlink()
+    before = sorted(p.name for p in out.rglob("*"))
+    # the refusal comes before loading a pipeline or featurizing anything
+    monkeypatch.setattr(trainer, "prepare_run", lambda *a, **k: pytest.fail("started the run"))
+    result = CliRunner().invoke(app, ["train", "--train", str(SAMPLE), "--dev", str(SAMPLE),
+                                      "--spacy-model", PIPELINE, "--out", str(out)])
+    assert result.exit_code == 1 and "E226" in result.output, result.output
+    assert "--resume" in result.output and "--overwrite" in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert sorted(p.name for p in out.rglob("*")) == before
+
+
+def test_train_into_a_run_folder_with_overwrite_starts_over_and_both_flags_are_refused(tmp_path, monkeypatch):
+    out = tmp_path / "run"
+    _fake_run(out)
+    started = []
+
+    def prepare(*args, **kwargs):
+        started.append(args[3])
+        raise KeyboardInterrupt  # stop right after the check: no featurizing in the fast suite
+    monkeypatch.setattr(trainer, "prepare_run", prepare)
+    with pytest.raises(NeuralcorefError, match="E227"):
+        train(SAMPLE, SAMPLE, PIPELINE, out, config=tiny_config(), resume=True, overwrite=True)
+    with pytest.raises(NeuralcorefError, match="E226"):
+        train(SAMPLE, SAMPLE, PIPELINE, out, config=tiny_config())
+    assert started == []
+    with pytest.raises(KeyboardInterrupt):
+        train(SAMPLE, SAMPLE, PIPELINE, out, config=tiny_config(), overwrite=True)
+    with pytest.raises(KeyboardInterrupt):
+        train(SAMPLE, SAMPLE, PIPELINE, out, config=tiny_config(), resume=True)
+    (tmp_path / "other" / "cache").mkdir(parents=True)  # other files only (a shared cache): no run
+    (tmp_path / "other" / "notes.txt").write_text("mine")
+    with pytest.raises(KeyboardInterrupt):
+        train(SAMPLE, SAMPLE, PIPELINE, tmp_path / "other", config=tiny_config())
+    assert started == [out, out, tmp_path / "other"]
+    result = CliRunner().invoke(app, ["train", "--train", str(SAMPLE), "--dev", str(SAMPLE),
+                                      "--spacy-model", PIPELINE, "--out", str(out), "--resume",
+                                      "--overwrite"])
+    assert result.exit_code == 1 and "E227" in result.output
