@@ -166,6 +166,7 @@ class Coref:
                  lang: str = "en", **settings):
         settings.setdefault("store_scores", True)  # for get_logits
         self.nlp = build_pipeline(model, spacy_model, lang, **settings)
+        self.nlp.get_pipe("neuralcoref").check_language = False  # predict checks the texts
 
     def predict(self, texts: Union[str, Sequence[str]], batch_size: int = 32) -> List[CorefResult]:
         """Resolve coreference in one text or a list of texts. Warns (W104,
