@@ -44,7 +44,7 @@ from spacy.vocab import Vocab
 
 from .artifacts.model_dir import (CARD_FILE, CONFIG_BYTES, CONFIG_FILE, VOCAB_FILE, WEIGHTS_FILE,
                                   check_model_folder, fallback_models, load_model_bytes, pipeline_id,
-                                  read_model, resolve_model_path)
+                                  read_model, resolve_model_path, tensor_pipes, vectors_fingerprint)
 from .core.clustering import check_link_offsets
 from .core.model import CorefModel, ModelConfig
 from .core.pairs import candidate_window
@@ -121,7 +121,7 @@ def make_neuralcoref(
                        top_antecedents=top_antecedents, blacklist=blacklist,
                        store_scores=store_scores, conv_dict=conv_dict, model=model,
                        rules=pending_pipeline_rules(nlp) or get_pipeline_rules(nlp),
-                       model_later=_building_from_config())
+                       model_later=_building_from_config(), tensor_pipes=tensor_pipes(nlp))
 
 
 def _building_from_config() -> bool:
@@ -177,6 +177,10 @@ class NeuralCoref(Pipe):
     rules (LanguageRules | PendingRules | None): the mention rules; by default
         those of ``lang`` (the factory picks them for the pipeline, see
         ``get_pipeline_rules``); PendingRules: chosen once the parser has labels.
+    tensor_pipes (Sequence[Pipe] | None): the pipeline's components that write
+        ``doc.tensor`` (the factory passes them): their weights' fingerprint
+        tells a model's vectors under another pipeline name (no W103 for a
+        pipeline renamed by ``spacy package``). None: names only.
     model_later (bool): the model comes later (``from_disk``, ``from_bytes``,
         ``initialize`` or the first Doc): the folder is not checked now. False
         (``nlp.add_pipe``): a missing or damaged folder is an error now.
@@ -194,7 +198,8 @@ class NeuralCoref(Pipe):
                  top_antecedents: Optional[int] = None,
                  blacklist: Union[bool, Sequence[str]] = False, store_scores: bool = False,
                  conv_dict: Optional[Dict[str, List[str]]] = None, model: Optional[str] = None,
-                 rules: Union[LanguageRules, PendingRules, None] = None, model_later: bool = False):
+                 rules: Union[LanguageRules, PendingRules, None] = None, model_later: bool = False,
+                 tensor_pipes: Optional[Sequence[Any]] = None):
         self.cfg = checked_settings(greedyness=greedyness, max_dist=max_dist, max_dist_match=max_dist_match,
                                     max_dist_nominal=max_dist_nominal, link_offsets=link_offsets,
                                     top_antecedents=top_antecedents, blacklist=blacklist,
@@ -202,8 +207,11 @@ class NeuralCoref(Pipe):
         # What the pipeline's config says: from_disk tells its overrides by it.
         self._built = dict(self.cfg)
         self._init_state(vocab, name, lang, pipeline, rules)
+        self._tensor_pipes = tensor_pipes
         self.model_ref = model
-        self._model_path: Optional[Path] = resolve_model_path(model, lang, pipeline)
+        # Built from a config, the pipeline's weights are not loaded yet: names only.
+        self._model_path: Optional[Path] = resolve_model_path(
+            model, lang, pipeline, None if model_later else self._vectors_fingerprint)
         if not model_later:
             self._check_model_folder(self._model_path)
 
@@ -223,6 +231,8 @@ class NeuralCoref(Pipe):
         self._load_error: Optional[ModelLoadError] = None
         self.check_language = True
         self._language_docs = LANGUAGE_DOCS
+        self._tensor_pipes: Optional[Sequence[Any]] = None
+        self._fingerprint: Optional[str] = None
 
     @property
     def rules(self) -> LanguageRules:
@@ -258,13 +268,21 @@ class NeuralCoref(Pipe):
         the rules' warnings (see warn_rules) when it was trained with other rules
         (now, or once the rules are chosen)."""
         self._model_config = config
-        if self.pipeline is not None and not config.reads_vectors_of(self.pipeline):
+        fingerprint = self._vectors_fingerprint if self._tensor_pipes is not None else None
+        if self.pipeline is not None and not config.reads_vectors_of(self.pipeline, fingerprint):
             expected = " or ".join(config.vector_sources)
-            others = fallback_models(self.lang, self.pipeline)
+            others = fallback_models(self.lang, self.pipeline, fingerprint)
             fallback = f", or model '{others[0]}', which runs on this pipeline as trained" if others else ""
             warnings.warn(Warnings.W103.format(expected=expected, pipeline=self.pipeline, fallback=fallback))
         if self._rules is not None:
             warn_rules(config, self._rules)
+
+    def _vectors_fingerprint(self) -> str:
+        # Computed once per load: from_disk / from_bytes come after the pipeline's
+        # tok2vec loaded its weights, and forget the fingerprint of the ones before.
+        if self._fingerprint is None:
+            self._fingerprint = vectors_fingerprint(self._tensor_pipes or [], self.vocab)
+        return self._fingerprint
 
     def _loaded(self) -> CorefModel:
         """The model, loaded from the ``model`` setting's folder if nothing loaded
@@ -409,6 +427,7 @@ class NeuralCoref(Pipe):
         exclude (Iterable[str]): parts not to load: "cfg", "model".
         RETURNS (NeuralCoref): the component.
         """
+        self._fingerprint = None
         overridden = self._overridden(Path(path).parent / PIPELINE_CONFIG)
         readers = {SETTINGS_FILE: lambda p: self._read_settings_file(p, overridden)}
         if "model" not in overridden:  # else the model setting's folder loads at first use
@@ -450,6 +469,7 @@ class NeuralCoref(Pipe):
         RETURNS (NeuralCoref): the component.
         """
         where = f"the bytes of component '{self.name}'"
+        self._fingerprint = None
         util.from_dict(_checked_parts(bytes_data), {
             "cfg": lambda data: self._update_settings(_parse_settings(data, where, self._required_settings())),
             "model": lambda files: self._set_model(load_model_bytes(files, where), files)}, exclude)
@@ -486,8 +506,10 @@ class NeuralCoref(Pipe):
         return self._model_files
 
     def __reduce__(self):
-        # Pickled (e.g. for nlp.pipe(n_process=2)) as its bytes, never as pickle of arrays.
-        return (_from_bytes, (self.vocab, self.name, self.lang, self.rules, self.pipeline, self.to_bytes()))
+        # Pickled (e.g. for nlp.pipe(n_process=2)) as its bytes, never as pickle of
+        # arrays; without the pipeline's name, so that a copy does not check the fit
+        # (W103) again, without the weights that told the vectors by fingerprint.
+        return (_from_bytes, (self.vocab, self.name, self.lang, self.rules, None, self.to_bytes()))
 
     def initialize(self, get_examples: Optional[Callable] = None, *, nlp=None) -> None:
         """Check the pipeline (E159 without a parser) and load the model of the

