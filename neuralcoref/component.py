@@ -439,8 +439,8 @@ class NeuralCoref(Pipe):
     def _overridden(self, config_file: Path) -> Set[str]:
         """The settings (and "model") this component was built with that differ
         from those of the saved pipeline's config (``config_file``): overrides
-        (``spacy.load(path, config=...)``), which win over cfg.json. None without
-        such a config (a component saved on its own)."""
+        (``spacy.load(path, config=...)``), which win over cfg.json. Empty when no
+        such config lies beside the component (one saved on its own)."""
         saved = _saved_component_config(config_file, self.name)
         if saved is None or not self._built:
             return set()
