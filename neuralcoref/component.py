@@ -66,8 +66,9 @@ BYTES_PARTS = ("cfg", "model")
 
 #: The saved pipeline's config, beside the component's folder (spaCy's layout).
 PIPELINE_CONFIG = "config.cfg"
-#: How many Docs with enough words to tell are checked to be in the pipeline's language.
-LANGUAGE_DOCS = 3
+#: The Docs checked to be in the pipeline's language: the first LANGUAGE_DOCS with
+#: enough words to tell, among the first LANGUAGE_DOCS_SEEN (about 1 ms each).
+LANGUAGE_DOCS, LANGUAGE_DOCS_SEEN = 3, 20
 
 #: The predecessor's blacklist: first- and second-person pronouns left unresolved.
 DEFAULT_BLACKLIST = ("i", "me", "my", "you", "your")
@@ -230,7 +231,7 @@ class NeuralCoref(Pipe):
         self._resolver: Optional[Resolver] = None
         self._load_error: Optional[ModelLoadError] = None
         self.check_language = True
-        self._language_docs = LANGUAGE_DOCS
+        self._language_docs, self._language_seen = LANGUAGE_DOCS, LANGUAGE_DOCS_SEEN
         self._tensor_pipes: Optional[Sequence[Any]] = None
         self._fingerprint: Optional[str] = None
 
@@ -380,9 +381,11 @@ class NeuralCoref(Pipe):
         for doc in docs:
             verdict = judge_language(self.lang, words_of(doc.text), f"A Doc given to '{self.name}'",
                                      self.pipeline or self.lang)
+            self._language_seen -= 1
             if verdict is not None:
                 self._language_docs = 0 if verdict else self._language_docs - 1
-            if self._language_docs <= 0:
+            if self._language_docs <= 0 or self._language_seen <= 0:
+                self._language_docs = 0
                 return
 
     def set_annotations(self, docs: Iterable[Doc], results: List[DocCoref]) -> None:

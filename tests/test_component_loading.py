@@ -318,3 +318,14 @@ def test_component_loading_shipped_fingerprints_match_their_pipelines(model, pip
         pytest.skip(f"spaCy pipeline {pipeline} is not installed")
     config = read_config(shipped_model_path(model))
     assert config.vector_fingerprints == [pipeline_vectors_fingerprint(spacy.load(pipeline))]
+
+
+def test_component_loading_language_check_is_bounded(make_nlp):
+    # Docs too short to tell are not checked for ever either.
+    nlp = make_nlp()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for _ in range(20):
+            nlp("Hi.")
+        nlp(FRENCH)
+    assert not _w10x(caught)
