@@ -110,3 +110,17 @@ def test_epoch_log_line_is_readable():
              "seconds": 6.04}
     assert format_epoch(entry, 8) == ("epoch 3/8 softmax  loss 0.238  dev CoNLL F1 58.60 (MUC 70.28, "
                                       "B3 57.11, CEAF-e 48.40; link offset -0.50, raw 57.90)  6.0 s")
+
+
+def test_export_records_the_fingerprint_of_the_vectors_it_reads(tmp_path):
+    # so that the model runs without W103 on its pipeline renamed (spacy package)
+    import spacy
+
+    from neuralcoref.artifacts.model_dir import pipeline_vectors_fingerprint
+
+    cfg = tiny_config(phases=[PhaseConfig("softmax", max_epochs=1, patience=1)], tune_link_offsets=False,
+                      use_vectors=True)
+    train(SAMPLE, SAMPLE, PIPELINE, tmp_path / "run", config=cfg, progress=False)
+    config = load_model(tmp_path / "run" / "model").config
+    assert config.scorer.vector_dim > 0
+    assert config.vector_fingerprints == [pipeline_vectors_fingerprint(spacy.load(PIPELINE))]
