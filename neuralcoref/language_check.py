@@ -66,8 +66,10 @@ def stop_word_rate(nlp: Language, words: Iterable[str]) -> Optional[float]:
     """The share of the first SAMPLE_WORDS alphabetic words that are stop words of
     ``nlp``'s language, or None when there are too few words or the language has
     no stop-word list."""
-    stop_words = nlp.Defaults.stop_words
-    sample = _sample(words)
+    return _stop_word_rate(nlp.Defaults.stop_words, _sample(words))
+
+
+def _stop_word_rate(stop_words: AbstractSet[str], sample: List[str]) -> Optional[float]:
     if not stop_words or len(sample) < MIN_WORDS:
         return None
     return _rate(sample, stop_words)
@@ -77,12 +79,15 @@ def likelier_language(nlp: Language, words: Iterable[str]) -> Optional[str]:
     """For a text of MIN_SHORT_WORDS words or more: another language with rules
     whose stop words are at least MIN_OTHER_RATE of its words and twice the
     share of ``nlp``'s, the likeliest such; else None."""
-    sample = _sample(words)
-    if len(sample) < MIN_SHORT_WORDS or not nlp.Defaults.stop_words:
+    return _likelier_language(nlp.lang, nlp.Defaults.stop_words, _sample(words))
+
+
+def _likelier_language(lang: str, stop_words: AbstractSet[str], sample: List[str]) -> Optional[str]:
+    if len(sample) < MIN_SHORT_WORDS or not stop_words:
         return None
-    own = _rate(sample, nlp.Defaults.stop_words)
-    rates = {lang: _rate(sample, _stop_words(lang)) for lang in available_languages() if lang != nlp.lang}
-    found = [(rate, lang) for lang, rate in rates.items() if rate >= MIN_OTHER_RATE and rate >= 2 * own]
+    own = _rate(sample, stop_words)
+    rates = {other: _rate(sample, _stop_words(other)) for other in available_languages() if other != lang}
+    found = [(rate, other) for other, rate in rates.items() if rate >= MIN_OTHER_RATE and rate >= 2 * own]
     return max(found)[1] if found else None
 
 
@@ -91,16 +96,37 @@ def warn_if_other_language(nlp: Language, words: Iterable[str], where: str) -> b
     language: too few of its stop words in a long text, or clearly more of
     another language's in a short one. ``where`` names the text ("The text of
     dev.conll"). RETURNS (bool): whether it warned."""
-    words = _sample(words)
-    rate = stop_word_rate(nlp, words)
     pipeline = f"{nlp.meta.get('lang', nlp.lang)}_{nlp.meta.get('name', '?')}"
+    return bool(judge_language(nlp.lang, words, where, pipeline, nlp.Defaults.stop_words))
+
+
+def judge_language(lang: str, words: Iterable[str], where: str, pipeline: str,
+                   stop_words: Optional[AbstractSet[str]] = None) -> Optional[bool]:
+    """Warn (W104, W105) when ``words`` are clearly not in language ``lang``, as
+    :func:`warn_if_other_language` does, for callers that hold no pipeline (the
+    component).
+
+    lang (str): the pipeline's language code.
+    words (Iterable[str]): the text's words (e.g. ``words_of(text)``); the first
+        SAMPLE_WORDS alphabetic ones are read.
+    where (str): names the text in the warning.
+    pipeline (str): names the pipeline in the warning.
+    stop_words (AbstractSet[str] | None): the language's; None: spaCy's list for ``lang``.
+    RETURNS (bool | None): True when it warned, False when the text is in the
+        language, None when it has too few words to tell.
+    """
+    stop_words = _stop_words(lang) if stop_words is None else stop_words
+    words = _sample(words)
+    rate = _stop_word_rate(stop_words, words)
     if rate is not None:
         if rate >= MIN_STOP_WORD_RATE:
             return False
-        warnings.warn(Warnings.W104.format(where=where, lang=nlp.lang, rate=f"{rate:.0%}", pipeline=pipeline))
+        warnings.warn(Warnings.W104.format(where=where, lang=lang, rate=f"{rate:.0%}", pipeline=pipeline))
         return True
-    other = likelier_language(nlp, words)
+    if len(words) < MIN_SHORT_WORDS or not stop_words:
+        return None
+    other = _likelier_language(lang, stop_words, words)
     if other is None:
         return False
-    warnings.warn(Warnings.W105.format(where=where, lang=nlp.lang, other=other, pipeline=pipeline))
+    warnings.warn(Warnings.W105.format(where=where, lang=lang, other=other, pipeline=pipeline))
     return True

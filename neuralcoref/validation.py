@@ -26,7 +26,7 @@ from .core.pairs import check_top_antecedents
 from .errors import Errors, NeuralcorefError
 
 #: Fields of config.json (besides "checksums", checked by model_dir).
-CONFIG_FIELDS = {"lang", "rules", "rules_hash", "spacy_pipeline", "vector_pipelines",
+CONFIG_FIELDS = {"lang", "rules", "rules_hash", "spacy_pipeline", "vector_pipelines", "vector_fingerprints",
                  "schema_hash", "neuralcoref_version", "defaults", "scorer", "document_prior",
                  "checksums"}
 SCORER_FIELDS = {"vector_dim", "vocab_size", "embedding_dim", "single_hidden", "pair_hidden",
@@ -97,8 +97,9 @@ def config_problems(data: Any) -> List[str]:
     for name in ("lang", "rules", "rules_hash", "spacy_pipeline", "schema_hash", "neuralcoref_version"):
         if name in data and not isinstance(data[name], str):
             problems.append(f"{name} is {_short(data[name])}, not a string")
-    if "vector_pipelines" in data and not _is_str_list(data["vector_pipelines"]):
-        problems.append(f"vector_pipelines is {_short(data['vector_pipelines'])}, not a list of strings")
+    for name in ("vector_pipelines", "vector_fingerprints"):
+        if name in data and not _is_str_list(data[name]):
+            problems.append(f"{name} is {_short(data[name])}, not a list of strings")
     problems += defaults_problems(data.get("defaults", {}))
     scorer = data.get("scorer", {})
     problems += scorer_problems(scorer)

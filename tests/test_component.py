@@ -129,11 +129,27 @@ def test_component_nan_greedyness(handmade_model):
 
 
 def test_component_missing_model_folder(tmp_path):
+    # refused when added, as the command line refuses it at once (not at the first Doc)
     nlp = spacy.blank("en")
-    with pytest.warns(UserWarning, match=r"\[E102\]"):
+    with pytest.raises(ModelLoadError, match=r"\[E102\].*nowhere"):
         nlp.add_pipe("neuralcoref", config={"model": str(tmp_path / "nowhere")})
-    with pytest.raises(ModelLoadError, match=r"\[E102\]"):
-        nlp(ANNA)
+    assert "neuralcoref" not in nlp.pipe_names
+
+
+def test_component_missing_model_folder_built_from_a_config(tmp_path, handmade_model):
+    # spaCy builds a saved pipeline from its config before from_disk brings the
+    # model: no error then, and initialize (or the first Doc) says what is missing.
+    source = spacy.blank("en")
+    source.add_pipe("neuralcoref", config={"model": str(handmade_model)})
+    config = source.config.copy()
+    config["components"]["neuralcoref"]["model"] = str(tmp_path / "nowhere")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        nlp = spacy.blank("en").from_config(config)
+    with pytest.raises(ModelLoadError, match=r"\[E102\].*nowhere"):
+        nlp.initialize()
+    nlp.get_pipe("neuralcoref").from_bytes(source.get_pipe("neuralcoref").to_bytes())
+    assert nlp.get_pipe("neuralcoref").model is not None
 
 
 def test_component_damaged_model_folder(tmp_path, handmade_model):
@@ -176,7 +192,8 @@ def test_component_to_disk_and_spacy_load(tmp_path, handmade_model):
     expected = nlp(COMPANY)
     nlp.to_disk(tmp_path / "pipeline")
     shutil.rmtree(folder)  # the pipeline folder carries its own copy of the model
-    with pytest.warns(UserWarning, match="expecting it from nlp.from_disk"):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # nothing to say: the model comes with the pipeline
         loaded = spacy.load(tmp_path / "pipeline")
     pipe = loaded.get_pipe("neuralcoref")
     assert pipe.cfg["greedyness"] == 0.6 and pipe.cfg["store_scores"]
@@ -476,8 +493,7 @@ def test_component_memory_linear_in_length(nlp_coref, make_nlp):
 
 
 def test_component_nothing_to_save_without_a_model(tmp_path):
-    with pytest.warns(UserWarning):
-        pipe = spacy.blank("en").add_pipe("neuralcoref", config={"model": str(tmp_path / "none")})
+    pipe = NeuralCoref(spacy.blank("en").vocab, model=str(tmp_path / "none"), model_later=True)
     assert pipe.model is None  # spaCy looks at pipe.model while building pipelines
     with pytest.raises(ModelLoadError, match=r"\[E102\]"):
         pipe.to_bytes()

@@ -137,6 +137,7 @@ BAD_CONFIGS = {
     "prior-tokens": ("document_prior", {"mean": [0.0] * 96, "tokens": "many"}, "document_prior.tokens"),
     "prior-nan": ("document_prior", {"mean": [float("nan")] * 96, "tokens": 1}, "document_prior.mean"),
     "pipelines-string": ("vector_pipelines", "en_core_web_sm 3.8.0", "not a list of strings"),
+    "fingerprints-string": ("vector_fingerprints", "b3b3f69b", "vector_fingerprints is 'b3b3f69b', not a list"),
     "mention-hidden": ("scorer.mention_hidden", [0], "scorer.mention_hidden"),
     "rules-hash": ("rules_hash", 5, "rules_hash is 5"),
     "unknown-field": ("surprise", 1, "'surprise' is not a known field"),

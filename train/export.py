@@ -18,13 +18,15 @@ from .model import CorefScorers
 
 def export_model(path: Path, model: CorefScorers, cfg: TrainConfig, vocab: WordVocab, lang: str,
                  rules: LanguageRules, spacy_pipeline: str, dev_scores: CorefScores, link_offset: float,
-                 summary: Dict, document_prior: Optional[Dict] = None) -> Path:
+                 summary: Dict, document_prior: Optional[Dict] = None, vector_fingerprint: str = "") -> Path:
     """Write the runtime folder and check that it loads.
 
     link_offset (float): the dev-tuned single-score offset, folded into the single
         scorer's output bias so that greedyness 0.5 is the tuned threshold.
     document_prior (Dict | None): the model's ``document_prior`` (see
         train/featurize.py's ``document_prior``).
+    vector_fingerprint (str): the training pipeline's vectors fingerprint
+        (``pipeline_vectors_fingerprint``), recorded for a model reading them.
     RETURNS (Path): the model folder.
     """
     weights = model.export_weights()
@@ -34,7 +36,9 @@ def export_model(path: Path, model: CorefScorers, cfg: TrainConfig, vocab: WordV
                          defaults={"greedyness": 0.5, "max_dist": cfg.max_dist,
                                    "max_dist_match": cfg.max_dist_match,
                                    "max_dist_nominal": nominal_window(cfg.max_dist, cfg.max_dist_nominal)},
-                         document_prior=document_prior or {})
+                         document_prior=document_prior or {},
+                         vector_fingerprints=[vector_fingerprint] if vector_fingerprint and model.config.vector_dim
+                         else [])
     card = model_card(config, cfg, dev_scores, summary)
     save_model(path, config, weights, vocab.words, card)
     (path / "training_summary.json").write_text(

@@ -26,6 +26,7 @@ import torch
 from spacy.language import Language
 from tqdm import tqdm
 
+from neuralcoref.artifacts.model_dir import pipeline_vectors_fingerprint
 from neuralcoref.artifacts.tuning import record_offsets
 from neuralcoref.core.embeddings import WordVocab, build_vocab
 from neuralcoref.core.scoring import FIRST_WORD_ROW, ScorerConfig
@@ -353,7 +354,8 @@ def finish_run(run: Run, model: CorefScorers, state: RunState, interrupted: Opti
     partial = out / "model.partial"
     shutil.rmtree(partial, ignore_errors=True)
     export_model(partial, model, cfg, run.vocab, run.nlp.lang, run.rules, pipeline_id(run.nlp),
-                 final, offset, summary, document_prior=run.prior)
+                 final, offset, summary, document_prior=run.prior,
+                 vector_fingerprint=pipeline_vectors_fingerprint(run.nlp))
     if tune_links:  # in place: the export is this run's own; on the stored dev features
         result = tune_dev_offsets(model, run.dev_data, run.device, cfg.pair_budget, offset, progress)
         record_offsets(partial, result, run.args["dev"], keep_singletons=not cfg.drop_singletons)

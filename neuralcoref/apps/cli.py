@@ -212,6 +212,7 @@ def predict_command(
             if str(output_conll) != STDOUT:
                 check_output(output_conll, input_conll)  # before loading the pipeline
             nlp = build_pipeline(model, spacy_model)
+            nlp.get_pipe("neuralcoref").check_language = False  # checked on the file's words
             _check_language(nlp, input_conll)
             stats = predict_conll(nlp, input_conll, str(output_conll), batch_size=batch_size)
         except (NeuralcorefError, OSError) as err:

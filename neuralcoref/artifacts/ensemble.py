@@ -86,8 +86,9 @@ def merge_models(models: Sequence[CorefModel], greedyness: float = 0.5, top_ante
     if top_antecedents:
         defaults["top_antecedents"] = check_top_antecedents(top_antecedents)
     vector_pipelines = sorted({p for m in models for p in m.config.vector_pipelines})
+    fingerprints = sorted({f for m in models for f in m.config.vector_fingerprints})
     config = ModelConfig(lang=first.lang, scorer=scorer, spacy_pipeline=first.spacy_pipeline,
-                         vector_pipelines=vector_pipelines,
+                         vector_pipelines=vector_pipelines, vector_fingerprints=fingerprints,
                          rules=first.rules, rules_hash=first.rules_hash, defaults=defaults,
                          document_prior=_document_prior(models))
     return config, weights, words

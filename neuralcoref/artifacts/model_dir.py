@@ -16,7 +16,7 @@ import warnings
 import zipfile
 from importlib import resources
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -61,24 +61,60 @@ def pipeline_id(nlp: Any) -> str:
     return f"{nlp.meta.get('lang', nlp.lang)}_{nlp.meta.get('name', '?')} {nlp.meta.get('version', '?')}"
 
 
+def tensor_pipes(nlp: Any) -> List[Any]:
+    """The components of a spaCy pipeline that write its token vectors
+    (``doc.tensor``, e.g. "tok2vec"), by their declared ``assigns``."""
+    return [pipe for name, pipe in nlp.pipeline if "doc.tensor" in nlp.get_pipe_meta(name).assigns]
+
+
+def vectors_fingerprint(pipes: Sequence[Any], vocab: Any) -> str:
+    """SHA-256 (hex) of what makes a pipeline's token vectors: the weights of the
+    components that write ``doc.tensor`` and the static vectors table (shape and
+    values) they may read. The same vectors under another pipeline name (``spacy
+    package --name``, a republished copy) have the same fingerprint. About 0.1-0.3 s
+    for spaCy's small and medium pipelines: computed only when names differ. The
+    weights are hashed as thinc serializes them: a thinc release that serializes
+    otherwise gives other fingerprints, and pipeline names decide again.
+
+    pipes (Sequence[Pipe]): see :func:`tensor_pipes`, with their weights loaded.
+    vocab (Vocab): the pipeline's vocabulary.
+    RETURNS (str): 64 hex digits.
+    """
+    digest = hashlib.sha256()
+    for pipe in pipes:
+        digest.update(pipe.model.to_bytes())
+    table = vocab.vectors.data
+    digest.update(repr(tuple(table.shape)).encode("utf8"))
+    digest.update(np.ascontiguousarray(table).tobytes())
+    return digest.hexdigest()
+
+
+def pipeline_vectors_fingerprint(nlp: Any) -> str:
+    """:func:`vectors_fingerprint` of a loaded spaCy pipeline."""
+    return vectors_fingerprint(tensor_pipes(nlp), nlp.vocab)
+
+
 def shipped_model_path(name: str) -> Path:
     """Folder of a model shipped inside the package (e.g. 'en')."""
     folder = resources.files("neuralcoref") / "models" / name
     return Path(str(folder))
 
 
-def resolve_model_path(model: Union[str, Path, None], lang: str, pipeline: Optional[str] = None) -> Path:
+def resolve_model_path(model: Union[str, Path, None], lang: str, pipeline: Optional[str] = None,
+                       fingerprint: Optional[Callable[[], str]] = None) -> Path:
     """Where to load a model from: a path, a shipped model's name, or the language's
     default. ``pipeline`` (a :func:`pipeline_id`): when the default model reads
     other token vectors than this pipeline's, the first of the language's
-    fallback models that reads this pipeline's (else the default, which warns)."""
+    fallback models that reads this pipeline's (else the default, which warns).
+    ``fingerprint``: computes the pipeline's :func:`vectors_fingerprint`, which
+    tells its vectors under another name."""
     if model is None or model == "":
         if lang not in SHIPPED_MODELS:
             raise ModelLoadError(Errors.E106.format(lang=lang, shipped=", ".join(SHIPPED_MODELS)))
         path = shipped_model_path(SHIPPED_MODELS[lang])
-        if pipeline is None or read_config(path).reads_vectors_of(pipeline):
+        if pipeline is None or read_config(path).reads_vectors_of(pipeline, fingerprint):
             return path
-        others = fallback_models(lang, pipeline)
+        others = fallback_models(lang, pipeline, fingerprint)
         return shipped_model_path(others[0]) if others else path
     named = {**SHIPPED_MODELS, **SHIPPED_VARIANTS}
     if str(model) in named:
@@ -86,11 +122,12 @@ def resolve_model_path(model: Union[str, Path, None], lang: str, pipeline: Optio
     return Path(model)
 
 
-def fallback_models(lang: str, pipeline: str) -> List[str]:
+def fallback_models(lang: str, pipeline: str, fingerprint: Optional[Callable[[], str]] = None) -> List[str]:
     """The language's fallback models (FALLBACK_MODELS) that read the token vectors
-    of ``pipeline`` (a :func:`pipeline_id`), in order of preference."""
+    of ``pipeline`` (a :func:`pipeline_id`; ``fingerprint`` as for
+    :func:`resolve_model_path`), in order of preference."""
     return [name for name in FALLBACK_MODELS.get(lang, ())
-            if read_config(shipped_model_path(name)).reads_vectors_of(pipeline)]
+            if read_config(shipped_model_path(name)).reads_vectors_of(pipeline, fingerprint)]
 
 
 def read_config(path: Union[str, Path]) -> ModelConfig:

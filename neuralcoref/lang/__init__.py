@@ -11,13 +11,15 @@ treebanks do. Not every pipeline does: English ones write ClearNLP labels ("dobj
 "pobj"), German ones TIGER labels ("sb", "oa"). So the labels are checked when
 they are known: :func:`get_pipeline_rules` (which the component uses) passes the
 parser's labels to :func:`get_rules`, and labels that are not UD labels are a
-coded error (E050) rather than silently poor mentions.
+coded error (E050) rather than silently poor mentions. A pipeline being loaded
+(``spacy.load``) has a parser without labels until ``from_disk`` brings them:
+:func:`pending_pipeline_rules` then defers the choice (see :class:`PendingRules`).
 """
 from __future__ import annotations
 
 import importlib
 import warnings
-from typing import Dict, Iterable, Optional, Tuple
+from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from ..errors import Errors, NeuralcorefError, Warnings
 from .base import LanguageRules
@@ -81,6 +83,17 @@ def get_rules(lang: str, parser_labels: Optional[Iterable[str]] = None) -> Langu
     return importlib.import_module(GENERIC["ud"]).RULES
 
 
+def _parsers(nlp) -> List:
+    from spacy.pipeline import DependencyParser
+
+    return [pipe for _, pipe in nlp.pipeline if isinstance(pipe, DependencyParser)]
+
+
+def _labels(parsers: List) -> Optional[Set[str]]:
+    # Without a parser there is nothing to check; extraction fails with E051.
+    return {label for pipe in parsers for label in pipe.labels} if parsers else None
+
+
 def get_pipeline_rules(nlp) -> LanguageRules:
     """The rules for a spaCy pipeline: its language's, or the generic UD rules
     after checking that its parser writes UD labels.
@@ -89,13 +102,43 @@ def get_pipeline_rules(nlp) -> LanguageRules:
         when its language has no rules of its own.
     RETURNS (LanguageRules): see :func:`get_rules`.
     """
-    from spacy.pipeline import DependencyParser
+    return get_rules(nlp.lang, _labels(_parsers(nlp)))
 
-    parsers = [pipe for _, pipe in nlp.pipeline if isinstance(pipe, DependencyParser)]
-    # Without a parser there is nothing to check; extraction fails with E051.
-    labels = {label for pipe in parsers for label in pipe.labels} if parsers else None
-    return get_rules(nlp.lang, labels)
+
+class PendingRules:
+    """The rules of a pipeline whose language has no rules of its own and whose
+    parser has no labels yet: a pipeline that ``spacy.load`` is building, before
+    ``from_disk`` loads the parser. Called once the labels are there.
+
+    lang (str): the pipeline's language.
+    parsers (List[DependencyParser]): its parsers, whose labels are checked then.
+    """
+
+    def __init__(self, lang: str, parsers: List):
+        self.lang, self.parsers = lang, parsers
+
+    @property
+    def ready(self) -> bool:
+        """Whether a parser has labels now (so that the check can be made)."""
+        return any(len(pipe.labels) for pipe in self.parsers)
+
+    def __call__(self) -> LanguageRules:
+        """The rules: see :func:`get_rules` (E050 when the labels are not UD labels)."""
+        return get_rules(self.lang, _labels(self.parsers))
+
+
+def pending_pipeline_rules(nlp) -> Optional[PendingRules]:
+    """For a pipeline whose rules depend on parser labels it does not have yet,
+    the rules to choose later; None when :func:`get_pipeline_rules` can choose now.
+
+    nlp (Language): the pipeline.
+    RETURNS (PendingRules | None): see :class:`PendingRules`.
+    """
+    parsers = _parsers(nlp)
+    if nlp.lang in LANGUAGES or nlp.lang in GENERIC or not parsers or _labels(parsers):
+        return None
+    return PendingRules(nlp.lang, parsers)
 
 
 __all__ = ["LanguageRules", "LANGUAGES", "GENERIC", "available_languages", "get_rules",
-           "get_pipeline_rules", "uses_ud_labels"]
+           "get_pipeline_rules", "pending_pipeline_rules", "PendingRules", "uses_ud_labels"]

@@ -166,3 +166,17 @@ def test_train_into_a_run_folder_with_overwrite_starts_over_and_both_flags_are_r
                                       "--spacy-model", PIPELINE, "--out", str(out), "--resume",
                                       "--overwrite"])
     assert result.exit_code == 1 and "E227" in result.output
+
+
+def test_export_records_the_fingerprint_of_the_vectors_it_reads(tmp_path):
+    # so that the model runs without W103 on its pipeline renamed (spacy package)
+    import spacy
+
+    from neuralcoref.artifacts.model_dir import pipeline_vectors_fingerprint
+
+    cfg = tiny_config(phases=[PhaseConfig("softmax", max_epochs=1, patience=1)], tune_link_offsets=False,
+                      use_vectors=True)
+    train(SAMPLE, SAMPLE, PIPELINE, tmp_path / "run", config=cfg, progress=False)
+    config = load_model(tmp_path / "run" / "model").config
+    assert config.scorer.vector_dim > 0
+    assert config.vector_fingerprints == [pipeline_vectors_fingerprint(spacy.load(PIPELINE))]
