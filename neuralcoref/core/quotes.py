@@ -23,7 +23,7 @@ label names the speaker, at decoding only.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Iterable, List, NamedTuple, Optional, Tuple
+from typing import Dict, Iterable, List, NamedTuple, Optional, Tuple
 
 import numpy as np
 from spacy.strings import get_string_id as hash_string
@@ -83,11 +83,13 @@ def _hashes(words) -> np.ndarray:
 
 class Quotation(NamedTuple):
     """A quotation or a dialogue turn: token span [start, end), marks included,
-    and its speaker's token (-1 when no speech verb names one)."""
+    its speaker's token (-1 when no speech verb names one), and whether a
+    label names that speaker (:func:`name_turns`)."""
 
     start: int
     end: int
     speaker: int
+    labelled: bool = False
 
 
 def quotations(doc: Doc, rules: LanguageRules,
@@ -237,7 +239,7 @@ def name_turns(doc: Doc, rules: LanguageRules, arrays: Optional[DocArrays] = Non
         while end > mark + 1 and doc[end - 1].is_space:
             end -= 1
         if end > mark + 1:  # something is said
-            out.append(Quotation(mark, end, _label_head(doc, start, mark)))
+            out.append(Quotation(mark, end, _label_head(doc, start, mark), labelled=True))
     return out if len(out) >= 2 else []
 
 
@@ -433,10 +435,10 @@ def _subject(doc: Doc, verb: int, tables: _SpeechTables, rules: LanguageRules, d
     return -1
 
 
-def speaker_links(doc: Doc, rules: LanguageRules, starts: np.ndarray, ends: np.ndarray,
+def speaker_pairs(doc: Doc, rules: LanguageRules, starts: np.ndarray, ends: np.ndarray,
                   heads: np.ndarray, persons: np.ndarray,
                   arrays: Optional[DocArrays] = None,
-                  spans: Optional[List[Tuple[int, int]]] = None) -> np.ndarray:
+                  spans: Optional[List[Tuple[int, int]]] = None) -> Tuple[np.ndarray, np.ndarray]:
     """Pairs (pronoun, speaker) of mentions: each first-person pronoun of an
     attributed quotation with the mention of its speaker, and each
     second-person one with the speaker of the quotation it answers (see
@@ -444,20 +446,25 @@ def speaker_links(doc: Doc, rules: LanguageRules, starts: np.ndarray, ends: np.n
     reply ('"I am tired," said Anna. "I will help you," replied Tom'); in a
     quotation that answers none, with the speaker of the one that answers it.
     The pronouns of a quotation inside another (a turn) are left to their own.
+    A turn's label is paired with the last label of the same word (one speaker).
 
     doc (Doc), rules (LanguageRules): see :func:`attribute_quotations`.
     starts, ends, heads (int (n,)): the mentions, sorted by start.
     persons (int (n,)): pronouns' PERSON codes (1, 2, 3; -1 for other mentions).
     arrays (DocArrays | None): the Doc's arrays; None: read them now.
     spans (List[Tuple[int, int]] | None): the Doc's :func:`quotations`; None: find them now.
-    RETURNS (ndarray): (k, 2) int64, pronoun first; empty without attributed quotations.
+    RETURNS (Tuple[ndarray, ndarray]): the links, (k, 2) int64, pronoun first,
+        and the pairs (pronoun, speaker mention) that are never one entity: a
+        second- or third-person pronoun of a quotation is not its speaker
+        ('"Are you coming?" asked Anna', "Kate: She went home"), (k', 2) int64;
+        both empty without attributed quotations.
     """
     empty = np.zeros((0, 2), dtype=np.int64)
     arrays = arrays_of(doc, arrays)
     spans = quotations(doc, rules, arrays) if spans is None else spans
     quotes = [q for q in attribute_quotations(doc, rules, arrays=arrays, spans=spans) if q.speaker >= 0]
     if not quotes or not len(heads):
-        return empty
+        return empty, empty
     starts, ends = np.asarray(starts), np.asarray(ends)
     heads, persons = np.asarray(heads), np.asarray(persons)
     lower, sentence_ends = arrays.lower, _speech_tables(rules).sentence_ends
@@ -476,9 +483,15 @@ def speaker_links(doc: Doc, rules: LanguageRules, starts: np.ndarray, ends: np.n
             if q.start < a and b <= q.end:
                 inside = inside[(starts[inside] < a) | (starts[inside] >= b)]
         found.append((q, speaker, inside))
-    pairs = []
+    pairs, apart = [], []
+    labels: Dict[int, int] = {}  # a label's word -> its last mention: one speaker
     for k, (q, speaker, inside) in enumerate(found):
+        if q.labelled:
+            if int(lower[q.speaker]) in labels:
+                pairs.append((speaker, labels[int(lower[q.speaker])]))
+            labels[int(lower[q.speaker])] = speaker
         pairs += [(int(m), speaker) for m in inside[persons[inside] == 1]]
+        apart += [(int(m), speaker) for m in inside[(persons[inside] == 2) | (persons[inside] == 3)]]
         # The "you" of a reply is the speaker it answers; that of an opening
         # line the one who answers it ('"Are you coming?" asked Anna. "Yes,"
         # said Tom'; "Mary: Are you coming?" then "John: Yes").
@@ -489,7 +502,15 @@ def speaker_links(doc: Doc, rules: LanguageRules, starts: np.ndarray, ends: np.n
             addressee = found[k + 1][1]
         if addressee >= 0:
             pairs += [(int(m), addressee) for m in inside[persons[inside] == 2]]
-    return np.array(pairs, dtype=np.int64).reshape(-1, 2)
+    return np.array(pairs, dtype=np.int64).reshape(-1, 2), np.array(apart, dtype=np.int64).reshape(-1, 2)
+
+
+def speaker_links(doc: Doc, rules: LanguageRules, starts: np.ndarray, ends: np.ndarray,
+                  heads: np.ndarray, persons: np.ndarray,
+                  arrays: Optional[DocArrays] = None,
+                  spans: Optional[List[Tuple[int, int]]] = None) -> np.ndarray:
+    """The links of :func:`speaker_pairs` alone: (k, 2) int64, pronoun first."""
+    return speaker_pairs(doc, rules, starts, ends, heads, persons, arrays, spans)[0]
 
 
 def _answers(previous: Quotation, q: Quotation, lower: np.ndarray, sentence_ends: np.ndarray) -> bool:
