@@ -207,6 +207,8 @@ def _sentence_end(sents: np.ndarray, p: int, n: int) -> int:
 
 #: The most words a speaker's label holds ("Mary", "Dr. Smith", "THE OLD MAN").
 LABEL_WORDS = 4
+#: Universal parts of speech (``Token.pos_`` in every spaCy pipeline) no label holds.
+_VERB_POS = frozenset({"VERB", "AUX"})
 
 
 def name_turns(doc: Doc, rules: LanguageRules, arrays: Optional[DocArrays] = None) -> List[Quotation]:
@@ -229,7 +231,7 @@ def name_turns(doc: Doc, rules: LanguageRules, arrays: Optional[DocArrays] = Non
     marks = np.flatnonzero(np.isin(arrays.orth, _hashes(rules.turn_label_marks)))
     if len(marks) < 2:
         return []
-    labels = [(start, int(m)) for m in marks.tolist() for start in [_label_start(doc, int(m))] if start >= 0]
+    labels = [(start, int(m)) for m in marks.tolist() for start in [_label_start(doc, int(m), rules)] if start >= 0]
     breaks = arrays.paragraph_breaks
     out = []
     for k, (start, mark) in enumerate(labels):
@@ -243,11 +245,12 @@ def name_turns(doc: Doc, rules: LanguageRules, arrays: Optional[DocArrays] = Non
     return out if len(out) >= 2 else []
 
 
-def _label_start(doc: Doc, mark: int) -> int:
+def _label_start(doc: Doc, mark: int, rules: LanguageRules) -> int:
     """Where the speaker's label before a mark starts, -1 when the words from
     the line's start to the mark are no label: none or more than
-    ``LABEL_WORDS``, a first one in lower case, or one not made of letters,
-    digits, dots, hyphens and apostrophes ("Dr.", "O'Brien", "Speaker 2")."""
+    ``LABEL_WORDS``, a first one in lower case, one not made of letters,
+    digits, dots, hyphens and apostrophes ("Dr.", "O'Brien", "Speaker 2"), or
+    a pronoun or verb ("He said: ...")."""
     start = mark
     while start > 0 and not doc[start - 1].is_space and mark - start < LABEL_WORDS + 1:
         start -= 1
@@ -257,6 +260,8 @@ def _label_start(doc: Doc, mark: int) -> int:
     if not (0 < len(words) <= LABEL_WORDS and at_line_start and words[0].text[:1].isupper()):
         return -1
     if not all(ch.isalnum() or ch in ".-'’" for word in words for ch in word.text):
+        return -1
+    if any(word.pos_ in rules.pronoun_pos or word.pos_ in _VERB_POS for word in words):
         return -1
     return start
 
@@ -444,9 +449,10 @@ def speaker_pairs(doc: Doc, rules: LanguageRules, starts: np.ndarray, ends: np.n
     second-person one with the speaker of the quotation it answers (see
     :func:`_answers`), when that one has another speaker: the addressee of a
     reply ('"I am tired," said Anna. "I will help you," replied Tom'); in a
-    quotation that answers none, with the speaker of the one that answers it.
-    The pronouns of a quotation inside another (a turn) are left to their own.
-    A turn's label is paired with the last label of the same word (one speaker).
+    turn of :func:`name_turns` that answers none, with the speaker of the turn
+    that answers it. The pronouns of a quotation inside another (a turn) are
+    left to their own. A turn's label is paired with the last label of the
+    same word (one speaker).
 
     doc (Doc), rules (LanguageRules): see :func:`attribute_quotations`.
     starts, ends, heads (int (n,)): the mentions, sorted by start.
@@ -455,8 +461,8 @@ def speaker_pairs(doc: Doc, rules: LanguageRules, starts: np.ndarray, ends: np.n
     spans (List[Tuple[int, int]] | None): the Doc's :func:`quotations`; None: find them now.
     RETURNS (Tuple[ndarray, ndarray]): the links, (k, 2) int64, pronoun first,
         and the pairs (pronoun, speaker mention) that are never one entity: a
-        second- or third-person pronoun of a quotation is not its speaker
-        ('"Are you coming?" asked Anna', "Kate: She went home"), (k', 2) int64;
+        second- or third-person pronoun of a turn is not its label ("Kate:
+        She went home"), (k', 2) int64;
         both empty without attributed quotations.
     """
     empty = np.zeros((0, 2), dtype=np.int64)
@@ -491,14 +497,19 @@ def speaker_pairs(doc: Doc, rules: LanguageRules, starts: np.ndarray, ends: np.n
                 pairs.append((speaker, labels[int(lower[q.speaker])]))
             labels[int(lower[q.speaker])] = speaker
         pairs += [(int(m), speaker) for m in inside[persons[inside] == 1]]
-        apart += [(int(m), speaker) for m in inside[(persons[inside] == 2) | (persons[inside] == 3)]]
-        # The "you" of a reply is the speaker it answers; that of an opening
-        # line the one who answers it ('"Are you coming?" asked Anna. "Yes,"
-        # said Tom'; "Mary: Are you coming?" then "John: Yes").
+        # The "you" of a reply is the speaker it answers; in a script that of
+        # an opening line the one who answers it ("Mary: Are you coming?" then
+        # "John: Yes"), and a turn's "you" and "she" are not its labelled
+        # speaker. Not for quotations of prose: measured on LitBank and
+        # fr-litbank dev, those lost French points
+        # (docs/experiments/2026-12-07-turns-resolved.md).
+        if q.labelled:
+            apart += [(int(m), speaker) for m in inside[(persons[inside] == 2) | (persons[inside] == 3)]]
         addressee = -1
         if k and _answers(found[k - 1][0], q, lower, sentence_ends):
             addressee = found[k - 1][1]
-        elif k + 1 < len(found) and _answers(q, found[k + 1][0], lower, sentence_ends):
+        elif (q.labelled and k + 1 < len(found) and found[k + 1][0].labelled
+              and _answers(q, found[k + 1][0], lower, sentence_ends)):
             addressee = found[k + 1][1]
         if addressee >= 0:
             pairs += [(int(m), addressee) for m in inside[persons[inside] == 2]]
