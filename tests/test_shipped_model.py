@@ -82,6 +82,8 @@ PASSING = {
     # it_hard_for_to passed before and guards the extraposed "for ... to"
     "it_raising_seems", "it_hard_for_to", "it_raised_passive", "it_took_time_for",
     "speaker_narrator_tom",
+    # passing since "Name:" turns are quotations of their label (docs/experiments/2026-12-07-turns-resolved.md)
+    "speaker_turns_names", "speaker_turns_capitals", "speaker_turns_third_person",
     # passing since "I" and "you" are persons at decoding (docs/experiments/2026-11-27-speech-persons.md)
     "speaker_i_not_thing",
     # passing since the narrator's "I" is no he or she (docs/experiments/2026-11-27-narrator-np-binding.md)
