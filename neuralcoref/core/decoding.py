@@ -36,7 +36,7 @@ from .doc_arrays import DocArrays, arrays_of
 from .frames import verb_phrase_trims
 from .latter import latter_referents
 from .mentions import Mentions
-from .quotes import quotations, speaker_links, voices
+from .quotes import quotations, speaker_pairs, voices
 
 
 @dataclass
@@ -138,7 +138,8 @@ def decode_inputs(doc: Doc, mentions: Mentions, features: MentionFeatures,
     codes = np.asarray(features.codes)
     persons = pronoun_persons(codes)
     spans = quotations(doc, rules, arrays)  # for the speakers and the voices
-    speakers = speaker_links(doc, rules, mentions.starts, mentions.ends, mentions.heads, persons, arrays, spans)
+    speakers, not_speakers = speaker_pairs(doc, rules, mentions.starts, mentions.ends, mentions.heads,
+                                           persons, arrays, spans)
     voice = voices(doc, rules, arrays, spans)[np.asarray(mentions.heads, dtype=np.int64)]
     narrated = voice == 0
     repeats, names, aliases = acronym_aliases(
@@ -173,6 +174,7 @@ def decode_inputs(doc: Doc, mentions: Mentions, features: MentionFeatures,
                 gender_conflicts(arrays, rules, mentions.heads, mentions.types, classes,
                                  genders=codes[:, C["gender"]])]),
             held=speaker_conflicts(np.concatenate([
+                not_speakers,
                 person_conflicts(relative_persons(doc, rules, mentions.heads, persons, arrays), voice),
                 person_conflicts(subject_persons(doc, mentions.heads, mentions.types, codes, persons, arrays), voice)]),
                 speakers, len(persons))),

@@ -16,12 +16,14 @@ sentence that opens with a dialogue dash is a turn of speech to its end.
 Decoding goes further (:func:`speaker_links`): a speech verb next to a quotation
 names its speaker ('"I am tired," said Anna', '— Je viens, répondit Marie'), whose
 mention the quotation's "I" joins, and whose name keeps that "I" away from the
-"I" of another speaker.
+"I" of another speaker. The turns of a script, chat log or interview
+(:func:`name_turns`: lines "Mary: Are you coming?") are quotations whose
+label names the speaker, at decoding only.
 """
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Iterable, List, NamedTuple, Optional, Tuple
+from typing import Dict, Iterable, List, NamedTuple, Optional, Tuple
 
 import numpy as np
 from spacy.strings import get_string_id as hash_string
@@ -81,11 +83,13 @@ def _hashes(words) -> np.ndarray:
 
 class Quotation(NamedTuple):
     """A quotation or a dialogue turn: token span [start, end), marks included,
-    and its speaker's token (-1 when no speech verb names one)."""
+    its speaker's token (-1 when no speech verb names one), and whether a
+    label names that speaker (:func:`name_turns`)."""
 
     start: int
     end: int
     speaker: int
+    labelled: bool = False
 
 
 def quotations(doc: Doc, rules: LanguageRules,
@@ -95,16 +99,18 @@ def quotations(doc: Doc, rules: LanguageRules,
     A quotation runs from an opening mark (``quote_open_marks`` and
     ``speech_open_marks``, or one of the ``speech_marks`` outside a quotation)
     to the matching closing one, or to the Doc's end where an opening-only mark
-    is never closed; a dialogue dash opens a turn (see :func:`_turns`). Only
-    the marks and dashes are visited in Python. ``arrays``: the Doc's arrays;
-    None: read them now.
+    is never closed; a dialogue dash opens a turn (see :func:`_turns`), and so
+    does a speaker's label (:func:`name_turns`; a quotation may stand inside
+    such a turn). Only the marks and dashes are visited in Python. ``arrays``:
+    the Doc's arrays; None: read them now.
     """
     opens, closes, toggles = (_hashes(rules.quote_open_marks | rules.speech_open_marks),
                               _hashes(rules.quote_close_marks | rules.speech_close_marks),
                               _hashes(rules.speech_marks))
-    if not (len(opens) or len(toggles) or rules.turn_dashes) or not len(doc):
+    if not (len(opens) or len(toggles) or rules.turn_dashes or rules.turn_label_marks) or not len(doc):
         return []
     arrays = arrays_of(doc, arrays)
+    named = [(q.start, q.end) for q in name_turns(doc, rules, arrays)]
     orth = arrays.orth
     marks = np.flatnonzero(np.isin(orth, opens) | np.isin(orth, closes) | np.isin(orth, toggles))
     spans: List[Tuple[int, int]] = []
@@ -117,13 +123,14 @@ def quotations(doc: Doc, rules: LanguageRules,
             start = -1
     if start >= 0 and orth[start] in opens:  # an excerpt cut inside a quotation
         spans.append((start, len(doc)))
-    return sorted(spans + _turns(arrays, rules, spans))
+    return sorted(spans + _turns(arrays, rules, spans) + named)
 
 
 def voices(doc: Doc, rules: LanguageRules, arrays: Optional[DocArrays] = None,
            spans: Optional[List[Tuple[int, int]]] = None) -> np.ndarray:
     """Who speaks each token: (n_tokens,) int64, 0 for the narrator, K inside
-    the K-th quotation (:func:`quotations`). None is known, all -1, in a Doc
+    the K-th quotation (:func:`quotations`), one number per speaker in the
+    turns of :func:`name_turns`. None is known, all -1, in a Doc
     with CoNLL speakers, and in a Doc without line breaks that holds a dialogue
     dash of the rules: a turn runs on to the end of its paragraph, over
     sentences that no dash opens, so its end is not known there.
@@ -136,9 +143,14 @@ def voices(doc: Doc, rules: LanguageRules, arrays: Optional[DocArrays] = None,
     if _has_speaker_column(arrays) or (rules.turn_dashes and not len(arrays.paragraph_breaks)
                                        and np.isin(arrays.orth, _hashes(rules.turn_dashes)).any()):
         return np.full(len(doc), -1, dtype=np.int64)
+    spans = quotations(doc, rules, arrays) if spans is None else spans
+    # A speaker's turns are one voice ("Mary: ... John: ... Mary: I ..."): a
+    # number after the quotations' per label word.
+    named = {(q.start, q.end): arrays.lower[q.speaker] for q in name_turns(doc, rules, arrays)}
+    voice_of = {word: len(spans) + 1 + k for k, word in enumerate(dict.fromkeys(named.values()))}
     out = np.zeros(len(doc), dtype=np.int64)
-    for k, (start, end) in enumerate(quotations(doc, rules, arrays) if spans is None else spans, start=1):
-        out[start:end] = k
+    for k, (start, end) in enumerate(spans, start=1):  # by start: a quotation inside a turn wins
+        out[start:end] = voice_of[named[start, end]] if (start, end) in named else k
     return out
 
 
@@ -193,6 +205,73 @@ def _sentence_end(sents: np.ndarray, p: int, n: int) -> int:
     return end
 
 
+#: The most words a speaker's label holds ("Mary", "Dr. Smith", "THE OLD MAN").
+LABEL_WORDS = 4
+#: Universal parts of speech (``Token.pos_`` in every spaCy pipeline) no label holds.
+_VERB_POS = frozenset({"VERB", "AUX"})
+
+
+def name_turns(doc: Doc, rules: LanguageRules, arrays: Optional[DocArrays] = None) -> List[Quotation]:
+    """The turns of a script, chat log or interview: a line that opens with a
+    speaker's label, a capitalised name or short noun phrase of at most
+    ``LABEL_WORDS`` words, then one of ``turn_label_marks`` and some text
+    ("Mary: Are you coming tonight?", "Marie : Tu viens ?"). A turn runs from
+    the mark to the next label or the end of its paragraph
+    (``DocArrays.paragraph_breaks``). Two such lines at least make a dialogue;
+    a single one ("Note: ...") makes none.
+
+    doc (Doc), rules (LanguageRules): a Doc and its language's rules.
+    arrays (DocArrays | None): the Doc's arrays; None: read them now.
+    RETURNS (List[Quotation]): in document order, each with the label's head
+        word as speaker (the word the parser hangs outside the label, else its last).
+    """
+    if not rules.turn_label_marks or not len(doc):
+        return []
+    arrays = arrays_of(doc, arrays)
+    marks = np.flatnonzero(np.isin(arrays.orth, _hashes(rules.turn_label_marks)))
+    if len(marks) < 2:
+        return []
+    labels = [(start, int(m)) for m in marks.tolist() for start in [_label_start(doc, int(m), rules)] if start >= 0]
+    breaks = arrays.paragraph_breaks
+    out = []
+    for k, (start, mark) in enumerate(labels):
+        end = labels[k + 1][0] if k + 1 < len(labels) else len(doc)
+        b = int(np.searchsorted(breaks, mark))
+        end = min(end, int(breaks[b])) if b < len(breaks) else end
+        while end > mark + 1 and doc[end - 1].is_space:
+            end -= 1
+        if end > mark + 1:  # something is said
+            out.append(Quotation(mark, end, _label_head(doc, start, mark), labelled=True))
+    return out if len(out) >= 2 else []
+
+
+def _label_start(doc: Doc, mark: int, rules: LanguageRules) -> int:
+    """Where the speaker's label before a mark starts, -1 when the words from
+    the line's start to the mark are no label: none or more than
+    ``LABEL_WORDS``, a first one in lower case, one not made of letters,
+    digits, dots, hyphens and apostrophes ("Dr.", "O'Brien", "Speaker 2"), or
+    a pronoun or verb ("He said: ...")."""
+    start = mark
+    while start > 0 and not doc[start - 1].is_space and mark - start < LABEL_WORDS + 1:
+        start -= 1
+    # A line break is a whitespace token of its own.
+    at_line_start = start == 0 or "\n" in doc[start - 1].text
+    words = doc[start:mark]
+    if not (0 < len(words) <= LABEL_WORDS and at_line_start and words[0].text[:1].isupper()):
+        return -1
+    if not all(ch.isalnum() or ch in ".-'’" for word in words for ch in word.text):
+        return -1
+    if any(word.pos_ in rules.pronoun_pos or word.pos_ in _VERB_POS for word in words):
+        return -1
+    return start
+
+
+def _label_head(doc: Doc, start: int, mark: int) -> int:
+    """The head word of label [start, mark): the last that the parser hangs outside it."""
+    outside = [t.i for t in doc[start:mark] if not start <= t.head.i < mark or t.head.i == t.i]
+    return outside[-1] if outside else mark - 1
+
+
 _SENTENCE_ENDS = frozenset({".", "!", "?", "…", "...", "»", "\u201d"})
 #: How far back from a quotation that follows a colon its speech verb may stand.
 COLON_WINDOW = 16
@@ -209,7 +288,7 @@ def attribute_quotations(doc: Doc, rules: LanguageRules, window: int = 4,
     before it ('Tom replied, "..."'; up to ``COLON_WINDOW`` tokens back when a
     colon introduces it: 'Samuel écrit à ses filles : « ... »'), or inside its
     first sentence after a comma, with the subject after the verb (an incise:
-    '— Je viens, répondit Marie.').
+    '— Je viens, répondit Marie.'). A turn of :func:`name_turns` is its label's.
 
     Documents with a speaker column (CoNLL) keep theirs: none are attributed.
     arrays (DocArrays | None): the Doc's arrays (``doc_arrays.read_doc``); None:
@@ -217,7 +296,7 @@ def attribute_quotations(doc: Doc, rules: LanguageRules, window: int = 4,
     spans (List[Tuple[int, int]] | None): the Doc's :func:`quotations`; None: find them now.
     RETURNS (List[Quotation]): in document order, speaker -1 where none is found.
     """
-    if not rules.speech_verbs:
+    if not (rules.speech_verbs or rules.turn_label_marks):
         return []
     arrays = arrays_of(doc, arrays)
     if _has_speaker_column(arrays):
@@ -225,12 +304,18 @@ def attribute_quotations(doc: Doc, rules: LanguageRules, window: int = 4,
     spans = quotations(doc, rules, arrays) if spans is None else spans
     if not spans:
         return []
+    labelled = {(q.start, q.end): q for q in name_turns(doc, rules, arrays)}
+    if not rules.speech_verbs:
+        return list(labelled.values())
     tables = _speech_tables(rules)
     is_verb = np.isin(arrays.lemma, tables.verbs) | np.isin(arrays.lower, tables.verbs)
     stops = np.isin(arrays.lower, tables.stops) | arrays.is_space
     ends_sentence = np.isin(arrays.lower, tables.sentence_ends)
     out = []
     for start, end in spans:
+        if (start, end) in labelled:
+            out.append(labelled[start, end])
+            continue
         # A verb outside the quotation speaks it only up to a sentence's end or
         # another quotation: in 'Anna said, "I am tired." Tom replied, "..."'
         # Tom's verb is not Anna's; nor after a quotation that ends with a
@@ -355,32 +440,41 @@ def _subject(doc: Doc, verb: int, tables: _SpeechTables, rules: LanguageRules, d
     return -1
 
 
-def speaker_links(doc: Doc, rules: LanguageRules, starts: np.ndarray, ends: np.ndarray,
+def speaker_pairs(doc: Doc, rules: LanguageRules, starts: np.ndarray, ends: np.ndarray,
                   heads: np.ndarray, persons: np.ndarray,
                   arrays: Optional[DocArrays] = None,
-                  spans: Optional[List[Tuple[int, int]]] = None) -> np.ndarray:
+                  spans: Optional[List[Tuple[int, int]]] = None) -> Tuple[np.ndarray, np.ndarray]:
     """Pairs (pronoun, speaker) of mentions: each first-person pronoun of an
     attributed quotation with the mention of its speaker, and each
     second-person one with the speaker of the quotation it answers (see
     :func:`_answers`), when that one has another speaker: the addressee of a
-    reply ('"I am tired," said Anna. "I will help you," replied Tom').
+    reply ('"I am tired," said Anna. "I will help you," replied Tom'); in a
+    turn of :func:`name_turns` that answers none, with the speaker of the turn
+    that answers it. The pronouns of a quotation inside another (a turn) are
+    left to their own. A turn's label is paired with the last label of the
+    same word (one speaker).
 
     doc (Doc), rules (LanguageRules): see :func:`attribute_quotations`.
     starts, ends, heads (int (n,)): the mentions, sorted by start.
     persons (int (n,)): pronouns' PERSON codes (1, 2, 3; -1 for other mentions).
     arrays (DocArrays | None): the Doc's arrays; None: read them now.
     spans (List[Tuple[int, int]] | None): the Doc's :func:`quotations`; None: find them now.
-    RETURNS (ndarray): (k, 2) int64, pronoun first; empty without attributed quotations.
+    RETURNS (Tuple[ndarray, ndarray]): the links, (k, 2) int64, pronoun first,
+        and the pairs (pronoun, speaker mention) that are never one entity: a
+        second- or third-person pronoun of a turn is not its label ("Kate:
+        She went home"), (k', 2) int64;
+        both empty without attributed quotations.
     """
     empty = np.zeros((0, 2), dtype=np.int64)
+    arrays = arrays_of(doc, arrays)
+    spans = quotations(doc, rules, arrays) if spans is None else spans
     quotes = [q for q in attribute_quotations(doc, rules, arrays=arrays, spans=spans) if q.speaker >= 0]
     if not quotes or not len(heads):
-        return empty
+        return empty, empty
     starts, ends = np.asarray(starts), np.asarray(ends)
     heads, persons = np.asarray(heads), np.asarray(persons)
-    lower, sentence_ends = arrays_of(doc, arrays).lower, _speech_tables(rules).sentence_ends
-    pairs = []
-    previous: Optional[Tuple[Quotation, int]] = None  # the last quotation and its speaker's mention
+    lower, sentence_ends = arrays.lower, _speech_tables(rules).sentence_ends
+    found: List[Tuple[Quotation, int, np.ndarray]] = []  # with its speaker's mention and its own
     for q in quotes:
         speaker = _mention_of(q.speaker, starts, ends, heads)
         if speaker < 0:
@@ -391,11 +485,43 @@ def speaker_links(doc: Doc, rules: LanguageRules, starts: np.ndarray, ends: np.n
         if q.start <= q.speaker < q.end:  # the narrator speaks an incise ("me dit Mme Grangier")
             a, b = _incise(doc, q.speaker)
             inside = inside[(starts[inside] < a) | (starts[inside] >= b)]
+        for a, b in spans:  # a quotation inside a turn is another's speech
+            if q.start < a and b <= q.end:
+                inside = inside[(starts[inside] < a) | (starts[inside] >= b)]
+        found.append((q, speaker, inside))
+    pairs, apart = [], []
+    labels: Dict[int, int] = {}  # a label's word -> its last mention: one speaker
+    for k, (q, speaker, inside) in enumerate(found):
+        if q.labelled:
+            if int(lower[q.speaker]) in labels:
+                pairs.append((speaker, labels[int(lower[q.speaker])]))
+            labels[int(lower[q.speaker])] = speaker
         pairs += [(int(m), speaker) for m in inside[persons[inside] == 1]]
-        if previous is not None and _answers(previous[0], q, lower, sentence_ends):
-            pairs += [(int(m), previous[1]) for m in inside[persons[inside] == 2]]
-        previous = (q, speaker)
-    return np.array(pairs, dtype=np.int64).reshape(-1, 2)
+        # The "you" of a reply is the speaker it answers; in a script that of
+        # an opening line the one who answers it ("Mary: Are you coming?" then
+        # "John: Yes"), and a turn's "you" and "she" are not its labelled
+        # speaker. Not for quotations of prose: measured on LitBank and
+        # fr-litbank dev, those lost French points
+        # (docs/experiments/2026-12-07-turns-resolved.md).
+        if q.labelled:
+            apart += [(int(m), speaker) for m in inside[(persons[inside] == 2) | (persons[inside] == 3)]]
+        addressee = -1
+        if k and _answers(found[k - 1][0], q, lower, sentence_ends):
+            addressee = found[k - 1][1]
+        elif (q.labelled and k + 1 < len(found) and found[k + 1][0].labelled
+              and _answers(q, found[k + 1][0], lower, sentence_ends)):
+            addressee = found[k + 1][1]
+        if addressee >= 0:
+            pairs += [(int(m), addressee) for m in inside[persons[inside] == 2]]
+    return np.array(pairs, dtype=np.int64).reshape(-1, 2), np.array(apart, dtype=np.int64).reshape(-1, 2)
+
+
+def speaker_links(doc: Doc, rules: LanguageRules, starts: np.ndarray, ends: np.ndarray,
+                  heads: np.ndarray, persons: np.ndarray,
+                  arrays: Optional[DocArrays] = None,
+                  spans: Optional[List[Tuple[int, int]]] = None) -> np.ndarray:
+    """The links of :func:`speaker_pairs` alone: (k, 2) int64, pronoun first."""
+    return speaker_pairs(doc, rules, starts, ends, heads, persons, arrays, spans)[0]
 
 
 def _answers(previous: Quotation, q: Quotation, lower: np.ndarray, sentence_ends: np.ndarray) -> bool:

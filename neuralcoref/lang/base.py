@@ -188,6 +188,10 @@ class LanguageRules:
     speech_open_marks, speech_close_marks (Labels): marks that only open or
         only close a quotation ("‘" and "’"; "`", the half of "``" a
         tokenizer splits), at decoding only, as ``speech_marks``.
+    turn_label_marks (Labels): what ends a speaker's label at the start of a
+        line ("Mary: Are you coming?", ":"): two or more such lines are turns
+        of a script, chat log or interview, each spoken by its label, at
+        decoding only, as quotations are (see :func:`neuralcoref.core.quotes.name_turns`).
 
     Binding constraints (decoding only, see :mod:`neuralcoref.core.binding`):
     binding_principles (Labels): those applied, among "A", "B", "C", "N" (C
@@ -435,6 +439,7 @@ class LanguageRules:
     speech_marks: Labels = labels()
     speech_open_marks: Labels = labels()
     speech_close_marks: Labels = labels()
+    turn_label_marks: Labels = labels()
     binding_principles: Labels = labels()
     binding_clusters: bool = True
     binding_pronoun_words: Labels = labels()
@@ -603,7 +608,8 @@ _FILTER_FIELDS = ("weather_lemmas", "weather_adjectives", "ambient_entity_types"
 _DECODING_FIELDS = ("decoding_agreement", "latter_words", "subject_salience", "thing_salience", "thing_frame_deps",
                     "degree_deps", "pronoun_gender_words",
                     "possessive_suffixes", "elided_words", "contracted_words",
-                    "lexicons", "speech_verbs", "speech_marks", "speech_open_marks", "speech_close_marks") \
+                    "lexicons", "speech_verbs", "speech_marks", "speech_open_marks", "speech_close_marks",
+                    "turn_label_marks") \
     + _BINDING_FIELDS + _FILTER_FIELDS
 #: Numeric and true-or-false fields (the others are label sets, or ``lang``).
 _NUMBER_FIELDS = ("subject_salience", "thing_salience")

@@ -18,6 +18,8 @@ RULES = LanguageRules(
     speech_marks=labels('"', "“", "”", "``", "''"),
     speech_open_marks=labels("‘", "`"),
     speech_close_marks=labels("’"),
+    # Turns of a script, chat log or interview: "Mary: Are you coming?".
+    turn_label_marks=labels(":"),
     speech_verbs=labels("say", "reply", "ask", "answer", "add", "shout", "cry", "whisper",
                         "murmur", "mutter", "exclaim", "respond", "yell", "scream", "continue",
                         "explain", "insist", "repeat", "protest", "declare", "announce",

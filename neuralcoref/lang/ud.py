@@ -43,6 +43,8 @@ RULES = LanguageRules(
     number_pos=labels("NUM"),
     modifier_head_pos=labels("NUM", "ADJ"),
     verb_pos=labels("VERB", "AUX"),
+    # Turns of a script, chat log or interview: "Mary: Are you coming?".
+    turn_label_marks=labels(":"),
     # "son", "sein", "su", "his": possessive determiners are mentions of their own.
     pronoun_morphs=labels("Poss=Yes"),
     # "du", "au", Spanish "del": the contracted article belongs to the mention.
