@@ -1,0 +1,386 @@
+"""Linking coreference clusters to a knowledge base: one decision per cluster.
+
+A *unit* is what gets one decision: a coreference cluster, or a named entity
+(``doc.ents``) outside every cluster (a one-mention unit). The candidates of a
+unit are the KB entities any of its mentions may name (its whole text as an
+alias, else the proper-noun runs inside it); each (unit, candidate) pair gets
+the features of :data:`LINK_FEATURES`, computed from the whole unit; a small
+scorer (:class:`LinkScorer`, trained by ``train/linker.py``) scores each pair,
+and a softmax over the unit's candidates and "none" (score 0) decides.
+
+Training calls :func:`link_features` on the same Docs, so features exist once.
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple, Union
+
+import numpy as np
+from spacy.strings import hash_string
+from spacy.tokens import Doc
+
+from ..errors import Errors, KBLoadError
+
+Span_ = Tuple[int, int]
+_PUNCT = re.compile(r"[\"“”‘’`,;:!?()\[\]{}]")
+_SPACES = re.compile(r"\s+")
+_POSSESSIVE = re.compile(r"\s*['’]s?$")
+_APOSTROPHE = re.compile(r"\s*['’]")
+
+
+def alias_key(text: str) -> str:
+    """The form under which an alias is stored and looked up: lower case, no
+    accents ("Ivanović" = "Ivanovic"), no dots ("U.S." = "US"), no apostrophes
+    ("King 's College" = "King's College" = "Kings College"), no possessive
+    ending, no other punctuation, no leading "the", underscores as spaces
+    (Wikipedia titles), single spaces.
+
+    text (str): a name, a title or a mention's text.
+    RETURNS (str): the key ('' for a text of punctuation only).
+    """
+    text = unicodedata.normalize("NFKD", text.replace("_", " ").lower())
+    text = "".join(c for c in text if not unicodedata.combining(c)).strip()
+    text = _POSSESSIVE.sub("", text)
+    text = _APOSTROPHE.sub("", text.replace(".", ""))
+    text = _SPACES.sub(" ", _PUNCT.sub(" ", text)).strip()
+    return text[4:] if text.startswith("the ") else text
+
+
+def key_hash(key: str) -> int:
+    """The 64-bit hash of an alias key or an id (spaCy's ``hash_string``)."""
+    return int(hash_string(key))
+
+
+LINK_FEATURES = (
+    "frac_full", "frac_partial", "log_n_full", "max_prior", "mean_prior", "top1", "exact_name",
+    "upper", "entity_prior", "type_match", "type_mismatch", "kb_type_unknown", "unit_type_unknown",
+    "ambiguity", "name_context", "description_context", "log_size", "singleton", "pronoun_frac",
+    "max_len",
+)
+N_FEATURES = len(LINK_FEATURES)
+
+#: spaCy (OntoNotes) entity labels -> GUM entity types, the types KBs built from GUM use.
+NER_TYPES = {"PERSON": "person", "NORP": "organization", "ORG": "organization", "GPE": "place",
+             "LOC": "place", "FAC": "place", "EVENT": "event", "WORK_OF_ART": "object",
+             "PRODUCT": "object", "LAW": "abstract", "LANGUAGE": "abstract", "DATE": "time",
+             "TIME": "time"}
+#: Entity labels whose spans are not linked when they stand alone (numbers, amounts).
+UNLINKED_LABELS = {"CARDINAL", "ORDINAL", "MONEY", "PERCENT", "QUANTITY", "DATE", "TIME"}
+_PERSON_PRONOUNS = {"he", "she", "him", "her", "his", "hers", "himself", "herself", "who", "whom"}
+_NOT_NAMES = {"PRON", "DET", "PUNCT", "ADP", "CCONJ", "PART"}
+
+
+class Unit(NamedTuple):
+    """What gets one linking decision.
+
+    spans (List[Tuple[int, int]]): its mentions (start, end exclusive), in order.
+    cluster (int): its index in ``doc._.coref_clusters``, -1 for a lone entity.
+    """
+
+    spans: List[Span_]
+    cluster: int
+
+
+def link_units(doc: Doc, clusters: Sequence[Sequence[Span_]], singletons: bool = True) -> List[Unit]:
+    """The clusters, then the named entities outside every cluster (each with a
+    leading determiner of its head: "the Netherlands"), when ``singletons``."""
+    units = [Unit(list(spans), i) for i, spans in enumerate(clusters)]
+    if not singletons:
+        return units
+    taken = {span for spans in clusters for span in spans}
+    for ent in doc.ents:
+        if ent.label_ in UNLINKED_LABELS:
+            continue
+        start = ent.start
+        if start > 0 and doc[start - 1].pos_ == "DET" and doc[start - 1].head.i in range(ent.start, ent.end) \
+                and doc[start - 1].lower_ == "the":
+            start -= 1
+        span = (start, ent.end)
+        if span not in taken and (ent.start, ent.end) not in taken:
+            taken.add(span)
+            units.append(Unit([span], -1))
+    return units
+
+
+@dataclass
+class _Votes:
+    """What the mentions of one unit say about one candidate."""
+
+    n_full: int = 0
+    n_partial: int = 0
+    max_prior: float = 0.0
+    sum_prior: float = 0.0
+    top1: bool = False
+    exact: bool = False
+    upper: bool = False
+    max_len: int = 0
+
+
+class DocContext:
+    """What the features read of a whole Doc, computed once per Doc.
+
+    doc (Doc): the parsed Doc.
+    """
+
+    def __init__(self, doc: Doc):
+        self.doc = doc
+        self.words: Set[str] = {t.lower_ for t in doc if t.is_alpha and not t.is_stop}
+        self.ent_types: Dict[int, str] = {}
+        for ent in doc.ents:
+            gum = NER_TYPES.get(ent.label_)
+            if gum:
+                self.ent_types[ent.root.i] = gum
+        self.pos = [t.pos_ for t in doc]
+
+
+def unit_type(ctx: DocContext, unit: Unit) -> Optional[str]:
+    """The unit's type from the entity labels of its mentions' heads (majority),
+    else "person" when a mention is he/she/who; None when nothing tells."""
+    counts: Dict[str, int] = {}
+    person_pronoun = False
+    for s, e in unit.spans:
+        span = ctx.doc[s:e]
+        t = ctx.ent_types.get(span.root.i)
+        if t:
+            counts[t] = counts.get(t, 0) + 1
+        elif e - s == 1 and span[0].lower_ in _PERSON_PRONOUNS:
+            person_pronoun = True
+    if counts:
+        return max(counts, key=lambda k: (counts[k], k))
+    return "person" if person_pronoun else None
+
+
+def _name_keys(ctx: DocContext, s: int, e: int) -> Tuple[Optional[str], List[str], bool]:
+    """The alias key of a mention, the keys of its proper-noun runs, and whether
+    it is a name at all (not a pronoun or determiner alone)."""
+    pos = ctx.pos[s:e]
+    if all(p in _NOT_NAMES for p in pos):
+        return None, [], False
+    span = ctx.doc[s:e]
+    runs, run = [], []
+    for i, p in enumerate(pos):
+        if p == "PROPN":
+            run.append(span[i].text)
+        elif run:
+            runs.append(run)
+            run = []
+    if run:
+        runs.append(run)
+    # A run, and its last and first words: "Justice Scalia" -> "Scalia", "Mary Smith" -> "Mary".
+    parts = [" ".join(r) for r in runs] + [w for r in runs if len(r) > 1 for w in (r[-1], r[0])]
+    return alias_key(span.text), list(dict.fromkeys(alias_key(p) for p in parts)), True
+
+
+def _unit_votes(ctx: DocContext, unit: Unit, kb: "KnowledgeBase") -> Tuple[Dict[int, _Votes], int, int]:
+    """Candidates of a unit with what its mentions say about each; the number
+    of name mentions and of pronoun mentions."""
+    votes: Dict[int, _Votes] = {}
+    n_names = n_pronouns = 0
+    for s, e in unit.spans:
+        key, runs, is_name = _name_keys(ctx, s, e)
+        if not is_name:
+            n_pronouns += 1
+            continue
+        n_names += 1
+        ents, priors = kb.candidates_of_key(key)
+        full = len(ents) > 0
+        if not full:
+            found = [kb.candidates_of_key(r) for r in runs if r != key]
+            found = [f for f in found if len(f[0])]
+            if found:
+                ents, priors = np.concatenate([f[0] for f in found]), np.concatenate([f[1] for f in found])
+        upper = any(c.isupper() for c in ctx.doc[s:e].text)
+        best = int(ents[np.argmax(priors)]) if len(ents) else -1
+        for row, prior in zip(ents.tolist(), priors.tolist()):
+            v = votes.setdefault(row, _Votes())
+            if full:
+                v.n_full += 1
+                v.exact = v.exact or key == alias_key(kb.names[row])
+            else:
+                v.n_partial += 1
+            v.max_prior = max(v.max_prior, prior)
+            v.sum_prior += prior
+            v.top1 = v.top1 or row == best
+            v.upper = v.upper or upper
+            v.max_len = max(v.max_len, e - s)
+    return votes, n_names, n_pronouns
+
+
+def _context(ctx: DocContext, text: str) -> float:
+    words = [w for w in alias_key(text).split() if len(w) > 2]
+    return sum(w in ctx.words for w in words) / len(words) if words else 0.0
+
+
+class LinkFeatures(NamedTuple):
+    """The (unit, candidate) pairs of a Doc and their features.
+
+    features (ndarray): (n_pairs, N_FEATURES) float32.
+    units (ndarray): (n_pairs,) int32, the unit of each pair.
+    entities (ndarray): (n_pairs,) int32, the KB row of each pair's candidate.
+    """
+
+    features: np.ndarray
+    units: np.ndarray
+    entities: np.ndarray
+
+
+def link_features(doc: Doc, units: Sequence[Unit], kb: "KnowledgeBase",
+                  ctx: Optional[DocContext] = None) -> LinkFeatures:
+    """Features of every candidate of every unit (see LINK_FEATURES).
+
+    doc (Doc): the parsed Doc the units belong to.
+    units (Sequence[Unit]): from :func:`link_units`.
+    kb (KnowledgeBase): the knowledge base.
+    RETURNS (LinkFeatures): the pairs, grouped by unit, in unit order.
+    """
+    ctx = ctx or DocContext(doc)
+    rows: List[List[float]] = []
+    unit_ids: List[int] = []
+    entity_ids: List[int] = []
+    for u, unit in enumerate(units):
+        votes, n_names, n_pronouns = _unit_votes(ctx, unit, kb)
+        if not votes:
+            continue
+        u_type = unit_type(ctx, unit)
+        names = max(n_names, 1)
+        for row, v in votes.items():
+            k_type = kb.entity_type(row)
+            rows.append([
+                v.n_full / names, v.n_partial / names, math.log1p(v.n_full), v.max_prior, v.sum_prior / names,
+                float(v.top1), float(v.exact), float(v.upper), math.log1p(float(kb.priors[row])) / 5.0,
+                float(k_type is not None and k_type == u_type),
+                float(k_type is not None and u_type is not None and k_type != u_type),
+                float(k_type is None), float(u_type is None), 1.0 / len(votes),
+                _context(ctx, kb.names[row]), _context(ctx, kb.descriptions[row]),
+                math.log1p(len(unit.spans)) / 3.0, float(unit.cluster < 0),
+                n_pronouns / len(unit.spans), min(v.max_len, 10) / 5.0])
+            unit_ids.append(u)
+            entity_ids.append(row)
+    features = np.array(rows, dtype=np.float32).reshape(len(rows), N_FEATURES)
+    return LinkFeatures(features, np.array(unit_ids, dtype=np.int32), np.array(entity_ids, dtype=np.int32))
+
+
+class LinkScorer:
+    """The pair scorer: a feed-forward net, ReLU between layers, one output.
+
+    weights (List[Tuple[ndarray, ndarray]]): (W (n_out, n_in) float32, b (n_out,)
+        float32) per layer, as torch's ``nn.Linear`` stores them.
+    """
+
+    CONFIG, WEIGHTS = "config.json", "weights.npz"
+
+    def __init__(self, weights: Sequence[Tuple[np.ndarray, np.ndarray]]):
+        self.weights = [(np.ascontiguousarray(w, dtype=np.float32), np.asarray(b, dtype=np.float32))
+                        for w, b in weights]
+
+    def __call__(self, features: np.ndarray) -> np.ndarray:
+        """Scores of pairs: features (n, N_FEATURES) float32 -> (n,) float32."""
+        x = features
+        for i, (w, b) in enumerate(self.weights):
+            x = x @ w.T + b
+            if i < len(self.weights) - 1:
+                np.maximum(x, 0, out=x)
+        return x[:, 0]
+
+    def to_disk(self, path: Union[str, Path], meta: Optional[dict] = None) -> None:
+        path = Path(path)
+        path.mkdir(parents=True, exist_ok=True)
+        arrays = {f"{kind}{i}": a for i, (w, b) in enumerate(self.weights) for kind, a in (("W", w), ("b", b))}
+        np.savez(path / self.WEIGHTS, **arrays)
+        config = {**(meta or {}), "features": list(LINK_FEATURES), "layers": len(self.weights)}
+        (path / self.CONFIG).write_text(json.dumps(config, indent=2), encoding="utf8")
+
+    @classmethod
+    def from_disk(cls, path: Union[str, Path]) -> "LinkScorer":
+        """Load a scorer folder (config.json, weights.npz).
+
+        RAISES KBLoadError: E405 (missing or damaged), E406 (other features).
+        """
+        path = Path(path)
+        try:
+            config = json.loads((path / cls.CONFIG).read_text(encoding="utf8"))
+            with np.load(path / cls.WEIGHTS, allow_pickle=False) as npz:
+                arrays = {k: npz[k] for k in npz.files}
+            layers = [(arrays[f"W{i}"], arrays[f"b{i}"]) for i in range(int(config["layers"]))]
+        except FileNotFoundError:
+            raise KBLoadError(Errors.E405.format(path=path, reason="missing")) from None
+        except (ValueError, KeyError, TypeError, OSError) as err:
+            raise KBLoadError(Errors.E405.format(path=path, reason=f"damaged ({type(err).__name__}: {err})")) from None
+        if list(config.get("features", [])) != list(LINK_FEATURES):
+            raise KBLoadError(Errors.E406.format(path=path, found=len(config.get("features", [])),
+                                                 expected=N_FEATURES, names=", ".join(LINK_FEATURES)))
+        n_in = N_FEATURES
+        for w, b in layers:
+            if w.ndim != 2 or w.shape[1] != n_in or b.shape != (w.shape[0],):
+                raise KBLoadError(Errors.E405.format(path=path, reason=f"damaged (a layer of shape {w.shape})"))
+            n_in = w.shape[0]
+        if n_in != 1:
+            raise KBLoadError(Errors.E405.format(path=path, reason="damaged (the last layer has no single output)"))
+        return cls(layers)
+
+
+class UnitLinks(NamedTuple):
+    """The decision for each unit.
+
+    entities (ndarray): (n_units,) int32, the KB row linked, -1 for none.
+    probs (ndarray): (n_units,) float32, the probability of the decision's entity
+        (0 for none).
+    """
+
+    entities: np.ndarray
+    probs: np.ndarray
+
+
+def decide(scores: np.ndarray, pairs: LinkFeatures, n_units: int, threshold: float = 0.5) -> UnitLinks:
+    """One decision per unit: a softmax over its candidates' scores and "none"
+    (score 0); the best candidate is linked when its probability reaches
+    ``threshold``.
+
+    scores (ndarray): (n_pairs,) float32 from the scorer.
+    RETURNS (UnitLinks): per unit, the entity (or -1) and its probability.
+    """
+    entities = np.full(n_units, -1, dtype=np.int32)
+    probs = np.zeros(n_units, dtype=np.float32)
+    if len(scores) == 0:
+        return UnitLinks(entities, probs)
+    bounds = np.flatnonzero(np.diff(pairs.units)) + 1
+    for lo, hi in zip(np.r_[0, bounds], np.r_[bounds, len(scores)]):
+        s = scores[lo:hi]
+        top = float(s.max())
+        z = math.exp(-max(top, 0.0)) + float(np.exp(s - max(top, 0.0)).sum())
+        best = int(np.argmax(s))
+        p = math.exp(float(s[best]) - max(top, 0.0)) / z
+        if p >= threshold:
+            u = int(pairs.units[lo])
+            entities[u], probs[u] = int(pairs.entities[lo + best]), p
+    return UnitLinks(entities, probs)
+
+
+def merged_clusters(units: Sequence[Unit], links: UnitLinks, threshold: float) -> List[List[int]]:
+    """Joint decisions: units linked to the same entity with probability at
+    least ``threshold`` become one cluster (a lone entity joins its entity's
+    cluster; two lone mentions of one entity make a cluster). Units linked to
+    different entities are never merged; a lone entity stays out of clusters
+    unless it merges.
+
+    RETURNS (List[List[int]]): the units of each cluster, clusters in order of
+        their first unit.
+    """
+    groups: Dict[int, List[int]] = {}
+    order: List[List[int]] = []
+    for u, unit in enumerate(units):
+        e = int(links.entities[u])
+        if e >= 0 and links.probs[u] >= threshold:
+            if e in groups:
+                groups[e].append(u)
+                continue
+            groups[e] = [u]
+            order.append(groups[e])
+        elif unit.cluster >= 0:
+            order.append([u])
+    return [members for members in order if sum(len(units[u].spans) for u in members) >= 2]
