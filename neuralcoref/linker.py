@@ -49,6 +49,7 @@ DEFAULT_LINKER_CONFIG = {
     "threshold": 0.5,
     "merge": True,
     "merge_threshold": 0.8,
+    "merge_lone": False,
     "singletons": True,
 }
 
@@ -65,7 +66,7 @@ def shipped_scorer_path() -> Path:
     assigns=["doc.spans", "doc.ents"],
 )
 def make_linker(nlp: Language, name: str, kb: str, scorer: Optional[str], threshold: float, merge: bool,
-                merge_threshold: float, singletons: bool) -> "CorefLinker":
+                merge_threshold: float, merge_lone: bool, singletons: bool) -> "CorefLinker":
     """Create the linker (see CorefLinker for the settings).
 
     RAISES NeuralcorefError: E407 when no coreference component comes before it.
@@ -74,7 +75,7 @@ def make_linker(nlp: Language, name: str, kb: str, scorer: Optional[str], thresh
     if "neuralcoref" not in factories:
         raise NeuralcorefError(Errors.E407)
     return CorefLinker(nlp.vocab, name, kb=kb, scorer=scorer, threshold=threshold, merge=merge,
-                       merge_threshold=merge_threshold, singletons=singletons)
+                       merge_threshold=merge_threshold, merge_lone=merge_lone, singletons=singletons)
 
 
 class DocLinks(NamedTuple):
@@ -99,6 +100,9 @@ class CorefLinker(Pipe):
         entities to their entity's cluster) when both are linked with at least
         ``merge_threshold``.
     merge_threshold (float): 0-1, see ``merge``.
+    merge_lone (bool): also merge lone named entities (outside every cluster)
+        into the cluster of their entity, or into a new cluster of two of them
+        (off: OntoGUM dev CoNLL F1 -0.01 with it, +0.00 without).
     singletons (bool): also link named entities outside every cluster.
     RAISES KBLoadError: E400-E402 for a missing or damaged KB, E405-E406 for the scorer.
     """
@@ -106,7 +110,7 @@ class CorefLinker(Pipe):
     def __init__(self, vocab: Vocab, name: str = "neuralcoref_linker", *,
                  kb: Union[str, Path, KnowledgeBase] = "gum", scorer: Optional[Union[str, Path]] = None,
                  threshold: float = 0.5, merge: bool = True, merge_threshold: float = 0.8,
-                 singletons: bool = True):
+                 merge_lone: bool = False, singletons: bool = True):
         self.vocab, self.name = vocab, name
         self.cfg = {"kb": kb if isinstance(kb, str) else str(kb_path(kb)) if not isinstance(kb, KnowledgeBase)
                     else kb.meta.get("name", "?"),
@@ -114,6 +118,7 @@ class CorefLinker(Pipe):
                     "threshold": check_float("threshold", threshold, 0.0, 1.0),
                     "merge": check_bool("merge", merge),
                     "merge_threshold": check_float("merge_threshold", merge_threshold, 0.0, 1.0),
+                    "merge_lone": check_bool("merge_lone", merge_lone),
                     "singletons": check_bool("singletons", singletons)}
         self.kb = load_kb(kb)
         self.scorer = LinkScorer.from_disk(scorer if scorer is not None else shipped_scorer_path())
@@ -153,7 +158,7 @@ class CorefLinker(Pipe):
             pairs = link_features(doc, units, self.kb, DocContext(doc))
             links = decide(self.scorer(pairs.features), pairs, len(units), self.cfg["threshold"])
             if self.cfg["merge"]:
-                groups = merged_clusters(units, links, self.cfg["merge_threshold"])
+                groups = merged_clusters(units, links, self.cfg["merge_threshold"], self.cfg["merge_lone"])
             else:
                 groups = [[u] for u, unit in enumerate(units) if unit.cluster >= 0]
             results.append(DocLinks(units, links, groups))

@@ -210,11 +210,11 @@ def load_kb(kb: Union[str, Path, "KnowledgeBase"]) -> KnowledgeBase:
     if not (path / KB_CONFIG).is_file():
         raise KBLoadError(Errors.E400.format(path=path, shipped=", ".join(SHIPPED_KBS)))
     config = _read_config(path)
-    content = (path / KB_ARRAYS).read_bytes() if (path / KB_ARRAYS).is_file() else None
-    if content is None or hashlib.sha256(content).hexdigest() != config.get("sha256"):
-        reason = f"{KB_ARRAYS} is missing" if content is None else f"{KB_ARRAYS} does not match its checksum"
+    arrays_file = path / KB_ARRAYS
+    if not arrays_file.is_file() or _sha256(arrays_file) != config.get("sha256"):
+        reason = f"{KB_ARRAYS} is missing" if not arrays_file.is_file() else f"{KB_ARRAYS} does not match its checksum"
         raise KBLoadError(Errors.E402.format(path=path, reason=reason))
-    arrays = _read_arrays(path, content)
+    arrays = _read_arrays(path, arrays_file)
     meta = {k: v for k, v in config.items() if k not in ("format", "version", "types", "sha256")}
     kb_ = KnowledgeBase(arrays, config["types"], meta)
     _check_counts(kb_, config, path)
@@ -236,9 +236,18 @@ def _read_config(path: Path) -> Dict[str, Any]:
     return config
 
 
-def _read_arrays(path: Path, content: bytes) -> Dict[str, np.ndarray]:
+def _sha256(file: Path) -> str:
+    """SHA-256 of a file, read in blocks (a large KB is never held twice)."""
+    digest = hashlib.sha256()
+    with file.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 22), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _read_arrays(path: Path, file: Path) -> Dict[str, np.ndarray]:
     try:
-        with np.load(io.BytesIO(content), allow_pickle=False) as npz:
+        with np.load(file, allow_pickle=False) as npz:
             arrays = {name: npz[name] for name in npz.files}
     except (ValueError, OSError, zipfile.BadZipFile, EOFError) as err:
         raise KBLoadError(Errors.E402.format(path=path, reason=f"unreadable ({err})")) from None

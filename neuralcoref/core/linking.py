@@ -381,12 +381,13 @@ def decide(scores: np.ndarray, pairs: LinkFeatures, n_units: int, threshold: flo
     return UnitLinks(entities, probs)
 
 
-def merged_clusters(units: Sequence[Unit], links: UnitLinks, threshold: float) -> List[List[int]]:
+def merged_clusters(units: Sequence[Unit], links: UnitLinks, threshold: float,
+                    lone: bool = True) -> List[List[int]]:
     """Joint decisions: units linked to the same entity with probability at
     least ``threshold`` become one cluster (a lone entity joins its entity's
     cluster; two lone mentions of one entity make a cluster). Units linked to
     different entities are never merged; a lone entity stays out of clusters
-    unless it merges.
+    unless it merges; ``lone``: False keeps lone entities out of the merges.
 
     RETURNS (List[List[int]]): the units of each cluster, clusters in order of
         their first unit.
@@ -395,7 +396,7 @@ def merged_clusters(units: Sequence[Unit], links: UnitLinks, threshold: float) -
     order: List[List[int]] = []
     for u, unit in enumerate(units):
         e = int(links.entities[u])
-        if e >= 0 and links.probs[u] >= threshold:
+        if e >= 0 and links.probs[u] >= threshold and (lone or unit.cluster >= 0):
             if e in groups:
                 groups[e].append(u)
                 continue
