@@ -154,8 +154,9 @@ class CorefLinker(Pipe):
         results = []
         for doc in docs:
             clusters = [[(m.start, m.end) for m in c] for c in get_clusters(doc)]
-            units = link_units(doc, clusters, singletons=self.cfg["singletons"])
-            pairs = link_features(doc, units, self.kb, DocContext(doc))
+            ctx = DocContext(doc)
+            units = link_units(doc, clusters, singletons=self.cfg["singletons"], kb=self.kb, ctx=ctx)
+            pairs = link_features(doc, units, self.kb, ctx)
             links = decide(self.scorer(pairs.features), pairs, len(units), self.cfg["threshold"])
             if self.cfg["merge"]:
                 groups = merged_clusters(units, links, self.cfg["merge_threshold"], self.cfg["merge_lone"])

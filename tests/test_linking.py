@@ -50,6 +50,7 @@ def test_linking_alias_keys_fold_case_accents_dots_and_possessives():
 def test_linking_derived_aliases():
     assert derived_aliases("Paris_(Texas)") == ["Paris"]
     assert derived_aliases("International Business Machines") == ["IBM"]
+    assert derived_aliases("United States", "place") == ["US"] and derived_aliases("Crater Lake") == []
     assert "Obama" in derived_aliases("Barack Obama", "person")
     assert derived_aliases("Portland,_Oregon") == ["Portland"]
 

@@ -69,7 +69,7 @@ def unit_labels(units: Sequence[Unit], gold: Dict[Tuple[int, int], Optional[str]
 def doc_examples(doc: Doc, gold: Sequence[EntityMention], kb: KnowledgeBase) -> List[UnitExample]:
     """The training examples of one resolved Doc (units with candidates)."""
     clusters = [[(m.start, m.end) for m in c] for c in get_clusters(doc)]
-    units = link_units(doc, clusters)
+    units = link_units(doc, clusters, kb=kb)
     labels = unit_labels(units, gold_spans(doc, gold))
     pairs = link_features(doc, units, kb)
     examples = []

@@ -18,6 +18,7 @@ import math
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, Union
 from urllib.parse import unquote
@@ -27,13 +28,13 @@ from tqdm import tqdm
 
 from ..errors import Errors, KBLoadError, quote
 from ..lang.en_gender import FEMININE_NAMES, MASCULINE_NAMES
+from ..lang.lexicon import load as load_lexicon
 from .kb import KnowledgeBase, StringTable, alias_key, key_hash
 
-NAME_WEIGHT, DERIVED_WEIGHT, MENTION_WEIGHT = 2.0, 0.5, 1.0
+NAME_WEIGHT, DERIVED_WEIGHT, MENTION_WEIGHT, WEAK_WEIGHT = 2.0, 0.5, 1.0, 0.2
 TSV_COLUMNS = ("id", "name", "aliases", "prior", "type", "description")
 #: Words left out of acronyms ("Bank of America" -> "BA"... "BoA" is rarer).
 _SMALL_WORDS = {"of", "the", "and", "for", "in", "on", "at", "de", "du", "la", "le", "&", "a", "an"}
-_FIRST_NAMES = frozenset(FEMININE_NAMES + MASCULINE_NAMES)
 _SUFFIXES = {"jr", "sr", "ii", "iii", "iv"}
 #: Titles before a name that texts leave out ("Lord Byron" -> "Byron").
 _HONORIFICS = {"lord", "lady", "sir", "dame", "king", "queen", "emperor", "empress", "prince", "princess",
@@ -72,11 +73,19 @@ def display_name(title: str) -> str:
     return title.replace("_", " ").strip()
 
 
+@lru_cache(maxsize=1)
+def _lexicon() -> Tuple[frozenset, frozenset]:
+    """First names and common nouns of the English lexicon (lower case)."""
+    lexicon = load_lexicon("en_lexicon")
+    names = frozenset(FEMININE_NAMES + MASCULINE_NAMES) | frozenset(lexicon["names"])
+    return names, frozenset(lexicon["nouns"]) | frozenset(lexicon["things"])
+
+
 def looks_like_person(name: str) -> bool:
     """Whether a name reads as a person's: two to four capitalised words, the first
     a usual first name ("Barack Obama", not "New York")."""
     words = name.split()
-    return 2 <= len(words) <= 4 and words[0].lower() in _FIRST_NAMES and all(w[:1].isupper() for w in words)
+    return 2 <= len(words) <= 4 and words[0].lower() in _lexicon()[0] and all(w[:1].isupper() for w in words)
 
 
 def derived_aliases(name: str, entity_type: str = "") -> List[str]:
@@ -99,10 +108,29 @@ def derived_aliases(name: str, entity_type: str = "") -> List[str]:
     elif len(words) >= 2 and words[0].lower().strip(".") in _HONORIFICS:
         forms.append(" ".join(words[1:]))
         forms.append(words[-1])
+    university = re.match(r"^University of (\w+)$", bare)
+    if university:
+        forms.append(f"{university.group(1)} University")
     capitals = [w for w in bare.replace("-", " ").split() if w.lower() not in _SMALL_WORDS]
-    if not person and "," not in bare and len(capitals) >= 2 and all(w[:1].isupper() for w in capitals):
+    # Two-word acronyms are rare but for places ("US", "UK", "NY"); "RT" for a person is noise.
+    enough = len(capitals) >= 3 or (len(capitals) == 2 and entity_type == "place")
+    if not person and "," not in bare and enough and all(w[:1].isupper() for w in capitals):
         forms.append("".join(w[0] for w in capitals))
     return [f for f in dict.fromkeys(forms) if f and f != name]
+
+
+def last_word_alias(name: str, entity_type: str = "") -> Optional[str]:
+    """The last word of a name of two or three capitalised words whose type is
+    unknown, when it is no common noun ("Rabindranath Tagore" -> "Tagore", not
+    "Crater Lake" -> "Lake"): a weak alias, since it may be a place's ("New
+    York" -> "York")."""
+    words = re.sub(r"\s*\([^)]*\)\s*$", "", display_name(name)).split()
+    if entity_type or not 2 <= len(words) <= 3 or not all(w[:1].isupper() for w in words):
+        return None
+    last = words[-1]
+    if len(last) <= 3 or not last.isalpha() or last.lower() in _lexicon()[1] or last.lower() in _SMALL_WORDS:
+        return None
+    return last
 
 
 def build_kb(records: Iterable[EntityRecord], derive: bool = True, meta: Optional[Dict] = None,
@@ -125,6 +153,9 @@ def build_kb(records: Iterable[EntityRecord], derive: bool = True, meta: Optiona
         if derive:
             for alias in derived_aliases(r.name, r.type):
                 _add_alias(weights, alias, row, DERIVED_WEIGHT)
+            weak = last_word_alias(r.name, r.type)
+            if weak:
+                _add_alias(weights, weak, row, WEAK_WEIGHT)
     arrays = _entity_arrays(records, type_of)
     arrays.update(_alias_arrays(weights))
     return KnowledgeBase(arrays, types, meta)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import math
+from functools import lru_cache
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -21,6 +22,8 @@ from pathlib import Path
 from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple, Union
 
 import numpy as np
+from spacy import symbols
+from spacy.attrs import IDX, IS_ALPHA, IS_STOP, LENGTH, LOWER, POS
 from spacy.strings import hash_string
 from spacy.tokens import Doc
 
@@ -33,6 +36,7 @@ _POSSESSIVE = re.compile(r"\s*['’]s?$")
 _APOSTROPHE = re.compile(r"\s*['’]")
 
 
+@lru_cache(maxsize=1 << 16)
 def alias_key(text: str) -> str:
     """The form under which an alias is stored and looked up: lower case, no
     accents ("Ivanović" = "Ivanovic"), no dots ("U.S." = "US"), no apostrophes
@@ -72,7 +76,8 @@ NER_TYPES = {"PERSON": "person", "NORP": "organization", "ORG": "organization", 
 #: Entity labels whose spans are not linked when they stand alone (numbers, amounts).
 UNLINKED_LABELS = {"CARDINAL", "ORDINAL", "MONEY", "PERCENT", "QUANTITY", "DATE", "TIME"}
 _PERSON_PRONOUNS = {"he", "she", "him", "her", "his", "hers", "himself", "herself", "who", "whom"}
-_NOT_NAMES = {"PRON", "DET", "PUNCT", "ADP", "CCONJ", "PART"}
+_NOT_NAMES = {symbols.PRON, symbols.DET, symbols.PUNCT, symbols.ADP, symbols.CCONJ, symbols.PART}
+_PROPN = symbols.PROPN
 
 
 class Unit(NamedTuple):
@@ -86,18 +91,25 @@ class Unit(NamedTuple):
     cluster: int
 
 
-def link_units(doc: Doc, clusters: Sequence[Sequence[Span_]], singletons: bool = True) -> List[Unit]:
+def link_units(doc: Doc, clusters: Sequence[Sequence[Span_]], singletons: bool = True,
+               kb: Optional["KnowledgeBase"] = None, ctx: Optional["DocContext"] = None) -> List[Unit]:
     """The clusters, then the names outside every cluster when ``singletons``:
     the named entities (``doc.ents``) and the runs of proper nouns that no
     entity covers, each with a leading "the" that depends on it ("the
-    Netherlands")."""
+    Netherlands"); with a ``kb``, also the names its aliases find around and
+    inside those: "Portland , Oregon", and "Amsterdam" in "Vrije Universiteit
+    Amsterdam" (a part that names another entity than the whole)."""
     units = [Unit(list(spans), i) for i, spans in enumerate(clusters)]
     if not singletons:
         return units
     taken = {span for spans in clusters for span in spans}
     named = [(ent.start, ent.end) for ent in doc.ents if ent.label_ not in UNLINKED_LABELS]
     in_ents = {i for ent in doc.ents for i in range(ent.start, ent.end)}
-    named += [run for run in _propn_runs(doc) if not in_ents.intersection(range(*run))]
+    pos = (ctx or DocContext(doc)).pos
+    named += [run for run in _propn_runs(pos) if not in_ents.intersection(range(*run))]
+    named.sort()
+    if kb is not None:
+        named += _kb_names(doc, pos, named, kb)
     for start, end in sorted(named):
         span = (_with_article(doc, start, end), end)
         if span not in taken and (start, end) not in taken:
@@ -106,18 +118,34 @@ def link_units(doc: Doc, clusters: Sequence[Sequence[Span_]], singletons: bool =
     return units
 
 
-def _propn_runs(doc: Doc) -> List[Span_]:
-    """Maximal runs of proper nouns (end exclusive)."""
-    runs, start = [], None
-    for t in doc:
-        if t.pos_ == "PROPN":
-            start = t.i if start is None else start
-        elif start is not None:
-            runs.append((start, t.i))
-            start = None
-    if start is not None:
-        runs.append((start, len(doc)))
-    return runs
+def _kb_names(doc: Doc, pos: np.ndarray, named: Sequence[Span_], kb: "KnowledgeBase") -> List[Span_]:
+    """Names the KB knows next to or inside the names found: two names joined
+    by a comma ("Bilbao , Spain"), and parts of a name of several words whose
+    entities differ from the whole's."""
+    found = []
+    for (s1, e1), (s2, e2) in zip(named, named[1:]):
+        if doc[e1].text == "," and s2 in (e1 + 1, e1 + 2) and (s2 == e1 + 1 or doc[e1 + 1].lower_ == "the"):
+            if kb.alias_index(alias_key(doc[s1:e2].text)) >= 0:
+                found.append((s1, e2))
+    for s, e in named:
+        if e - s < 2 or e - s > 6:
+            continue
+        whole = set(kb.candidates(doc[s:e].text)[0].tolist())
+        for i in range(s, e):
+            for j in range(i + 1, min(e, i + 4) + 1):
+                if (i, j) == (s, e) or pos[i] != _PROPN:
+                    continue
+                ents = kb.candidates(doc[i:j].text)[0]
+                if len(ents) and int(ents[0]) not in whole:
+                    found.append((i, j))
+    return found
+
+
+def _propn_runs(pos: np.ndarray) -> List[Span_]:
+    """Maximal runs of proper nouns (end exclusive), from the POS symbols (n,)."""
+    flags = np.r_[0, (pos == _PROPN).astype(np.int8), 0]
+    edges = np.flatnonzero(np.diff(flags))
+    return list(zip(edges[0::2].tolist(), edges[1::2].tolist()))
 
 
 def _with_article(doc: Doc, start: int, end: int) -> int:
@@ -149,13 +177,36 @@ class DocContext:
 
     def __init__(self, doc: Doc):
         self.doc = doc
-        self.words: Set[str] = {t.lower_ for t in doc if t.is_alpha and not t.is_stop}
+        # One read of the Doc's arrays: making a Token per word cost a third of the linker's time.
+        arrays = doc.to_array([POS, IS_ALPHA, IS_STOP, LOWER, IDX, LENGTH]).reshape(len(doc), 6)
+        strings = doc.vocab.strings
+        content = (arrays[:, 1] == 1) & (arrays[:, 2] == 0)
+        self.words: Set[str] = {strings[int(h)] for h in np.unique(arrays[content, 3])}
+        #: (n_tokens,) uint64, the part-of-speech symbol of each token.
+        self.pos = arrays[:, 0]
+        self._starts = arrays[:, 4].tolist()
+        self._ends = (arrays[:, 4] + arrays[:, 5]).tolist()
+        self._context: Dict[Tuple[int, str], float] = {}
+        self._text = doc.text  # built from the tokens at each call: read once
         self.ent_types: Dict[int, str] = {}
         for ent in doc.ents:
             gum = NER_TYPES.get(ent.label_)
             if gum:
                 self.ent_types[ent.root.i] = gum
-        self.pos = [t.pos_ for t in doc]
+
+
+    def text(self, start: int, end: int) -> str:
+        """The text of tokens start..end (exclusive), read from the Doc's text."""
+        return self._text[self._starts[start]:self._ends[end - 1]]
+
+    def context(self, row: int, text: str) -> float:
+        """The share of the words of ``text`` (a name or description of KB entity
+        ``row``) longer than two letters that the Doc holds."""
+        key = (row, text)
+        if key not in self._context:
+            words = [w for w in alias_key(text).split() if len(w) > 2]
+            self._context[key] = sum(w in self.words for w in words) / len(words) if words else 0.0
+        return self._context[key]
 
 
 def unit_type(ctx: DocContext, unit: Unit) -> Optional[str]:
@@ -175,25 +226,26 @@ def unit_type(ctx: DocContext, unit: Unit) -> Optional[str]:
     return "person" if person_pronoun else None
 
 
-def _name_keys(ctx: DocContext, s: int, e: int) -> Tuple[Optional[str], List[str], bool]:
-    """The alias key of a mention, the keys of its proper-noun runs, and whether
-    it is a name at all (not a pronoun or determiner alone)."""
-    pos = ctx.pos[s:e]
+def _name_keys(ctx: DocContext, s: int, e: int) -> Tuple[Optional[str], List[str], str]:
+    """The alias key of a mention, the keys of its proper-noun runs, and its
+    text ('' when it is no name: a pronoun or determiner alone)."""
+    pos = ctx.pos[s:e].tolist()
     if all(p in _NOT_NAMES for p in pos):
-        return None, [], False
-    span = ctx.doc[s:e]
+        return None, [], ""
     runs, run = [], []
     for i, p in enumerate(pos):
-        if p == "PROPN":
-            run.append(span[i].text)
+        if p == _PROPN:
+            run.append(s + i)
         elif run:
             runs.append(run)
             run = []
     if run:
         runs.append(run)
     # A run, and its last and first words: "Justice Scalia" -> "Scalia", "Mary Smith" -> "Mary".
-    parts = [" ".join(r) for r in runs] + [w for r in runs if len(r) > 1 for w in (r[-1], r[0])]
-    return alias_key(span.text), list(dict.fromkeys(alias_key(p) for p in parts)), True
+    parts = [ctx.text(r[0], r[-1] + 1) for r in runs]
+    parts += [ctx.text(i, i + 1) for r in runs if len(r) > 1 for i in (r[-1], r[0])]
+    text = ctx.text(s, e)
+    return alias_key(text), list(dict.fromkeys(alias_key(p) for p in parts)), text
 
 
 def _unit_votes(ctx: DocContext, unit: Unit, kb: "KnowledgeBase") -> Tuple[Dict[int, _Votes], int, int]:
@@ -202,8 +254,8 @@ def _unit_votes(ctx: DocContext, unit: Unit, kb: "KnowledgeBase") -> Tuple[Dict[
     votes: Dict[int, _Votes] = {}
     n_names = n_pronouns = 0
     for s, e in unit.spans:
-        key, runs, is_name = _name_keys(ctx, s, e)
-        if not is_name:
+        key, runs, text = _name_keys(ctx, s, e)
+        if not text:
             n_pronouns += 1
             continue
         n_names += 1
@@ -214,7 +266,7 @@ def _unit_votes(ctx: DocContext, unit: Unit, kb: "KnowledgeBase") -> Tuple[Dict[
             found = [f for f in found if len(f[0])]
             if found:
                 ents, priors = np.concatenate([f[0] for f in found]), np.concatenate([f[1] for f in found])
-        upper = any(c.isupper() for c in ctx.doc[s:e].text)
+        upper = text != text.lower()
         best = int(ents[np.argmax(priors)]) if len(ents) else -1
         for row, prior in zip(ents.tolist(), priors.tolist()):
             v = votes.setdefault(row, _Votes())
@@ -229,11 +281,6 @@ def _unit_votes(ctx: DocContext, unit: Unit, kb: "KnowledgeBase") -> Tuple[Dict[
             v.upper = v.upper or upper
             v.max_len = max(v.max_len, e - s)
     return votes, n_names, n_pronouns
-
-
-def _context(ctx: DocContext, text: str) -> float:
-    words = [w for w in alias_key(text).split() if len(w) > 2]
-    return sum(w in ctx.words for w in words) / len(words) if words else 0.0
 
 
 class LinkFeatures(NamedTuple):
@@ -276,7 +323,7 @@ def link_features(doc: Doc, units: Sequence[Unit], kb: "KnowledgeBase",
                 float(k_type is not None and k_type == u_type),
                 float(k_type is not None and u_type is not None and k_type != u_type),
                 float(k_type is None), float(u_type is None), 1.0 / len(votes),
-                _context(ctx, kb.names[row]), _context(ctx, kb.descriptions[row]),
+                ctx.context(row, kb.names[row]), ctx.context(-1 - row, kb.descriptions[row]),
                 math.log1p(len(unit.spans)) / 3.0, float(unit.cluster < 0),
                 n_pronouns / len(unit.spans), min(v.max_len, 10) / 5.0])
             unit_ids.append(u)
