@@ -46,7 +46,7 @@ SETTINGS_FILE, KB_DIR, SCORER_DIR = "cfg.json", "kb", "scorer"
 DEFAULT_LINKER_CONFIG = {
     "kb": "gum",
     "scorer": None,
-    "threshold": 0.5,
+    "threshold": 0.25,
     "merge": True,
     "merge_threshold": 0.8,
     "merge_lone": False,
@@ -109,7 +109,7 @@ class CorefLinker(Pipe):
 
     def __init__(self, vocab: Vocab, name: str = "neuralcoref_linker", *,
                  kb: Union[str, Path, KnowledgeBase] = "gum", scorer: Optional[Union[str, Path]] = None,
-                 threshold: float = 0.5, merge: bool = True, merge_threshold: float = 0.8,
+                 threshold: float = 0.25, merge: bool = True, merge_threshold: float = 0.8,
                  merge_lone: bool = False, singletons: bool = True):
         self.vocab, self.name = vocab, name
         self.cfg = {"kb": kb if isinstance(kb, str) else str(kb_path(kb)) if not isinstance(kb, KnowledgeBase)

@@ -201,7 +201,7 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
     logger.info("%d units with candidates, %d with the gold entity among them", len(examples), linked)
     model = train_scorer(examples, args.hidden, args.epochs, seed=args.seed)
     model.export().to_disk(args.out, meta={
-        "trained_on": str(args.conll), "model": args.model, "folds": args.folds, "hidden": args.hidden,
+        "trained_on": f"{args.conll.parent.name}/{args.conll.name}", "model": args.model, "folds": args.folds, "hidden": args.hidden,
         "epochs": args.epochs, "seed": args.seed, "units": len(examples), "units_linkable": linked})
     print(f"Linking scorer written to {args.out}")
 
