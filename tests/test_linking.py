@@ -243,3 +243,13 @@ def test_linking_component_round_trip(make_doc, kb_dir, tmp_path):
     again = CorefLinker(spacy.blank("en").vocab, kb="gum").from_disk(tmp_path / "saved")
     assert len(again.kb) == 3 and again.cfg["threshold"] == 0.4
     assert len(pickle.loads(pickle.dumps(linker)).kb) == 3
+
+
+def test_linking_predict_options_are_checked_before_the_pipeline_loads(tmp_path):
+    conll = tmp_path / "in.conll"
+    conll.write_text("#begin document (d); part 000\nd 0 0 Hi - - - - - - - -\n\n#end document\n")
+    out = tmp_path / "out.conll"
+    result = CliRunner().invoke(app, ["predict", str(conll), str(out), "--entities", str(tmp_path / "e.tsv")])
+    assert result.exit_code == 1 and "E409" in result.output
+    result = CliRunner().invoke(app, ["predict", str(conll), str(out), "--kb", str(tmp_path / "nokb")])
+    assert result.exit_code == 1 and "E400" in result.output

@@ -198,8 +198,9 @@ def predict_command(
                 input_conll = Path(tmp) / "stdin.conll"
                 input_conll.write_bytes(sys.stdin.buffer.read())
             check_output(output_conll, input_conll)  # before loading the pipeline
+            _check_link_options(kb, entities)
             nlp = build_pipeline(model, spacy_model)
-            _add_linker(nlp, kb, entities)
+            _add_linker(nlp, kb)
             _check_language(nlp, input_conll)
             stats = predict_conll(nlp, input_conll, output_conll, batch_size=batch_size, entities_path=entities)
         except (NeuralcorefError, OSError) as err:
@@ -547,13 +548,22 @@ def evaluate_board_command(
 # Knowledge bases and entity linking (issue 54) ----------------------------------
 
 
-def _add_linker(nlp, kb: Optional[str], entities: Optional[Path] = None) -> None:
-    """Add the neuralcoref_linker component for ``kb`` (E409: --entities without --kb)."""
+def _check_link_options(kb: Optional[str], entities: Optional[Path]) -> None:
+    """E409 for --entities without --kb; E400-E402 for a KB that cannot load
+    (before the pipeline loads)."""
     from ..errors import Errors, NeuralcorefError
 
+    if entities is not None and kb is None:
+        raise NeuralcorefError(Errors.E409)
+    if kb is not None:
+        from ..artifacts.kb import load_kb
+
+        load_kb(kb)
+
+
+def _add_linker(nlp, kb: Optional[str]) -> None:
+    """Add the neuralcoref_linker component for ``kb`` (none when ``kb`` is None)."""
     if kb is None:
-        if entities is not None:
-            raise NeuralcorefError(Errors.E409)
         return
     from .. import linker  # noqa: F401  (registers the factory without the entry point)
 
