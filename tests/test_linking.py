@@ -253,3 +253,13 @@ def test_linking_predict_options_are_checked_before_the_pipeline_loads(tmp_path)
     assert result.exit_code == 1 and "E409" in result.output
     result = CliRunner().invoke(app, ["predict", str(conll), str(out), "--kb", str(tmp_path / "nokb")])
     assert result.exit_code == 1 and "E400" in result.output
+
+
+def test_linking_records_carry_the_ids(make_doc, kb_dir):
+    from neuralcoref.apps.records import doc_record
+
+    doc = make_doc(OBAMA, ents=OBAMA_ENTS)
+    set_clusters(doc, [[(0, 2), (7, 8)]], [(0, 2)])
+    assert "kb_id" not in doc_record(doc)["clusters"][0]
+    CorefLinker(doc.vocab, kb=kb_dir)(doc)
+    assert doc_record(doc)["clusters"][0]["kb_id"] == "Q76"
