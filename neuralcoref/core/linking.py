@@ -78,6 +78,10 @@ UNLINKED_LABELS = {"CARDINAL", "ORDINAL", "MONEY", "PERCENT", "QUANTITY", "DATE"
 _PERSON_PRONOUNS = {"he", "she", "him", "her", "his", "hers", "himself", "herself", "who", "whom"}
 _NOT_NAMES = {symbols.PRON, symbols.DET, symbols.PUNCT, symbols.ADP, symbols.CCONJ, symbols.PART}
 _PROPN = symbols.PROPN
+#: Titles written before a name, part of its mention in GUM ("Dr. William Glennie").
+_TITLES = {"dr", "mr", "mrs", "ms", "miss", "prof", "professor", "president", "senator", "governor", "judge",
+           "justice", "gen", "general", "col", "capt", "captain", "lord", "lady", "sir", "king", "queen",
+           "prince", "princess", "emperor", "pope", "saint", "st", "rev", "reverend", "father", "sister"}
 
 
 class Unit(NamedTuple):
@@ -111,7 +115,7 @@ def link_units(doc: Doc, clusters: Sequence[Sequence[Span_]], singletons: bool =
     if kb is not None:
         named += _kb_names(doc, pos, named, kb)
     for start, end in sorted(named):
-        span = (_with_article(doc, start, end), end)
+        span = _lone_span(doc, start, end)
         if span not in taken and (start, end) not in taken:
             taken.add(span)
             units.append(Unit([span], -1))
@@ -123,9 +127,12 @@ def _kb_names(doc: Doc, pos: np.ndarray, named: Sequence[Span_], kb: "KnowledgeB
     by a comma ("Bilbao , Spain"), and parts of a name of several words whose
     entities differ from the whole's."""
     found = []
+    places = {(ent.start, ent.end) for ent in doc.ents if ent.label_ in ("GPE", "LOC")}
     for (s1, e1), (s2, e2) in zip(named, named[1:]):
-        if doc[e1].text == "," and s2 in (e1 + 1, e1 + 2) and (s2 == e1 + 1 or doc[e1 + 1].lower_ == "the"):
-            if kb.alias_index(alias_key(doc[s1:e2].text)) >= 0:
+        if e1 < len(doc) and doc[e1].text == "," and s2 in (e1 + 1, e1 + 2) \
+                and (s2 == e1 + 1 or doc[e1 + 1].lower_ == "the"):
+            both_places = (s1, e1) in places and (s2, e2) in places
+            if both_places or kb.alias_index(alias_key(doc[s1:e2].text)) >= 0:
                 found.append((s1, e2))
     for s, e in named:
         if e - s < 2 or e - s > 6:
@@ -148,11 +155,18 @@ def _propn_runs(pos: np.ndarray) -> List[Span_]:
     return list(zip(edges[0::2].tolist(), edges[1::2].tolist()))
 
 
-def _with_article(doc: Doc, start: int, end: int) -> int:
-    """``start``, or the token before when it is a "the" that depends on the span."""
-    if start > 0 and doc[start - 1].lower_ == "the" and start <= doc[start - 1].head.i < end:
-        return start - 1
-    return start
+def _lone_span(doc: Doc, start: int, end: int) -> Span_:
+    """The span of a lone name as GUM-style mentions have it: with the titles
+    before it ("Dr. William Glennie", "President Trump"), a determiner that
+    depends on it ("the Netherlands", "these United States") and a possessive
+    ending ("Bangladesh 's")."""
+    while start > 0 and doc[start - 1].lower_.strip(".") in _TITLES:
+        start -= 1
+    if start > 0 and doc[start - 1].pos == symbols.DET and start <= doc[start - 1].head.i < end:
+        start -= 1
+    if end < len(doc) and doc[end].tag_ == "POS":
+        end += 1
+    return start, end
 
 
 @dataclass
@@ -260,6 +274,9 @@ def _unit_votes(ctx: DocContext, unit: Unit, kb: "KnowledgeBase") -> Tuple[Dict[
             continue
         n_names += 1
         ents, priors = kb.candidates_of_key(key)
+        if not len(ents) and "," in text:
+            # "Bilbao , Spain", "Amsterdam , the Netherlands": the name before the comma.
+            ents, priors = kb.candidates(text.split(",")[0])
         full = len(ents) > 0
         if not full:
             found = [kb.candidates_of_key(r) for r in runs if r != key]
