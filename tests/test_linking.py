@@ -263,3 +263,13 @@ def test_linking_records_carry_the_ids(make_doc, kb_dir):
     assert "kb_id" not in doc_record(doc)["clusters"][0]
     CorefLinker(doc.vocab, kb=kb_dir)(doc)
     assert doc_record(doc)["clusters"][0]["kb_id"] == "Q76"
+
+
+def test_linking_html_view_names_the_entity(make_doc, kb_dir):
+    from neuralcoref.apps.render import render
+
+    doc = make_doc(OBAMA, ents=OBAMA_ENTS)
+    set_clusters(doc, [[(0, 2), (7, 8)]], [(0, 2)])
+    assert "entity:" not in render(doc)
+    CorefLinker(doc.vocab, kb=kb_dir)(doc)
+    assert "main mention: Barack Obama · entity: Q76" in render(doc)
