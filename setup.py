@@ -57,7 +57,7 @@ setup(
     # train/recipes.py finds them in both layouts.
     package_dir={"neuralcoref.train": "train", "neuralcoref.configs": "configs"},
     package_data={
-        "neuralcoref": ["models/*/*", "templates/*", "kbs/*/*"],
+        "neuralcoref": ["models/*/*", "templates/*", "kbs/*/*", "kbs/*.md"],
         "neuralcoref.core": ["*.pyx", "*.pyi"],
         "neuralcoref.configs": ["*.json"],
         "neuralcoref.lang": ["data/*"],

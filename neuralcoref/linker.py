@@ -115,11 +115,8 @@ class CorefLinker(Pipe):
         self.cfg = {"kb": kb if isinstance(kb, str) else str(kb_path(kb)) if not isinstance(kb, KnowledgeBase)
                     else kb.meta.get("name", "?"),
                     "scorer": None if scorer is None else str(scorer),
-                    "threshold": check_float("threshold", threshold, 0.0, 1.0),
-                    "merge": check_bool("merge", merge),
-                    "merge_threshold": check_float("merge_threshold", merge_threshold, 0.0, 1.0),
-                    "merge_lone": check_bool("merge_lone", merge_lone),
-                    "singletons": check_bool("singletons", singletons)}
+                    **_checked({"threshold": threshold, "merge": merge, "merge_threshold": merge_threshold,
+                                "merge_lone": merge_lone, "singletons": singletons})}
         self.kb = load_kb(kb)
         self.scorer = LinkScorer.from_disk(scorer if scorer is not None else shipped_scorer_path())
         self._kb_source: Optional[Path] = None if isinstance(kb, KnowledgeBase) else kb_path(kb)
@@ -186,7 +183,9 @@ class CorefLinker(Pipe):
 
     def _read_settings(self, file: Path) -> None:
         if file.exists():
-            self.cfg.update(json.loads(file.read_text(encoding="utf8")))
+            saved = json.loads(file.read_text(encoding="utf8"))
+            self.cfg.update(_checked({k: saved[k] for k in DECISION_SETTINGS if k in saved}))
+            self.cfg.update({k: saved[k] for k in ("kb", "scorer") if k in saved})
 
     def _read_kb(self, folder: Path) -> None:
         if folder.exists():
@@ -201,6 +200,16 @@ class CorefLinker(Pipe):
         settings = {k: v for k, v in self.cfg.items() if k not in ("kb", "scorer")}
         kb = str(self._kb_source) if self._kb_source is not None else self.kb
         return (_rebuild, (self.vocab, self.name, kb, str(self._scorer_source), settings))
+
+
+#: The settings of the decisions (checked wherever they come from: E170).
+DECISION_SETTINGS = ("threshold", "merge", "merge_threshold", "merge_lone", "singletons")
+
+
+def _checked(settings: Dict[str, Any]) -> Dict[str, Any]:
+    owner = "neuralcoref_linker"
+    return {name: check_float(name, value, 0.0, 1.0, owner=owner) if "threshold" in name
+            else check_bool(name, value, owner=owner) for name, value in settings.items()}
 
 
 def _rebuild(vocab: Vocab, name: str, kb: Any, scorer: str, settings: Dict[str, Any]) -> CorefLinker:

@@ -294,3 +294,10 @@ def test_linking_predict_writes_the_entities_file(tmp_path):
     assert any(r.wikidata_id == "Q585" and r.cluster is None for r in rows)  # Oslo, a lone name
     scores = link_scores(rows, rows)
     assert scores["mention"].f1 == 100.0
+
+
+@pytest.mark.parametrize("settings", [{"threshold": 2.0}, {"merge": "yes"}, {"merge_threshold": -1}],
+                         ids=["threshold", "merge", "merge_threshold"])
+def test_linking_bad_settings_are_coded_errors(kb_dir, settings):
+    with pytest.raises(NeuralcorefError, match="E170"):
+        CorefLinker(spacy.blank("en").vocab, kb=kb_dir, **settings)
