@@ -22,7 +22,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Dict, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union
 
-import numpy as np
 from spacy import util
 from spacy.language import Language
 from spacy.pipeline import Pipe
@@ -33,7 +32,7 @@ from spacy.vocab import Vocab
 from .artifacts.kb import KnowledgeBase, kb_path, load_kb
 from .core.linking import (DocContext, LinkScorer, Unit, UnitLinks, decide, link_features, link_units,
                            merged_clusters)
-from .errors import Errors, KBLoadError, NeuralcorefError, Warnings
+from .errors import Errors, NeuralcorefError, Warnings
 from .extensions import CLUSTER_PREFIX, get_clusters, register_extensions, set_clusters
 from .validation import check_bool, check_float
 

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from neuralcoref.apps.cli import app
 from neuralcoref.artifacts.kb import KB_ARRAYS, KB_CONFIG, load_kb
-from neuralcoref.artifacts.kb_build import EntityRecord, build_kb, derived_aliases, read_kb_tsv
+from neuralcoref.artifacts.kb_build import build_kb, derived_aliases, read_kb_tsv
 from neuralcoref.core.linking import N_FEATURES, LinkScorer, alias_key
 from neuralcoref.corpora.entities import EntityMention, link_scores, read_entities, write_entities
 from neuralcoref.errors import KBLoadError, NeuralcorefError

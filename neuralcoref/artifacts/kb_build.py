@@ -13,7 +13,6 @@ once the weights of an alias are normalised over its entities:
 """
 from __future__ import annotations
 
-import csv
 import math
 import re
 from collections import Counter, defaultdict
