@@ -30,8 +30,8 @@ from spacy.util import minibatch
 from spacy.vocab import Vocab
 
 from .artifacts.kb import KnowledgeBase, kb_path, load_kb
-from .core.linking import (DocContext, LinkScorer, Unit, UnitLinks, decide, link_features, link_units,
-                           merged_clusters)
+from .core.link_scorer import LinkScorer
+from .core.linking import DocContext, Unit, UnitLinks, decide, link_features, link_units, merged_clusters
 from .errors import Errors, NeuralcorefError, Warnings
 from .extensions import CLUSTER_PREFIX, get_clusters, register_extensions, set_clusters
 from .validation import check_bool, check_float

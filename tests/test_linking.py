@@ -13,7 +13,8 @@ from typer.testing import CliRunner
 from neuralcoref.apps.cli import app
 from neuralcoref.artifacts.kb import KB_ARRAYS, KB_CONFIG, load_kb
 from neuralcoref.artifacts.kb_build import build_kb, derived_aliases, read_kb_tsv
-from neuralcoref.core.linking import N_FEATURES, LinkScorer, alias_key
+from neuralcoref.core.link_scorer import LinkScorer
+from neuralcoref.core.linking import N_FEATURES, alias_key
 from neuralcoref.corpora.entities import EntityMention, link_scores, read_entities, write_entities
 from neuralcoref.errors import KBLoadError, NeuralcorefError
 from neuralcoref.extensions import get_clusters, set_clusters

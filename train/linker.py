@@ -29,7 +29,8 @@ from torch import nn
 
 from neuralcoref.artifacts.kb import KnowledgeBase
 from neuralcoref.artifacts.kb_build import build_kb, gum_records
-from neuralcoref.core.linking import N_FEATURES, LinkScorer, Unit, link_features, link_units
+from neuralcoref.core.link_scorer import LinkScorer
+from neuralcoref.core.linking import N_FEATURES, Unit, link_features, link_units
 from neuralcoref.corpora.entities import EntityMention, read_entities
 from neuralcoref.extensions import get_clusters
 
