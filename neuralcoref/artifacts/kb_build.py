@@ -348,6 +348,8 @@ def build_kb_files(out: Union[str, Path], tsv: Optional[Union[str, Path]] = None
     if wiki_map is not None:
         records.update((r.id, r) for r in gum_records(wiki_map, mentions, conll))
         meta.update(GUM_META)
+        if mentions is None:
+            meta["source"] = meta["source"].split(";")[0]
     if tsv is not None:
         records.update((r.id, r) for r in read_kb_tsv(tsv))
         meta["source"] = str(tsv) if wiki_map is None else f"{meta['source']}; {tsv}"
