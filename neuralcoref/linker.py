@@ -33,7 +33,7 @@ from .artifacts.kb import KnowledgeBase, kb_path, load_kb
 from .core.link_scorer import LinkScorer
 from .core.linking import DocContext, Unit, UnitLinks, decide, link_features, link_units, merged_clusters
 from .errors import Errors, NeuralcorefError, Warnings
-from .extensions import CLUSTER_PREFIX, get_clusters, register_extensions, set_clusters
+from .extensions import CLUSTER_PREFIX, SCORES_KEY, get_clusters, register_extensions, set_clusters
 from .validation import check_bool, check_float
 
 #: The span group of every linked mention (kb_id_ set, label: the entity's type).
@@ -235,8 +235,12 @@ def write_links(doc: Doc, result: DocLinks, kb: KnowledgeBase) -> None:
         main = old_mains[units[main_unit].cluster] if units[main_unit].cluster >= 0 else spans[0]
         best = max(members, key=lambda u: links.probs[u])
         clusters.append((spans, main, best))
-    clusters.sort(key=lambda c: c[0][0])
+    # Clusters keep the coreference component's order (merged ones: their first's
+    # place) and its raw scores, which set_clusters would drop.
+    scores = doc.user_data.get(SCORES_KEY)
     set_clusters(doc, [c[0] for c in clusters], [c[1] for c in clusters])
+    if scores is not None:
+        doc.user_data[SCORES_KEY] = scores
     linked: List[Tuple[List[Tuple[int, int]], int, float]] = []
     for i, (spans, _, best) in enumerate(clusters):
         e = int(links.entities[best])

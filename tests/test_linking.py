@@ -302,3 +302,14 @@ def test_linking_predict_writes_the_entities_file(tmp_path):
 def test_linking_bad_settings_are_coded_errors(kb_dir, settings):
     with pytest.raises(NeuralcorefError, match="E170"):
         CorefLinker(spacy.blank("en").vocab, kb=kb_dir, **settings)
+
+
+def test_linking_keeps_the_cluster_order_and_the_coreference_scores(make_doc, kb_dir):
+    from neuralcoref.extensions import SCORES_KEY
+
+    doc = make_doc(OBAMA, ents=OBAMA_ENTS)
+    set_clusters(doc, [[(9, 10), (11, 12)], [(0, 2), (7, 8)]], [(9, 10), (0, 2)])
+    doc.user_data[SCORES_KEY] = {"mentions": [[0, 2], [7, 8]], "single": [0.0, 0.0], "pairs": [[1, 0, 2.5]]}
+    CorefLinker(doc.vocab, kb=kb_dir, merge=False)(doc)
+    assert [c.main.text for c in get_clusters(doc)] == ["Obama", "Barack Obama"]
+    assert doc._.coref_scores[doc[7:8]][doc[0:2]] == 2.5
