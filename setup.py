@@ -57,7 +57,7 @@ setup(
     # train/recipes.py finds them in both layouts.
     package_dir={"neuralcoref.train": "train", "neuralcoref.configs": "configs"},
     package_data={
-        "neuralcoref": ["models/*/*", "templates/*"],
+        "neuralcoref": ["models/*/*", "templates/*", "kbs/*/*", "kbs/*.md"],
         "neuralcoref.core": ["*.pyx", "*.pyi"],
         "neuralcoref.configs": ["*.json"],
         "neuralcoref.lang": ["data/*"],
@@ -86,7 +86,8 @@ setup(
     },
     entry_points={
         "console_scripts": ["neuralcoref = neuralcoref.apps.cli:main"],
-        "spacy_factories": ["neuralcoref = neuralcoref.component:make_neuralcoref"],
+        "spacy_factories": ["neuralcoref = neuralcoref.component:make_neuralcoref",
+                            "neuralcoref_linker = neuralcoref.linker:make_linker"],
     },
     zip_safe=False,
 )

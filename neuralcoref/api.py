@@ -195,6 +195,10 @@ class CorefResult:
             return [[m.text for m in c] for c in self.doc._.coref_clusters]
         return [[(m.start_char, m.end_char) for m in c] for c in self.doc._.coref_clusters]
 
+    def get_kb_ids(self) -> List[Optional[str]]:
+        """The entity id of each cluster (None when not linked, or no KB set)."""
+        return [c.kb_id for c in self.doc._.coref_clusters]
+
     @property
     def resolved(self) -> str:
         """The text with mentions replaced by their main mentions."""
@@ -228,14 +232,20 @@ class Coref:
     spacy_model (str | None): the spaCy pipeline (default: the one the model
         records, else an installed pipeline of the model's language).
     lang (str): language of the defaults when no model is given.
+    kb (str | None): also link clusters to this knowledge base (a shipped KB's
+        name such as "gum", or a KB folder): ``CorefResult.get_kb_ids()``.
     settings: other component settings (greedyness, max_dist, blacklist...).
     """
 
     def __init__(self, model: Optional[str] = None, spacy_model: Optional[str] = None,
-                 lang: str = "en", **settings):
+                 lang: str = "en", kb: Optional[str] = None, **settings):
         settings.setdefault("store_scores", True)  # for get_logits
         self.nlp = build_pipeline(model, spacy_model, lang, **settings)
         self.nlp.get_pipe("neuralcoref").check_language = False  # predict checks the texts
+        if kb is not None:
+            from . import linker  # noqa: F401  (registers the factory without the entry point)
+
+            self.nlp.add_pipe("neuralcoref_linker", config={"kb": str(kb)})
 
     def predict(self, texts: Union[str, Sequence[str]], batch_size: int = 32,
                 split_paragraphs: bool = False, progress: Optional[bool] = None) -> List[CorefResult]:

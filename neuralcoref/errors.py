@@ -9,6 +9,7 @@ part of the project that raises them:
 - E150-E199: the spaCy component and the convenience API
 - E200-E249: training
 - E300-E349: HTML view, REST server and batch processing
+- E400-E449 (W400-W409): knowledge bases and entity linking
 """
 
 
@@ -35,6 +36,10 @@ class ConllFormatError(NeuralcorefError):
 
 class ModelLoadError(NeuralcorefError):
     """A model folder is missing, corrupted or does not match this version."""
+
+
+class KBLoadError(NeuralcorefError):
+    """A knowledge base (or the linker's scorer) is missing, damaged or mismatched."""
 
 
 class Warnings(metaclass=ErrorsWithCodes):
@@ -91,6 +96,9 @@ class Warnings(metaclass=ErrorsWithCodes):
             "epochs ({first:.2f}, best {best:.2f}): the model learnt nothing the dev set "
             "measures. Check the amount of training data (W116), that dev is annotated "
             "like train, and the extractor's recall (neuralcoref mentions DEV).")
+    # Knowledge bases and entity linking (issue 54): W400-W409
+    W400 = ("The knowledge base '{kb}' holds no entities: the linker links nothing. "
+            "Build one with 'neuralcoref kb build'.")
 
 
 class Errors(metaclass=ErrorsWithCodes):
@@ -430,6 +438,30 @@ class Errors(metaclass=ErrorsWithCodes):
             "the one being processed ({expected} tokens): pass the DocArrays that "
             "neuralcoref.core.doc_arrays.read_doc made from this Doc, or none.")
 
+
+    # Knowledge bases and entity linking (issue 54): E400-E449
+    E400 = ("No knowledge base at {path} (no kb.json): give a KB folder written by "
+            "'neuralcoref kb build', or a shipped KB's name ({shipped}).")
+    E401 = ("The knowledge base {path} cannot be read: kb.json is {reason}. Rebuild it "
+            "with 'neuralcoref kb build'.")
+    E402 = ("The knowledge base {path} is damaged: {reason}. Rebuild it with "
+            "'neuralcoref kb build'.")
+    E403 = ("{path}, line {line}: {reason}. A KB TSV has the columns id, name, aliases "
+            "(separated by '|'), prior (a number, or empty), type and description; the "
+            "first line may be their names.")
+    E404 = "{path} holds no entities: a knowledge base needs at least one."
+    E405 = ("The linker's scorer {path} is {reason}: reinstall neuralcoref or retrain it "
+            "with 'python -m neuralcoref.train.linker'.")
+    E406 = ("The linker's scorer {path} reads {found} features, but this version computes "
+            "{expected} ({names}): retrain it with this version.")
+    E407 = ("Component 'neuralcoref_linker' needs the coreference component before it: "
+            "add 'neuralcoref' first (nlp.add_pipe('neuralcoref'), then "
+            "nlp.add_pipe('neuralcoref_linker')).")
+    E408 = ("{path}, line {line}: {reason}. An entities TSV has a header and the columns "
+            "doc_id, sentence, start, end, cluster, entity_type, wikipedia_title, "
+            "wikidata_id ('_' where unknown).")
+    E409 = ("--entities needs --kb: give a knowledge base (a shipped name such as 'gum', "
+            "or a folder) to link the predicted clusters to.")
 
 #: How much of a line, cell or name from the input an error message quotes.
 QUOTE_LIMIT = 200

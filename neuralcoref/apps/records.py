@@ -8,6 +8,8 @@ server and batch processing write.
 
 Offsets are character offsets into the Doc's text, end exclusive; a cluster's
 position in the list is its id (``Cluster.i``, the ``data-cluster`` of the HTML view).
+A cluster the ``neuralcoref_linker`` component linked also has "kb_id" (its
+entity's id).
 """
 from __future__ import annotations
 
@@ -27,8 +29,14 @@ def doc_record(doc: Doc) -> Dict[str, Any]:
     """The clusters (main mention and mentions) and the resolved text of a Doc.
 
     doc (Doc): a Doc processed by the neuralcoref component.
-    RETURNS (Dict[str, Any]): {"clusters": [{"main", "mentions"}...], "resolved"}.
+    RETURNS (Dict[str, Any]): {"clusters": [{"main", "mentions"[, "kb_id"]}...], "resolved"}.
     """
-    clusters = [{"main": span_record(c.main), "mentions": [span_record(m) for m in c.mentions]}
-                for c in get_clusters(doc)]
+    clusters = [_cluster_record(c) for c in get_clusters(doc)]
     return {"clusters": clusters, "resolved": coref_resolved(doc)}
+
+
+def _cluster_record(cluster) -> Dict[str, Any]:
+    record = {"main": span_record(cluster.main), "mentions": [span_record(m) for m in cluster.mentions]}
+    if cluster.kb_id is not None:  # linked (issue 54)
+        record["kb_id"] = cluster.kb_id
+    return record

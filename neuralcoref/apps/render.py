@@ -129,7 +129,9 @@ def _doc_html(doc: Doc, k: int, colors: Optional[Sequence[str]], legend: bool) -
         ((m.start, m.end, c.i, (m.start, m.end) == (c.main.start, c.main.end))
          for c in clusters for m in c.mentions),
         key=lambda m: (m[0], -m[1], m[2]))
-    titles = [f"Cluster {c.i} · main mention: {c.main.text}" for c in clusters]
+    # A linked cluster (neuralcoref_linker) names its entity too.
+    titles = [f"Cluster {c.i} · main mention: {c.main.text}" + (f" · entity: {c.kb_id}" if c.kb_id else "")
+              for c in clusters]
     parts: List[Union[str, _Open]] = []
     stack: List[_Open] = []
     ends = {}

