@@ -22,7 +22,7 @@ import pickle
 import sys
 import time
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 from spacy.language import Language
 from spacy.tokens import Doc
@@ -96,8 +96,20 @@ def _clusters(doc: Doc) -> List[List[List[int]]]:
     return [[[m.start, m.end] for m in cluster] for cluster in get_clusters(doc)]
 
 
-def predict(cache: Path, out: Path, only: List[str]) -> None:
-    """Resolve the cached Docs with the imported checkout's code; write the clusters."""
+def predict(cache: Path, out: Path, only: List[str], threads: Optional[int] = None) -> None:
+    """Resolve the cached Docs with the imported checkout's code; write the clusters.
+
+    threads (int | None): BLAS threads (None: the library's default). The last bits
+        of the scores can depend on it, so a comparison holds it the same.
+    """
+    import neuralcoref
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=threads):
+        _predict(cache, out, only)
+
+
+def _predict(cache: Path, out: Path, only: List[str]) -> None:
     import neuralcoref
 
     print(f"neuralcoref from {Path(neuralcoref.__file__).parent}", file=sys.stderr)
@@ -148,6 +160,7 @@ def main() -> int:
     p.add_argument("--cache", type=Path, required=True)
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--only", nargs="*", default=[])
+    p.add_argument("--threads", type=int, default=None, help="BLAS threads (default: the library's)")
     p = sub.add_parser("compare")
     p.add_argument("before", type=Path)
     p.add_argument("after", type=Path)
@@ -155,7 +168,7 @@ def main() -> int:
     if args.cmd == "parse":
         parse(args.cache)
     elif args.cmd == "predict":
-        predict(args.cache, args.out, args.only)
+        predict(args.cache, args.out, args.only, args.threads)
     else:
         return compare(args.before, args.after)
     return 0
