@@ -96,7 +96,7 @@ def _clusters(doc: Doc) -> List[List[List[int]]]:
     return [[[m.start, m.end] for m in cluster] for cluster in get_clusters(doc)]
 
 
-def predict(cache: Path, out: Path, only: List[str], threads: Optional[int] = None) -> None:
+def predict(cache: Path, out: Path, only: List[str], threads: Optional[int] = None, limit: int = 0) -> None:
     """Resolve the cached Docs with the imported checkout's code; write the clusters.
 
     threads (int | None): BLAS threads (None: the library's default). The last bits
@@ -106,10 +106,10 @@ def predict(cache: Path, out: Path, only: List[str], threads: Optional[int] = No
     from threadpoolctl import threadpool_limits
 
     with threadpool_limits(limits=threads):
-        _predict(cache, out, only)
+        _predict(cache, out, only, limit)
 
 
-def _predict(cache: Path, out: Path, only: List[str]) -> None:
+def _predict(cache: Path, out: Path, only: List[str], limit: int = 0) -> None:
     import neuralcoref
 
     print(f"neuralcoref from {Path(neuralcoref.__file__).parent}", file=sys.stderr)
@@ -120,7 +120,7 @@ def _predict(cache: Path, out: Path, only: List[str]) -> None:
             continue
         nlp = nlps.setdefault(lang, _pipeline(lang))
         coref = nlp.get_pipe("neuralcoref")
-        data = pickle.loads((cache / f"{name}.pkl").read_bytes())
+        data = pickle.loads((cache / f"{name}.pkl").read_bytes())[:limit or None]
         fresh = lambda: [Doc(nlp.vocab).from_bytes(b) for b in data]  # noqa: E731
         start = time.perf_counter()
         one = [_clusters(coref(doc)) for doc in fresh()]
@@ -141,11 +141,11 @@ def compare(before: Path, after: Path) -> int:
             print(f"{name}: missing from {after}")
             continue
         for mode in ("call", "pipe"):
+            # A run with --limit holds the first Docs only: the Docs both hold are compared.
             diff = [i for i, (x, y) in enumerate(zip(a[name][mode], b[name][mode])) if x != y]
-            if len(a[name][mode]) != len(b[name][mode]):
-                diff.append(-1)
             bad += len(diff)
-            print(f"{name} {mode}: {len(a[name][mode])} docs, {len(diff)} differ"
+            n = min(len(a[name][mode]), len(b[name][mode]))
+            print(f"{name} {mode}: {n} docs compared, {len(diff)} differ"
                   + (f" (first: {diff[:5]})" if diff else ""))
     print("IDENTICAL" if not bad else f"DIFFERENT: {bad} docs")
     return 1 if bad else 0
@@ -161,6 +161,7 @@ def main() -> int:
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--only", nargs="*", default=[])
     p.add_argument("--threads", type=int, default=None, help="BLAS threads (default: the library's)")
+    p.add_argument("--limit", type=int, default=0, help="only the first N Docs of each set (0: all)")
     p = sub.add_parser("compare")
     p.add_argument("before", type=Path)
     p.add_argument("after", type=Path)
@@ -168,7 +169,7 @@ def main() -> int:
     if args.cmd == "parse":
         parse(args.cache)
     elif args.cmd == "predict":
-        predict(args.cache, args.out, args.only, args.threads)
+        predict(args.cache, args.out, args.only, args.threads, args.limit)
     else:
         return compare(args.before, args.after)
     return 0

@@ -12,6 +12,10 @@ each time the best of ``--rounds`` passes; the figure kept is the best of all.
 Two conditions: as the machine is (the library's default BLAS threads), and with
 one other CPU-bound process running, which the script starts and stops itself.
 
+``--long`` adds long documents as ``neuralcoref benchmark`` times them (one BLAS
+thread): OntoGUM dev one Doc at a time and one ~100k-token document, with the
+peak memory the coref step adds.
+
 ``--server`` then starts ``neuralcoref serve`` (2 workers, loopback) for each
 checkout and has 1 and 8 clients post a short text for ``--seconds`` each:
 requests/s, p50 and p99 latency.
@@ -76,6 +80,51 @@ def measure(n_texts: int, rounds: int, model: str, spacy_model: str) -> Dict[str
     return {k: 1000 * v / len(texts) for k, v in best.items()}
 
 
+def measure_long(rounds: int, model: str, spacy_model: str, size: int = 100_000) -> Dict[str, float]:
+    """Long documents, as ``neuralcoref benchmark`` times them on one BLAS thread:
+    tokens/s of spaCy and of the coref step on OntoGUM dev (CPU seconds of this
+    process, best of ``rounds``: steadier than wall time on a shared machine), and
+    the coref step on one document of about ``size`` tokens (wall seconds, peak RSS
+    added)."""
+    import spacy
+    from spacy.tokens import Doc
+    from threadpoolctl import threadpool_limits
+
+    from neuralcoref.apps.benchmark import _PeakRss
+    from neuralcoref.corpora.conll import read_conll_path
+
+    texts = [" ".join(d.words) for d in read_conll_path(str(SOURCES[0]))]
+    nlp = spacy.load(spacy_model)
+    coref = nlp.add_pipe("neuralcoref", config={"model": model})
+    out = {"spacy_cpu_s": float("inf"), "coref_cpu_s": float("inf")}
+    with threadpool_limits(limits=1), nlp.select_pipes(disable=["neuralcoref"]):
+        coref(nlp(texts[0]))  # loads the model
+        for _ in range(rounds):
+            start = time.process_time()
+            parsed = [nlp(text) for text in texts]
+            out["spacy_cpu_s"] = min(out["spacy_cpu_s"], time.process_time() - start)
+            docs = [doc.copy() for doc in parsed]
+            start = time.process_time()
+            for doc in docs:
+                coref(doc)
+            out["coref_cpu_s"] = min(out["coref_cpu_s"], time.process_time() - start)
+        out["tokens"] = sum(len(doc) for doc in parsed)
+        parts: List[Any] = []
+        while sum(len(doc) for doc in parts) < size:
+            parts += parsed
+        big = Doc.from_docs(parts[:next(i for i in range(len(parts) + 1)
+                                        if sum(len(d) for d in parts[:i]) >= size)], ensure_whitespace=True)
+        del docs, parts
+        with _PeakRss() as peak:
+            start = time.perf_counter()
+            coref(big)
+            out["long_s"] = time.perf_counter() - start
+        out["long_tokens"] = len(big)
+        out["long_rss_added_mb"] = peak.peak - peak.start
+    out["coref_to_spacy"] = out["spacy_cpu_s"] / out["coref_cpu_s"]
+    return out
+
+
 @contextmanager
 def cpu_hog(on: bool) -> Iterator[None]:
     """One other CPU-bound process (a Python busy loop) while the block runs."""
@@ -92,8 +141,9 @@ def _env(checkout: Path) -> Dict[str, str]:
     return {**os.environ, "PYTHONPATH": str(checkout)}
 
 
-def run_checkout(checkout: Path, args: argparse.Namespace) -> Dict[str, float]:
-    out = subprocess.run([sys.executable, str(HERE / "short_texts.py"), "--worker", "--texts", str(args.texts),
+def run_checkout(checkout: Path, args: argparse.Namespace, long: bool = False) -> Dict[str, float]:
+    out = subprocess.run([sys.executable, str(HERE / "short_texts.py"), "--worker" if not long else "--long-worker",
+                          "--texts", str(args.texts),
                           "--rounds", str(args.rounds), "--model", args.model, "--spacy-model", args.spacy_model],
                          env=_env(checkout), capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -161,6 +211,25 @@ def server_figures(checkouts: List[Path], args: argparse.Namespace) -> Dict[str,
     return figures
 
 
+def long_figures(checkouts: List[Path], args: argparse.Namespace) -> Dict[str, Dict[str, float]]:
+    """Per checkout: the long-document figures of :func:`measure_long` (best of all runs)."""
+    best: Dict[str, Dict[str, float]] = {}
+    for _ in range(args.repeats):
+        for checkout in checkouts:
+            got = run_checkout(checkout, args, long=True)
+            kept = best.setdefault(str(checkout), got)
+            for key in ("spacy_cpu_s", "coref_cpu_s", "long_s", "long_rss_added_mb"):
+                kept[key] = min(kept[key], got[key])
+            kept["coref_to_spacy"] = kept["spacy_cpu_s"] / kept["coref_cpu_s"]
+    print("\n| checkout | spaCy tokens/s | coref tokens/s | coref / spaCy speed | "
+          "coref on ~100k tokens (s) | RSS added (MB) |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    for name, r in best.items():
+        print(f"| {name} | {r['tokens'] / r['spacy_cpu_s']:,.0f} | {r['tokens'] / r['coref_cpu_s']:,.0f} | "
+              f"{r['coref_to_spacy']:.1f}x | {r['long_s']:.2f} | {r['long_rss_added_mb']:+.0f} |")
+    return best
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--checkout", action="append", type=Path,
@@ -173,14 +242,22 @@ def main() -> None:
     parser.add_argument("--server", action="store_true", help="also load the REST server")
     parser.add_argument("--seconds", type=float, default=15.0, help="seconds per server load")
     parser.add_argument("--json", type=Path, help="write the figures here")
+    parser.add_argument("--long", action="store_true",
+                        help="also long documents: OntoGUM dev and one ~100k-token document")
+    parser.add_argument("--no-short", action="store_true", help="skip the short texts")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--long-worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.worker:
-        print(json.dumps(measure(args.texts, args.rounds, args.model, args.spacy_model)))
+    if args.worker or args.long_worker:
+        run = measure if args.worker else lambda *a: measure_long(*a[1:])
+        print(json.dumps(run(args.texts, args.rounds, args.model, args.spacy_model)))
         return
     checkouts = [c.resolve() for c in (args.checkout or [HERE.parent])]
-    figures: Dict[str, Any] = {"machine": f"{os.cpu_count()} CPUs", "texts": args.texts,
-                               "pipeline": pipeline_figures(checkouts, args)}
+    figures: Dict[str, Any] = {"machine": f"{os.cpu_count()} CPUs", "texts": args.texts}
+    if not args.no_short:
+        figures["pipeline"] = pipeline_figures(checkouts, args)
+    if args.long:
+        figures["long"] = long_figures(checkouts, args)
     if args.server:
         figures["server"] = server_figures(checkouts, args)
     if args.json:

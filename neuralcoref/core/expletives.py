@@ -70,11 +70,11 @@ def has_label(column: np.ndarray, values: FrozenSet[str]) -> np.ndarray:
     values (FrozenSet[str]): labels or words.
     RETURNS (ndarray): (n,) bool.
     """
-    column = np.asarray(column)
-    if column.size <= _SHORT_COLUMN and column.dtype.kind == "u":
+    if not isinstance(column, np.ndarray):
+        column = np.asarray(column)
+    if column.ndim == 1 and len(column) <= _SHORT_COLUMN and column.dtype.kind == "u":
         ids = label_id_set(values)
-        return np.fromiter(map(ids.__contains__, column.ravel().tolist()), dtype=bool,
-                           count=column.size).reshape(column.shape)
+        return np.fromiter(map(ids.__contains__, column.tolist()), dtype=bool, count=len(column))
     ids = label_ids(values)
     if len(ids) > _FEW_LABELS:
         return isin(column, ids)
