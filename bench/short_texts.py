@@ -138,7 +138,9 @@ def cpu_hog(on: bool) -> Iterator[None]:
 
 
 def _env(checkout: Path) -> Dict[str, str]:
-    return {**os.environ, "PYTHONPATH": str(checkout)}
+    # The checkout first; the caller's own PYTHONPATH after it.
+    rest = os.environ.get("PYTHONPATH", "")
+    return {**os.environ, "PYTHONPATH": str(checkout) + (os.pathsep + rest if rest else "")}
 
 
 def run_checkout(checkout: Path, args: argparse.Namespace, long: bool = False) -> Dict[str, float]:
