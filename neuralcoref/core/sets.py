@@ -1,10 +1,9 @@
 """Membership tests sized for the short arrays of a short Doc.
 
-``np.isin`` sorts both arrays and checks their ranges, some twenty numpy calls
-and tens of microseconds whatever the sizes; a short text asks it about a
-dozen tokens or mentions, dozens of times per Doc. Up to :data:`SMALL_PRODUCT`
-comparisons, one broadcast comparison answers the same; longer arrays go to
-``np.isin``.
+``np.isin`` sorts both arrays and checks their ranges, many numpy calls
+whatever the sizes; a short text asks it about a dozen tokens or mentions,
+dozens of times per Doc. Up to :data:`SMALL_PRODUCT` comparisons, one
+broadcast comparison answers the same; longer arrays go to ``np.isin``.
 """
 from __future__ import annotations
 

@@ -1,16 +1,16 @@
 """One BLAS thread around the small matrix products of a short batch.
 
-The products of a few mentions (a short text: 5 mentions by 800 inputs by 384
-units per ensemble member) take tens of microseconds on one core; handed to
-BLAS's thread pool they wait for its sleeping threads, and on a busy machine for
-a core, milliseconds per Doc. Large batches keep the caller's setting: their
-products are long enough to pay for the threads.
+The products of a few mentions (a short text) are short on one core; handed to
+BLAS's thread pool they wait for its sleeping threads, and on a busy machine
+for a free core, far longer than the products themselves. Large batches keep
+the caller's setting: their products are long enough to pay for the threads.
 
-``threadpoolctl.threadpool_limits`` rescans the loaded libraries at every use
-(about 2 ms); the BLAS libraries are found once here, and a limit costs a few
-microseconds. OpenBLAS splits a product among threads by rows and columns of
-the output, never along the summed dimension, so each output value is the same
-sum in the same order: scores do not change with the thread count.
+``threadpoolctl.threadpool_limits`` rescans the loaded libraries at every use;
+the BLAS libraries are found once here, so that a limit per Doc costs little.
+OpenBLAS's result for a few rows can differ in the last bit with its thread
+count, so one thread for short batches also makes their scores the same on
+every machine (the board measures on one thread).
+See docs/experiments/2026-12-07-short-text-latency.md.
 """
 from __future__ import annotations
 
