@@ -190,7 +190,7 @@ def server_figures(checkouts: List[Path], args: argparse.Namespace) -> Dict[str,
     figures: Dict[str, List[Dict[str, Any]]] = {}
     for checkout in checkouts:
         saved = os.environ.get("PYTHONPATH")
-        os.environ["PYTHONPATH"] = str(checkout)
+        os.environ["PYTHONPATH"] = _env(checkout)["PYTHONPATH"]
         try:
             process, base = start_server(["--spacy-model", args.spacy_model, "--workers", "2"],
                                          Path("/tmp") / f"short_texts_server_{os.getpid()}.log")
