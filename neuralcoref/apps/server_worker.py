@@ -21,6 +21,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Set, Tuple
 
+from ..core.threads import one_blas_thread_per_worker
 from ..errors import Errors, NeuralcorefError, quote
 from .server_limits import RequestError, ServerLimits
 from .workers import die_with_parent
@@ -142,6 +143,7 @@ def worker_main(conn: "Connection", nlp_bytes: bytes, batch_size: int, max_lengt
         conn.send(("failed", quote(f"{type(err).__name__}: {err}", 500)))
         return
     del nlp_bytes
+    one_blas_thread_per_worker()
     if memory_mb is not None:
         _limit_memory(memory_mb)
     conn.send(("ready",))

@@ -20,6 +20,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Callable, Iterator, Optional
 
+from ..core.threads import one_blas_thread_per_worker
+
 #: prctl option: the signal a process gets when the thread that forked it exits.
 PR_SET_PDEATHSIG = 1
 #: Seconds between two looks at the parent's pid (the fallback watch).
@@ -72,6 +74,7 @@ def _initialize(parent_pid: int, state: Optional[dict]) -> None:
                      name="neuralcoref-parent-watch").start()
     if state is not None:  # not inherited (spawn): sent pickled
         _WORKER_STATE.update(state)
+    one_blas_thread_per_worker()
 
 
 def worker_state() -> dict:

@@ -24,6 +24,7 @@ from .classes import in_person_entity
 from .doc_arrays import DocArrays
 from .expletives import has_label, label_ids
 from .mentions import MENTION_TYPES
+from .sets import isin
 
 _PROPER = MENTION_TYPES.index("proper")
 _NOMINAL = MENTION_TYPES.index("nominal")
@@ -59,7 +60,7 @@ def acronym_aliases(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray,
     if not len(proper):
         return repeats, names, aliases
     doc = arrays.doc
-    kept = arrays.is_alpha & ~np.isin(arrays.pos, _SKIPPED_POS)
+    kept = arrays.is_alpha & ~isin(arrays.pos, _SKIPPED_POS)
     counted = np.concatenate([[0], np.cumsum(kept)])
     n_words = counted[ends[proper]] - counted[starts[proper]]
     # One word in capitals; its first kept token is found by the count so far.
@@ -137,7 +138,7 @@ def name_parts(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, ends
     for m in full:
         inside = one[(starts[one] >= starts[m]) & (ends[one] <= ends[m]) & (heads[one] != heads[m])]
         name_of[inside] = heads[m]
-    modifier = np.isin(arrays.dep, label_ids(frozenset(
+    modifier = isin(arrays.dep, label_ids(frozenset(
         dep for dep, kind in rules.class_map("dep_classes").items() if kind == "modifier")))
     heads_longer = np.zeros(len(arrays.lower) + 1, dtype=bool)
     heads_longer[heads[proper[ends[proper] - starts[proper] > 1]]] = True
@@ -174,7 +175,7 @@ def _mark_titles(arrays: DocArrays, rules: LanguageRules, person: np.ndarray, st
                   and not person[i]]
         for i in tokens:
             titled.setdefault(int(arrays.lower[i]), []).append(m)
-        name_of[single[np.isin(starts[single], tokens)]] = heads[m]
+        name_of[single[isin(starts[single], tokens)]] = heads[m]
     return titled
 
 
@@ -291,7 +292,7 @@ def _given_names(arrays: DocArrays, rules: LanguageRules, heads: np.ndarray) -> 
     ok = person[heads] & (first >= 0) & (last > first)
     first, last = np.where(ok, first, 0), np.where(ok, last, 0)
     words = arrays.lower[first]
-    known = np.isin(words, _first_names(rules)) | (word_classes(arrays.doc, words, rules.lexicons, part="names") > 0)
+    known = isin(words, _first_names(rules)) | (word_classes(arrays.doc, words, rules.lexicons, part="names") > 0)
     title = has_label(words, rules.title_words)
     if rules.lexicons:
         title |= noun_classes(arrays, first, rules.lexicons) == MENTION_CLASSES.index("person")

@@ -39,6 +39,7 @@ from .doc_arrays import DocArrays, arrays_of
 from .expletives import has_label, label_codes
 from .frames import frame_verbs
 from .mentions import PRONOMINAL, Mentions
+from .sets import isin
 
 PRINCIPLES = BINDING_PRINCIPLES
 #: Whether a mention whose best candidate is forbidden takes its best allowed
@@ -152,7 +153,7 @@ class Binding:
         if links is not None:
             theirs = np.asarray(links, dtype=np.int64)[self.forbid]
             keys = np.concatenate([keys, (later * n + theirs)[theirs >= 0]])
-        barred = np.isin(anaphor * n + np.asarray(ante), keys)
+        barred = isin(anaphor * n + np.asarray(ante), keys)
         return np.where(barred, np.float32(-np.inf), np.asarray(pair, dtype=np.float32)), rest
 
     def partners(self) -> Dict[int, Set[int]]:
@@ -201,7 +202,7 @@ class _Parse:
         persons = rules.class_map("person_words")
         codes = {person: code for code, person in enumerate(sorted(set(persons.values())), start=1)}
         self.person = label_codes(lower, persons, codes)
-        self.first_person = np.isin(self.person, [code for person, code in codes.items() if person.startswith("1")])
+        self.first_person = isin(self.person, [code for person, code in codes.items() if person.startswith("1")])
         # A vocative names the addressee ("Monsieur, je vous remercie").
         self.vocative = has(dep, rules.vocative_deps)
         # A first- or second-person pronoun before its verb, other than its

@@ -15,6 +15,7 @@ from .doc_arrays import DocArrays, arrays_of
 from .expletives import has_label, in_predicative_frame, label_codes
 from .featurize import clause_persons
 from .mentions import NOMINAL, PRONOMINAL, PROPER
+from .sets import isin
 
 
 def in_person_entity(arrays: DocArrays, rules: LanguageRules) -> np.ndarray:
@@ -60,7 +61,7 @@ def mention_classes(doc, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray
     # of the Doc: "Collins" after "Sandra Collins" is her surname, whatever the
     # lists say of "Collins".
     alone = name_heads == starts[proper]
-    by_first[alone & np.isin(first, arrays.lower[name_heads[~alone]])] = 0
+    by_first[alone & isin(first, arrays.lower[name_heads[~alone]])] = 0
     person = np.where(in_person_entity(arrays, rules)[name_heads], MENTION_CLASSES.index("person"), 0) \
         if lexicons else 0
     out[proper] = np.where(by_first > 0, by_first, person)
@@ -141,7 +142,7 @@ def subject_persons(doc, heads: np.ndarray, types: np.ndarray, codes: np.ndarray
     arrays = arrays_of(doc, arrays)
     codes, heads = np.asarray(codes), np.asarray(heads, dtype=np.int64)
     verbs = arrays.head[heads]
-    named = np.isin(types, [PROPER, NOMINAL]) & (codes[:, C["dep"]] == DEP_CLASSES.index("subject")) \
+    named = isin(types, [PROPER, NOMINAL]) & (codes[:, C["dep"]] == DEP_CLASSES.index("subject")) \
         & (verbs != heads)
     third = PERSON.index("3")
     out[named & (clause_persons(arrays)[verbs] == third)] = third
@@ -183,7 +184,7 @@ def gender_conflicts(arrays: DocArrays, rules: LanguageRules, heads: np.ndarray,
             by_noun[np.asarray(genders) == GENDER.index(name)] = code
         classes = np.where((types == NOMINAL) & (by_noun > 0), by_noun, classes)
         kinds.append(NOMINAL)
-    named = np.flatnonzero(np.isin(classes, list(GENDER_CLASSES.values())) & np.isin(types, kinds))
+    named = np.flatnonzero(isin(classes, list(GENDER_CLASSES.values())) & isin(types, kinds))
     # Each gendered pronoun with every name within the window, all at once.
     gendered = np.flatnonzero(pronoun)
     lo = np.searchsorted(named, gendered - window)

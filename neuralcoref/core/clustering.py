@@ -16,6 +16,7 @@ from .contract import C, DEP_CLASSES, GENDER, H, NUMBER, PERSON
 from .doc_arrays import DocArrays, arrays_of
 from .expletives import has_label
 from .mentions import MENTION_TYPES
+from .sets import isin
 
 _PRONOMINAL = MENTION_TYPES.index("pronominal")
 _PROPER = MENTION_TYPES.index("proper")
@@ -216,7 +217,7 @@ def rescue_pronouns(links: np.ndarray, single: np.ndarray, pair: np.ndarray, ptr
     if not blocked.any():
         return links
     anaphor = np.repeat(np.arange(len(single)), counts)
-    barred = np.isin(np.asarray(persons)[np.asarray(ante)], (PERSON.index("1"), PERSON.index("2")))
+    barred = isin(np.asarray(persons)[np.asarray(ante)], (PERSON.index("1"), PERSON.index("2")))
     if name_of is not None:  # nor a word of a person's name ("Dr." of "Dr. Brown")
         barred |= np.asarray(name_of)[np.asarray(ante)] >= 0
     pair = np.where(blocked[anaphor] & barred, np.float32(-np.inf), pair)
@@ -418,7 +419,7 @@ def third_person_pronouns(codes: np.ndarray, genders: Iterable[str]) -> np.ndarr
     """
     codes = np.asarray(codes)
     return ((pronoun_persons(codes) == PERSON.index("3"))
-            & np.isin(codes[:, C["gender"]], [GENDER.index(g) for g in genders]))
+            & isin(codes[:, C["gender"]], [GENDER.index(g) for g in genders]))
 
 
 def prefer_near(pair: np.ndarray, ptr: np.ndarray, ante: np.ndarray, sentences: np.ndarray,
@@ -778,7 +779,7 @@ def with_speaker_genders(classes: np.ndarray, codes: np.ndarray, speakers: np.nd
     out = np.array(classes, dtype=np.int8)
     pronoun, speaker = speakers[:, 0], speakers[:, 1]
     by_code = _GENDER_CODE_CLASSES[np.asarray(codes)[speaker, C["gender"]]]
-    by_class = np.where(np.isin(out[speaker], list(GENDER_CLASSES.values())), out[speaker], 0)
+    by_class = np.where(isin(out[speaker], list(GENDER_CLASSES.values())), out[speaker], 0)
     found = np.where(by_code > 0, by_code, by_class)
     out[pronoun[found > 0]] = found[found > 0]
     return out
@@ -885,7 +886,7 @@ def anchor_pronoun_chains(clusters: List[List[int]], pair: np.ndarray, ptr: np.n
     RETURNS (List[List[int]]): the clusters, each sorted, in order of their first mention.
     """
     types, persons, agreement = np.asarray(types), np.asarray(persons), np.asarray(agreement)
-    gendered = (persons == PERSON.index("3")) & np.isin(agreement[:, 0], _MASC_FEM)
+    gendered = (persons == PERSON.index("3")) & isin(agreement[:, 0], _MASC_FEM)
     if not gendered.any():
         return clusters
     if sentences is not None:  # non-decreasing, for _anchor_candidates' search
@@ -937,7 +938,7 @@ def refer_forward(clusters: List[List[int]], forward: np.ndarray, types: np.ndar
     RETURNS (List[List[int]]): the clusters, each sorted, in order of their first mention.
     """
     forward, types, persons, agreement = (np.asarray(a) for a in (forward, types, persons, agreement))
-    gendered = (persons == PERSON.index("3")) & np.isin(agreement[:, 0], _MASC_FEM) & (forward >= 0)
+    gendered = (persons == PERSON.index("3")) & isin(agreement[:, 0], _MASC_FEM) & (forward >= 0)
     if not gendered.any():
         return clusters
     classes = np.zeros(len(types), np.int8) if classes is None else np.asarray(classes)
@@ -967,8 +968,8 @@ def _person_like(types: np.ndarray, classes: np.ndarray, agreement: np.ndarray) 
     """(n,) bool: the mentions he or she may refer to: no pronoun, and a person
     of the lexicon, a gendered name or noun, or a name or noun of no known class
     (an animal; "the president", whose first WordNet sense is the office)."""
-    return (types != _PRONOMINAL) & (np.isin(classes, _ANIMATE) | np.isin(agreement[:, 0], _MASC_FEM)
-                                     | (np.isin(types, (_PROPER, _NOMINAL)) & (classes == 0)))
+    return (types != _PRONOMINAL) & (isin(classes, _ANIMATE) | isin(agreement[:, 0], _MASC_FEM)
+                                     | (isin(types, (_PROPER, _NOMINAL)) & (classes == 0)))
 
 
 def _move_into(groups: List[List[int]], owner: Dict[int, int], g: int, a: int) -> None:

@@ -21,6 +21,7 @@ from spacy.tokens import Doc
 from ..lang.base import LanguageRules
 from . import _mentions
 from .doc_arrays import DocArrays, arrays_of
+from .sets import isin
 
 if TYPE_CHECKING:
     from .mentions import Mentions
@@ -47,9 +48,19 @@ def label_ids(values: FrozenSet[str]) -> np.ndarray:
     return out
 
 
+@lru_cache(maxsize=256)
+def label_id_set(values: FrozenSet[str]) -> FrozenSet[int]:
+    """The string ids of a rules' label set as Python ints (cached)."""
+    return frozenset(int(v) for v in label_ids(values))
+
+
 #: Up to this many labels, comparing a column with each is faster than np.isin
 #: (which sorts): a rules' label set is most often one to five labels.
 _FEW_LABELS = 6
+#: Up to this many entries, a column is tested entry by entry against a Python
+#: set: a short text's columns are a few dozen tokens, and each numpy call costs
+#: more than such a loop.
+_SHORT_COLUMN = 64
 
 
 def has_label(column: np.ndarray, values: FrozenSet[str]) -> np.ndarray:
@@ -59,9 +70,14 @@ def has_label(column: np.ndarray, values: FrozenSet[str]) -> np.ndarray:
     values (FrozenSet[str]): labels or words.
     RETURNS (ndarray): (n,) bool.
     """
+    if not isinstance(column, np.ndarray):
+        column = np.asarray(column)
+    if column.ndim == 1 and len(column) <= _SHORT_COLUMN and column.dtype.kind == "u":
+        ids = label_id_set(values)
+        return np.fromiter(map(ids.__contains__, column.tolist()), dtype=bool, count=len(column))
     ids = label_ids(values)
     if len(ids) > _FEW_LABELS:
-        return np.isin(column, ids)
+        return isin(column, ids)
     out = np.zeros(np.shape(column), dtype=bool)
     for value in ids:
         out |= column == value
@@ -278,7 +294,7 @@ def _cut_clefts(mentions: "Mentions", cuts: Dict[int, int], punct: np.ndarray) -
     token -> first token of the clause), trailing punctuation trimmed; sorted and
     deduplicated again by the extractor's own kernel (a cut span may exist already)."""
     ends = mentions.ends.copy()
-    for i in np.flatnonzero(np.isin(mentions.heads, list(cuts))).tolist():
+    for i in np.flatnonzero(isin(mentions.heads, list(cuts))).tolist():
         end = min(int(ends[i]), cuts[int(mentions.heads[i])])
         while end > int(mentions.heads[i]) + 1 and punct[end - 1]:
             end -= 1

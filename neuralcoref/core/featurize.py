@@ -25,6 +25,7 @@ from .contract import (ANIMACY, C, CONTEXT_WINDOW, DEFINITENESS, DEP_CLASSES, EN
 from .doc_arrays import DocArrays, arrays_of
 from .mentions import MENTION_TYPES, Mentions
 from .quotes import quote_ids
+from .sets import isin
 
 
 class FeatureTables:
@@ -98,10 +99,17 @@ def clause_persons(arrays: DocArrays) -> np.ndarray:
     return np.where(single, np.log2(np.maximum(clause, 1)).astype(np.int64), 0).astype(np.int32)
 
 
+#: Up to this many values, _lookup maps each one instead of each distinct one.
+_SHORT = 64
+
+
 def _lookup(values: np.ndarray, table: Mapping[int, int], default: int = 0) -> np.ndarray:
     """Map hash values through a dict, once per distinct value. RETURNS (n,) int32."""
     if values.size == 0:
         return np.zeros(0, dtype=np.int32)
+    if values.size <= _SHORT:  # a short Doc: fewer dict lookups than numpy calls
+        return np.fromiter((table.get(v, default) for v in values.ravel().tolist()), dtype=np.int32,
+                           count=values.size)
     uniq, inverse = np.unique(values, return_inverse=True)
     mapped = np.array([table.get(int(u), default) for u in uniq], dtype=np.int32)
     return mapped[inverse.reshape(-1)]
@@ -181,7 +189,7 @@ def featurize(doc: Doc, mentions: Mentions, tables: FeatureTables,
     hashes[:, H["head"]] = lower[heads]
     every = np.ones(n_tok, dtype=np.uint8)
     hashes[:, H["exact"]] = _features.hash_spans(lower, every, starts, ends)
-    content = np.isin(pos, np.fromiter(tables.content_pos, dtype=np.uint64)).astype(np.uint8)
+    content = isin(pos, np.fromiter(tables.content_pos, dtype=np.uint64)).astype(np.uint8)
     hashes[:, H["relaxed"]] = _features.hash_spans(lower, content, starts, ends)
     codes[:, C["head_count"]] = _same_value_counts(np.where(pronoun, 0, hashes[:, H["head"]]))
     codes[:, C["string_count"]] = _same_value_counts(np.where(pronoun, 0, hashes[:, H["exact"]]))
@@ -237,9 +245,9 @@ def _animacy(codes: np.ndarray, tables: "FeatureTables", head_lower: np.ndarray)
     out = _lookup(head_lower, tables.animacy)
     entity = codes[:, C["entity"]]
     by_entity = np.where(entity == ENTITY_CLASSES.index("person"), 1,
-                         np.where(np.isin(entity, tables.inanimate_entities), 2, 0))
+                         np.where(isin(entity, tables.inanimate_entities), 2, 0))
     out = np.where(out == 0, by_entity, out)
-    lexical_gender = np.isin(head_lower, tables.gendered)
+    lexical_gender = isin(head_lower, tables.gendered)
     return np.where((out == 0) & lexical_gender, 1, out).astype(np.int32)
 
 
@@ -265,13 +273,17 @@ def _is_expletive(head_lower: np.ndarray, head_dep: np.ndarray, tables: FeatureT
     """1 for pronouns that may be pleonastic ('it' as expletive or subject)."""
     expl_deps = np.array([hash_string(d) for d in tables.rules.expletive_deps], dtype=np.uint64)
     words = np.fromiter(tables.expletives, dtype=np.uint64, count=len(tables.expletives))
-    return (np.isin(head_lower, words) & np.isin(head_dep, expl_deps)).astype(np.int32)
+    return (isin(head_lower, words) & isin(head_dep, expl_deps)).astype(np.int32)
 
 
 def _same_value_counts(values: np.ndarray) -> np.ndarray:
     """How many other mentions share each mention's value (0 never matches)."""
     if values.size == 0:
         return np.zeros(0, dtype=np.int32)
+    if values.size <= _SHORT:  # a few mentions: one comparison of all pairs
+        out = (values.reshape(-1, 1) == values.reshape(-1)).sum(axis=1) - 1
+        out[values.reshape(-1) == 0] = 0
+        return out.astype(np.int32)
     uniq, inverse, counts = np.unique(values, return_inverse=True, return_counts=True)
     out = counts[inverse.reshape(-1)] - 1
     out[values == 0] = 0
@@ -286,6 +298,11 @@ def _earlier_value_counts(values: np.ndarray) -> np.ndarray:
     n = values.size
     if n == 0:
         return np.zeros(0, dtype=np.int32)
+    if n <= _SHORT:  # a few mentions: one comparison of all pairs
+        flat = values.reshape(-1)
+        out = np.tril(flat.reshape(-1, 1) == flat, -1).sum(axis=1).astype(np.int32)
+        out[flat == 0] = 0
+        return out
     order = np.argsort(values, kind="stable")  # equal values keep document order
     ordered = values[order]
     group_start = np.flatnonzero(np.concatenate([[True], ordered[1:] != ordered[:-1]]))
@@ -472,7 +489,7 @@ def pair_codes_reference(features: MentionFeatures, ptr: np.ndarray, ante: np.nd
 
 def _speaker_relation_reference(a: np.ndarray, m: np.ndarray) -> np.ndarray:
     spk_a, spk_m, per_a, per_m = a[:, C["speaker"]], m[:, C["speaker"]], a[:, C["person"]], m[:, C["person"]]
-    known = (spk_a >= 0) & (spk_m >= 0) & np.isin(per_a, (1, 2)) & np.isin(per_m, (1, 2))
+    known = (spk_a >= 0) & (spk_m >= 0) & isin(per_a, (1, 2)) & isin(per_m, (1, 2))
     relation = np.where(spk_a == spk_m, np.where(per_a == per_m, 1, 2), np.where(per_a == per_m, 3, 4))
     return np.where(known, relation, 0)
 

@@ -56,6 +56,7 @@ from ..lang.lexicon import MENTION_CLASSES, gender_word_ids, noun_classes
 from . import _mentions
 from .doc_arrays import COLUMN, DocArrays, arrays_of, read_doc
 from .expletives import has_label, lower_words, without_expletives
+from .sets import isin
 
 MENTION_TYPES = ("pronominal", "nominal", "proper", "list")
 PRONOMINAL, NOMINAL, PROPER, LIST = range(len(MENTION_TYPES))
@@ -467,7 +468,7 @@ def _names_cut_at_small_letters(arrays: DocArrays, rules: LanguageRules, mention
     # a noun ("Marie sourit." tags "Marie" NOUN).
     capital = np.array([t[:1].isupper() for t in texts], dtype=bool)[inverse]
     first_names = np.fromiter(gender_word_ids(rules), dtype=np.uint64)
-    named = has_label(arrays.pos, rules.proper_pos) | (capital & np.isin(arrays.lower, first_names))
+    named = has_label(arrays.pos, rules.proper_pos) | (capital & isin(arrays.lower, first_names))
     parts = np.flatnonzero(small & has_label(arrays.dep, rules.name_part_deps)
                            & ~has_label(arrays.lower, rules.name_particles) & named[arrays.head])
     if not len(parts):

@@ -31,6 +31,7 @@ from spacy.tokens import Doc
 
 from ..lang.base import LanguageRules
 from .doc_arrays import DocArrays, arrays_of
+from .sets import isin
 
 
 def quote_ids(doc: Doc, rules: LanguageRules,
@@ -50,15 +51,15 @@ def quote_ids(doc: Doc, rules: LanguageRules,
     orth, n = arrays.orth, len(doc)
     sents = np.flatnonzero(arrays.sent_start == 1)
     sents = np.union1d([0], sents)
-    dashed = np.isin(orth[sents], _hashes(rules.turn_dashes))
+    dashed = isin(orth[sents], _hashes(rules.turn_dashes))
     ends = np.append(sents[1:], n)[dashed]
     # Events in document order. A closing mark acts after its own token, so at
     # one position: a turn's end, the previous token's closing mark, a new turn
     # (only outside quotations), then an opening mark.
     TURN_END, CLOSE, TURN, OPEN = range(4)
     events = sorted([(int(p), TURN_END) for p in ends] + [(int(p), TURN) for p in sents[dashed]]
-                    + [(int(p), OPEN) for p in np.flatnonzero(np.isin(orth, _hashes(rules.quote_open_marks)))]
-                    + [(int(p) + 1, CLOSE) for p in np.flatnonzero(np.isin(orth, _hashes(rules.quote_close_marks)))])
+                    + [(int(p), OPEN) for p in np.flatnonzero(isin(orth, _hashes(rules.quote_open_marks)))]
+                    + [(int(p) + 1, CLOSE) for p in np.flatnonzero(isin(orth, _hashes(rules.quote_close_marks)))])
     out = np.zeros(n, np.int64)
     count = quote = turn = 0
     for i, (pos, kind) in enumerate(events):
@@ -112,7 +113,7 @@ def quotations(doc: Doc, rules: LanguageRules,
     arrays = arrays_of(doc, arrays)
     named = [(q.start, q.end) for q in name_turns(doc, rules, arrays)]
     orth = arrays.orth
-    marks = np.flatnonzero(np.isin(orth, opens) | np.isin(orth, closes) | np.isin(orth, toggles))
+    marks = np.flatnonzero(isin(orth, opens) | isin(orth, closes) | isin(orth, toggles))
     spans: List[Tuple[int, int]] = []
     start = -1
     for p in marks.tolist():
@@ -141,7 +142,7 @@ def voices(doc: Doc, rules: LanguageRules, arrays: Optional[DocArrays] = None,
     """
     arrays = arrays_of(doc, arrays)
     if _has_speaker_column(arrays) or (rules.turn_dashes and not len(arrays.paragraph_breaks)
-                                       and np.isin(arrays.orth, _hashes(rules.turn_dashes)).any()):
+                                       and isin(arrays.orth, _hashes(rules.turn_dashes)).any()):
         return np.full(len(doc), -1, dtype=np.int64)
     spans = quotations(doc, rules, arrays) if spans is None else spans
     # A speaker's turns are one voice ("Mary: ... John: ... Mary: I ..."): a
@@ -167,7 +168,7 @@ def _turns(arrays: DocArrays, rules: LanguageRules,
     In a Doc without line breaks a turn ends with the dash's sentence (with the
     next sentence when the dash is a sentence of its own)."""
     doc, sent_start = arrays.doc, arrays.sent_start == 1
-    dashes = np.flatnonzero(np.isin(arrays.orth, _hashes(rules.turn_dashes)))
+    dashes = np.flatnonzero(isin(arrays.orth, _hashes(rules.turn_dashes)))
     if not len(dashes):
         return []
     sents = np.union1d([0], np.flatnonzero(sent_start))
@@ -308,9 +309,9 @@ def attribute_quotations(doc: Doc, rules: LanguageRules, window: int = 4,
     if not rules.speech_verbs:
         return list(labelled.values())
     tables = _speech_tables(rules)
-    is_verb = np.isin(arrays.lemma, tables.verbs) | np.isin(arrays.lower, tables.verbs)
-    stops = np.isin(arrays.lower, tables.stops) | arrays.is_space
-    ends_sentence = np.isin(arrays.lower, tables.sentence_ends)
+    is_verb = isin(arrays.lemma, tables.verbs) | isin(arrays.lower, tables.verbs)
+    stops = isin(arrays.lower, tables.stops) | arrays.is_space
+    ends_sentence = isin(arrays.lower, tables.sentence_ends)
     out = []
     for start, end in spans:
         if (start, end) in labelled:
@@ -533,7 +534,7 @@ def _answers(previous: Quotation, q: Quotation, lower: np.ndarray, sentence_ends
     to someone else."""
     clause = int(previous.speaker >= previous.end)  # the sentence of '..." said Anna.'
     return lower[previous.speaker] != lower[q.speaker] and \
-        int(np.isin(lower[previous.end:q.start], sentence_ends).sum()) <= clause
+        int(isin(lower[previous.end:q.start], sentence_ends).sum()) <= clause
 
 
 def _incise(doc: Doc, speaker: int) -> Tuple[int, int]:

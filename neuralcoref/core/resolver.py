@@ -26,6 +26,7 @@ from .featurize import FeatureTables, featurize, pair_codes, prior_argument
 from .mentions import Mentions, extract_mentions
 from .model import CorefModel, ModelConfig
 from .pairs import anaphor_index, candidate_antecedents, check_top_antecedents, nominal_window
+from .threads import one_blas_thread
 
 
 @dataclass
@@ -203,6 +204,10 @@ class Resolver:
         if sum(sizes) == 0:
             empty = [np.zeros(0, np.float32) for _ in items]
             return BatchScores(empty, list(empty), list(empty), list(items))
+        with one_blas_thread(sum(sizes)):
+            return self._score(items, sizes)
+
+    def _score(self, items: Sequence[_Featurized], sizes: List[int]) -> "BatchScores":
         offsets = np.concatenate([[0], np.cumsum(sizes)])
         # Docs without mentions are left out: their vector width may differ (no doc.tensor).
         features = MentionFeatures.concat([it.features for it in items if len(it.features)])

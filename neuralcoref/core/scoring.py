@@ -320,8 +320,9 @@ class Scorers:
                 parts.single[lo:hi] = _forward([_relu(h) for h in single_hidden], self._single.rest)
             else:  # a linear single scorer: its one output is the score
                 parts.single[lo:hi] = single_hidden[0][:, 0]
-            parts.sim_ante[lo:hi] = x @ self._sim_u
-            parts.sim_ana[lo:hi] = x @ self._sim_v
+            if rank:  # products of width 0 are still calls to BLAS
+                parts.sim_ante[lo:hi] = x @ self._sim_u
+                parts.sim_ana[lo:hi] = x @ self._sim_v
             parts.mention[lo:hi] = self.mention_scores(x)
         return parts
 

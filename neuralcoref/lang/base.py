@@ -534,6 +534,19 @@ class LanguageRules:
             raise ValueError(f"LanguageRules.decoding_agreement: unknown attributes {sorted(unknown)}, "
                              f"use {AGREEMENT_ATTRIBUTES}")
 
+    def __hash__(self) -> int:
+        # The rules key the caches of the tables built from them (lru_cache, per
+        # Doc): the hash of their hundred fields is computed once, not at every lookup.
+        cached = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash(tuple(getattr(self, f.name) for f in fields(self)))
+            object.__setattr__(self, "_hash", cached)
+        return cached
+
+    def __getstate__(self) -> Dict[str, Any]:
+        # String hashes differ between processes: a pickled copy computes its own.
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
     def fingerprint(self) -> str:
         """A hash of the rules' data that mentions and features depend on, stable
         across processes (a frozenset's repr follows string hashing, which Python

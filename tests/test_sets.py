@@ -1,0 +1,72 @@
+"""The short-array fast paths give what numpy's general functions give."""
+import numpy as np
+import pytest
+
+from neuralcoref.core import featurize
+from neuralcoref.core.expletives import _SHORT_COLUMN, has_label, label_ids
+from neuralcoref.core.sets import SMALL_PRODUCT, isin
+
+DTYPES = [np.int8, np.int32, np.int64, np.uint64, np.bool_]
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("n,k", [(0, 3), (4, 0), (1, 1), (12, 3), (40, 40), (300, 12)],
+                         ids=lambda v: str(v))
+def test_sets_isin_matches_numpy(dtype, n, k):
+    rng = np.random.default_rng(n * 100 + k)
+    element = rng.integers(0, 20, n).astype(dtype)
+    test = rng.integers(0, 20, k).astype(dtype)
+    out = isin(element, test)
+    assert out.dtype == bool and out.shape == element.shape
+    np.testing.assert_array_equal(out, np.isin(element, test))
+
+
+def test_sets_isin_takes_lists_shapes_and_mixed_kinds():
+    element = np.arange(12, dtype=np.int8).reshape(3, 4)
+    np.testing.assert_array_equal(isin(element, [1, 5, 11]), np.isin(element, [1, 5, 11]))
+    hashes = np.array([2 ** 64 - 1, 5, 7], dtype=np.uint64)  # unsigned against signed: np.isin's rules
+    np.testing.assert_array_equal(isin(hashes, np.array([5, -1])), np.isin(hashes, np.array([5, -1])))
+    assert isin([1, 2], (2,)).tolist() == [False, True]
+    big = np.arange(SMALL_PRODUCT + 1)
+    np.testing.assert_array_equal(isin(big, [3]), np.isin(big, [3]))
+
+
+@pytest.mark.parametrize("n_tokens", [0, 5, _SHORT_COLUMN, _SHORT_COLUMN + 1, 500])
+@pytest.mark.parametrize("n_labels", [1, 6, 9])
+def test_has_label_short_and_long_columns_match_isin(n_tokens, n_labels):
+    words = frozenset(f"w{i}" for i in range(n_labels))
+    vocabulary = label_ids(frozenset(f"w{i}" for i in range(0, 20)))
+    column = np.random.default_rng(n_tokens).choice(np.append(vocabulary, np.uint64(0)), n_tokens)
+    out = has_label(column, words)
+    assert out.dtype == bool and out.shape == column.shape
+    np.testing.assert_array_equal(out, np.isin(column, label_ids(words)))
+
+
+def _numpy_same_counts(values):
+    _, inverse, counts = np.unique(values, return_inverse=True, return_counts=True)
+    out = counts[inverse.reshape(-1)] - 1
+    out[values == 0] = 0
+    return out.astype(np.int32)
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, featurize._SHORT, featurize._SHORT + 1, 200])
+def test_featurize_value_counts_short_path_matches_sorting(n, monkeypatch):
+    values = np.random.default_rng(n).integers(0, 6, n).astype(np.uint64)
+    same, earlier = featurize._same_value_counts(values), featurize._earlier_value_counts(values)
+    monkeypatch.setattr(featurize, "_SHORT", 0)  # the sorting path, for every size
+    np.testing.assert_array_equal(same, _numpy_same_counts(values))
+    np.testing.assert_array_equal(same, featurize._same_value_counts(values))
+    np.testing.assert_array_equal(earlier, featurize._earlier_value_counts(values))
+    assert same.dtype == earlier.dtype == np.int32
+    expected = [sum(values[j] == values[i] for j in range(i)) if values[i] else 0 for i in range(n)]
+    assert earlier.tolist() == expected
+
+
+@pytest.mark.parametrize("n", [1, 9, featurize._SHORT + 5])
+def test_featurize_lookup_short_path_matches_distinct_values(n, monkeypatch):
+    values = np.random.default_rng(n).integers(0, 5, n).astype(np.uint64)
+    table = {1: 7, 3: -2}
+    short = featurize._lookup(values, table, default=4)
+    monkeypatch.setattr(featurize, "_SHORT", 0)
+    np.testing.assert_array_equal(short, featurize._lookup(values, table, default=4))
+    assert short.dtype == np.int32 and short.tolist() == [table.get(int(v), 4) for v in values]
