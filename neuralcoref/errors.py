@@ -58,6 +58,7 @@ class Warnings(metaclass=ErrorsWithCodes):
             "(neuralcoref.lang.ud), which need a pipeline with UD dependency labels "
             "and UD parts of speech. Ask for them with get_rules('ud') to silence "
             "this warning, or write rules for the language.")
+    W121 = "Skipped the fold results {path}: {error}."
     W120 = ("The challenge set ({path}) is not here: it lives in the tests of a "
             "neuralcoref checkout. Run evaluate-board from a checkout to get its rows; "
             "they are reported as n/a.")
@@ -234,6 +235,16 @@ class Errors(metaclass=ErrorsWithCodes):
     E225 = ("Training is not installed ({error}): the checkout's train/ folder becomes "
             "neuralcoref.train when the package is installed; run 'pip install -e .' in "
             "the checkout (or pip install 'neuralcoref[train]').")
+
+    # The fold board (issue 52): train/folds.py (E236-E239)
+    E236 = "Cannot split {path} into documents for the fold board: {reason}."
+    E237 = ("Cannot make {k} folds of {n} documents: give between 2 folds and one fold "
+            "per document.")
+    E238 = ("Documents {keys} occur more than once in the fold board's sources: give each "
+            "document once (e.g. not the same file twice).")
+    E239 = ("The fold board trains without doc.tensor ('use_vectors': false): a recipe "
+            "reading token vectors needs the vectors featurized for each fold, which it "
+            "does not store.")
     E152 = "No spaCy pipeline could be loaded (tried: {tried}): {hint}, or name an installed pipeline."
     E153 = ("No score between the spans {first} and {second}: both must be candidate "
             "mentions, the later one within the earlier one's candidate window.")
