@@ -46,6 +46,7 @@ from .evaluation import dev_scores
 from .featurize import featurize_corpus, load_pipeline, pipeline_id
 from .interrupt import GracefulStop, TrainingInterrupted
 from .model import CorefScorers
+from .types import attach_types, type_head
 from .trainer import WeightAverage, _merged_counts, _train_epoch, _training_data, annotates_singletons
 
 logger = logging.getLogger("neuralcoref.train")
@@ -192,11 +193,12 @@ def _run_fold(cfg: TrainConfig, corpora, held_out: int, stop: GracefulStop, prog
                               single_hidden=list(cfg.single_hidden), pair_hidden=list(cfg.pair_hidden),
                               similarity_rank=cfg.similarity_rank,
                               mention_hidden=None if cfg.mention_hidden is None else list(cfg.mention_hidden),
-                              refine=cfg.refine)
+                              refine=cfg.refine, **type_head(cfg))
     if cfg.use_vectors:
         raise NeuralcorefError(Errors.E239)
     train_data = [_training_data(c, vocab, cfg, 0) for c in train_corpora]
     test_data = _training_data(corpora[held_out], vocab, cfg, 0)
+    attach_types(cfg, train_data)
     model = CorefScorers(scorer_cfg, dropout=cfg.dropout, word_dropout=cfg.word_dropout,
                          vector_dropout=cfg.vector_dropout)
     device = torch.device("cpu")

@@ -45,6 +45,7 @@ from .featurize import document_prior, featurize_corpus, load_pipeline, pipeline
 from .interrupt import GracefulStop, TrainingInterrupted
 from .losses import LOSSES
 from .model import CorefScorers
+from .types import attach_types, type_head, type_loss
 
 logger = logging.getLogger("neuralcoref.train")
 LOG_FILE, PLOT_FILE = "training_log.jsonl", "training_curves.png"
@@ -170,12 +171,13 @@ def prepare_run(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_
                               single_hidden=list(cfg.single_hidden), pair_hidden=list(cfg.pair_hidden),
                               similarity_rank=cfg.similarity_rank,
                               mention_hidden=None if cfg.mention_hidden is None else list(cfg.mention_hidden),
-                              refine=cfg.refine)
+                              refine=cfg.refine, **type_head(cfg))
     train_data = _training_data(train_corpus, vocab, cfg, vector_dim)
     extra_data = [_training_data(c, vocab, cfg, vector_dim, gold_anaphors_only=True)
                   for c in extra_corpora]
     partial_data = [_training_data(c, vocab, cfg, vector_dim, partial=True) for c in partial_corpora]
     dev_data = _training_data(dev_corpus, vocab, cfg, vector_dim)
+    attach_types(cfg, [train_data])
     logger.info("Train: %s; extra: %s; partial: %s; dev: %s", train_data.stats(),
                 [d.stats() for d in extra_data], [d.stats() for d in partial_data], dev_data.stats())
     summary = {
@@ -542,6 +544,8 @@ def _train_epoch(model: CorefScorers, optimizer: torch.optim.Optimizer, phase: P
             # Auxiliary mention detection: is each candidate a gold mention at all?
             loss = loss + cfg.mention_loss_weight * torch.nn.functional.binary_cross_entropy_with_logits(
                 mention_scores, t["mention_gold"].float())
+        if t.get("type_gold") is not None and model.config.type_classes:
+            loss = loss + cfg.type_loss_weight * type_loss(model, t)
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()

@@ -568,10 +568,17 @@ def folds_command(
         if threads:
             import torch
             torch.set_num_threads(threads)
-        root = find_data_dir(data) / "ontogum"
+        from ..train import load_config
+        from ..train.types import gum_pairs
+
+        data_dir = find_data_dir(data)
+        root = data_dir / "ontogum"
         sources = [root / "train.english.v4_gold_conll", root / "dev.english.v4_gold_conll"]
         chosen = [int(f) for f in only_folds.split(",")] if only_folds else None
-        result = run_folds(sources, spacy_model, out, config, k=k, only=chosen, cache_dir=cache_dir)
+        settings = load_config(config)
+        if settings.type_names and not settings.type_data:  # GUM types the OntoGUM documents
+            settings.type_data = [[str(c), str(t)] for c, t in gum_pairs(data_dir / "gum")]
+        result = run_folds(sources, spacy_model, out, settings, k=k, only=chosen, cache_dir=cache_dir)
     except (NeuralcorefError, OSError) as err:
         _fail(err)
     summary = result["conll_f1"]
