@@ -104,6 +104,10 @@ class TrainConfig:
     type_loss_weight (float): weight of its cross-entropy against the typed mentions.
     type_data (List[List[str]]): [CoNLL file, TSV of typed mentions] pairs that type
         the training documents (by doc id; e.g. GUM's train split for OntoGUM).
+    gender_swap (bool): also train on a copy of the training data with gendered
+        pronouns, nouns and first names swapped (train/augment.py).
+    gender_swap_names (str | None): folder of female.txt and male.txt, the first
+        names swapped (None: names stay).
     """
 
     use_vectors: bool = False
@@ -140,6 +144,8 @@ class TrainConfig:
     type_hidden: Optional[List[int]] = None
     type_loss_weight: float = 0.5
     type_data: List[List[str]] = field(default_factory=list)
+    gender_swap: bool = False
+    gender_swap_names: Optional[str] = None
 
     def to_dict(self) -> Dict:
         return asdict(self)

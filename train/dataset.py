@@ -110,6 +110,8 @@ class TrainingData:
         self.weights: Optional[np.ndarray] = None
         #: (n,) int64 type-head class of each mention, -1 untyped (train/types.py); None: none.
         self.type_labels: Optional[np.ndarray] = None
+        #: The gender-swapped copy trained instead every other epoch (train/augment.py); None: none.
+        self.swapped: Optional["TrainingData"] = None
 
     def set_soft_clusters(self, members: Optional[np.ndarray], weights: Optional[np.ndarray]) -> None:
         """Soft clusters (from :func:`neuralcoref.core.entities.soft_clusters`) that batches

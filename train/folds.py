@@ -46,6 +46,7 @@ from .evaluation import dev_scores
 from .featurize import featurize_corpus, load_pipeline, pipeline_id
 from .interrupt import GracefulStop, TrainingInterrupted
 from .model import CorefScorers
+from .augment import alternate, swapped_copies
 from .types import attach_types, type_head
 from .trainer import WeightAverage, _merged_counts, _train_epoch, _training_data, annotates_singletons
 
@@ -157,13 +158,15 @@ def run_folds(sources: Sequence[Union[str, Path]], spacy_model: str, out_dir: Un
     nlp = load_pipeline(spacy_model)
     rules = get_pipeline_rules(nlp)
     corpora = [featurize_corpus(p, nlp, rules, cache, progress=progress) for p in paths]
+    swapped = [featurize_corpus(p, nlp, rules, cache, progress=progress)
+               for p in swapped_copies(paths, cache / "folds", cfg.gender_swap_names)] if cfg.gender_swap else []
     featurize_s = time.time() - started
     if cfg.drop_singletons is None:
         cfg.drop_singletons = annotates_singletons(corpora[0])
     results: List[Dict] = []
     with GracefulStop() as stop:
         for held_out in (range(k) if only is None else only):
-            fold_result = _run_fold(cfg, corpora, held_out, stop, progress)
+            fold_result = _run_fold(cfg, corpora, held_out, stop, progress, swapped)
             if fold_result is None:
                 raise TrainingInterrupted(stop.requested)
             results.append(fold_result)
@@ -179,8 +182,12 @@ def run_folds(sources: Sequence[Union[str, Path]], spacy_model: str, out_dir: Un
     return summary
 
 
-def _run_fold(cfg: TrainConfig, corpora, held_out: int, stop: GracefulStop, progress: bool) -> Optional[Dict]:
+def _run_fold(cfg: TrainConfig, corpora, held_out: int, stop: GracefulStop, progress: bool,
+              swapped=()) -> Optional[Dict]:
     """Train on every corpus but ``held_out`` for the recipe's full schedule and score it.
+
+    swapped (Sequence[FeaturizedCorpus]): the folds' gender-swapped copies (``gender_swap``),
+        trained with their folds.
 
     RETURNS (Dict | None): the fold's scores; None when a stop was requested.
     """
@@ -188,7 +195,8 @@ def _run_fold(cfg: TrainConfig, corpora, held_out: int, stop: GracefulStop, prog
     torch.manual_seed(cfg.seed + held_out)
     rng = np.random.default_rng(cfg.seed + held_out)
     train_corpora = [c for i, c in enumerate(corpora) if i != held_out]
-    vocab = build_vocab(_merged_counts(train_corpora), cfg.vocab_min_count, cfg.vocab_max_size)
+    vocab = build_vocab(_merged_counts(train_corpora + [c for i, c in enumerate(swapped) if i != held_out]),
+                        cfg.vocab_min_count, cfg.vocab_max_size)
     scorer_cfg = ScorerConfig(vector_dim=0, vocab_size=len(vocab), embedding_dim=cfg.embedding_dim,
                               single_hidden=list(cfg.single_hidden), pair_hidden=list(cfg.pair_hidden),
                               similarity_rank=cfg.similarity_rank,
@@ -197,8 +205,10 @@ def _run_fold(cfg: TrainConfig, corpora, held_out: int, stop: GracefulStop, prog
     if cfg.use_vectors:
         raise NeuralcorefError(Errors.E239)
     train_data = [_training_data(c, vocab, cfg, 0) for c in train_corpora]
+    for data, copy in zip(train_data, [c for i, c in enumerate(swapped) if i != held_out]):
+        data.swapped = _training_data(copy, vocab, cfg, 0)
     test_data = _training_data(corpora[held_out], vocab, cfg, 0)
-    attach_types(cfg, train_data)
+    attach_types(cfg, train_data + [d.swapped for d in train_data if getattr(d, "swapped", None) is not None])
     model = CorefScorers(scorer_cfg, dropout=cfg.dropout, word_dropout=cfg.word_dropout,
                          vector_dropout=cfg.vector_dropout)
     device = torch.device("cpu")
@@ -209,8 +219,8 @@ def _run_fold(cfg: TrainConfig, corpora, held_out: int, stop: GracefulStop, prog
         average = WeightAverage(model, cfg.ema_decay)
         for epoch in range(phase.max_epochs):
             desc = f"fold {held_out} {phase.loss} {epoch + 1}/{phase.max_epochs}"
-            loss = _train_epoch(model, optimizer, phase, train_data, cfg, device, rng, progress, desc,
-                                average, stop)
+            loss = _train_epoch(model, optimizer, phase, alternate(train_data, len(losses)), cfg, device, rng,
+                                progress, desc, average, stop)
             if loss is None:
                 return None
             schedule.step()

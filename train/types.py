@@ -102,7 +102,8 @@ def type_labels(corpus: FeaturizedCorpus, typed: TypedSpans, names: Sequence[str
     labels = np.full(len(corpus.labels), -1, dtype=np.int64)
     codes = np.asarray(corpus.features.codes)
     for d, doc in enumerate(corpus.docs):
-        spans = typed.get(doc["id"])
+        # A gender-swapped copy (train/augment.py) keeps every span of its original.
+        spans = typed.get(doc["id"], typed.get(doc["id"].removesuffix("_swapped")))
         if spans is None:
             continue
         rows = corpus.doc_slice(d)

@@ -578,6 +578,8 @@ def folds_command(
         settings = load_config(config)
         if settings.type_names and not settings.type_data:  # GUM types the OntoGUM documents
             settings.type_data = [[str(c), str(t)] for c, t in gum_pairs(data_dir / "gum")]
+        if settings.gender_swap and settings.gender_swap_names is None:
+            settings.gender_swap_names = str(data_dir / "lexicons" / "names")
         result = run_folds(sources, spacy_model, out, settings, k=k, only=chosen, cache_dir=cache_dir)
     except (NeuralcorefError, OSError) as err:
         _fail(err)
