@@ -245,11 +245,13 @@ class Errors(metaclass=ErrorsWithCodes):
     E239 = ("The fold board trains without doc.tensor ('use_vectors': false): a recipe "
             "reading token vectors needs the vectors featurized for each fold, which it "
             "does not store.")
-    # The mention-type head (issue 52): train/types.py (E240-E242)
+    # The mention-type head (issue 52): train/types.py (E240-E241); merged fold runs (E242)
     E240 = ("{path}, line {line}: a typed mention of a document or sentence that {conll} "
             "does not have: give the CoNLL file the typed mentions were made from.")
     E241 = ("The recipe has a type head ('type_names') but no 'type_data': give "
             "[CoNLL file, TSV of typed mentions] pairs that type the training documents.")
+    E242 = ("Cannot merge the fold results {parts}: they ran different recipes, data or "
+            "splits, or the same fold twice.")
     E152 = "No spaCy pipeline could be loaded (tried: {tried}): {hint}, or name an installed pipeline."
     E153 = ("No score between the spans {first} and {second}: both must be candidate "
             "mentions, the later one within the earlier one's candidate window.")

@@ -164,6 +164,10 @@ def run_folds(sources: Sequence[Union[str, Path]], spacy_model: str, out_dir: Un
     if cfg.drop_singletons is None:
         cfg.drop_singletons = annotates_singletons(corpora[0])
     results: List[Dict] = []
+    summary: Dict = {}
+    protocol = {"sources": [str(Path(s).resolve()) for s in sources], "split": "sorted (id, part), i % k",
+                "spacy_pipeline": pipeline_id(nlp), "config": cfg.to_dict(),
+                "selection": "none: every epoch of every phase, scored at offset 0"}
     with GracefulStop() as stop:
         for held_out in (range(k) if only is None else only):
             fold_result = _run_fold(cfg, corpora, held_out, stop, progress, swapped)
@@ -172,13 +176,11 @@ def run_folds(sources: Sequence[Union[str, Path]], spacy_model: str, out_dir: Un
             results.append(fold_result)
             logger.info("fold %d: CoNLL F1 %.2f (%.0f s)", held_out, fold_result["conll_f1"],
                         fold_result["seconds"])
-    f1 = [r["conll_f1"] for r in results]
-    summary = {"name": name or out.name, "k": k, "folds": results, "conll_f1": summarize(f1),
-               "protocol": {"sources": [str(Path(s).resolve()) for s in sources], "split": "sorted (id, part), i % k",
-                            "spacy_pipeline": pipeline_id(nlp), "config": cfg.to_dict(),
-                            "selection": "none: every epoch of every phase, scored at offset 0"},
-               "seconds": {"featurize": round(featurize_s, 1), "total": round(time.time() - started, 1)}}
-    (out / RESULTS_FILE).write_text(json.dumps(summary, indent=2), encoding="utf8")
+            # Written after every fold: a run stopped later keeps the folds it finished.
+            summary = {"name": name or out.name, "k": k, "folds": results,
+                       "conll_f1": summarize([r["conll_f1"] for r in results]), "protocol": protocol,
+                       "seconds": {"featurize": round(featurize_s, 1), "total": round(time.time() - started, 1)}}
+            (out / RESULTS_FILE).write_text(json.dumps(summary, indent=2), encoding="utf8")
     return summary
 
 
@@ -232,3 +234,28 @@ def _run_fold(cfg: TrainConfig, corpora, held_out: int, stop: GracefulStop, prog
             "conll_f1": 100 * scores.conll_f1, "muc_f1": 100 * scores.muc.f1, "b3_f1": 100 * scores.bcub.f1,
             "ceafe_f1": 100 * scores.ceafe.f1, "lea_f1": 100 * scores.lea.f1 if hasattr(scores, "lea") else None,
             "losses": losses, "seconds": round(time.time() - t0, 1)}
+
+
+def merge_results(parts: Sequence[Union[str, Path]], out_dir: Union[str, Path],
+                  name: Optional[str] = None) -> Dict:
+    """Merge the ``folds.json`` of runs of the same variant on different folds
+    (``--only-folds``, run side by side) into ``out_dir/folds.json``.
+
+    parts (Sequence[str | Path]): folders holding a ``folds.json`` each.
+    RETURNS (Dict): the merged results (folds in order, the first part's protocol).
+    RAISES (NeuralcorefError): E242 when the parts ran other recipes or folds twice.
+    """
+    results = [json.loads((Path(p) / RESULTS_FILE).read_text(encoding="utf8")) for p in parts]
+    folds = sorted((fold for r in results for fold in r["folds"]), key=lambda f: f["fold"])
+    protocols = {json.dumps(r["protocol"], sort_keys=True) for r in results}
+    if len(protocols) > 1 or len({f["fold"] for f in folds}) != len(folds):
+        raise NeuralcorefError(Errors.E242.format(parts=", ".join(str(p) for p in parts)))
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    merged = {**results[0], "name": name or out.name, "folds": folds,
+              "conll_f1": summarize([f["conll_f1"] for f in folds]),
+              "seconds": {"featurize": max(r["seconds"]["featurize"] for r in results),
+                          "total": sum(f["seconds"] for f in folds)},
+              "merged_from": [str(p) for p in parts]}
+    (out / RESULTS_FILE).write_text(json.dumps(merged, indent=2), encoding="utf8")
+    return merged

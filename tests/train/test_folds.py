@@ -111,3 +111,19 @@ def test_board_fold_row_shows_each_variant_against_the_baseline(tmp_path):
     empty = Board()
     fold_rows(empty, tmp_path / "none")
     assert "run neuralcoref folds" in empty.rows[0].value and empty.figures["folds"] is None
+
+
+def test_folds_parts_run_side_by_side_merge_into_one_result(tmp_path):
+    from neuralcoref.train.folds import merge_results
+
+    for part, folds in (("a", [0, 2]), ("b", [1])):
+        (tmp_path / part).mkdir()
+        (tmp_path / part / "folds.json").write_text(json.dumps({
+            "name": part, "k": 3, "protocol": {"split": "x"}, "seconds": {"featurize": 1.0, "total": 2.0},
+            "folds": [{"fold": f, "conll_f1": 60.0 + 2 * f, "seconds": 1.0} for f in folds]}), encoding="utf8")
+    merged = merge_results([tmp_path / "a", tmp_path / "b"], tmp_path / "variant")
+    assert [f["fold"] for f in merged["folds"]] == [0, 1, 2]
+    assert merged["conll_f1"]["mean"] == pytest.approx(62.0) and merged["name"] == "variant"
+    assert json.loads((tmp_path / "variant" / "folds.json").read_text(encoding="utf8")) == merged
+    with pytest.raises(NeuralcorefError, match=r"\[E242\]"):
+        merge_results([tmp_path / "a", tmp_path / "a"], tmp_path / "twice")
