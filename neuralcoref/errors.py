@@ -63,6 +63,7 @@ class Warnings(metaclass=ErrorsWithCodes):
             "(neuralcoref.lang.ud), which need a pipeline with UD dependency labels "
             "and UD parts of speech. Ask for them with get_rules('ud') to silence "
             "this warning, or write rules for the language.")
+    W121 = "Skipped the fold results {path}: {error}."
     W120 = ("The challenge set ({path}) is not here: it lives in the tests of a "
             "neuralcoref checkout. Run evaluate-board from a checkout to get its rows; "
             "they are reported as n/a.")
@@ -275,6 +276,23 @@ class Errors(metaclass=ErrorsWithCodes):
             "--out. In Python: train(..., resume=True) or train(..., overwrite=True).")
     E227 = ("Both --resume and --overwrite were given for {path}: --resume continues "
             "the run there, --overwrite starts a new one; give one of them.")
+
+    # The fold board (issue 52): train/folds.py (E236-E239)
+    E236 = "Cannot split {path} into documents for the fold board: {reason}."
+    E237 = ("Cannot make {k} folds of {n} documents: give between 2 folds and one fold "
+            "per document.")
+    E238 = ("Documents {keys} occur more than once in the fold board's sources: give each "
+            "document once (e.g. not the same file twice).")
+    E239 = ("The fold board trains without doc.tensor ('use_vectors': false): a recipe "
+            "reading token vectors needs the vectors featurized for each fold, which it "
+            "does not store.")
+    # The mention-type head (issue 52): train/types.py (E240-E241); merged fold runs (E242)
+    E240 = ("{path}, line {line}: a typed mention of a document or sentence that {conll} "
+            "does not have: give the CoNLL file the typed mentions were made from.")
+    E241 = ("The recipe has a type head ('type_names') but no 'type_data': give "
+            "[CoNLL file, TSV of typed mentions] pairs that type the training documents.")
+    E242 = ("Cannot merge the fold results {parts}: they ran different recipes, data or "
+            "splits, or the same fold twice.")
     E152 = "No spaCy pipeline could be loaded (tried: {tried}): {hint}, or name an installed pipeline."
     E153 = ("No score between the spans {first} and {second}: both must be candidate "
             "mentions, the later one within the earlier one's candidate window.")

@@ -98,6 +98,16 @@ class TrainConfig:
     tune_link_offsets (bool): then fit one link offset per mention type on dev
         with the exported model (``neuralcoref tune``) and record them in it.
     seed (int): random seed.
+    type_names (List[str]): entity types of the mention-type head (empty: no head;
+        train/types.py); its classes are these, then "not a mention".
+    type_hidden (List[int] | None): hidden sizes of the type head (None: linear).
+    type_loss_weight (float): weight of its cross-entropy against the typed mentions.
+    type_data (List[List[str]]): [CoNLL file, TSV of typed mentions] pairs that type
+        the training documents (by doc id; e.g. GUM's train split for OntoGUM).
+    gender_swap (bool): also train on a copy of the training data with gendered
+        pronouns, nouns and first names swapped (train/augment.py).
+    gender_swap_names (str | None): folder of female.txt and male.txt, the first
+        names swapped (None: names stay).
     """
 
     use_vectors: bool = False
@@ -130,6 +140,12 @@ class TrainConfig:
     tune_greedyness: bool = True
     tune_link_offsets: bool = True
     seed: int = 0
+    type_names: List[str] = field(default_factory=list)
+    type_hidden: Optional[List[int]] = None
+    type_loss_weight: float = 0.5
+    type_data: List[List[str]] = field(default_factory=list)
+    gender_swap: bool = False
+    gender_swap_names: Optional[str] = None
 
     def to_dict(self) -> Dict:
         return asdict(self)

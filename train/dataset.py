@@ -56,6 +56,7 @@ class Batch:
     support_pos: Optional[np.ndarray] = None
     support_w: Optional[np.ndarray] = None
     known: Optional[np.ndarray] = None
+    type_gold: Optional[np.ndarray] = None
 
 
 class TrainingData:
@@ -107,6 +108,10 @@ class TrainingData:
         self.doc_ids = np.repeat(np.arange(corpus.n_docs), np.diff(np.asarray(corpus.doc_offsets)))
         self.members: Optional[np.ndarray] = None
         self.weights: Optional[np.ndarray] = None
+        #: (n,) int64 type-head class of each mention, -1 untyped (train/types.py); None: none.
+        self.type_labels: Optional[np.ndarray] = None
+        #: The gender-swapped copy trained instead every other epoch (train/augment.py); None: none.
+        self.swapped: Optional["TrainingData"] = None
 
     def set_soft_clusters(self, members: Optional[np.ndarray], weights: Optional[np.ndarray]) -> None:
         """Soft clusters (from :func:`neuralcoref.core.entities.soft_clusters`) that batches
@@ -164,6 +169,7 @@ class TrainingData:
             single_gold=~self.anaphoric[anaphors],
             mention_gold=self.labels[mentions] >= 0,
             known=(self.labels[ante] >= 0) & mask if self.partial else None,
+            type_gold=self.type_labels[mentions] if self.type_labels is not None else None,
             **self._support(mentions, used, support),
         )
 

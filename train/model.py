@@ -49,6 +49,8 @@ class CorefScorers(nn.Module):
         for name, param in self.params.items():
             if name == "embeddings":
                 nn.init.normal_(param, std=0.1)
+            elif name in ("types__pair", "types__single"):
+                nn.init.zeros_(param)  # no type preference until the data shows one
             elif name.startswith("pair__sim"):
                 nn.init.normal_(param, std=0.01)  # starts near 0: no similarity yet
             elif name.endswith("__b"):
@@ -83,7 +85,19 @@ class CorefScorers(nn.Module):
 
     def single_scores(self, x: torch.Tensor) -> torch.Tensor:
         """(n,) no-antecedent scores of mention inputs x (n, d_m)."""
-        return self._mlp(x, "single", 0, len(self.config.single_hidden))
+        scores = self._mlp(x, "single", 0, len(self.config.single_hidden))
+        if self.config.type_classes:
+            scores = scores + F.softmax(self.type_logits(x), dim=-1) @ self.p("types.single")[0]
+        return scores
+
+    def type_logits(self, x: torch.Tensor) -> torch.Tensor:
+        """(n, type_classes) logits of the mention-type head (entity types, then
+        "not a mention"), for mention inputs x (n, d_m)."""
+        h = x
+        for i in range(len(self.config.type_hidden or [])):
+            h = F.dropout(F.relu(F.linear(h, self.p(f"types.{i}.W"), self.p(f"types.{i}.b"))),
+                          self.dropout, self.training)
+        return F.linear(h, self.p("types.out.W"), self.p("types.out.b"))
 
     def mention_scores(self, x: torch.Tensor) -> torch.Tensor:
         """(n,) mention scores (zeros without a mention scorer)."""
@@ -117,6 +131,10 @@ class CorefScorers(nn.Module):
             u = F.linear(x_ante, self.p("pair.sim.U"))[ante_pos]
             v = F.linear(x_ana, self.p("pair.sim.V"))
             scores = scores + (u * v[:, None, :]).sum(-1)
+        if self.config.type_classes:  # learned type agreement p(a)^T M p(m)
+            p_ante = F.softmax(self.type_logits(x_ante), dim=-1) @ self.p("types.pair")
+            p_ana = F.softmax(self.type_logits(x_ana), dim=-1)
+            scores = scores + (p_ante[ante_pos] * p_ana[:, None, :]).sum(-1)
         return scores
 
     def export_weights(self) -> Dict[str, np.ndarray]:

@@ -42,11 +42,13 @@ from .config import SINGLETON_SHARE, PhaseConfig, TrainConfig, load_config
 from .data_checks import warn_if_dev_flat, warn_if_too_small
 from .dataset import TrainingData
 from .evaluation import batch_outputs, dev_scores, set_soft_clusters, to_tensors, tune_dev_offsets
+from .augment import alternate, swapped_copies
 from .export import export_model
 from .featurize import document_prior, featurize_corpus, load_pipeline, pipeline_id
 from .interrupt import GracefulStop, TrainingInterrupted
 from .losses import LOSSES
 from .model import CorefScorers
+from .types import attach_types, type_head, type_loss
 
 logger = logging.getLogger("neuralcoref.train")
 LOG_FILE, PLOT_FILE = "training_log.jsonl", "training_curves.png"
@@ -56,7 +58,8 @@ LOG_FILE, PLOT_FILE = "training_log.jsonl", "training_curves.png"
 class Run:
     """A prepared run: settings, pipeline, featurized data, and what the export records.
 
-    train_data (List[TrainingData]): the training data, then each extra corpus, then
+    train_data (List[TrainingData]): the training data (its ``swapped`` attribute
+        holding its gender-swapped copy with ``gender_swap``), then each extra corpus, then
         each partial one (``partial_repeat`` passes per epoch, see :func:`_train_epoch`).
     summary (Dict): the data's manifests and statistics, pipeline, device, timings.
     args (Dict): the run's arguments as ``neuralcoref export`` needs them again.
@@ -150,6 +153,9 @@ def prepare_run(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_
     chunks = cfg.document_chunks  # training data only: dev is featurized as at inference
     train_corpus = featurize_corpus(train_path, nlp, rules, cache, progress=progress,
                                     document_chunks=chunks)
+    swapped_corpora = [featurize_corpus(p, nlp, rules, cache, progress=progress, document_chunks=chunks)
+                       for p in swapped_copies([train_path], cache / "swapped", cfg.gender_swap_names)] \
+        if cfg.gender_swap else []
     prior = document_prior(train_corpus.manifest, cfg.document_prior_tokens if cfg.use_vectors else 0)
     dev_corpus = featurize_corpus(dev_path, nlp, rules, cache, progress=progress, document_prior=prior)
     extra_corpora = [featurize_corpus(path, nlp, rules, cache, progress=progress,
@@ -169,7 +175,8 @@ def prepare_run(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_
     if vocab_words is not None:
         vocab = WordVocab(vocab_words)
     elif cfg.embedding_dim:
-        vocab = build_vocab(_merged_counts([train_corpus] + extra_corpora + partial_corpora), cfg.vocab_min_count,
+        vocab = build_vocab(_merged_counts([train_corpus] + swapped_corpora + extra_corpora + partial_corpora),
+                            cfg.vocab_min_count,
                             cfg.vocab_max_size)
     else:
         vocab = WordVocab([])
@@ -179,12 +186,15 @@ def prepare_run(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_
                               single_hidden=list(cfg.single_hidden), pair_hidden=list(cfg.pair_hidden),
                               similarity_rank=cfg.similarity_rank,
                               mention_hidden=None if cfg.mention_hidden is None else list(cfg.mention_hidden),
-                              refine=cfg.refine)
+                              refine=cfg.refine, **type_head(cfg))
     train_data = _training_data(train_corpus, vocab, cfg, vector_dim)
     extra_data = [_training_data(c, vocab, cfg, vector_dim, gold_anaphors_only=True)
                   for c in extra_corpora]
     partial_data = [_training_data(c, vocab, cfg, vector_dim, partial=True) for c in partial_corpora]
     dev_data = _training_data(dev_corpus, vocab, cfg, vector_dim)
+    swapped_data = [_training_data(c, vocab, cfg, vector_dim) for c in swapped_corpora]
+    attach_types(cfg, [train_data] + swapped_data)
+    train_data.swapped = swapped_data[0] if swapped_data else None
     logger.info("Train: %s; extra: %s; partial: %s; dev: %s", train_data.stats(),
                 [d.stats() for d in extra_data], [d.stats() for d in partial_data], dev_data.stats())
     summary = {
@@ -449,7 +459,8 @@ def _run_phases(model: CorefScorers, run: Run, state: RunState, restored: Option
                 return
             t0 = time.time()
             desc = f"epoch {epoch + 1}/{phase.max_epochs} {phase.loss}"
-            loss = _train_epoch(model, optimizer, phase, run.train_data, cfg, run.device, run.rng,
+            loss = _train_epoch(model, optimizer, phase, alternate(run.train_data, len(state.log)), cfg,
+                                run.device, run.rng,
                                 progress, desc, average, stop)
             if loss is None:  # stopped within the epoch: it is neither evaluated nor saved
                 return
@@ -578,6 +589,8 @@ def _train_epoch(model: CorefScorers, optimizer: torch.optim.Optimizer, phase: P
             # Auxiliary mention detection: is each candidate a gold mention at all?
             loss = loss + cfg.mention_loss_weight * torch.nn.functional.binary_cross_entropy_with_logits(
                 mention_scores, t["mention_gold"].float())
+        if t.get("type_gold") is not None and model.config.type_classes:
+            loss = loss + cfg.type_loss_weight * type_loss(model, t)
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()

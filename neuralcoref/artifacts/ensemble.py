@@ -130,8 +130,8 @@ def _check_members(models: Sequence[CorefModel]) -> None:
             problem = f"spaCy pipelines differ ({c.spacy_pipeline} vs {first.spacy_pipeline})"
         elif c.scorer.vector_dim not in (0, max(x.config.scorer.vector_dim for x in models)):
             problem = "members use token vectors of different widths"
-        elif c.scorer.refine or c.scorer.similarity_rank:
-            problem = "members with refine or similarity_rank cannot be merged"
+        elif c.scorer.refine or c.scorer.similarity_rank or c.scorer.type_classes:
+            problem = "members with refine, similarity_rank or a type head cannot be merged"
         elif _window(c) != _window(first):
             problem = "members were trained with different candidate windows (max_dist)"
         if problem:

@@ -408,7 +408,7 @@ def _check_config(config: ModelConfig, path: Union[str, Path]) -> None:
     # when the first Doc is scored): check them all at load time.
     scorer = config.scorer
     problems = [f"scorer.{name} is {getattr(scorer, name)!r}, not an integer >= 0"
-                for name in ("vector_dim", "vocab_size", "embedding_dim", "similarity_rank")
+                for name in ("vector_dim", "vocab_size", "embedding_dim", "similarity_rank", "type_classes")
                 if not is_int(getattr(scorer, name))]
     for name, least_layers in (("single_hidden", 0), ("pair_hidden", 1)):
         layers = getattr(scorer, name)

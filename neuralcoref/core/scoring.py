@@ -53,6 +53,11 @@ class ScorerConfig:
         layer. Block k of a layer reads only block k of the layer before (the
         weights between blocks are zero), so each is computed on its own; the
         first layer reads the whole input. None: one block.
+    type_classes (int): classes of the mention-type head (entity types and a last
+        "not a mention" class; 0: no head). Its distribution p(m) over them adds
+        ``types.single . p(m)`` to single scores and ``p(a)^T types.pair p(m)``
+        to pair scores (learned type agreement, e.g. person with he/she/they).
+    type_hidden (List[int] | None): hidden sizes of the type head (None: linear).
     """
 
     vector_dim: int = 96
@@ -65,12 +70,19 @@ class ScorerConfig:
     refine: bool = False
     single_blocks: Optional[List[List[int]]] = None
     pair_blocks: Optional[List[List[int]]] = None
+    type_classes: int = 0
+    type_hidden: Optional[List[int]] = None
 
     @property
     def mention_width(self) -> int:
         """Width of a mention's input vector."""
         return (len(SPAN_VECTORS) * self.vector_dim + MENTION_LAYOUT.width
                 + len(WORD_SLOTS) * self.embedding_dim)
+
+    @property
+    def bilinear_width(self) -> int:
+        """Width of the bilinear pair terms: the similarity rank, then the type classes."""
+        return self.similarity_rank + self.type_classes
 
     @property
     def pair_width(self) -> int:
@@ -122,7 +134,22 @@ def weight_shapes(config: ScorerConfig) -> Dict[str, Tuple[int, ...]]:
             shapes[f"mention.{i}.W"], shapes[f"mention.{i}.b"] = (n_out, n_in), (n_out,)
             n_in = n_out
         shapes["mention.out.W"], shapes["mention.out.b"] = (1, n_in), (1,)
+    if config.type_classes:
+        n_in = d_m
+        for i, n_out in enumerate(config.type_hidden or []):
+            shapes[f"types.{i}.W"], shapes[f"types.{i}.b"] = (n_out, n_in), (n_out,)
+            n_in = n_out
+        shapes["types.out.W"], shapes["types.out.b"] = (config.type_classes, n_in), (config.type_classes,)
+        shapes["types.pair"] = (config.type_classes, config.type_classes)
+        shapes["types.single"] = (1, config.type_classes)
     return shapes
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    """Row-wise softmax. RETURNS (ndarray): the shape of ``logits``, float32."""
+    z = logits - logits.max(axis=1, keepdims=True)
+    np.exp(z, out=z)
+    return (z / z.sum(axis=1, keepdims=True)).astype(np.float32, copy=False)
 
 
 class MentionParts(NamedTuple):
@@ -131,7 +158,9 @@ class MentionParts(NamedTuple):
     single (n,): no-antecedent scores.
     ante (n, pair_hidden[0]), ana (n, pair_hidden[0]): the pair net's first-layer
         antecedent and anaphor parts (the bias is in ``ana``).
-    sim_ante (n, r), sim_ana (n, r): the similarity projections (r may be 0).
+    sim_ante (n, r), sim_ana (n, r): the bilinear pair terms' two sides, whose dot
+        product is added to a pair's score: the similarity projections, then
+        ``p(a) @ types.pair`` and ``p(m)`` (r = config.bilinear_width, may be 0).
     mention (n,): mention scores, added to the pair scores of both mentions (0
         without a mention scorer).
     """
@@ -242,6 +271,18 @@ class Scorers:
         rank = config.similarity_rank
         self._sim_u = self.w["pair.sim.U"].T.copy() if rank else np.zeros((config.mention_width, 0), np.float32)
         self._sim_v = self.w["pair.sim.V"].T.copy() if rank else np.zeros((config.mention_width, 0), np.float32)
+        names = [str(i) for i in range(len(config.type_hidden or []))] + ["out"]
+        self._types = [(self.w[f"types.{n}.W"].T.copy(), self.w[f"types.{n}.b"]) for n in names] \
+            if config.type_classes else []
+
+    def type_probs(self, x: np.ndarray) -> np.ndarray:
+        """The type head's distribution over its classes for mention inputs ``x``
+        (n, mention_width). RETURNS (ndarray): (n, type_classes) float32."""
+        h = x
+        for W, b in self._types[:-1]:
+            h = _relu(h @ W + b)
+        W, b = self._types[-1]
+        return softmax(h @ W + b)
 
     def _net(self, prefix: str, hidden: List[int], blocks: Optional[List[List[int]]] = None) -> Net:
         # Transposed once so that forward passes are x @ W.T without copies.
@@ -302,7 +343,7 @@ class Scorers:
 
     def mention_parts(self, features: MentionFeatures, word_rows: np.ndarray) -> MentionParts:
         """Everything computed once per mention, in chunks to bound memory."""
-        n, first, rank = len(features), self.config.pair_hidden[0], self.config.similarity_rank
+        n, first, rank = len(features), self.config.pair_hidden[0], self.config.bilinear_width
         parts = MentionParts(np.empty(n, np.float32), np.empty((n, first), np.float32),
                              np.empty((n, first), np.float32), np.empty((n, rank), np.float32),
                              np.empty((n, rank), np.float32), np.empty(n, np.float32))
@@ -320,9 +361,15 @@ class Scorers:
                 parts.single[lo:hi] = _forward([_relu(h) for h in single_hidden], self._single.rest)
             else:  # a linear single scorer: its one output is the score
                 parts.single[lo:hi] = single_hidden[0][:, 0]
-            if rank:  # products of width 0 are still calls to BLAS
-                parts.sim_ante[lo:hi] = x @ self._sim_u
-                parts.sim_ana[lo:hi] = x @ self._sim_v
+            sim = self.config.similarity_rank
+            if sim:  # products of width 0 are still calls to BLAS
+                parts.sim_ante[lo:hi, :sim] = x @ self._sim_u
+                parts.sim_ana[lo:hi, :sim] = x @ self._sim_v
+            if self._types:
+                probs = self.type_probs(x)
+                parts.single[lo:hi] += probs @ self.w["types.single"][0]
+                parts.sim_ante[lo:hi, sim:] = probs @ self.w["types.pair"]
+                parts.sim_ana[lo:hi, sim:] = probs
             parts.mention[lo:hi] = self.mention_scores(x)
         return parts
 
@@ -395,7 +442,7 @@ class Scorers:
             n, e = hi - lo, edges - edges[0]
             out[lo:hi] = _forward([flat[n * e0:n * e1].reshape(n, e1 - e0) for e0, e1 in zip(e[:-1], e[1:])],
                                   self._pair.rest, first, bias)
-            if bias and self.config.similarity_rank:
+            if bias and self.config.bilinear_width:
                 out[lo:hi] += np.einsum("ij,ij->i", parts.sim_ante[ante[lo:hi]],
                                         parts.sim_ana[ana[lo:hi]])
             if bias and self._mention:

@@ -37,23 +37,28 @@ def test_torch_parameters_are_the_runtime_weights(data):
     assert all(v.dtype == np.float32 for v in weights.values())
 
 
-@pytest.mark.parametrize("single_hidden,pair_hidden,embedding_dim,rank,mention_hidden",
-                         [([32], [16], 8, 0, None), ([32, 16], [24, 12, 6], 0, 0, None),
-                          ([32], [16], 8, 4, None), ([32], [16], 8, 0, [8])],
-                         ids=["small", "deep-no-emb", "similarity", "mention-scorer"])
+@pytest.mark.parametrize("single_hidden,pair_hidden,embedding_dim,rank,mention_hidden,types",
+                         [([32], [16], 8, 0, None, None), ([32, 16], [24, 12, 6], 0, 0, None, None),
+                          ([32], [16], 8, 4, None, None), ([32], [16], 8, 0, [8], None),
+                          ([32], [16], 8, 0, None, (12, None)), ([32], [16], 8, 4, None, (12, [10]))],
+                         ids=["small", "deep-no-emb", "similarity", "mention-scorer", "type-head-linear",
+                              "type-head-hidden-and-similarity"])
 def test_runtime_scores_equal_torch_scores(data, tmp_path, single_hidden, pair_hidden, embedding_dim,
-                                           rank, mention_hidden):
+                                           rank, mention_hidden, types):
     data, vocab = data
     torch.manual_seed(1)
     config = ScorerConfig(vector_dim=96, vocab_size=len(vocab) if embedding_dim else 2,
                           embedding_dim=embedding_dim, single_hidden=single_hidden,
                           pair_hidden=pair_hidden, similarity_rank=rank,
-                          mention_hidden=mention_hidden)
+                          mention_hidden=mention_hidden, type_classes=types[0] if types else 0,
+                          type_hidden=types[1] if types else None)
     model = CorefScorers(config, dropout=0.5).eval()
     with torch.no_grad():
         for name, param in model.params.items():
             if name.startswith("pair__sim"):
                 param.normal_(0, 0.05)  # make the similarity term matter
+            elif name in ("types__pair", "types__single"):
+                param.normal_(0, 0.5)  # and the type terms (they start at 0)
     words = vocab.words if embedding_dim else []
     path = save_model(tmp_path / "m", ModelConfig(lang="en", scorer=config), model.export_weights(), words)
     runtime = load_model(path)

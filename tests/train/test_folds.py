@@ -1,0 +1,129 @@
+"""The fold board: the split by document, the aggregation, the board's row (no training)."""
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("torch")
+
+from neuralcoref.apps.board import Board, fold_rows, fold_verdict, parse_only, read_fold_results  # noqa: E402
+from neuralcoref.corpora.conll import read_conll_path  # noqa: E402
+from neuralcoref.errors import NeuralcorefError  # noqa: E402
+from neuralcoref.train.folds import assign_folds, document_blocks, summarize, write_fold_files  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = ROOT / "conll_data" / "sample.english.v4_gold_conll"
+
+
+def make_docs(path: Path, ids) -> Path:
+    """A CoNLL file of one-sentence documents named ``ids``, each a two-word cluster."""
+    docs = [f"#begin document ({doc}); part 000\n{doc}\t0\t0\tAnna\t-\t-\t-\t-\t-\t-\t*\t(1)\n"
+            f"{doc}\t0\t1\tslept\t-\t-\t-\t-\t-\t-\t*\t-\n\n#end document\n" for doc in ids]
+    path.write_text("".join(docs), encoding="utf8")
+    return path
+
+
+def test_folds_document_blocks_split_a_file_into_its_documents():
+    blocks = document_blocks(SAMPLE)
+    assert [key for key, _ in blocks] == [f"{doc.doc_id} {int(doc.part or 0):03d}" for doc in read_conll_path(SAMPLE)]
+    assert all(text.startswith("#begin document") and text.endswith("#end document\n") for _, text in blocks)
+
+
+@pytest.mark.parametrize("text,reason", [("no documents here\n", "no '#begin document'"),
+                                          ("#begin document (a); part 000\na\t0\t0\tx\n", "has no end")],
+                         ids=["empty", "unterminated"])
+def test_folds_document_blocks_refuse_files_without_whole_documents(tmp_path, text, reason):
+    path = tmp_path / "bad.conll"
+    path.write_text(text, encoding="utf8")
+    with pytest.raises(NeuralcorefError, match=rf"\[E236\].*{reason}"):
+        document_blocks(path)
+
+
+def test_folds_split_is_by_sorted_id_balanced_and_independent_of_order():
+    keys = [f"GUM_{genre}_{i} 000" for genre in ("academic", "bio", "news") for i in range(5)]
+    folds = assign_folds(keys, 5)
+    assert folds == assign_folds(list(keys), 5)
+    shuffled = keys[::-1]
+    assert dict(zip(shuffled, assign_folds(shuffled, 5))) == dict(zip(keys, folds))
+    assert sorted(folds.count(f) for f in range(5)) == [3] * 5
+    for genre in ("academic", "bio", "news"):  # round robin over sorted ids spreads each genre
+        assert len({f for key, f in zip(keys, folds) if genre in key}) == 5
+
+
+@pytest.mark.parametrize("keys,k,code", [(["a", "b"], 3, "E237"), (["a", "b"], 1, "E237"),
+                                          (["a", "a", "b"], 2, "E238")], ids=["too-many", "one", "duplicate"])
+def test_folds_split_refuses_impossible_folds(keys, k, code):
+    with pytest.raises(NeuralcorefError, match=rf"\[{code}\]"):
+        assign_folds(keys, k)
+
+
+def test_folds_files_hold_every_document_once_and_are_rewritten_only_on_change(tmp_path):
+    train = make_docs(tmp_path / "train.conll", [f"doc{i:02d}" for i in range(7)])
+    dev = make_docs(tmp_path / "dev.conll", ["dev0", "dev1", "dev2"])
+    paths = write_fold_files([train, dev], tmp_path / "folds", k=5)
+    ids = [[doc.doc_id for doc in read_conll_path(p)] for p in paths]
+    assert sorted(i for fold in ids for i in fold) == sorted([f"doc{i:02d}" for i in range(7)] + ["dev0", "dev1", "dev2"])
+    assert [len(fold) for fold in ids] == [2] * 5
+    stamps = [p.stat().st_mtime_ns for p in paths]
+    assert write_fold_files([train, dev], tmp_path / "folds", k=5) == paths
+    assert [p.stat().st_mtime_ns for p in paths] == stamps  # same content: the cache key stays
+
+
+def test_folds_summary_is_mean_and_sample_sd():
+    summary = summarize([60.0, 62.0, 64.0])
+    assert summary["mean"] == pytest.approx(62.0)
+    assert summary["sd"] == pytest.approx(2.0)
+    assert (summary["min"], summary["max"]) == (60.0, 64.0)
+
+
+@pytest.mark.parametrize("variant,ships", [([61.0, 63.0, 65.0], True), ([63.0, 63.0, 61.0], False),
+                                           ([59.0, 62.0, 64.0], False)],
+                         ids=["every-fold-up", "one-fold-down-more-than-sd", "mean-down"])
+def test_folds_ship_rule_needs_a_higher_mean_and_no_fold_down_by_more_than_sd(variant, ships):
+    verdict = fold_verdict([60.0, 62.0, 64.0], variant)
+    assert verdict["ships"] is ships
+    assert verdict["sd"] == pytest.approx(2.0)
+    assert fold_verdict([60.0, 62.0], variant) is None
+
+
+def write_results(folder: Path, name: str, f1) -> None:
+    folder.mkdir(parents=True)
+    results = {"name": name, "k": len(f1), "folds": [{"fold": i, "conll_f1": v} for i, v in enumerate(f1)],
+               "conll_f1": summarize(f1)}
+    (folder / "folds.json").write_text(json.dumps(results), encoding="utf8")
+
+
+def test_board_fold_row_shows_each_variant_against_the_baseline(tmp_path):
+    assert parse_only("folds") == ["folds"]
+    write_results(tmp_path / "with_types", "with_types", [61.0, 63.0, 65.0])
+    write_results(tmp_path / "baseline", "baseline", [60.0, 62.0, 64.0])
+    (tmp_path / "broken").mkdir()
+    (tmp_path / "broken" / "folds.json").write_text("{", encoding="utf8")
+    with pytest.warns(UserWarning, match="W121"):
+        assert list(read_fold_results(tmp_path)) == ["baseline", "with_types"]
+    board = Board()
+    with pytest.warns(UserWarning, match="W121"):
+        fold_rows(board, tmp_path)
+    assert [row.value for row in board.rows] == [
+        "62.00 +- 2.00 (60.00 / 62.00 / 64.00)",
+        "63.00 +- 2.00 (61.00 / 63.00 / 65.00); +1.00 vs baseline, worst fold +1.00: ships"]
+    assert board.figures["folds"]["with_types"]["against_baseline"]["ships"] is True
+    empty = Board()
+    fold_rows(empty, tmp_path / "none")
+    assert "run neuralcoref folds" in empty.rows[0].value and empty.figures["folds"] is None
+
+
+def test_folds_parts_run_side_by_side_merge_into_one_result(tmp_path):
+    from neuralcoref.train.folds import merge_results
+
+    for part, folds in (("a", [0, 2]), ("b", [1])):
+        (tmp_path / part).mkdir()
+        (tmp_path / part / "folds.json").write_text(json.dumps({
+            "name": part, "k": 3, "protocol": {"split": "x"}, "seconds": {"featurize": 1.0, "total": 2.0},
+            "folds": [{"fold": f, "conll_f1": 60.0 + 2 * f, "seconds": 1.0} for f in folds]}), encoding="utf8")
+    merged = merge_results([tmp_path / "a", tmp_path / "b"], tmp_path / "variant")
+    assert [f["fold"] for f in merged["folds"]] == [0, 1, 2]
+    assert merged["conll_f1"]["mean"] == pytest.approx(62.0) and merged["name"] == "variant"
+    assert json.loads((tmp_path / "variant" / "folds.json").read_text(encoding="utf8")) == merged
+    with pytest.raises(NeuralcorefError, match=r"\[E242\]"):
+        merge_results([tmp_path / "a", tmp_path / "a"], tmp_path / "twice")

@@ -1,0 +1,261 @@
+"""The fold board: k-fold cross-validation of a training recipe over whole documents.
+
+One dev file is too few documents to choose between recipes: a change tuned on it
+can rise there and nowhere else. The fold board pools corpora (OntoGUM train and
+dev), splits them by document into ``k`` folds, trains the recipe on ``k - 1``
+folds and scores the held-out one, for every fold, and reports the mean and
+standard deviation of the CoNLL F1.
+
+Protocol (the same for every variant, so that two variants compare):
+
+- split: documents sorted by (id, part), the i-th goes to fold ``i % k``. GUM ids
+  start with the genre (``GUM_academic_...``), so each fold holds about a
+  ``k``-th of every genre; the split depends on nothing but the ids.
+- each fold is written as its own CoNLL file and featurized once by the runtime's
+  code (:func:`train.featurize.featurize_corpus`'s cache, keyed by content,
+  pipeline, rules and schema): every variant with the same schema reuses it.
+- training: the recipe's phases for their full ``max_epochs`` (no early stopping
+  and no threshold fitted on the held-out fold: it is only scored), from the
+  weight average when the recipe keeps one; the vocabulary is the training
+  folds' words only.
+- score: the held-out fold decoded by the runtime's decoding at the untuned
+  link threshold (offset 0), scored by the project's scorer, singletons as the
+  data annotates them (as ``train`` picks them).
+"""
+from __future__ import annotations
+
+import json
+import logging
+import re
+import statistics
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+import torch
+
+from neuralcoref.core.embeddings import build_vocab
+from neuralcoref.core.scoring import ScorerConfig
+from neuralcoref.errors import Errors, NeuralcorefError
+from neuralcoref.lang import get_pipeline_rules
+
+from .config import TrainConfig, load_config
+from .evaluation import dev_scores
+from .featurize import featurize_corpus, load_pipeline, pipeline_id
+from .interrupt import GracefulStop, TrainingInterrupted
+from .model import CorefScorers
+from .augment import alternate, swapped_copies
+from .types import attach_types, type_head
+from .trainer import WeightAverage, _merged_counts, _train_epoch, _training_data, annotates_singletons
+
+logger = logging.getLogger("neuralcoref.train")
+
+#: Folds of the board's row.
+DEFAULT_FOLDS = 5
+#: The results file a fold run writes in its output folder (the board reads it).
+RESULTS_FILE = "folds.json"
+_BEGIN = re.compile(r"^#begin document \((?P<id>.*?)\);?(?: part (?P<part>\d+))?")
+
+
+def document_blocks(path: Union[str, Path]) -> List[Tuple[str, str]]:
+    """Split a CoNLL-2012 file into its documents' text, as written.
+
+    RETURNS (List[Tuple[str, str]]): ("id part", text from ``#begin document``
+        to ``#end document`` inclusive, with a final newline), in file order.
+    RAISES (NeuralcorefError): E236 for a file without documents or with an
+        unterminated one.
+    """
+    blocks: List[Tuple[str, str]] = []
+    key, lines = None, []
+    with Path(path).open(encoding="utf8") as handle:
+        for line in handle:
+            match = _BEGIN.match(line)
+            if match:
+                if key is not None:
+                    raise NeuralcorefError(Errors.E236.format(path=path, reason=f"document '{key}' has no end"))
+                key, lines = f"{match['id']} {int(match['part'] or 0):03d}", [line]
+            elif key is not None:
+                lines.append(line)
+                if line.startswith("#end document"):
+                    blocks.append((key, "".join(lines).rstrip("\n") + "\n"))
+                    key = None
+    if key is not None or not blocks:
+        reason = f"document '{key}' has no end" if key is not None else "no '#begin document' line"
+        raise NeuralcorefError(Errors.E236.format(path=path, reason=reason))
+    return blocks
+
+
+def assign_folds(keys: Sequence[str], k: int = DEFAULT_FOLDS) -> List[int]:
+    """The fold of each document: sorted by key, the i-th goes to fold ``i % k``.
+
+    keys (Sequence[str]): document keys ("id part"), unique.
+    k (int): number of folds, 2 or more, at most len(keys).
+    RETURNS (List[int]): fold index per key, in the order given.
+    """
+    if k < 2 or k > len(keys):
+        raise NeuralcorefError(Errors.E237.format(k=k, n=len(keys)))
+    if len(set(keys)) != len(keys):
+        dupes = sorted(key for key, count in Counter(keys).items() if count > 1)
+        raise NeuralcorefError(Errors.E238.format(keys=dupes[:5]))
+    rank = {key: i for i, key in enumerate(sorted(keys))}
+    return [rank[key] % k for key in keys]
+
+
+def write_fold_files(sources: Sequence[Union[str, Path]], out_dir: Union[str, Path],
+                     k: int = DEFAULT_FOLDS) -> List[Path]:
+    """Pool the documents of ``sources`` and write fold ``f`` to ``out_dir/fold_f.conll``.
+
+    Files already there with the same content are left untouched (their
+    featurized cache stays valid).
+    RETURNS (List[Path]): the k fold files.
+    """
+    blocks = [block for source in sources for block in document_blocks(source)]
+    folds = assign_folds([key for key, _ in blocks], k)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for f in range(k):
+        text = "".join(block for (_, block), fold in zip(blocks, folds) if fold == f)
+        path = out / f"fold_{f}.conll"
+        if not path.is_file() or path.read_text(encoding="utf8") != text:
+            path.write_text(text, encoding="utf8")
+        paths.append(path)
+    return paths
+
+
+def summarize(values: Sequence[float]) -> Dict[str, float]:
+    """Mean, sample standard deviation, min and max of per-fold figures."""
+    values = [float(v) for v in values]
+    return {"mean": statistics.fmean(values), "sd": statistics.stdev(values) if len(values) > 1 else 0.0,
+            "min": min(values), "max": max(values)}
+
+
+def run_folds(sources: Sequence[Union[str, Path]], spacy_model: str, out_dir: Union[str, Path],
+              config: Union[TrainConfig, str, Path, None] = "folds", k: int = DEFAULT_FOLDS,
+              only: Optional[Sequence[int]] = None, cache_dir: Union[str, Path, None] = None,
+              name: Optional[str] = None, progress: bool = True) -> Dict:
+    """Train and score the recipe on every fold; write ``out_dir/folds.json``.
+
+    sources (Sequence[str | Path]): CoNLL files pooled into folds.
+    spacy_model (str): the spaCy pipeline to parse with.
+    out_dir (str | Path): fold files, the results file (a folder per variant).
+    config (TrainConfig | str | Path | None): the recipe (default: ``folds``).
+    k (int): number of folds.
+    only (Sequence[int] | None): the folds to run (default: all).
+    cache_dir (str | Path | None): featurized folds (default ``out_dir/../cache``, shared
+        by the variants beside each other).
+    name (str | None): the variant's name in the results (default: the folder's name).
+    RETURNS (Dict): the results, as written to ``folds.json``.
+    """
+    cfg = load_config(config) if not isinstance(config, TrainConfig) else config
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    cache = Path(cache_dir) if cache_dir else out.parent / "cache"
+    started = time.time()
+    paths = write_fold_files(sources, cache / "folds", k)
+    nlp = load_pipeline(spacy_model)
+    rules = get_pipeline_rules(nlp)
+    corpora = [featurize_corpus(p, nlp, rules, cache, progress=progress) for p in paths]
+    swapped = [featurize_corpus(p, nlp, rules, cache, progress=progress)
+               for p in swapped_copies(paths, cache / "folds", cfg.gender_swap_names)] if cfg.gender_swap else []
+    featurize_s = time.time() - started
+    if cfg.drop_singletons is None:
+        cfg.drop_singletons = annotates_singletons(corpora[0])
+    results: List[Dict] = []
+    summary: Dict = {}
+    protocol = {"sources": [str(Path(s).resolve()) for s in sources], "split": "sorted (id, part), i % k",
+                "spacy_pipeline": pipeline_id(nlp), "config": cfg.to_dict(),
+                "selection": "none: every epoch of every phase, scored at offset 0"}
+    with GracefulStop() as stop:
+        for held_out in (range(k) if only is None else only):
+            fold_result = _run_fold(cfg, corpora, held_out, stop, progress, swapped)
+            if fold_result is None:
+                raise TrainingInterrupted(stop.requested)
+            results.append(fold_result)
+            logger.info("fold %d: CoNLL F1 %.2f (%.0f s)", held_out, fold_result["conll_f1"],
+                        fold_result["seconds"])
+            # Written after every fold: a run stopped later keeps the folds it finished.
+            summary = {"name": name or out.name, "k": k, "folds": results,
+                       "conll_f1": summarize([r["conll_f1"] for r in results]), "protocol": protocol,
+                       "seconds": {"featurize": round(featurize_s, 1), "total": round(time.time() - started, 1)}}
+            (out / RESULTS_FILE).write_text(json.dumps(summary, indent=2), encoding="utf8")
+    return summary
+
+
+def _run_fold(cfg: TrainConfig, corpora, held_out: int, stop: GracefulStop, progress: bool,
+              swapped=()) -> Optional[Dict]:
+    """Train on every corpus but ``held_out`` for the recipe's full schedule and score it.
+
+    swapped (Sequence[FeaturizedCorpus]): the folds' gender-swapped copies (``gender_swap``),
+        trained with their folds.
+
+    RETURNS (Dict | None): the fold's scores; None when a stop was requested.
+    """
+    t0 = time.time()
+    torch.manual_seed(cfg.seed + held_out)
+    rng = np.random.default_rng(cfg.seed + held_out)
+    train_corpora = [c for i, c in enumerate(corpora) if i != held_out]
+    vocab = build_vocab(_merged_counts(train_corpora + [c for i, c in enumerate(swapped) if i != held_out]),
+                        cfg.vocab_min_count, cfg.vocab_max_size)
+    scorer_cfg = ScorerConfig(vector_dim=0, vocab_size=len(vocab), embedding_dim=cfg.embedding_dim,
+                              single_hidden=list(cfg.single_hidden), pair_hidden=list(cfg.pair_hidden),
+                              similarity_rank=cfg.similarity_rank,
+                              mention_hidden=None if cfg.mention_hidden is None else list(cfg.mention_hidden),
+                              refine=cfg.refine, **type_head(cfg))
+    if cfg.use_vectors:
+        raise NeuralcorefError(Errors.E239)
+    train_data = [_training_data(c, vocab, cfg, 0) for c in train_corpora]
+    for data, copy in zip(train_data, [c for i, c in enumerate(swapped) if i != held_out]):
+        data.swapped = _training_data(copy, vocab, cfg, 0)
+    test_data = _training_data(corpora[held_out], vocab, cfg, 0)
+    attach_types(cfg, train_data + [d.swapped for d in train_data if getattr(d, "swapped", None) is not None])
+    model = CorefScorers(scorer_cfg, dropout=cfg.dropout, word_dropout=cfg.word_dropout,
+                         vector_dropout=cfg.vector_dropout)
+    device = torch.device("cpu")
+    losses = []
+    for phase in cfg.phases:
+        optimizer = torch.optim.Adam(model.parameters(), lr=phase.lr, weight_decay=cfg.weight_decay)
+        schedule = torch.optim.lr_scheduler.ExponentialLR(optimizer, gamma=phase.lr_decay)
+        average = WeightAverage(model, cfg.ema_decay)
+        for epoch in range(phase.max_epochs):
+            desc = f"fold {held_out} {phase.loss} {epoch + 1}/{phase.max_epochs}"
+            loss = _train_epoch(model, optimizer, phase, alternate(train_data, len(losses)), cfg, device, rng,
+                                progress, desc, average, stop)
+            if loss is None:
+                return None
+            schedule.step()
+            losses.append(round(loss, 6))
+        if average.shadow:  # the next phase, and the score, start from the average, as train() does
+            model.load_state_dict(average.shadow)
+    _, scores, _ = dev_scores(model, test_data, device, cfg.pair_budget, tune=False)
+    return {"fold": held_out, "docs": test_data.corpus.n_docs, "mentions": len(test_data),
+            "conll_f1": 100 * scores.conll_f1, "muc_f1": 100 * scores.muc.f1, "b3_f1": 100 * scores.bcub.f1,
+            "ceafe_f1": 100 * scores.ceafe.f1, "lea_f1": 100 * scores.lea.f1 if hasattr(scores, "lea") else None,
+            "losses": losses, "seconds": round(time.time() - t0, 1)}
+
+
+def merge_results(parts: Sequence[Union[str, Path]], out_dir: Union[str, Path],
+                  name: Optional[str] = None) -> Dict:
+    """Merge the ``folds.json`` of runs of the same variant on different folds
+    (``--only-folds``, run side by side) into ``out_dir/folds.json``.
+
+    parts (Sequence[str | Path]): folders holding a ``folds.json`` each.
+    RETURNS (Dict): the merged results (folds in order, the first part's protocol).
+    RAISES (NeuralcorefError): E242 when the parts ran other recipes or folds twice.
+    """
+    results = [json.loads((Path(p) / RESULTS_FILE).read_text(encoding="utf8")) for p in parts]
+    folds = sorted((fold for r in results for fold in r["folds"]), key=lambda f: f["fold"])
+    protocols = {json.dumps(r["protocol"], sort_keys=True) for r in results}
+    if len(protocols) > 1 or len({f["fold"] for f in folds}) != len(folds):
+        raise NeuralcorefError(Errors.E242.format(parts=", ".join(str(p) for p in parts)))
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    merged = {**results[0], "name": name or out.name, "folds": folds,
+              "conll_f1": summarize([f["conll_f1"] for f in folds]),
+              "seconds": {"featurize": max(r["seconds"]["featurize"] for r in results),
+                          "total": sum(f["seconds"] for f in folds)},
+              "merged_from": [str(p) for p in parts]}
+    (out / RESULTS_FILE).write_text(json.dumps(merged, indent=2), encoding="utf8")
+    return merged
