@@ -134,7 +134,7 @@ def test_linking_bad_kb_tsv_is_a_coded_error(tmp_path, content, code):
 
 
 def test_linking_scorer_parity_torch_numpy(tmp_path):
-    torch = pytest.importorskip("torch")
+    torch = pytest.importorskip("torch", exc_type=ModuleNotFoundError)
     from neuralcoref.train.linker import TorchLinkScorer
 
     torch.manual_seed(0)

@@ -17,9 +17,12 @@ Kantrowitz and Bill Ross: see that folder's README for its terms).
 """
 from __future__ import annotations
 
+import re
 import zlib
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple, Union
+
+from neuralcoref.errors import Errors, NeuralcorefError
 
 #: Gendered words and their counterpart, lowercase, both directions added below.
 _PAIRS = """
@@ -129,11 +132,40 @@ class GenderSwapper:
         return "".join(lines)
 
 
+_BEGIN = re.compile(r"^#begin document \((?P<id>.*?)\);?(?: part (?P<part>\d+))?")
+
+
+def document_blocks(path: Union[str, Path]) -> List[Tuple[str, str]]:
+    """Split a CoNLL-2012 file into its documents' text, as written.
+
+    RETURNS (List[Tuple[str, str]]): ("id part", text from ``#begin document``
+        to ``#end document`` inclusive, with a final newline), in file order.
+    RAISES (NeuralcorefError): E236 for a file without documents or with an
+        unterminated one.
+    """
+    blocks: List[Tuple[str, str]] = []
+    key, lines = None, []
+    with Path(path).open(encoding="utf8") as handle:
+        for line in handle:
+            match = _BEGIN.match(line)
+            if match:
+                if key is not None:
+                    raise NeuralcorefError(Errors.E236.format(path=path, reason=f"document '{key}' has no end"))
+                key, lines = f"{match['id']} {int(match['part'] or 0):03d}", [line]
+            elif key is not None:
+                lines.append(line)
+                if line.startswith("#end document"):
+                    blocks.append((key, "".join(lines).rstrip("\n") + "\n"))
+                    key = None
+    if key is not None or not blocks:
+        reason = f"document '{key}' has no end" if key is not None else "no '#begin document' line"
+        raise NeuralcorefError(Errors.E236.format(path=path, reason=reason))
+    return blocks
+
+
 def write_swapped(path: Union[str, Path], out: Union[str, Path], swapper: GenderSwapper) -> Path:
     """Write the gender-swapped copy of every document of the CoNLL file ``path``
     to ``out`` (left untouched when it already holds the same text)."""
-    from .folds import document_blocks
-
     text = "".join(swapper.swap_document(block) for _, block in document_blocks(path))
     out = Path(out)
     if not out.is_file() or out.read_text(encoding="utf8") != text:

@@ -26,12 +26,11 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 import statistics
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple, Union
+from typing import Dict, List, Optional, Sequence, Union
 
 import numpy as np
 import torch
@@ -46,7 +45,7 @@ from .evaluation import dev_scores
 from .featurize import featurize_corpus, load_pipeline, pipeline_id
 from .interrupt import GracefulStop, TrainingInterrupted
 from .model import CorefScorers
-from .augment import alternate, swapped_copies
+from .augment import alternate, document_blocks, swapped_copies
 from .types import attach_types, type_head
 from .trainer import WeightAverage, _merged_counts, _train_epoch, _training_data, annotates_singletons
 
@@ -56,35 +55,6 @@ logger = logging.getLogger("neuralcoref.train")
 DEFAULT_FOLDS = 5
 #: The results file a fold run writes in its output folder (the board reads it).
 RESULTS_FILE = "folds.json"
-_BEGIN = re.compile(r"^#begin document \((?P<id>.*?)\);?(?: part (?P<part>\d+))?")
-
-
-def document_blocks(path: Union[str, Path]) -> List[Tuple[str, str]]:
-    """Split a CoNLL-2012 file into its documents' text, as written.
-
-    RETURNS (List[Tuple[str, str]]): ("id part", text from ``#begin document``
-        to ``#end document`` inclusive, with a final newline), in file order.
-    RAISES (NeuralcorefError): E236 for a file without documents or with an
-        unterminated one.
-    """
-    blocks: List[Tuple[str, str]] = []
-    key, lines = None, []
-    with Path(path).open(encoding="utf8") as handle:
-        for line in handle:
-            match = _BEGIN.match(line)
-            if match:
-                if key is not None:
-                    raise NeuralcorefError(Errors.E236.format(path=path, reason=f"document '{key}' has no end"))
-                key, lines = f"{match['id']} {int(match['part'] or 0):03d}", [line]
-            elif key is not None:
-                lines.append(line)
-                if line.startswith("#end document"):
-                    blocks.append((key, "".join(lines).rstrip("\n") + "\n"))
-                    key = None
-    if key is not None or not blocks:
-        reason = f"document '{key}' has no end" if key is not None else "no '#begin document' line"
-        raise NeuralcorefError(Errors.E236.format(path=path, reason=reason))
-    return blocks
 
 
 def assign_folds(keys: Sequence[str], k: int = DEFAULT_FOLDS) -> List[int]:

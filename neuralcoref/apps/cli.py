@@ -689,9 +689,11 @@ def folds_command(
     cache_dir: Optional[Path] = typer.Option(None, help="Featurized folds (default: OUT/../cache, shared by variants)."),
     threads: int = typer.Option(1, min=0, help="CPU threads for PyTorch (0: every core)."),
 ) -> None:
-    """The fold board: OntoGUM train + dev split by document into K folds; train the
-    recipe on K - 1, score the held-out fold, for each; write OUT/folds.json
-    (evaluate-board --only folds shows every variant against runs/folds/baseline)."""
+    """Train a recipe on K - 1 folds of OntoGUM and score the held-out one, for each fold.
+
+    OntoGUM train + dev are split by document into K folds; OUT/folds.json holds
+    every fold's scores (evaluate-board --only folds shows every variant against
+    runs/folds/baseline)."""
     import logging
 
     from ..errors import NeuralcorefError
