@@ -107,6 +107,9 @@ class TrainingData:
         self.doc_ids = np.repeat(np.arange(corpus.n_docs), np.diff(np.asarray(corpus.doc_offsets)))
         self.members: Optional[np.ndarray] = None
         self.weights: Optional[np.ndarray] = None
+        # Set by train.schemes.apply_scheme for a training file with a scheme.
+        self.scheme = None
+        self.n_tokens: Optional[np.ndarray] = None
 
     def set_soft_clusters(self, members: Optional[np.ndarray], weights: Optional[np.ndarray]) -> None:
         """Soft clusters (from :func:`neuralcoref.core.entities.soft_clusters`) that batches
