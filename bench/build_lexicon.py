@@ -1,8 +1,13 @@
-"""Build the compiled English lexicon ``neuralcoref/lang/data/en_lexicon.txt.gz``
-from the raw lexicons in ``../shared/data/lexicons/`` (see its README and
-``neuralcoref/lang/data/NOTICE`` for sources and licences).
+"""Build the compiled lexicons ``neuralcoref/lang/data/en_lexicon.txt.gz`` and
+``fr_lexicon.txt.gz`` from the raw lexicons in ``../shared/data/lexicons/`` (see
+its README and ``neuralcoref/lang/data/NOTICE`` for sources and licences).
 
     python bench/build_lexicon.py [--source /work/shared/data/lexicons] [--out neuralcoref/lang/data]
+
+French (``fr_noun_classes.tsv``: WOLF's senses of each lemma as WordNet class
+scores that sum to 1) has no sense order, only scores; the same four sections
+are read from them (:func:`fr_noun_classes`), and no first names (the French
+rules' ``gender_words`` hold them).
 
 What is kept, and why (the classes are those of :mod:`neuralcoref.lexicon`):
 
@@ -97,6 +102,48 @@ def noun_classes(path: Path) -> Dict[str, List[str]]:
     return out
 
 
+#: French: the least score of a lemma's best class for "person" and "group", and
+#: the most that person and animal senses may score in an "inanimate" noun
+#: ("main": body 0.41, person 0.32 stays out) or artifact senses in a person
+#: noun ("cuisinière" the cook or the stove).
+FR_CLASS_SHARE, FR_ANIMATE_SHARE, FR_ARTIFACT_SHARE = 0.5, 0.1, 0.25
+FR_WORD = re.compile(r"^[a-zàâäçéèêëîïôöùûüÿœæ][a-zàâäçéèêëîïôöùûüÿœæ'-]*$")
+
+
+def fr_scores(path: Path) -> Dict[str, Dict[str, float]]:
+    """Each one-word lemma of ``fr_noun_classes.tsv`` and its class scores."""
+    out: Dict[str, Dict[str, float]] = {}
+    with open(path, encoding="utf8") as f:
+        for line in f:
+            if line.startswith("#"):
+                continue
+            lemma, _, scores, _ = line.rstrip("\n").split("\t")
+            if FR_WORD.match(lemma):
+                out[lemma] = {c: float(v) for c, v in (s.split(":") for s in scores.split(","))}
+    return out
+
+
+def fr_noun_classes(path: Path) -> Dict[str, List[str]]:
+    """person / group / inanimate / thing word lists from ``fr_noun_classes.tsv``,
+    by the same meaning as the English ones: a person noun mostly names a
+    person and hardly an artifact; a group mostly a group; an inanimate noun has
+    little person or animal sense; a thing is first a concrete thing, or an
+    animal before a person or body part."""
+    out: Dict[str, List[str]] = {"person": [], "group": [], "inanimate": [], "thing": []}
+    for lemma, scores in fr_scores(path).items():
+        best = max(scores, key=scores.get)
+        animate = scores.get("person", 0.0) + scores.get("animal", 0.0)
+        if best in THING_CLASSES or (best not in ("person", "body") and scores.get("animal", 0.0) >= 0.3):
+            out["thing"].append(lemma)
+        if best == "person" and scores[best] >= FR_CLASS_SHARE and scores.get("artifact", 0.0) < FR_ARTIFACT_SHARE:
+            out["person"].append(lemma)
+        elif best == "group" and scores[best] >= FR_CLASS_SHARE:
+            out["group"].append(lemma)
+        elif best not in ("person", "animal", "group") and animate < FR_ANIMATE_SHARE:
+            out["inanimate"].append(lemma)
+    return out
+
+
 def first_names(folder: Path) -> Dict[str, List[str]]:
     """female / male first names, lowercase, without those of both genders."""
     female = _names(folder / "female.txt")
@@ -121,12 +168,15 @@ def main() -> None:
     parser.add_argument("--source", type=Path, default=Path("/work/shared/data/lexicons"))
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[1] / "neuralcoref/lang/data")
     args = parser.parse_args()
-    sections = {**noun_classes(args.source / "en_noun_classes.tsv"), **first_names(args.source / "names")}
     args.out.mkdir(parents=True, exist_ok=True)
-    write(sections, args.out / "en_lexicon.txt.gz")
-    for name, words in sections.items():
-        print(f"{name:10} {len(words):6}")
-    print(f"wrote {args.out / 'en_lexicon.txt.gz'} ({(args.out / 'en_lexicon.txt.gz').stat().st_size:,} bytes)")
+    for name, sections in (
+            ("en_lexicon", {**noun_classes(args.source / "en_noun_classes.tsv"), **first_names(args.source / "names")}),
+            ("fr_lexicon", fr_noun_classes(args.source / "fr_noun_classes.tsv"))):
+        path = args.out / f"{name}.txt.gz"
+        write(sections, path)
+        for section, words in sections.items():
+            print(f"{name} {section:10} {len(words):6}")
+        print(f"wrote {path} ({path.stat().st_size:,} bytes)")
 
 
 if __name__ == "__main__":

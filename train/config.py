@@ -8,6 +8,7 @@ from typing import Dict, List, Optional, Union
 from neuralcoref.errors import Errors, NeuralcorefError
 
 from .recipes import find_recipe, is_recipe_name, read_settings
+from .schemes import check_schemes
 
 
 @dataclass
@@ -85,6 +86,10 @@ class TrainConfig:
         each labelled mention with a labelled antecedent is trained against its
         labelled candidates and the no-antecedent option only.
     partial_repeat (int): passes over the partial data per epoch.
+    train_schemes (Dict[str, Dict]): the annotation scheme of training files
+        (``--train`` or ``extra_train`` paths, as given): whether their
+        unannotated candidates are negatives or unknown, tokens per document
+        and epoch, passes per epoch (see train/schemes.py).
     max_dist, max_dist_match (int): candidate antecedents, as at inference.
     max_dist_nominal (int | None): candidates of non-pronominal mentions besides
         their head matches, as at inference; None: ``max_dist``.
@@ -132,6 +137,7 @@ class TrainConfig:
     extra_train: List[str] = field(default_factory=list)
     partial_train: List[str] = field(default_factory=list)
     partial_repeat: int = 1
+    train_schemes: Dict[str, Dict] = field(default_factory=dict)
     max_dist: int = 100
     max_dist_match: int = 500
     max_dist_nominal: Optional[int] = None
@@ -180,6 +186,7 @@ class TrainConfig:
         if isinstance(self.partial_repeat, bool) or not isinstance(self.partial_repeat, int) \
                 or self.partial_repeat < 1:
             raise NeuralcorefError(Errors.E223.format(value=self.partial_repeat))
+        check_schemes(self.train_schemes)
         for name in ("dropout", "word_dropout", "vector_dropout"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1:

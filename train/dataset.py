@@ -112,6 +112,9 @@ class TrainingData:
         self.type_labels: Optional[np.ndarray] = None
         #: The gender-swapped copy trained instead every other epoch (train/augment.py); None: none.
         self.swapped: Optional["TrainingData"] = None
+        # Set by train.schemes.apply_scheme for a training file with a scheme.
+        self.scheme = None
+        self.n_tokens: Optional[np.ndarray] = None
 
     def set_soft_clusters(self, members: Optional[np.ndarray], weights: Optional[np.ndarray]) -> None:
         """Soft clusters (from :func:`neuralcoref.core.entities.soft_clusters`) that batches

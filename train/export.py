@@ -62,8 +62,9 @@ def model_card(config: ModelConfig, cfg: TrainConfig, dev: CorefScores, summary:
         f"{100 * train['mention_recall']:.1f}%)",
         f"- tuned on: `{Path(dev_data['path']).name}` ({dev_data['n_docs']} docs, {dev_data['n_tokens']} tokens, "
         f"extractor recall {100 * dev_data['mention_recall']:.1f}%)",
-        *[f"- also trained on (gold anaphors only): `{Path(e['source']).name}` ({e['n_docs']} docs, "
+        *[f"- also trained on: `{Path(e['source']).name}` ({e['n_docs']} docs, "
           f"{e['n_tokens']} tokens)" for e in summary.get("extra_train", [])],
+        *[_scheme_line(s) for s in summary.get("train_schemes", [])],
         *[f"- also trained on (partial labels, x{cfg.partial_repeat} per epoch): `{Path(e['source']).name}` "
           f"({e['n_docs']} docs, {e['anaphoric']} labelled anaphors)" for e in summary.get("partial_train", [])],
         f"- device: {summary['device']}; time: featurize {summary['seconds']['featurize']} s, "
@@ -89,6 +90,13 @@ def model_card(config: ModelConfig, cfg: TrainConfig, dev: CorefScores, summary:
                      f"{e['link_offset']:+.2f} | {e['dev_conll_f1_raw']:.2f} |")
     lines += ["", "## Settings", "", "```json", json.dumps(cfg.to_dict(), indent=2), "```", ""]
     return "\n".join(lines)
+
+
+def _scheme_line(scheme: dict) -> str:
+    """A model card line for one training file's annotation scheme (train/schemes.py)."""
+    window = "" if scheme["max_doc_tokens"] is None else f", {scheme['max_doc_tokens']} tokens per document and epoch"
+    return (f"- annotation scheme of `{Path(scheme['path']).name}` ({Path(scheme['path']).parent.name}): "
+            f"unannotated candidates {scheme['unannotated']}{window}, x{scheme['repeat']} per epoch")
 
 
 def _interruption_lines(interrupted: Optional[Dict]) -> List[str]:

@@ -49,6 +49,7 @@ from .interrupt import GracefulStop, TrainingInterrupted
 from .losses import LOSSES
 from .model import CorefScorers
 from .types import attach_types, type_head, type_loss
+from .schemes import apply_scheme, epoch_subset, mention_loss_weights, passes, resolve_schemes, scheme_summary
 
 logger = logging.getLogger("neuralcoref.train")
 LOG_FILE, PLOT_FILE = "training_log.jsonl", "training_curves.png"
@@ -191,6 +192,9 @@ def prepare_run(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_
     extra_data = [_training_data(c, vocab, cfg, vector_dim, gold_anaphors_only=True)
                   for c in extra_corpora]
     partial_data = [_training_data(c, vocab, cfg, vector_dim, partial=True) for c in partial_corpora]
+    schemes = resolve_schemes(cfg.train_schemes, train_path, cfg.extra_train)
+    for data, corpus, scheme in zip([train_data] + extra_data, [train_corpus] + extra_corpora, schemes):
+        apply_scheme(data, corpus, scheme)
     dev_data = _training_data(dev_corpus, vocab, cfg, vector_dim)
     swapped_data = [_training_data(c, vocab, cfg, vector_dim) for c in swapped_corpora]
     attach_types(cfg, [train_data] + swapped_data)
@@ -202,6 +206,7 @@ def prepare_run(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_
         "dev": {"path": str(dev_path), **dev_corpus.manifest, **dev_data.stats()},
         "extra_train": [{**c.manifest, **d.stats()} for c, d in zip(extra_corpora, extra_data)],
         "partial_train": [{**c.manifest, **d.stats()} for c, d in zip(partial_corpora, partial_data)],
+        "train_schemes": scheme_summary(schemes, [str(train_path), *cfg.extra_train]),
         "spacy_pipeline": pipeline_id(nlp), "device": str(dev),
         "seconds": {"featurize": round(featurize_seconds, 1), "train": 0.0},
     }
@@ -569,16 +574,17 @@ def _train_epoch(model: CorefScorers, optimizer: torch.optim.Optimizer, phase: P
         loss_fn = functools.partial(loss_fn, costs=phase.costs)
     total, count = 0.0, 0
     batches = [(data, anaphors) for data in datasets
-               for _ in range(cfg.partial_repeat if data.partial else 1)
+               for _ in range(passes(data, cfg.partial_repeat))
                for anaphors in make_batches(data.n_candidates, cfg.pair_budget, data.doc_ids, rng,
-                                            data.train_anaphors)]
+                                            epoch_subset(data, rng))]
     order = rng.permutation(len(batches))
     # disable=None: a bar on a terminal only, not in redirected logs
     for i in tqdm(order, desc=desc, unit="batch", disable=None if progress else True, leave=False):
         if stop.requested is not None:
             return None
         data, anaphors = batches[i]
-        t = to_tensors(data.batch(anaphors), device)
+        batch = data.batch(anaphors)
+        t = to_tensors(batch, device)
         scores, mention_scores = batch_outputs(model, t)
         known = t["mask"] & t["known"] if "known" in t else t["mask"]
         mask = torch.cat([torch.ones_like(t["single_gold"])[:, None], known], dim=1)
@@ -587,8 +593,8 @@ def _train_epoch(model: CorefScorers, optimizer: torch.optim.Optimizer, phase: P
         # Partial data labels too few mentions to say which candidates are mentions at all.
         if cfg.mention_hidden is not None and cfg.mention_loss_weight and not data.partial:
             # Auxiliary mention detection: is each candidate a gold mention at all?
-            loss = loss + cfg.mention_loss_weight * torch.nn.functional.binary_cross_entropy_with_logits(
-                mention_scores, t["mention_gold"].float())
+            loss = loss + cfg.mention_loss_weight * _mention_loss(
+                mention_scores, t["mention_gold"], mention_loss_weights(data.labels[batch.mentions], data.scheme))
         if t.get("type_gold") is not None and model.config.type_classes:
             loss = loss + cfg.type_loss_weight * type_loss(model, t)
         optimizer.zero_grad()
@@ -598,6 +604,16 @@ def _train_epoch(model: CorefScorers, optimizer: torch.optim.Optimizer, phase: P
         total += loss.item() * len(anaphors)
         count += len(anaphors)
     return total / max(count, 1)
+
+
+def _mention_loss(scores: torch.Tensor, gold: torch.Tensor, weights: Optional[np.ndarray]) -> torch.Tensor:
+    """Binary cross-entropy of mention scores against gold mentions, averaged
+    over the mentions whose label is known (``weights``; None: all)."""
+    if weights is None:
+        return torch.nn.functional.binary_cross_entropy_with_logits(scores, gold.float())
+    w = torch.as_tensor(weights, device=scores.device)
+    losses = torch.nn.functional.binary_cross_entropy_with_logits(scores, gold.float(), reduction="none")
+    return (losses * w).sum() / w.sum().clamp(min=1.0)
 
 
 def _plot(log: List[dict], path: Path) -> None:

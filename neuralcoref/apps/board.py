@@ -2,7 +2,9 @@
 
 ``neuralcoref evaluate-board`` runs the English and French models over the dev
 sets of the shared data folder and reports, in one table: CoNLL F1 on OntoGUM
-dev, LitBank dev and fr-litbank dev (the last two without singletons); GAP
+dev, LitBank dev and fr-litbank dev (the last two without singletons); DEMOCRAT
+dev (French, every referring expression: without singletons, and with the key's
+singletons against the model's clusters, which hold none); GAP
 development and validation (:mod:`neuralcoref.gap`); WinoBias dev, types 1 and 2,
 pro- and anti-stereotypical (MUC and CoNLL F1, and the pro-anti gaps); the
 challenge set of ``tests/challenge.py`` by category, English and French; the
@@ -33,13 +35,16 @@ from ..errors import Errors, NeuralcorefError, Warnings
 #: Environment variable naming the data folder when none is found next to the checkout.
 DATA_ENV = "NEURALCOREF_DATA"
 #: The board's rows, in the order they are printed (the names --only takes).
-ROWS = ("ontogum", "litbank", "fr-litbank", "gap", "winobias", "challenge", "speed", "folds")
+ROWS = ("ontogum", "litbank", "fr-litbank", "democrat", "gap", "winobias", "challenge", "speed", "folds")
 #: CoNLL dev sets: row name -> (label, file under the data folder, language, keep singletons).
 CONLL_SETS: Dict[str, Tuple[str, str, str, bool]] = {
     "ontogum": ("OntoGUM dev", "ontogum/dev.english.v4_gold_conll", "en", True),
     "litbank": ("LitBank dev (no singletons)", "litbank/dev.english.v4_gold_conll", "en", False),
     "fr-litbank": ("fr-litbank dev (no singletons)", "fr-litbank/dev.french.v4_gold_conll", "fr", False),
+    "democrat": ("DEMOCRAT dev (no singletons)", "democrat/dev.french.v4_gold_conll", "fr", False),
 }
+#: CoNLL rows also scored against their gold singletons: row name -> label.
+WITH_SINGLETONS = {"democrat": "DEMOCRAT dev (gold singletons kept; the model predicts none)"}
 GAP_SPLITS = {"development": "gap/gap-development.tsv", "validation": "gap/gap-validation.tsv"}
 WINOBIAS_FILES = {f"type{kind}_{stance}": f"winobias/dev_type{kind}_{stance}_stereotype.english.v4_gold_conll"
                   for kind in (1, 2) for stance in ("pro", "anti")}
@@ -104,7 +109,7 @@ def required_files(rows: Sequence[str]) -> List[Tuple[str, str]]:
 def languages(rows: Sequence[str]) -> List[str]:
     """The languages ("en", "fr") whose pipelines the rows run."""
     english = {"ontogum", "litbank", "gap", "winobias", "challenge", "speed"}
-    return [lang for lang, needs in (("en", english), ("fr", {"fr-litbank", "challenge"}))
+    return [lang for lang, needs in (("en", english), ("fr", {"fr-litbank", "democrat", "challenge"}))
             if needs.intersection(rows)]
 
 
@@ -157,15 +162,20 @@ class ConllPass:
     #: The scores with predicted possessor spans ending before their "'s", where the
     #: gold spans them so (:func:`ends_before_possessives`); None elsewhere.
     gold_possessors: Optional[CorefScores] = None
+    #: The scores against the gold clusters with their singletons (the response
+    #: as predicted); only when asked (``also_singletons``).
+    with_singletons: Optional[CorefScores] = None
 
 
-def conll_pass(nlp: Language, path: Path, keep_singletons: bool = True, progress: bool = False) -> ConllPass:
+def conll_pass(nlp: Language, path: Path, keep_singletons: bool = True, progress: bool = False,
+               also_singletons: bool = False) -> ConllPass:
     """Parse ``path`` with gold tokens (coref off), then run the coref step on each Doc, timing both.
 
     nlp (Language): a pipeline with the neuralcoref component.
     path (Path): a gold CoNLL file or folder.
     keep_singletons (bool): False drops one-mention clusters from key and response.
     progress (bool): show a progress bar of the parsed documents (stderr).
+    also_singletons (bool): score against the gold clusters with singletons too.
     RETURNS (ConllPass): the scores and timings.
     """
     from threadpoolctl import threadpool_limits
@@ -187,7 +197,8 @@ def conll_pass(nlp: Language, path: Path, keep_singletons: bool = True, progress
     scores = score_resolved(gold, docs, keep_singletons)
     trimmed = score_resolved(gold, docs, keep_singletons, trim_possessives=True) \
         if ends_before_possessives(gold, docs) else None
-    return ConllPass(scores, sum(len(d) for d in docs), len(docs), spacy_s, coref_s, trimmed)
+    with_singletons = score_resolved(gold, docs, True) if also_singletons else None
+    return ConllPass(scores, sum(len(d) for d in docs), len(docs), spacy_s, coref_s, trimmed, with_singletons)
 
 
 def ends_before_possessives(gold: Sequence[ConllDocument], docs: Sequence[Doc]) -> bool:
@@ -333,9 +344,13 @@ def _conll_rows(board: Board, data_dir: Path, nlps: _Pipelines, passes: Dict[str
                 names: Sequence[str]) -> None:
     for name in names:
         label, relative, lang, singletons = CONLL_SETS[name]
-        result = passes[name] = conll_pass(nlps[lang], data_dir / relative, singletons, progress=True)
+        result = passes[name] = conll_pass(nlps[lang], data_dir / relative, singletons, progress=True,
+                                           also_singletons=name in WITH_SINGLETONS)
         board.figures.setdefault("conll", {})[name] = result.scores.to_dict()
         board.add(label, "CoNLL F1 (MUC / B3 / CEAF-e F1)", _conll_value(result.scores))
+        if result.with_singletons is not None:
+            board.figures["conll"][f"{name}_singletons"] = result.with_singletons.to_dict()
+            board.add(WITH_SINGLETONS[name], "CoNLL F1 (MUC / B3 / CEAF-e F1)", _conll_value(result.with_singletons))
         if result.gold_possessors is not None:
             board.figures["conll"].setdefault("gold_possessors", {})[name] = result.gold_possessors.to_dict()
             board.add(f"{label}, possessors spanned as in its gold", "CoNLL F1 (MUC / B3 / CEAF-e F1)",
@@ -436,6 +451,7 @@ _ROW_RUNNERS: Dict[str, Callable[[Board, Path, _Pipelines, Dict[str, ConllPass]]
     "ontogum": lambda *args: _conll_rows(*args, ["ontogum"]),
     "litbank": lambda *args: _conll_rows(*args, ["litbank"]),
     "fr-litbank": lambda *args: _conll_rows(*args, ["fr-litbank"]),
+    "democrat": lambda *args: _conll_rows(*args, ["democrat"]),
     "gap": _gap_rows,
     "winobias": _winobias_rows,
     "challenge": _challenge_rows,

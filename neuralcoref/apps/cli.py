@@ -575,7 +575,7 @@ def evaluate_board_command(
     data: Optional[Path] = typer.Option(
         None, help="Dev data folder (default: shared/data beside the checkout, else $NEURALCOREF_DATA)."),
     only: Optional[str] = typer.Option(
-        None, help="Comma-separated rows: ontogum, litbank, fr-litbank, gap, winobias, challenge, speed, folds."),
+        None, help="Comma-separated rows: ontogum, litbank, fr-litbank, democrat, gap, winobias, challenge, speed, folds."),
     json_out: Optional[Path] = typer.Option(None, "--json", help="Also write every figure to this JSON file."),
     spacy_model: Optional[str] = typer.Option(None, help="English spaCy pipeline (default: the model's own)."),
     fr_spacy_model: Optional[str] = typer.Option(None, help="French spaCy pipeline (default: the model's own)."),

@@ -8,7 +8,8 @@ from typing import Optional, Tuple
 import numpy as np
 
 from ..lang.base import LanguageRules
-from ..lang.lexicon import GENDER_CLASSES, MENTION_CLASSES, gender_word_ids, noun_classes, thing_nouns, word_classes
+from ..lang.lexicon import (GENDER_CLASSES, MENTION_CLASSES, gender_word_ids, has_names, noun_classes, thing_nouns,
+                            word_classes)
 from .clustering import pronoun_persons, third_person_pronouns
 from .contract import C, DEP_CLASSES, GENDER, NUMBER, PERSON
 from .doc_arrays import DocArrays, arrays_of
@@ -31,9 +32,10 @@ def mention_classes(doc, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray
     """Each mention's class in the lexicons: a nominal mention's by its head's
     lemma ("engineers": person), a proper name's by its first word when that is
     a first name of one gender ("Anna Smith": female), else "person" for a name
-    the entity recognizer calls a person. Rules without lexicons (French) class
-    names only, by the first names and titles of their ``gender_words``
-    ("Paul": male, "Mme Pictet": female).
+    the entity recognizer calls a person. Where the lexicons list no first
+    names (French), the first names and titles of the rules' ``gender_words``
+    give a name's gender ("Paul": male, "Mme Pictet": female); rules without
+    lexicons class names only, by those.
 
     doc (Doc): the parsed Doc; starts, ends, heads, types (int (n,)): the mentions.
     rules (LanguageRules): the language's rules (``lexicons``, ``entity_classes``,
@@ -54,8 +56,8 @@ def mention_classes(doc, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray
     # The first word only: after a title ("Ms. Garcia") the head is a surname,
     # and many surnames are also first names of the lists.
     name_heads, first = heads[proper], arrays.lower[starts[proper]]
-    # Without lexicons, the first names and titles of the rules' gender words.
-    by_first = word_classes(doc, first, lexicons, part="names") if lexicons \
+    # Without first names in the lexicons, those and the titles of the rules' gender words.
+    by_first = word_classes(doc, first, lexicons, part="names") if has_names(lexicons) \
         else _gender_word_classes(rules, first)
     # Nor a name headed by its first word that is the last word of a longer name
     # of the Doc: "Collins" after "Sandra Collins" is her surname, whatever the

@@ -124,6 +124,8 @@ RULES = replace(
     word_morphs={**_pronouns(), **_possessives()},
     # First names and titles: the parser's gender for names is a guess.
     gender_words=gender_words(),
+    # Noun classes (no first names: gender_words has them), see data/NOTICE.
+    lexicons=labels("fr_lexicon"),
     # Titles before a name, which gender_words lists with the first names.
     title_words=labels("monsieur", "madame", "mademoiselle", "m", "mme", "mlle", "mm", "messieurs",
                        "mesdames", "docteur", "maître", "abbé", "saint", "sainte", "sœur", "frère"),

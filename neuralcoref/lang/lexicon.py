@@ -89,6 +89,12 @@ def word_classes(doc, keys: np.ndarray, lexicons: Iterable[str], part: str = "no
     return _classes(doc, np.asarray(keys), _merged(tuple(sorted(lexicons)))[part])
 
 
+def has_names(lexicons: Iterable[str]) -> bool:
+    """Whether any of the lexicons lists first names (French's has none: the
+    rules' ``gender_words`` give a name's gender there)."""
+    return bool(lexicons) and bool(_merged(tuple(sorted(lexicons)))["names"])
+
+
 def noun_classes(arrays, tokens: np.ndarray, lexicons: Iterable[str]) -> np.ndarray:
     """What the lexicons say of the nouns at ``tokens`` (a Doc's ``DocArrays``): a
     word tagged NOUN by its lemma ("engineers": "engineer"), any other as written,
