@@ -4,7 +4,8 @@
 stages read one :class:`~neuralcoref.core.doc_arrays.DocArrays` instead of calling
 ``doc.to_array`` each (``python tests/doc_arrays_cases.py`` rewrites it):
 test_doc_arrays holds today's outputs bit-identical to them. Rewritten when a
-rule changes what they hold, and only then (last: each attributed quotation
+rule changes what they hold, and only then (last: the French rules class
+nouns from their own lexicon, which gives fr_story's nouns classes; before: each attributed quotation
 carries whether it is a `Name:` turn, false in every case here; before: "them" prefers a
 coordinated subject, which puts en_story's "Dr. Garcia and her students" with
 "them" and leaves "her" and "She" with Dr. Garcia, not Mary Smith, and

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("torch")
+pytest.importorskip("torch", exc_type=ModuleNotFoundError)
 
 from conftest import EN_PIPELINE, SAMPLE_CONLL  # noqa: E402
 from neuralcoref.corpora.conll import read_conll_path  # noqa: E402

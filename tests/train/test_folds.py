@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("torch")
+pytest.importorskip("torch", exc_type=ModuleNotFoundError)
 
 from neuralcoref.apps.board import Board, fold_rows, fold_verdict, parse_only, read_fold_results  # noqa: E402
 from neuralcoref.corpora.conll import read_conll_path  # noqa: E402

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
+torch = pytest.importorskip("torch", exc_type=ModuleNotFoundError)
 
 from neuralcoref.core.contract import C, MENTION_CODES  # noqa: E402
 from neuralcoref.errors import NeuralcorefError  # noqa: E402

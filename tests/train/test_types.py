@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
+torch = pytest.importorskip("torch", exc_type=ModuleNotFoundError)
 
 from conftest import EN_PIPELINE, SAMPLE_CONLL  # noqa: E402
 from neuralcoref.core.contract import C  # noqa: E402
