@@ -11,7 +11,8 @@ import typer
 
 app = typer.Typer(
     name="neuralcoref",
-    help="Coreference resolution for spaCy: resolve, predict, evaluate, train, ensemble, tune, benchmark, serve, batch.",
+    help="Coreference resolution for spaCy: resolve, predict, evaluate, train, folds, ensemble, tune, "
+         "benchmark, serve, batch, kb (entity linking), evaluate-links.",
     no_args_is_help=True,
     add_completion=False,
 )
