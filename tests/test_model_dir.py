@@ -156,6 +156,10 @@ def _inf(w):
     w["embeddings"][1, 1] = -np.inf
 
 
+def _huge(w):
+    w["single.0.W"][0, 0] = 1e30  # finite, but scores would overflow to inf / NaN
+
+
 def _strings(w):
     w["pair.out.b"] = np.array(["1"])
 
@@ -163,8 +167,9 @@ def _strings(w):
 @pytest.mark.parametrize("damage,expected", [
     (_wrong_shape, "pair.0.W_pair: shape"), (_unexpected, "pair.9.W: unexpected"),
     (_missing, "single.out.b: missing"), (_nan, "single.0.W: not finite"),
-    (_inf, "embeddings: not finite"), (_strings, "pair.out.b: dtype")],
-    ids=["wrong-shape", "unexpected-name", "missing-name", "nan", "inf", "not-numeric"])
+    (_inf, "embeddings: not finite"), (_huge, "single.0.W: values up to"),
+    (_strings, "pair.out.b: dtype")],
+    ids=["wrong-shape", "unexpected-name", "missing-name", "nan", "inf", "huge", "not-numeric"])
 def test_model_dir_weights_not_matching_config(model_copy, damage, expected):
     weights = read_weights(model_copy)
     damage(weights)

@@ -515,6 +515,16 @@ def _npy_header_problem(archive: zipfile.ZipFile, info: zipfile.ZipInfo,
     return ""
 
 
+#: The largest weight magnitude a model may hold. Trained weights stay near 1 (the
+#: shipped models' largest is about 1.5); finite but huge ones would overflow to
+#: inf or NaN scores at prediction.
+MAX_ABS_WEIGHT = 1e4
+
+
+def _max_abs(array: np.ndarray) -> float:
+    return float(np.abs(array).max()) if np.asarray(array).size else 0.0
+
+
 def _check_weights(config: ModelConfig, weights: Dict[str, np.ndarray], path: Union[str, Path]) -> None:
     expected = weight_shapes(config.scorer)
     problems = [f"{name}: missing" for name in expected if name not in weights]
@@ -528,5 +538,8 @@ def _check_weights(config: ModelConfig, weights: Dict[str, np.ndarray], path: Un
                  for name in expected if name in weights and name not in numeric]
     problems += [f"{name}: not finite" for name in sorted(numeric)
                  if not np.all(np.isfinite(weights[name]))]
+    problems += [f"{name}: values up to {_max_abs(weights[name]):.3g}, beyond the +-{MAX_ABS_WEIGHT:g} "
+                 "a trained model holds" for name in sorted(numeric)
+                 if np.all(np.isfinite(weights[name])) and _max_abs(weights[name]) > MAX_ABS_WEIGHT]
     if problems:
         raise ModelLoadError(Errors.E108.format(path=path, problems="; ".join(problems[:5])))
