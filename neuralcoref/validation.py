@@ -15,10 +15,12 @@ string and E171 for a text holding a lone surrogate, whichever entry point
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import numbers
 import re
+from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, TypeVar
 
 from .core.clustering import check_link_offsets
@@ -400,3 +402,12 @@ def check_text(text: Any, where: str = "") -> str:
         raise NeuralcorefError(Errors.E171.format(
             where=where, char=f"U+{ord(surrogate.group()):04X}", offset=surrogate.start()))
     return text
+
+
+def file_sha256(file: Path) -> str:
+    """SHA-256 of a file, read in blocks (a large file is never held whole)."""
+    digest = hashlib.sha256()
+    with Path(file).open("rb") as f:
+        for block in iter(lambda: f.read(1 << 22), b""):
+            digest.update(block)
+    return digest.hexdigest()

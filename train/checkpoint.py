@@ -14,7 +14,6 @@ atomically after it, so a run killed at any moment leaves a consistent pair.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import pickle
 from dataclasses import dataclass, field, fields
@@ -24,6 +23,7 @@ from typing import Any, Dict, List, Optional
 import torch
 
 from neuralcoref.errors import Errors, NeuralcorefError
+from neuralcoref.validation import file_sha256 as _sha256
 
 CHECKPOINT_JSON = "checkpoint.json"
 FORMAT = 1
@@ -133,9 +133,3 @@ def _load_tensors(path: Path, device: torch.device) -> Dict[str, Any]:
     return data
 
 
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()

@@ -30,7 +30,7 @@ from torch import nn
 from neuralcoref.artifacts.kb import KnowledgeBase
 from neuralcoref.artifacts.kb_build import build_kb, gum_records
 from neuralcoref.core.link_scorer import LinkScorer
-from neuralcoref.core.linking import N_FEATURES, Unit, link_features, link_units
+from neuralcoref.core.linking import N_FEATURES, DocContext, Unit, link_features, link_units
 from neuralcoref.corpora.entities import EntityMention, read_entities
 from neuralcoref.extensions import get_clusters
 
@@ -70,9 +70,10 @@ def unit_labels(units: Sequence[Unit], gold: Dict[Tuple[int, int], Optional[str]
 def doc_examples(doc: Doc, gold: Sequence[EntityMention], kb: KnowledgeBase) -> List[UnitExample]:
     """The training examples of one resolved Doc (units with candidates)."""
     clusters = [[(m.start, m.end) for m in c] for c in get_clusters(doc)]
-    units = link_units(doc, clusters, kb=kb)
+    ctx = DocContext(doc)  # read the Doc once for the units and the features
+    units = link_units(doc, clusters, kb=kb, ctx=ctx)
     labels = unit_labels(units, gold_spans(doc, gold))
-    pairs = link_features(doc, units, kb)
+    pairs = link_features(doc, units, kb, ctx)
     examples = []
     for u in np.unique(pairs.units):
         rows = np.flatnonzero(pairs.units == u)

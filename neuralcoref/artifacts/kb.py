@@ -34,6 +34,7 @@ import numpy as np
 
 from ..core.linking import alias_key, key_hash
 from ..errors import Errors, KBLoadError
+from ..validation import file_sha256 as _sha256
 
 KB_CONFIG, KB_ARRAYS = "kb.json", "kb.npz"
 KB_FORMAT, KB_VERSION = "neuralcoref-kb", 1
@@ -234,15 +235,6 @@ def _read_config(path: Path) -> Dict[str, Any]:
     if not isinstance(config.get("types"), list) or not all(isinstance(t, str) for t in config["types"]):
         raise KBLoadError(Errors.E401.format(path=path, reason="'types' is not a list of names"))
     return config
-
-
-def _sha256(file: Path) -> str:
-    """SHA-256 of a file, read in blocks (a large KB is never held twice)."""
-    digest = hashlib.sha256()
-    with file.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 22), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def _read_arrays(path: Path, file: Path) -> Dict[str, np.ndarray]:

@@ -106,11 +106,11 @@ def link_units(doc: Doc, clusters: Sequence[Sequence[Span_]], singletons: bool =
     taken = {span for spans in clusters for span in spans}
     named = [(ent.start, ent.end) for ent in doc.ents if ent.label_ not in UNLINKED_LABELS]
     in_ents = {i for ent in doc.ents for i in range(ent.start, ent.end)}
-    pos = (ctx or DocContext(doc)).pos
-    named += [run for run in _propn_runs(pos) if not in_ents.intersection(range(*run))]
+    ctx = ctx or DocContext(doc)
+    named += [run for run in _propn_runs(ctx.pos) if not in_ents.intersection(range(*run))]
     named.sort()
     if kb is not None:
-        named += _kb_names(doc, pos, named, kb)
+        named += _kb_names(ctx, named, kb)
     for start, end in sorted(named):
         span = _lone_span(doc, start, end)
         if span not in taken and (start, end) not in taken:
@@ -119,27 +119,28 @@ def link_units(doc: Doc, clusters: Sequence[Sequence[Span_]], singletons: bool =
     return units
 
 
-def _kb_names(doc: Doc, pos: np.ndarray, named: Sequence[Span_], kb: "KnowledgeBase") -> List[Span_]:
+def _kb_names(ctx: "DocContext", named: Sequence[Span_], kb: "KnowledgeBase") -> List[Span_]:
     """Names the KB knows next to or inside the names found: two names joined
     by a comma ("Bilbao , Spain"), and parts of a name of several words whose
     entities differ from the whole's."""
+    doc, pos = ctx.doc, ctx.pos
     found = []
     places = {(ent.start, ent.end) for ent in doc.ents if ent.label_ in ("GPE", "LOC")}
     for (s1, e1), (s2, e2) in zip(named, named[1:]):
         if e1 < len(doc) and doc[e1].text == "," and s2 in (e1 + 1, e1 + 2) \
                 and (s2 == e1 + 1 or doc[e1 + 1].lower_ == "the"):
             both_places = (s1, e1) in places and (s2, e2) in places
-            if both_places or kb.alias_index(alias_key(doc[s1:e2].text)) >= 0:
+            if both_places or kb.alias_index(alias_key(ctx.text(s1, e2))) >= 0:
                 found.append((s1, e2))
     for s, e in named:
         if e - s < 2 or e - s > 6:
             continue
-        whole = set(kb.candidates(doc[s:e].text)[0].tolist())
+        whole = set(kb.candidates(ctx.text(s, e))[0].tolist())
         for i in range(s, e):
             for j in range(i + 1, min(e, i + 4) + 1):
                 if (i, j) == (s, e) or pos[i] != _PROPN:
                     continue
-                ents = kb.candidates(doc[i:j].text)[0]
+                ents = kb.candidates(ctx.text(i, j))[0]
                 if len(ents) and int(ents[0]) not in whole:
                     found.append((i, j))
     return found
