@@ -28,7 +28,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = Path("/work/shared/data")
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 SETS = {  # name -> (language, kind, path)
     "ontogum": ("en", "conll", DATA / "ontogum" / "dev.english.v4_gold_conll"),
     "litbank": ("en", "conll", DATA / "litbank" / "dev.english.v4_gold_conll"),

@@ -85,7 +85,7 @@ def vectors_fingerprint(pipes: Sequence[Any], vocab: Any) -> str:
         digest.update(pipe.model.to_bytes())
     table = vocab.vectors.data
     digest.update(repr(tuple(table.shape)).encode("utf8"))
-    digest.update(np.ascontiguousarray(table).tobytes())
+    digest.update(np.ascontiguousarray(table))  # its buffer, without a copy of the table
     return digest.hexdigest()
 
 

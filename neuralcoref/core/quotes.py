@@ -229,7 +229,7 @@ def name_turns(doc: Doc, rules: LanguageRules, arrays: Optional[DocArrays] = Non
     if not rules.turn_label_marks or not len(doc):
         return []
     arrays = arrays_of(doc, arrays)
-    marks = np.flatnonzero(np.isin(arrays.orth, _hashes(rules.turn_label_marks)))
+    marks = np.flatnonzero(isin(arrays.orth, _hashes(rules.turn_label_marks)))
     if len(marks) < 2:
         return []
     labels = [(start, int(m)) for m in marks.tolist() for start in [_label_start(doc, int(m), rules)] if start >= 0]
