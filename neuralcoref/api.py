@@ -121,6 +121,18 @@ def add_neuralcoref(nlp: Language, **settings) -> Language:
     return nlp
 
 
+def add_linker(nlp: Language, kb: Union[str, Path]) -> Language:
+    """Add the ``neuralcoref_linker`` component for ``kb`` (a shipped KB's name
+    such as "gum", or a KB folder) at the end of ``nlp``.
+
+    RETURNS (Language): ``nlp``.
+    """
+    from . import linker  # noqa: F401  (registers the factory without the entry point)
+
+    nlp.add_pipe("neuralcoref_linker", config={"kb": str(kb)})
+    return nlp
+
+
 def split_text(text: str, max_chars: int = PARSE_CHUNK_CHARS, level: int = 0) -> List[str]:
     """``text`` cut into chunks of at most ``max_chars`` characters, at paragraph
     breaks where it can (else line breaks, sentence ends, whitespace, and as a
@@ -243,9 +255,7 @@ class Coref:
         self.nlp = build_pipeline(model, spacy_model, lang, **settings)
         self.nlp.get_pipe("neuralcoref").check_language = False  # predict checks the texts
         if kb is not None:
-            from . import linker  # noqa: F401  (registers the factory without the entry point)
-
-            self.nlp.add_pipe("neuralcoref_linker", config={"kb": str(kb)})
+            add_linker(self.nlp, kb)
 
     def predict(self, texts: Union[str, Sequence[str]], batch_size: int = 32,
                 split_paragraphs: bool = False, progress: Optional[bool] = None) -> List[CorefResult]:

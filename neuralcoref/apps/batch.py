@@ -411,8 +411,9 @@ def _text_files(folder: Path) -> List[Path]:
 
 def _folder_fingerprint(folder: Path, files: List[Path]) -> Dict[str, Any]:
     """What identifies a folder input: its name, and the names and sizes of its text files."""
-    listing = "".join(f"{p.name}\t{p.stat().st_size}\n" for p in files).encode("utf8")
-    return {"input": folder.name + "/", "size": sum(p.stat().st_size for p in files),
+    sizes = [p.stat().st_size for p in files]
+    listing = "".join(f"{p.name}\t{size}\n" for p, size in zip(files, sizes)).encode("utf8")
+    return {"input": folder.name + "/", "size": sum(sizes),
             "head_sha256": hashlib.sha256(listing).hexdigest(), "head_bytes": len(listing)}
 
 

@@ -204,7 +204,7 @@ def predict_command(
     """Predict coreference for every document of INPUT_CONLL, writing OUTPUT_CONLL."""
     import tempfile
 
-    from ..api import build_pipeline
+    from ..api import add_linker, build_pipeline
     from ..errors import NeuralcorefError
     from .output_guard import check_output
     from .predict import STDOUT, predict_conll
@@ -220,7 +220,8 @@ def predict_command(
             _check_link_options(kb, entities)
             nlp = build_pipeline(model, spacy_model)
             nlp.get_pipe("neuralcoref").check_language = False  # checked on the file's words
-            _add_linker(nlp, kb)
+            if kb is not None:
+                add_linker(nlp, kb)
             _check_language(nlp, input_conll)
             stats = predict_conll(nlp, input_conll, str(output_conll), batch_size=batch_size,
                                   entities_path=entities)
@@ -616,15 +617,6 @@ def _check_link_options(kb: Optional[str], entities: Optional[Path]) -> None:
         load_kb(kb)
 
 
-def _add_linker(nlp, kb: Optional[str]) -> None:
-    """Add the neuralcoref_linker component for ``kb`` (none when ``kb`` is None)."""
-    if kb is None:
-        return
-    from .. import linker  # noqa: F401  (registers the factory without the entry point)
-
-    nlp.add_pipe("neuralcoref_linker", config={"kb": kb})
-
-
 kb_app = typer.Typer(help="Knowledge bases for entity linking: build.", no_args_is_help=True)
 app.add_typer(kb_app, name="kb")
 
@@ -702,13 +694,13 @@ def folds_command(
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     try:
+        load_config = _training().load_config  # E225 when the training package is missing
         from ..train.folds import run_folds
+        from ..train.types import gum_pairs
 
         if threads:
             import torch
             torch.set_num_threads(threads)
-        from ..train import load_config
-        from ..train.types import gum_pairs
 
         data_dir = find_data_dir(data)
         root = data_dir / "ontogum"
