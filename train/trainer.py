@@ -182,12 +182,7 @@ def prepare_run(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_
     else:
         vocab = WordVocab([])
     vector_dim = train_corpus.manifest["vector_dim"] if cfg.use_vectors else 0
-    scorer_cfg = ScorerConfig(vector_dim=vector_dim, vocab_size=len(vocab),
-                              embedding_dim=cfg.embedding_dim,
-                              single_hidden=list(cfg.single_hidden), pair_hidden=list(cfg.pair_hidden),
-                              similarity_rank=cfg.similarity_rank,
-                              mention_hidden=None if cfg.mention_hidden is None else list(cfg.mention_hidden),
-                              refine=cfg.refine, **type_head(cfg))
+    scorer_cfg = scorer_config(cfg, len(vocab), vector_dim)
     train_data = _training_data(train_corpus, vocab, cfg, vector_dim)
     extra_data = [_training_data(c, vocab, cfg, vector_dim, gold_anaphors_only=True)
                   for c in extra_corpora]
@@ -419,6 +414,15 @@ def annotates_singletons(corpus) -> bool:
     """Whether more than SINGLETON_SHARE of the corpus's gold clusters are singletons."""
     sizes = [len(c) for doc in corpus.docs for c in doc["clusters"]]
     return bool(sizes) and sum(s == 1 for s in sizes) > SINGLETON_SHARE * len(sizes)
+
+
+def scorer_config(cfg: TrainConfig, vocab_size: int, vector_dim: int) -> ScorerConfig:
+    """The scorer's architecture for a recipe (shared by :func:`prepare_run` and the fold board)."""
+    return ScorerConfig(vector_dim=vector_dim, vocab_size=vocab_size, embedding_dim=cfg.embedding_dim,
+                        single_hidden=list(cfg.single_hidden), pair_hidden=list(cfg.pair_hidden),
+                        similarity_rank=cfg.similarity_rank,
+                        mention_hidden=None if cfg.mention_hidden is None else list(cfg.mention_hidden),
+                        refine=cfg.refine, **type_head(cfg))
 
 
 def _merged_counts(corpora) -> Dict[str, int]:
