@@ -36,7 +36,6 @@ import numpy as np
 import torch
 
 from neuralcoref.core.embeddings import build_vocab
-from neuralcoref.core.scoring import ScorerConfig
 from neuralcoref.errors import Errors, NeuralcorefError
 from neuralcoref.lang import get_pipeline_rules
 
@@ -46,8 +45,9 @@ from .featurize import featurize_corpus, load_pipeline, pipeline_id
 from .interrupt import GracefulStop, TrainingInterrupted
 from .model import CorefScorers
 from .augment import alternate, document_blocks, swapped_copies
-from .types import attach_types, type_head
-from .trainer import WeightAverage, _merged_counts, _train_epoch, _training_data, annotates_singletons
+from .types import attach_types
+from .trainer import (WeightAverage, _merged_counts, _train_epoch, _training_data, annotates_singletons,
+                      scorer_config)
 
 logger = logging.getLogger("neuralcoref.train")
 
@@ -169,11 +169,7 @@ def _run_fold(cfg: TrainConfig, corpora, held_out: int, stop: GracefulStop, prog
     train_corpora = [c for i, c in enumerate(corpora) if i != held_out]
     vocab = build_vocab(_merged_counts(train_corpora + [c for i, c in enumerate(swapped) if i != held_out]),
                         cfg.vocab_min_count, cfg.vocab_max_size)
-    scorer_cfg = ScorerConfig(vector_dim=0, vocab_size=len(vocab), embedding_dim=cfg.embedding_dim,
-                              single_hidden=list(cfg.single_hidden), pair_hidden=list(cfg.pair_hidden),
-                              similarity_rank=cfg.similarity_rank,
-                              mention_hidden=None if cfg.mention_hidden is None else list(cfg.mention_hidden),
-                              refine=cfg.refine, **type_head(cfg))
+    scorer_cfg = scorer_config(cfg, len(vocab), 0)
     if cfg.use_vectors:
         raise NeuralcorefError(Errors.E239)
     train_data = [_training_data(c, vocab, cfg, 0) for c in train_corpora]

@@ -16,6 +16,7 @@ import logging
 import shutil
 import signal
 import time
+import zlib
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -154,8 +155,8 @@ def prepare_run(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_
     chunks = cfg.document_chunks  # training data only: dev is featurized as at inference
     train_corpus = featurize_corpus(train_path, nlp, rules, cache, progress=progress,
                                     document_chunks=chunks)
-    swapped_corpora = [featurize_corpus(p, nlp, rules, cache, progress=progress, document_chunks=chunks)
-                       for p in swapped_copies([train_path], cache / "swapped", cfg.gender_swap_names)] \
+    swapped_corpora = [featurize_corpus(_swapped_train(train_path, cache / "swapped", cfg.gender_swap_names),
+                                        nlp, rules, cache, progress=progress, document_chunks=chunks)] \
         if cfg.gender_swap else []
     prior = document_prior(train_corpus.manifest, cfg.document_prior_tokens if cfg.use_vectors else 0)
     dev_corpus = featurize_corpus(dev_path, nlp, rules, cache, progress=progress, document_prior=prior)
@@ -182,12 +183,7 @@ def prepare_run(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_
     else:
         vocab = WordVocab([])
     vector_dim = train_corpus.manifest["vector_dim"] if cfg.use_vectors else 0
-    scorer_cfg = ScorerConfig(vector_dim=vector_dim, vocab_size=len(vocab),
-                              embedding_dim=cfg.embedding_dim,
-                              single_hidden=list(cfg.single_hidden), pair_hidden=list(cfg.pair_hidden),
-                              similarity_rank=cfg.similarity_rank,
-                              mention_hidden=None if cfg.mention_hidden is None else list(cfg.mention_hidden),
-                              refine=cfg.refine, **type_head(cfg))
+    scorer_cfg = scorer_config(cfg, len(vocab), vector_dim)
     train_data = _training_data(train_corpus, vocab, cfg, vector_dim)
     extra_data = [_training_data(c, vocab, cfg, vector_dim, gold_anaphors_only=True)
                   for c in extra_corpora]
@@ -215,6 +211,20 @@ def prepare_run(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_
             "cache_dir": _absolute(cache), "device": device}
     return Run(cfg, out, nlp, rules, dev, vocab, scorer_cfg, prior,
                [train_data] + extra_data + partial_data, dev_data, summary, args, started)
+
+
+def _swapped_train(train_path: Union[str, Path], folder: Path, names_dir) -> Path:
+    """The gender-swapped copy of ``--train`` as one file or folder, featurized as
+    one corpus: a folder's copies go in their own subfolder (named by the folder's
+    path), without copies of files it no longer holds, so that its ``swapped``
+    dataset covers every training file, not only the first."""
+    if Path(train_path).is_file():
+        return swapped_copies([train_path], folder, names_dir)[0]
+    folder = folder / f"dir-{zlib.crc32(str(Path(train_path).resolve()).encode('utf8')):08x}"
+    copies = swapped_copies([train_path], folder, names_dir)
+    for stale in set(folder.glob("*.swapped.conll")) - set(copies):
+        stale.unlink()
+    return folder
 
 
 def run_files(folder: Path) -> List[str]:
@@ -419,6 +429,15 @@ def annotates_singletons(corpus) -> bool:
     """Whether more than SINGLETON_SHARE of the corpus's gold clusters are singletons."""
     sizes = [len(c) for doc in corpus.docs for c in doc["clusters"]]
     return bool(sizes) and sum(s == 1 for s in sizes) > SINGLETON_SHARE * len(sizes)
+
+
+def scorer_config(cfg: TrainConfig, vocab_size: int, vector_dim: int) -> ScorerConfig:
+    """The scorer's architecture for a recipe (shared by :func:`prepare_run` and the fold board)."""
+    return ScorerConfig(vector_dim=vector_dim, vocab_size=vocab_size, embedding_dim=cfg.embedding_dim,
+                        single_hidden=list(cfg.single_hidden), pair_hidden=list(cfg.pair_hidden),
+                        similarity_rank=cfg.similarity_rank,
+                        mention_hidden=None if cfg.mention_hidden is None else list(cfg.mention_hidden),
+                        refine=cfg.refine, **type_head(cfg))
 
 
 def _merged_counts(corpora) -> Dict[str, int]:

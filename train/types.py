@@ -23,6 +23,7 @@ from typing import Dict, List, Sequence, Tuple, Union
 import numpy as np
 
 from neuralcoref.core.contract import C
+from neuralcoref.corpora.conll import read_conll
 from neuralcoref.errors import Errors, NeuralcorefError
 
 from .storage import FeaturizedCorpus
@@ -40,24 +41,8 @@ TypedSpans = Dict[str, Dict[Tuple[int, int], str]]
 
 def sentence_starts(conll: Union[str, Path]) -> Dict[str, List[int]]:
     """Token offset of each sentence of each document of a CoNLL file (by doc id)."""
-    starts: Dict[str, List[int]] = {}
-    doc, n_tokens, in_sentence = None, 0, False
-    with Path(conll).open(encoding="utf8") as handle:
-        for line in handle:
-            if line.startswith("#begin document"):
-                doc = line.split("(", 1)[1].split(")", 1)[0]
-                starts[doc], n_tokens, in_sentence = [], 0, False
-            elif line.startswith("#end document"):
-                doc = None
-            elif doc is not None:
-                if line.strip():
-                    if not in_sentence:
-                        starts[doc].append(n_tokens)
-                        in_sentence = True
-                    n_tokens += 1
-                else:
-                    in_sentence = False
-    return starts
+    return {doc.doc_id: np.concatenate([[0], np.cumsum(doc.sentence_lengths[:-1])]).astype(int).tolist()
+            for doc in read_conll(conll)}
 
 
 def read_typed_mentions(conll: Union[str, Path], tsv: Union[str, Path]) -> TypedSpans:

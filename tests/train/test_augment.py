@@ -74,3 +74,19 @@ def test_folds_run_with_gender_swap_trains_on_the_copies(tmp_path):
     assert len(result["folds"]) == 1 and len(result["folds"][0]["losses"]) == 2
     assert sorted(p.name for p in (tmp_path / "runs" / "cache" / "folds").glob("*.swapped.conll")) == [
         f"fold_{k}.swapped.conll" for k in range(3)]
+
+
+def test_swapped_train_of_a_folder_is_one_folder_of_every_file(tmp_path):
+    from neuralcoref.train.trainer import _swapped_train
+
+    src = tmp_path / "train"
+    src.mkdir()
+    text = Path(SAMPLE_CONLL).read_text(encoding="utf8")
+    (src / "a.conll").write_text(text, encoding="utf8")
+    (src / "b.conll").write_text(text, encoding="utf8")
+    out = _swapped_train(src, tmp_path / "swapped", None)
+    assert out.is_dir() and sorted(p.name for p in out.iterdir()) == ["a.swapped.conll", "b.swapped.conll"]
+    (src / "b.conll").unlink()
+    assert sorted(p.name for p in _swapped_train(src, tmp_path / "swapped", None).iterdir()) == ["a.swapped.conll"]
+    single = _swapped_train(src / "a.conll", tmp_path / "swapped", None)
+    assert single == tmp_path / "swapped" / "a.swapped.conll" and single.is_file()
