@@ -73,8 +73,11 @@ def make_linker(nlp: Language, name: str, kb: str, scorer: Optional[str], thresh
     factories = [nlp.get_pipe_meta(n).factory for n in nlp.pipe_names]
     if "neuralcoref" not in factories:
         raise NeuralcorefError(Errors.E407)
+    from .component import _building_from_config
+
     return CorefLinker(nlp.vocab, name, kb=kb, scorer=scorer, threshold=threshold, merge=merge,
-                       merge_threshold=merge_threshold, merge_lone=merge_lone, singletons=singletons)
+                       merge_threshold=merge_threshold, merge_lone=merge_lone, singletons=singletons,
+                       load_later=_building_from_config())
 
 
 class DocLinks(NamedTuple):
@@ -103,28 +106,52 @@ class CorefLinker(Pipe):
         into the cluster of their entity, or into a new cluster of two of them
         (off: OntoGUM dev CoNLL F1 -0.01 with it, +0.00 without).
     singletons (bool): also link named entities outside every cluster.
+    load_later (bool): the KB and the scorer come later (``spacy.load``: from
+        ``from_disk``, which reads the copies saved with the pipeline, or at the
+        first use): each is loaded once, and the folders the config names may
+        be gone (another machine). False: loaded and checked now.
     RAISES KBLoadError: E400-E402 for a missing or damaged KB, E405-E406 for the scorer.
     """
 
     def __init__(self, vocab: Vocab, name: str = "neuralcoref_linker", *,
                  kb: Union[str, Path, KnowledgeBase] = "gum", scorer: Optional[Union[str, Path]] = None,
                  threshold: float = 0.25, merge: bool = True, merge_threshold: float = 0.8,
-                 merge_lone: bool = False, singletons: bool = True):
+                 merge_lone: bool = False, singletons: bool = True, load_later: bool = False):
         self.vocab, self.name = vocab, name
         self.cfg = {"kb": kb if isinstance(kb, str) else str(kb_path(kb)) if not isinstance(kb, KnowledgeBase)
                     else kb.meta.get("name", "?"),
                     "scorer": None if scorer is None else str(scorer),
                     **_checked({"threshold": threshold, "merge": merge, "merge_threshold": merge_threshold,
                                 "merge_lone": merge_lone, "singletons": singletons})}
-        self.kb = load_kb(kb)
-        self.scorer = LinkScorer.from_disk(scorer if scorer is not None else shipped_scorer_path())
+        self._kb: Optional[KnowledgeBase] = kb if isinstance(kb, KnowledgeBase) else None
+        self._scorer: Optional[LinkScorer] = None
         self._kb_source: Optional[Path] = None if isinstance(kb, KnowledgeBase) else kb_path(kb)
         self._scorer_source = Path(scorer) if scorer is not None else shipped_scorer_path()
-        if len(self.kb) == 0:
+        if not load_later:
+            self._set_kb(load_kb(kb))
+            self._scorer = LinkScorer.from_disk(self._scorer_source)
+        register_extensions()
+
+    @property
+    def kb(self) -> KnowledgeBase:
+        """The knowledge base (loaded at its first use when it came later)."""
+        if self._kb is None:
+            self._set_kb(load_kb(self._kb_source))
+        return self._kb
+
+    @property
+    def scorer(self) -> LinkScorer:
+        """The linking scorer (loaded at its first use when it came later)."""
+        if self._scorer is None:
+            self._scorer = LinkScorer.from_disk(self._scorer_source)
+        return self._scorer
+
+    def _set_kb(self, kb: KnowledgeBase) -> None:
+        if len(kb) == 0:
             import warnings
 
             warnings.warn(Warnings.W400.format(kb=self.cfg["kb"]))
-        register_extensions()
+        self._kb = kb
 
     def __call__(self, doc: Doc) -> Doc:
         error_handler = self.get_error_handler()
@@ -188,11 +215,12 @@ class CorefLinker(Pipe):
 
     def _read_kb(self, folder: Path) -> None:
         if folder.exists():
-            self.kb, self._kb_source = load_kb(folder), folder
+            self._kb_source = folder
+            self._set_kb(load_kb(folder))
 
     def _read_scorer(self, folder: Path) -> None:
         if folder.exists():
-            self.scorer, self._scorer_source = LinkScorer.from_disk(folder), folder
+            self._scorer, self._scorer_source = LinkScorer.from_disk(folder), folder
 
     def __reduce__(self):
         # Rebuilt from its sources (KB folder, scorer folder), never pickled arrays.

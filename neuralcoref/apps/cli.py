@@ -605,16 +605,17 @@ def evaluate_board_command(
 
 
 def _check_link_options(kb: Optional[str], entities: Optional[Path]) -> None:
-    """E409 for --entities without --kb; E400-E402 for a KB that cannot load
-    (before the pipeline loads)."""
+    """E409 for --entities without --kb; E400-E401 for a KB folder that is
+    missing or foreign (before the pipeline loads; the linker reads the arrays
+    once, E402 when damaged)."""
     from ..errors import Errors, NeuralcorefError
 
     if entities is not None and kb is None:
         raise NeuralcorefError(Errors.E409)
     if kb is not None:
-        from ..artifacts.kb import load_kb
+        from ..artifacts.kb import check_kb_folder
 
-        load_kb(kb)
+        check_kb_folder(kb)
 
 
 kb_app = typer.Typer(help="Knowledge bases for entity linking: build.", no_args_is_help=True)
