@@ -503,6 +503,7 @@ def serve_command(
     worker_memory_mb: Optional[int] = typer.Option(
         None, help="MB a worker may allocate beyond its pipeline (Linux); 422 beyond. Default: no limit."),
     max_connections: int = typer.Option(_LIMITS.max_connections, help="Open connections; 503 beyond."),
+    kb: Optional[str] = typer.Option(None, "--kb", help=KB_HELP),
 ) -> None:
     """Serve POST /resolve and GET /health over HTTP (FastAPI + uvicorn)."""
     from ..errors import NeuralcorefError
@@ -515,7 +516,7 @@ def serve_command(
               max_texts=max_texts, max_tokens=max_tokens, max_response_bytes=max_response_bytes,
               timeout=timeout, header_timeout=header_timeout, body_timeout=body_timeout,
               max_waiting=max_waiting, worker_memory_mb=worker_memory_mb,
-              max_connections=max_connections)
+              max_connections=max_connections, kb=kb)
     except (NeuralcorefError, OSError) as err:
         _fail(err)
 
@@ -534,6 +535,7 @@ def batch_command(
     strict: bool = typer.Option(
         False, "--strict", help="Stop at the first bad record instead of writing an error record."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
+    kb: Optional[str] = typer.Option(None, "--kb", help=KB_HELP),
 ) -> None:
     """Resolve coreference in every record of a JSONL file or folder of texts, resumably.
 
@@ -552,7 +554,7 @@ def batch_command(
     try:
         resolve_jsonl(input_path, output_path, text_field=text_field, model=model,
                       spacy_model=spacy_model, n_process=n_process, batch_size=batch_size,
-                      strict=strict, progress=progress, stats=stats)
+                      strict=strict, progress=progress, stats=stats, kb=kb)
     except (NeuralcorefError, OSError) as err:
         _fail(err)
     except (KeyboardInterrupt, Terminated) as stop:  # Ctrl-C, or SIGTERM (SystemExit(143))
