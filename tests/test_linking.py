@@ -347,3 +347,17 @@ def test_linking_predict_reads_the_kb_arrays_once(tmp_path, monkeypatch):
                                       "--kb", "gum", "--entities", str(tmp_path / "e.tsv")])
     assert result.exit_code == 0, result.output
     assert len(reads) == 1
+
+
+def test_linking_splits_a_cluster_whose_names_link_to_different_entities(make_doc, kb_dir):
+    doc = make_doc(OBAMA, ents=OBAMA_ENTS)
+    # A coreference model's mistake: Obama and the United States in one cluster.
+    set_clusters(doc, [[(0, 2), (3, 6), (9, 10)]], [(0, 2)])
+    kept = make_doc(OBAMA, ents=OBAMA_ENTS)
+    set_clusters(kept, [[(0, 2), (3, 6), (9, 10)]], [(0, 2)])
+    CorefLinker(doc.vocab, kb=kb_dir, split=False)(kept)
+    assert [[m.text for m in c] for c in get_clusters(kept)] == [["Barack Obama", "the United States", "Obama"]]
+    CorefLinker(doc.vocab, kb=kb_dir)(doc)
+    clusters = get_clusters(doc)
+    assert [([m.text for m in c], c.kb_id) for c in clusters] == [(["Barack Obama", "Obama"], "Q76")]
+    assert ("the United States", "Q30") in {(s.text, s.kb_id_) for s in doc.spans[LINKS_KEY]}
