@@ -140,6 +140,7 @@ def resolve_command(
         help="Parse a long text (over 100,000 characters) a group of paragraphs at a time, with a "
              "progress bar: bounds the parser's memory and lifts spaCy's max_length; coreference "
              "still spans the whole text."),
+    kb: Optional[str] = typer.Option(None, "--kb", help=KB_HELP),
 ) -> None:
     """Resolve coreference in TEXT (or --file, or standard input) and print clusters and resolved text.
 
@@ -164,7 +165,7 @@ def resolve_command(
         if not content.strip():
             source = "standard input" if file is not None and str(file) == "-" else (file or "TEXT")
             typer.echo(Warnings.W112.format(source=source), err=True)
-        coref = Coref(model=model, spacy_model=spacy_model, greedyness=greedyness)
+        coref = Coref(model=model, spacy_model=spacy_model, greedyness=greedyness, kb=kb)
         with _warnings_on_stderr():
             result = coref.predict(content, split_paragraphs=split_paragraphs)[0]
     except UnicodeDecodeError as err:
@@ -185,7 +186,8 @@ def resolve_command(
         typer.echo(json.dumps(doc_record(result.doc), ensure_ascii=False))
         return
     for cluster in result.doc._.coref_clusters:
-        typer.echo(f"{cluster.main.text}: {[m.text for m in cluster.mentions]}")
+        entity = f" ({cluster.kb_id})" if cluster.kb_id else ""
+        typer.echo(f"{cluster.main.text}{entity}: {[m.text for m in cluster.mentions]}")
     typer.echo(f"\n{result.resolved}")
 
 
