@@ -574,3 +574,17 @@ def test_batch_kb_links_the_clusters(make_nlp, handmade_model, data, tmp_path):
                                       "--no-progress"])
     assert result.exit_code == 0, result.output
     assert read_jsonl(tmp_path / "cli.jsonl") == records
+
+
+def test_batch_dask_kb_links_the_clusters(handmade_model, data, tmp_path):
+    db = pytest.importorskip("dask.bag")
+    pytest.importorskip("distributed")
+    from neuralcoref.apps.batch import resolve_bag
+    from neuralcoref.artifacts.kb_build import build_kb, read_kb_tsv
+
+    (tmp_path / "kb.tsv").write_text("id\tname\taliases\tprior\ttype\nQ1\tAnna\t\t\tperson\n", encoding="utf8")
+    build_kb(read_kb_tsv(tmp_path / "kb.tsv")).to_disk(tmp_path / "kb")
+    bag = db.read_text(str(data), blocksize=None)
+    records = resolve_bag(bag, model=str(handmade_model), spacy_model=EN_PIPELINE,
+                          kb=str(tmp_path / "kb")).compute(scheduler="sync")
+    assert [(c["main"]["text"], c.get("kb_id")) for c in records[0]["coref"]["clusters"]] == [("Anna", "Q1")]

@@ -597,12 +597,12 @@ def _require_dask():
 
 def _resolve_partition(items: Iterable[Union[str, dict]], text_field: str, model: Optional[str],
                        spacy_model: Optional[str], settings: Optional[Dict[str, Any]],
-                       batch_size: int, strict: bool) -> List[Dict[str, Any]]:
+                       batch_size: int, strict: bool, kb: Optional[str] = None) -> List[Dict[str, Any]]:
     numbered = [(i, item) for i, item in enumerate(items, 1)
                 if isinstance(item, dict) or (item and item.strip())]
     if not numbered:
         return []
-    nlp, lock = _cached_pipeline(model, spacy_model, settings)
+    nlp, lock = _cached_pipeline(model, spacy_model, settings, kb)
     with lock:
         return list(resolve_records(numbered, nlp, text_field=text_field, batch_size=batch_size,
                                     strict=strict, path="a Dask partition"))
@@ -610,34 +610,34 @@ def _resolve_partition(items: Iterable[Union[str, dict]], text_field: str, model
 
 def resolve_bag(bag, *, text_field: str = "text", model: Optional[str] = None,
                 spacy_model: Optional[str] = None, settings: Optional[Dict[str, Any]] = None,
-                batch_size: int = 64, strict: bool = False):
+                batch_size: int = 64, strict: bool = False, kb: Optional[str] = None):
     """Resolve coreference in a Dask bag of records, each worker loading the
     pipeline once (``get_pipeline``).
 
     bag (dask.bag.Bag): JSON lines (e.g. ``dask.bag.read_text("data/*.jsonl")``)
         or dicts; blank lines are skipped.
-    text_field, model, spacy_model, settings, batch_size, strict: as for resolve_jsonl.
+    text_field, model, spacy_model, settings, batch_size, strict, kb: as for resolve_jsonl.
     RETURNS (dask.bag.Bag): output records (dicts), lazily; e.g.
         ``.map(json.dumps).to_textfiles("out/*.jsonl")`` or ``.compute()``.
     """
     _require_dask()
     check_int("batch_size", batch_size, 1, OWNER)
     return bag.map_partitions(_resolve_partition, text_field, model, spacy_model,
-                              settings, batch_size, strict)
+                              settings, batch_size, strict, kb)
 
 
 def _resolve_file(job: Tuple[str, str], text_field: str, model: Optional[str],
                   spacy_model: Optional[str], settings: Optional[Dict[str, Any]],
-                  batch_size: int, strict: bool) -> BatchStats:
+                  batch_size: int, strict: bool, kb: Optional[str] = None) -> BatchStats:
     return resolve_jsonl(job[0], job[1], text_field=text_field, model=model,
                          spacy_model=spacy_model, settings=settings, batch_size=batch_size,
-                         strict=strict)
+                         strict=strict, kb=kb)
 
 
 def resolve_jsonl_dask(input_glob: str, output_dir: Union[str, Path], *, text_field: str = "text",
                        model: Optional[str] = None, spacy_model: Optional[str] = None,
                        settings: Optional[Dict[str, Any]] = None, batch_size: int = 64,
-                       strict: bool = False) -> Dict[str, BatchStats]:
+                       strict: bool = False, kb: Optional[str] = None) -> Dict[str, BatchStats]:
     """Run resolve_jsonl on every file matching ``input_glob``, one Dask task per
     file, writing ``output_dir/<file name>``; resumable like resolve_jsonl.
 
@@ -645,6 +645,7 @@ def resolve_jsonl_dask(input_glob: str, output_dir: Union[str, Path], *, text_fi
     (workers need the same paths: a shared file system), else local processes.
     input_glob (str): e.g. "data/*.jsonl".
     output_dir (str | Path): created if needed.
+    text_field, model, spacy_model, settings, batch_size, strict, kb: as for resolve_jsonl.
     RETURNS (Dict[str, BatchStats]): each input file's stats.
     RAISES (NeuralcorefError): E316 if nothing matches, E170 if two inputs share a name.
     """
@@ -661,5 +662,5 @@ def resolve_jsonl_dask(input_glob: str, output_dir: Union[str, Path], *, text_fi
     jobs = [(str(Path(p).resolve()), str((output_dir / name).resolve())) for p, name in zip(paths, names)]
     bag = db.from_sequence(jobs, npartitions=len(jobs))
     stats = bag.map(_resolve_file, text_field, model, spacy_model, settings, batch_size,
-                    strict).compute()
+                    strict, kb).compute()
     return dict(zip(paths, stats))
