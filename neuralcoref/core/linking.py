@@ -199,6 +199,8 @@ class DocContext:
         self._starts = arrays[:, 4].tolist()
         self._ends = (arrays[:, 4] + arrays[:, 5]).tolist()
         self._context: Dict[Tuple[int, str], float] = {}
+        #: What :func:`_name_keys` found for each mention (start, end).
+        self.names: Dict[Span_, Tuple[Optional[str], List[str], str]] = {}
         self._text = doc.text  # built from the tokens at each call: read once
         self.ent_types: Dict[int, str] = {}
         for ent in doc.ents:
@@ -240,7 +242,15 @@ def unit_type(ctx: DocContext, unit: Unit) -> Optional[str]:
 
 def _name_keys(ctx: DocContext, s: int, e: int) -> Tuple[Optional[str], List[str], str]:
     """The alias key of a mention, the keys of its proper-noun runs, and its
-    text ('' when it is no name: a pronoun or determiner alone)."""
+    text ('' when it is no name: a pronoun or determiner alone); once per
+    mention and Doc (splitting and linking both ask)."""
+    found = ctx.names.get((s, e))
+    if found is None:
+        found = ctx.names[(s, e)] = _read_name_keys(ctx, s, e)
+    return found
+
+
+def _read_name_keys(ctx: DocContext, s: int, e: int) -> Tuple[Optional[str], List[str], str]:
     pos = ctx.pos[s:e].tolist()
     if all(p in _NOT_NAMES for p in pos):
         return None, [], ""
