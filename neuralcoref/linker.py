@@ -9,7 +9,8 @@ knowledge base, one decision per cluster.
 
 It runs after ``neuralcoref``: each cluster, and each named entity outside the
 clusters, gets one decision (an entity of the KB or none) from the features of
-all its mentions (:mod:`neuralcoref.core.linking`). Clusters confidently linked
+all its mentions (:mod:`neuralcoref.core.linking`). A cluster whose names link
+to different entities is split first (``split``); clusters confidently linked
 to the same entity merge (``merge``). Results: ``cluster.kb_id``, ``kb_id_`` on
 every mention in the cluster span groups, the span group ``coref_links`` (every
 linked mention, labelled with the entity's type) and ``kb_id_`` on ``doc.ents``.
