@@ -123,12 +123,14 @@ def add_neuralcoref(nlp: Language, **settings) -> Language:
 
 def add_linker(nlp: Language, kb: Union[str, Path]) -> Language:
     """Add the ``neuralcoref_linker`` component for ``kb`` (a shipped KB's name
-    such as "gum", or a KB folder) at the end of ``nlp``.
+    such as "gum", or a KB folder) at the end of ``nlp`` (in place of one it has).
 
     RETURNS (Language): ``nlp``.
     """
     from . import linker  # noqa: F401  (registers the factory without the entry point)
 
+    if "neuralcoref_linker" in nlp.pipe_names:
+        nlp.remove_pipe("neuralcoref_linker")
     nlp.add_pipe("neuralcoref_linker", config={"kb": str(kb)})
     return nlp
 

@@ -9,7 +9,8 @@ knowledge base, one decision per cluster.
 
 It runs after ``neuralcoref``: each cluster, and each named entity outside the
 clusters, gets one decision (an entity of the KB or none) from the features of
-all its mentions (:mod:`neuralcoref.core.linking`). Clusters confidently linked
+all its mentions (:mod:`neuralcoref.core.linking`). A cluster whose names link
+to different entities is split first (``split``); clusters confidently linked
 to the same entity merge (``merge``). Results: ``cluster.kb_id``, ``kb_id_`` on
 every mention in the cluster span groups, the span group ``coref_links`` (every
 linked mention, labelled with the entity's type) and ``kb_id_`` on ``doc.ents``.
@@ -31,7 +32,8 @@ from spacy.vocab import Vocab
 
 from .artifacts.kb import KnowledgeBase, kb_path, load_kb
 from .core.link_scorer import LinkScorer
-from .core.linking import DocContext, Unit, UnitLinks, decide, link_features, link_units, merged_clusters
+from .core.linking import (DocContext, Unit, UnitLinks, decide, link_features, link_units, merged_clusters,
+                           split_units)
 from .errors import Errors, NeuralcorefError, Warnings
 from .extensions import CLUSTER_PREFIX, SCORES_KEY, get_clusters, register_extensions, set_clusters
 from .validation import check_bool, check_float
@@ -50,6 +52,8 @@ DEFAULT_LINKER_CONFIG = {
     "merge_threshold": 0.8,
     "merge_lone": False,
     "singletons": True,
+    "split": True,
+    "split_threshold": 0.5,
 }
 
 
@@ -65,7 +69,8 @@ def shipped_scorer_path() -> Path:
     assigns=["doc.spans", "doc.ents"],
 )
 def make_linker(nlp: Language, name: str, kb: str, scorer: Optional[str], threshold: float, merge: bool,
-                merge_threshold: float, merge_lone: bool, singletons: bool) -> "CorefLinker":
+                merge_threshold: float, merge_lone: bool, singletons: bool, split: bool,
+                split_threshold: float) -> "CorefLinker":
     """Create the linker (see CorefLinker for the settings).
 
     RAISES NeuralcorefError: E407 when no coreference component comes before it.
@@ -73,8 +78,11 @@ def make_linker(nlp: Language, name: str, kb: str, scorer: Optional[str], thresh
     factories = [nlp.get_pipe_meta(n).factory for n in nlp.pipe_names]
     if "neuralcoref" not in factories:
         raise NeuralcorefError(Errors.E407)
+    from .component import _building_from_config
+
     return CorefLinker(nlp.vocab, name, kb=kb, scorer=scorer, threshold=threshold, merge=merge,
-                       merge_threshold=merge_threshold, merge_lone=merge_lone, singletons=singletons)
+                       merge_threshold=merge_threshold, merge_lone=merge_lone, singletons=singletons,
+                       split=split, split_threshold=split_threshold, load_later=_building_from_config())
 
 
 class DocLinks(NamedTuple):
@@ -103,28 +111,57 @@ class CorefLinker(Pipe):
         into the cluster of their entity, or into a new cluster of two of them
         (off: OntoGUM dev CoNLL F1 -0.01 with it, +0.00 without).
     singletons (bool): also link named entities outside every cluster.
+    split (bool): split a cluster whose names link, each on its own, to
+        different entities with at least ``split_threshold``.
+    split_threshold (float): 0-1, see ``split``.
+    load_later (bool): the KB and the scorer come later (``spacy.load``: from
+        ``from_disk``, which reads the copies saved with the pipeline, or at the
+        first use): each is loaded once, and the folders the config names may
+        be gone (another machine). False: loaded and checked now.
     RAISES KBLoadError: E400-E402 for a missing or damaged KB, E405-E406 for the scorer.
     """
 
     def __init__(self, vocab: Vocab, name: str = "neuralcoref_linker", *,
                  kb: Union[str, Path, KnowledgeBase] = "gum", scorer: Optional[Union[str, Path]] = None,
                  threshold: float = 0.25, merge: bool = True, merge_threshold: float = 0.8,
-                 merge_lone: bool = False, singletons: bool = True):
+                 merge_lone: bool = False, singletons: bool = True, split: bool = True,
+                 split_threshold: float = 0.5, load_later: bool = False):
         self.vocab, self.name = vocab, name
         self.cfg = {"kb": kb if isinstance(kb, str) else str(kb_path(kb)) if not isinstance(kb, KnowledgeBase)
                     else kb.meta.get("name", "?"),
                     "scorer": None if scorer is None else str(scorer),
                     **_checked({"threshold": threshold, "merge": merge, "merge_threshold": merge_threshold,
-                                "merge_lone": merge_lone, "singletons": singletons})}
-        self.kb = load_kb(kb)
-        self.scorer = LinkScorer.from_disk(scorer if scorer is not None else shipped_scorer_path())
+                                "merge_lone": merge_lone, "singletons": singletons, "split": split,
+                                "split_threshold": split_threshold})}
+        self._kb: Optional[KnowledgeBase] = kb if isinstance(kb, KnowledgeBase) else None
+        self._scorer: Optional[LinkScorer] = None
         self._kb_source: Optional[Path] = None if isinstance(kb, KnowledgeBase) else kb_path(kb)
         self._scorer_source = Path(scorer) if scorer is not None else shipped_scorer_path()
-        if len(self.kb) == 0:
+        if not load_later:
+            self._set_kb(load_kb(kb))
+            self._scorer = LinkScorer.from_disk(self._scorer_source)
+        register_extensions()
+
+    @property
+    def kb(self) -> KnowledgeBase:
+        """The knowledge base (loaded at its first use when it came later)."""
+        if self._kb is None:
+            self._set_kb(load_kb(self._kb_source))
+        return self._kb
+
+    @property
+    def scorer(self) -> LinkScorer:
+        """The linking scorer (loaded at its first use when it came later)."""
+        if self._scorer is None:
+            self._scorer = LinkScorer.from_disk(self._scorer_source)
+        return self._scorer
+
+    def _set_kb(self, kb: KnowledgeBase) -> None:
+        if len(kb) == 0:
             import warnings
 
             warnings.warn(Warnings.W400.format(kb=self.cfg["kb"]))
-        register_extensions()
+        self._kb = kb
 
     def __call__(self, doc: Doc) -> Doc:
         error_handler = self.get_error_handler()
@@ -152,6 +189,8 @@ class CorefLinker(Pipe):
             clusters = [[(m.start, m.end) for m in c] for c in get_clusters(doc)]
             ctx = DocContext(doc)
             units = link_units(doc, clusters, singletons=self.cfg["singletons"], kb=self.kb, ctx=ctx)
+            if self.cfg["split"]:
+                units = split_units(units, self.kb, ctx, self.scorer, self.cfg["split_threshold"])
             pairs = link_features(doc, units, self.kb, ctx)
             links = decide(self.scorer(pairs.features), pairs, len(units), self.cfg["threshold"])
             if self.cfg["merge"]:
@@ -188,11 +227,12 @@ class CorefLinker(Pipe):
 
     def _read_kb(self, folder: Path) -> None:
         if folder.exists():
-            self.kb, self._kb_source = load_kb(folder), folder
+            self._kb_source = folder
+            self._set_kb(load_kb(folder))
 
     def _read_scorer(self, folder: Path) -> None:
         if folder.exists():
-            self.scorer, self._scorer_source = LinkScorer.from_disk(folder), folder
+            self._scorer, self._scorer_source = LinkScorer.from_disk(folder), folder
 
     def __reduce__(self):
         # Rebuilt from its sources (KB folder, scorer folder), never pickled arrays.
@@ -202,7 +242,8 @@ class CorefLinker(Pipe):
 
 
 #: The settings of the decisions (checked wherever they come from: E170).
-DECISION_SETTINGS = ("threshold", "merge", "merge_threshold", "merge_lone", "singletons")
+DECISION_SETTINGS = ("threshold", "merge", "merge_threshold", "merge_lone", "singletons", "split",
+                     "split_threshold")
 
 
 def _checked(settings: Dict[str, Any]) -> Dict[str, Any]:
@@ -233,6 +274,8 @@ def write_links(doc: Doc, result: DocLinks, kb: KnowledgeBase) -> None:
         spans = sorted({span for u in members for span in units[u].spans})
         main_unit = next((u for u in members if units[u].cluster >= 0), members[0])
         main = old_mains[units[main_unit].cluster] if units[main_unit].cluster >= 0 else spans[0]
+        if main not in spans:  # a part of a split cluster: its first name, else its first mention
+            main = next((s for s in spans if any(t.pos_ == "PROPN" for t in doc[s[0]:s[1]])), spans[0])
         best = max(members, key=lambda u: links.probs[u])
         clusters.append((spans, main, best))
     # Clusters keep the coreference component's order (merged ones: their first's

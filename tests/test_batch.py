@@ -556,3 +556,35 @@ def test_batch_cli_interrupted_says_what_was_done_and_how_to_resume(handmade_mod
     assert "Interrupted" in result.output and "4 of 23 records" in result.output
     assert "run the same command again to resume" in result.output
     assert len(read_jsonl(out)) == 4
+
+
+def test_batch_kb_links_the_clusters(make_nlp, handmade_model, data, tmp_path):
+    from neuralcoref.artifacts.kb_build import build_kb, read_kb_tsv
+
+    (tmp_path / "kb.tsv").write_text("id\tname\taliases\tprior\ttype\nQ1\tAnna\t\t\tperson\n", encoding="utf8")
+    build_kb(read_kb_tsv(tmp_path / "kb.tsv")).to_disk(tmp_path / "kb")
+    with pytest.raises(NeuralcorefError, match="E400"):
+        resolve_jsonl(data, tmp_path / "none.jsonl", nlp=make_nlp(), kb=str(tmp_path / "nokb"))
+    resolve_jsonl(data, tmp_path / "out.jsonl", nlp=make_nlp(), kb=str(tmp_path / "kb"))
+    records = read_jsonl(tmp_path / "out.jsonl")
+    assert [(c["main"]["text"], c.get("kb_id")) for c in records[0]["coref"]["clusters"]] == [("Anna", "Q1")]
+    assert all("kb_id" not in c for c in records[1]["coref"]["clusters"])  # "The company": no entity
+    result = CliRunner().invoke(app, ["batch", "--input", str(data), "--output", str(tmp_path / "cli.jsonl"),
+                                      "--model", str(handmade_model), "--kb", str(tmp_path / "kb"),
+                                      "--no-progress"])
+    assert result.exit_code == 0, result.output
+    assert read_jsonl(tmp_path / "cli.jsonl") == records
+
+
+def test_batch_dask_kb_links_the_clusters(handmade_model, data, tmp_path):
+    db = pytest.importorskip("dask.bag")
+    pytest.importorskip("distributed")
+    from neuralcoref.apps.batch import resolve_bag
+    from neuralcoref.artifacts.kb_build import build_kb, read_kb_tsv
+
+    (tmp_path / "kb.tsv").write_text("id\tname\taliases\tprior\ttype\nQ1\tAnna\t\t\tperson\n", encoding="utf8")
+    build_kb(read_kb_tsv(tmp_path / "kb.tsv")).to_disk(tmp_path / "kb")
+    bag = db.read_text(str(data), blocksize=None)
+    records = resolve_bag(bag, model=str(handmade_model), spacy_model=EN_PIPELINE,
+                          kb=str(tmp_path / "kb")).compute(scheduler="sync")
+    assert [(c["main"]["text"], c.get("kb_id")) for c in records[0]["coref"]["clusters"]] == [("Anna", "Q1")]

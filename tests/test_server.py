@@ -290,3 +290,16 @@ def test_server_worker_that_cannot_start_is_a_coded_error(make_nlp):
     with pytest.raises(NeuralcorefError, match=r"\[E331\] .*could not start \(RuntimeError: this component"):
         with TestClient(create_app(nlp, workers=1)):
             pass
+
+
+def test_server_kb_links_the_clusters(make_nlp, tmp_path):
+    from neuralcoref.artifacts.kb_build import build_kb, read_kb_tsv
+
+    (tmp_path / "kb.tsv").write_text("id\tname\taliases\tprior\ttype\nQ1\tAnna\t\t\tperson\n", encoding="utf8")
+    build_kb(read_kb_tsv(tmp_path / "kb.tsv")).to_disk(tmp_path / "kb")
+    with pytest.raises(NeuralcorefError, match="E400"):
+        create_app(make_nlp(), workers=1, kb=str(tmp_path / "nokb"))
+    # timeout: a first request parses with a cold pipeline (slow on a loaded machine)
+    with TestClient(create_app(make_nlp(), workers=1, timeout=300, kb=str(tmp_path / "kb"))) as linked:
+        data = linked.post("/resolve", json={"text": ANNA}).json()
+    assert [(c["main"]["text"], c["kb_id"]) for c in data["clusters"]] == [("Anna", "Q1")]

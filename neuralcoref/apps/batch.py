@@ -104,28 +104,32 @@ class TextFile:
 
 
 def get_pipeline(model: Optional[str] = None, spacy_model: Optional[str] = None,
-                 settings: Optional[Dict[str, Any]] = None) -> "Language":
+                 settings: Optional[Dict[str, Any]] = None, kb: Optional[str] = None) -> "Language":
     """The spaCy pipeline with neuralcoref for these settings, loaded once per
     process and then reused: on a Dask worker, by every task that asks for it.
 
     model (str | None): shipped model name or model folder.
     spacy_model (str | None): the spaCy pipeline (default: the one the model records).
     settings (Dict[str, Any] | None): other component settings (greedyness...).
+    kb (str | None): also link clusters to this knowledge base (a shipped KB's
+        name or a KB folder): the records' linked clusters have "kb_id".
     RETURNS (Language): the pipeline (shared: don't change it).
     """
-    return _cached_pipeline(model, spacy_model, settings)[0]
+    return _cached_pipeline(model, spacy_model, settings, kb)[0]
 
 
-def _cached_pipeline(model: Optional[str], spacy_model: Optional[str],
-                     settings: Optional[Dict[str, Any]]) -> Tuple["Language", threading.Lock]:
+def _cached_pipeline(model: Optional[str], spacy_model: Optional[str], settings: Optional[Dict[str, Any]],
+                     kb: Optional[str] = None) -> Tuple["Language", threading.Lock]:
     global _LOADS
-    key = json.dumps({"model": model, "spacy_model": spacy_model, "settings": settings or {}},
+    key = json.dumps({"model": model, "spacy_model": spacy_model, "settings": settings or {}, "kb": kb},
                      sort_keys=True, default=str)
     with _PIPELINES_LOCK:
         if key not in _PIPELINES:
-            from ..api import build_pipeline
+            from ..api import add_linker, build_pipeline
 
             nlp = build_pipeline(model, spacy_model, **(settings or {}))  # the model's own pipeline by default
+            if kb is not None:
+                add_linker(nlp, kb)
             _PIPELINES[key] = (nlp, threading.Lock())
             _LOADS += 1
         return _PIPELINES[key]
@@ -468,7 +472,7 @@ def resolve_jsonl(input_path: Union[str, Path], output_path: Union[str, Path], *
                   model: Optional[str] = None, spacy_model: Optional[str] = None,
                   settings: Optional[Dict[str, Any]] = None, n_process: int = 1,
                   batch_size: int = 64, strict: bool = False, progress: bool = False,
-                  stats: Optional[BatchStats] = None) -> BatchStats:
+                  stats: Optional[BatchStats] = None, kb: Optional[str] = None) -> BatchStats:
     """Resolve coreference in every record of a JSONL file (or of a folder of
     text files), appending to ``output_path`` and resuming where an earlier run
     stopped.
@@ -490,6 +494,10 @@ def resolve_jsonl(input_path: Union[str, Path], output_path: Union[str, Path], *
     progress (bool): show a progress bar (on stderr).
     stats (BatchStats | None): filled in as the run goes (else a new one), so
         that a caller whose run is interrupted knows what it did.
+    kb (str | None): also link clusters to this knowledge base (a shipped KB's
+        name or a KB folder; adds ``neuralcoref_linker`` to the pipeline loaded
+        here, or to ``nlp``): linked clusters have "kb_id". E400-E401 before
+        the pipeline loads.
     RETURNS (BatchStats): records in all, skipped, written, error records.
     RAISES (NeuralcorefError): E312 if the output has more lines than the input has
         records, E313 if the output is damaged before its last line, E339 if
@@ -500,6 +508,10 @@ def resolve_jsonl(input_path: Union[str, Path], output_path: Union[str, Path], *
     """
     check_int("batch_size", batch_size, 1, OWNER)
     check_int("n_process", n_process, 1, OWNER)
+    if kb is not None:
+        from ..artifacts.kb import check_kb_folder
+
+        check_kb_folder(kb)
     input_path, output_path = Path(input_path), Path(output_path)
     source = _Input.open(input_path)
     source.check_output(output_path)
@@ -519,7 +531,11 @@ def resolve_jsonl(input_path: Union[str, Path], output_path: Union[str, Path], *
             return stats
         lock: ContextManager = contextlib.nullcontext()
         if nlp is None:
-            nlp, lock = _cached_pipeline(model, spacy_model, settings)
+            nlp, lock = _cached_pipeline(model, spacy_model, settings, kb)
+        elif kb is not None:
+            from ..api import add_linker
+
+            add_linker(nlp, kb)
         with lock, terminating():
             return _resolve_into(source.records(done), str(input_path), output_path, nlp, stats,
                                  text_field=text_field, batch_size=batch_size,
@@ -581,12 +597,12 @@ def _require_dask():
 
 def _resolve_partition(items: Iterable[Union[str, dict]], text_field: str, model: Optional[str],
                        spacy_model: Optional[str], settings: Optional[Dict[str, Any]],
-                       batch_size: int, strict: bool) -> List[Dict[str, Any]]:
+                       batch_size: int, strict: bool, kb: Optional[str] = None) -> List[Dict[str, Any]]:
     numbered = [(i, item) for i, item in enumerate(items, 1)
                 if isinstance(item, dict) or (item and item.strip())]
     if not numbered:
         return []
-    nlp, lock = _cached_pipeline(model, spacy_model, settings)
+    nlp, lock = _cached_pipeline(model, spacy_model, settings, kb)
     with lock:
         return list(resolve_records(numbered, nlp, text_field=text_field, batch_size=batch_size,
                                     strict=strict, path="a Dask partition"))
@@ -594,34 +610,34 @@ def _resolve_partition(items: Iterable[Union[str, dict]], text_field: str, model
 
 def resolve_bag(bag, *, text_field: str = "text", model: Optional[str] = None,
                 spacy_model: Optional[str] = None, settings: Optional[Dict[str, Any]] = None,
-                batch_size: int = 64, strict: bool = False):
+                batch_size: int = 64, strict: bool = False, kb: Optional[str] = None):
     """Resolve coreference in a Dask bag of records, each worker loading the
     pipeline once (``get_pipeline``).
 
     bag (dask.bag.Bag): JSON lines (e.g. ``dask.bag.read_text("data/*.jsonl")``)
         or dicts; blank lines are skipped.
-    text_field, model, spacy_model, settings, batch_size, strict: as for resolve_jsonl.
+    text_field, model, spacy_model, settings, batch_size, strict, kb: as for resolve_jsonl.
     RETURNS (dask.bag.Bag): output records (dicts), lazily; e.g.
         ``.map(json.dumps).to_textfiles("out/*.jsonl")`` or ``.compute()``.
     """
     _require_dask()
     check_int("batch_size", batch_size, 1, OWNER)
     return bag.map_partitions(_resolve_partition, text_field, model, spacy_model,
-                              settings, batch_size, strict)
+                              settings, batch_size, strict, kb)
 
 
 def _resolve_file(job: Tuple[str, str], text_field: str, model: Optional[str],
                   spacy_model: Optional[str], settings: Optional[Dict[str, Any]],
-                  batch_size: int, strict: bool) -> BatchStats:
+                  batch_size: int, strict: bool, kb: Optional[str] = None) -> BatchStats:
     return resolve_jsonl(job[0], job[1], text_field=text_field, model=model,
                          spacy_model=spacy_model, settings=settings, batch_size=batch_size,
-                         strict=strict)
+                         strict=strict, kb=kb)
 
 
 def resolve_jsonl_dask(input_glob: str, output_dir: Union[str, Path], *, text_field: str = "text",
                        model: Optional[str] = None, spacy_model: Optional[str] = None,
                        settings: Optional[Dict[str, Any]] = None, batch_size: int = 64,
-                       strict: bool = False) -> Dict[str, BatchStats]:
+                       strict: bool = False, kb: Optional[str] = None) -> Dict[str, BatchStats]:
     """Run resolve_jsonl on every file matching ``input_glob``, one Dask task per
     file, writing ``output_dir/<file name>``; resumable like resolve_jsonl.
 
@@ -629,6 +645,7 @@ def resolve_jsonl_dask(input_glob: str, output_dir: Union[str, Path], *, text_fi
     (workers need the same paths: a shared file system), else local processes.
     input_glob (str): e.g. "data/*.jsonl".
     output_dir (str | Path): created if needed.
+    text_field, model, spacy_model, settings, batch_size, strict, kb: as for resolve_jsonl.
     RETURNS (Dict[str, BatchStats]): each input file's stats.
     RAISES (NeuralcorefError): E316 if nothing matches, E170 if two inputs share a name.
     """
@@ -645,5 +662,5 @@ def resolve_jsonl_dask(input_glob: str, output_dir: Union[str, Path], *, text_fi
     jobs = [(str(Path(p).resolve()), str((output_dir / name).resolve())) for p, name in zip(paths, names)]
     bag = db.from_sequence(jobs, npartitions=len(jobs))
     stats = bag.map(_resolve_file, text_field, model, spacy_model, settings, batch_size,
-                    strict).compute()
+                    strict, kb).compute()
     return dict(zip(paths, stats))

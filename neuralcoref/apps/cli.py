@@ -140,6 +140,7 @@ def resolve_command(
         help="Parse a long text (over 100,000 characters) a group of paragraphs at a time, with a "
              "progress bar: bounds the parser's memory and lifts spaCy's max_length; coreference "
              "still spans the whole text."),
+    kb: Optional[str] = typer.Option(None, "--kb", help=KB_HELP),
 ) -> None:
     """Resolve coreference in TEXT (or --file, or standard input) and print clusters and resolved text.
 
@@ -164,7 +165,7 @@ def resolve_command(
         if not content.strip():
             source = "standard input" if file is not None and str(file) == "-" else (file or "TEXT")
             typer.echo(Warnings.W112.format(source=source), err=True)
-        coref = Coref(model=model, spacy_model=spacy_model, greedyness=greedyness)
+        coref = Coref(model=model, spacy_model=spacy_model, greedyness=greedyness, kb=kb)
         with _warnings_on_stderr():
             result = coref.predict(content, split_paragraphs=split_paragraphs)[0]
     except UnicodeDecodeError as err:
@@ -185,7 +186,8 @@ def resolve_command(
         typer.echo(json.dumps(doc_record(result.doc), ensure_ascii=False))
         return
     for cluster in result.doc._.coref_clusters:
-        typer.echo(f"{cluster.main.text}: {[m.text for m in cluster.mentions]}")
+        entity = f" ({cluster.kb_id})" if cluster.kb_id else ""
+        typer.echo(f"{cluster.main.text}{entity}: {[m.text for m in cluster.mentions]}")
     typer.echo(f"\n{result.resolved}")
 
 
@@ -503,6 +505,7 @@ def serve_command(
     worker_memory_mb: Optional[int] = typer.Option(
         None, help="MB a worker may allocate beyond its pipeline (Linux); 422 beyond. Default: no limit."),
     max_connections: int = typer.Option(_LIMITS.max_connections, help="Open connections; 503 beyond."),
+    kb: Optional[str] = typer.Option(None, "--kb", help=KB_HELP),
 ) -> None:
     """Serve POST /resolve and GET /health over HTTP (FastAPI + uvicorn)."""
     from ..errors import NeuralcorefError
@@ -515,7 +518,7 @@ def serve_command(
               max_texts=max_texts, max_tokens=max_tokens, max_response_bytes=max_response_bytes,
               timeout=timeout, header_timeout=header_timeout, body_timeout=body_timeout,
               max_waiting=max_waiting, worker_memory_mb=worker_memory_mb,
-              max_connections=max_connections)
+              max_connections=max_connections, kb=kb)
     except (NeuralcorefError, OSError) as err:
         _fail(err)
 
@@ -534,6 +537,7 @@ def batch_command(
     strict: bool = typer.Option(
         False, "--strict", help="Stop at the first bad record instead of writing an error record."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
+    kb: Optional[str] = typer.Option(None, "--kb", help=KB_HELP),
 ) -> None:
     """Resolve coreference in every record of a JSONL file or folder of texts, resumably.
 
@@ -552,7 +556,7 @@ def batch_command(
     try:
         resolve_jsonl(input_path, output_path, text_field=text_field, model=model,
                       spacy_model=spacy_model, n_process=n_process, batch_size=batch_size,
-                      strict=strict, progress=progress, stats=stats)
+                      strict=strict, progress=progress, stats=stats, kb=kb)
     except (NeuralcorefError, OSError) as err:
         _fail(err)
     except (KeyboardInterrupt, Terminated) as stop:  # Ctrl-C, or SIGTERM (SystemExit(143))
@@ -605,16 +609,17 @@ def evaluate_board_command(
 
 
 def _check_link_options(kb: Optional[str], entities: Optional[Path]) -> None:
-    """E409 for --entities without --kb; E400-E402 for a KB that cannot load
-    (before the pipeline loads)."""
+    """E409 for --entities without --kb; E400-E401 for a KB folder that is
+    missing or foreign (before the pipeline loads; the linker reads the arrays
+    once, E402 when damaged)."""
     from ..errors import Errors, NeuralcorefError
 
     if entities is not None and kb is None:
         raise NeuralcorefError(Errors.E409)
     if kb is not None:
-        from ..artifacts.kb import load_kb
+        from ..artifacts.kb import check_kb_folder
 
-        load_kb(kb)
+        check_kb_folder(kb)
 
 
 kb_app = typer.Typer(help="Knowledge bases for entity linking: build.", no_args_is_help=True)

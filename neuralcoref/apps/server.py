@@ -93,7 +93,7 @@ def parse_request(body: bytes) -> Dict[str, Any]:
 
 def create_app(nlp: Optional["Language"] = None, *, model: Optional[str] = None,
                spacy_model: Optional[str] = None, batch_size: int = 32, workers: int = 2,
-               **limits: Any) -> "FastAPI":
+               kb: Optional[str] = None, **limits: Any) -> "FastAPI":
     """Build the FastAPI application (nothing is started: the worker processes
     start with the application's lifespan, e.g. ``with TestClient(app)``).
 
@@ -103,6 +103,9 @@ def create_app(nlp: Optional["Language"] = None, *, model: Optional[str] = None,
     spacy_model (str | None): the spaCy pipeline, when ``nlp`` is None.
     batch_size (int): texts per ``nlp.pipe`` batch.
     workers (int): worker processes resolving requests, one request each at a time.
+    kb (str | None): also link clusters to this knowledge base (a shipped KB's
+        name or a KB folder; adds ``neuralcoref_linker`` after neuralcoref, to
+        ``nlp`` too when given): each linked cluster of a response has "kb_id".
     **limits: any field of :class:`~neuralcoref.apps.server_limits.ServerLimits`
         (max_body_bytes, max_text_chars, max_texts, max_tokens,
         max_response_bytes, timeout, header_timeout, body_timeout, max_waiting,
@@ -119,12 +122,20 @@ def create_app(nlp: Optional["Language"] = None, *, model: Optional[str] = None,
     check_int("batch_size", batch_size, 1, OWNER)
     check_int("workers", workers, 1, OWNER)
     settings = make_limits(limits)
+    if kb is not None:
+        from ..artifacts.kb import check_kb_folder
+
+        check_kb_folder(kb)  # E400-E401 before the pipeline loads
     if nlp is None:
         from ..api import build_pipeline
 
         nlp = build_pipeline(model, spacy_model)  # the model's own pipeline by default
     if "neuralcoref" not in nlp.pipe_names:
         raise NeuralcorefError(Errors.E305.format(pipes=nlp.pipe_names))
+    if kb is not None:
+        from ..api import add_linker
+
+        add_linker(nlp, kb)
     nlp.get_pipe("neuralcoref").resolver  # a model that failed to load: fail now, not per request
     pipeline = f"{nlp.meta.get('lang', nlp.lang)}_{nlp.meta.get('name', 'pipeline')}"
     nlp_bytes = pickle.dumps(nlp)
@@ -216,7 +227,7 @@ async def _read_body(request, limits: ServerLimits) -> bytes:
 
 def serve(host: str = "127.0.0.1", port: int = 8000, *, model: Optional[str] = None,
           spacy_model: Optional[str] = None, batch_size: int = 32, workers: int = 2,
-          log_level: str = "info", **limits: Any) -> None:
+          log_level: str = "info", kb: Optional[str] = None, **limits: Any) -> None:
     """Load the pipeline and serve the application with uvicorn until stopped,
     with a deadline on request headers (``header_timeout``); ``limits`` as for
     :func:`create_app`."""
@@ -231,6 +242,6 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, model: Optional[str] = N
     check_choice("log_level", log_level, LOG_LEVELS, OWNER)
 
     app = create_app(model=model, spacy_model=spacy_model, batch_size=batch_size,
-                     workers=workers, **limits)
+                     workers=workers, kb=kb, **limits)
     protocol = header_timeout_protocol(app.state.limits.header_timeout, app.state.limits.max_connections)
     uvicorn.run(app, host=host, port=port, log_level=log_level, http=protocol)

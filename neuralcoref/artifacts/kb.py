@@ -208,9 +208,7 @@ def load_kb(kb: Union[str, Path, "KnowledgeBase"]) -> KnowledgeBase:
     if isinstance(kb, KnowledgeBase):
         return kb
     path = kb_path(kb)
-    if not (path / KB_CONFIG).is_file():
-        raise KBLoadError(Errors.E400.format(path=path, shipped=", ".join(SHIPPED_KBS)))
-    config = _read_config(path)
+    config = check_kb_folder(path)
     arrays_file = path / KB_ARRAYS
     if not arrays_file.is_file() or _sha256(arrays_file) != config.get("sha256"):
         reason = f"{KB_ARRAYS} is missing" if not arrays_file.is_file() else f"{KB_ARRAYS} does not match its checksum"
@@ -220,6 +218,21 @@ def load_kb(kb: Union[str, Path, "KnowledgeBase"]) -> KnowledgeBase:
     kb_ = KnowledgeBase(arrays, config["types"], meta)
     _check_counts(kb_, config, path)
     return kb_
+
+
+def check_kb_folder(kb: Union[str, Path]) -> Dict[str, Any]:
+    """The checks of :func:`load_kb` that read only kb.json (cheap: a command
+    line checks its options with them before loading a pipeline; the arrays
+    are read, and checked, once, by the linker).
+
+    RETURNS (Dict[str, Any]): the folder's kb.json.
+    RAISES KBLoadError: E400 (no such folder), E401 (kb.json unreadable or of
+        another format or version).
+    """
+    path = kb_path(kb)
+    if not (path / KB_CONFIG).is_file():
+        raise KBLoadError(Errors.E400.format(path=path, shipped=", ".join(SHIPPED_KBS)))
+    return _read_config(path)
 
 
 def _read_config(path: Path) -> Dict[str, Any]:

@@ -18,7 +18,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Dict, List, NamedTuple, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 import numpy as np
 from spacy import symbols
@@ -199,6 +199,8 @@ class DocContext:
         self._starts = arrays[:, 4].tolist()
         self._ends = (arrays[:, 4] + arrays[:, 5]).tolist()
         self._context: Dict[Tuple[int, str], float] = {}
+        #: What :func:`_name_keys` found for each mention (start, end).
+        self.names: Dict[Span_, Tuple[Optional[str], List[str], str]] = {}
         self._text = doc.text  # built from the tokens at each call: read once
         self.ent_types: Dict[int, str] = {}
         for ent in doc.ents:
@@ -240,7 +242,15 @@ def unit_type(ctx: DocContext, unit: Unit) -> Optional[str]:
 
 def _name_keys(ctx: DocContext, s: int, e: int) -> Tuple[Optional[str], List[str], str]:
     """The alias key of a mention, the keys of its proper-noun runs, and its
-    text ('' when it is no name: a pronoun or determiner alone)."""
+    text ('' when it is no name: a pronoun or determiner alone); once per
+    mention and Doc (splitting and linking both ask)."""
+    found = ctx.names.get((s, e))
+    if found is None:
+        found = ctx.names[(s, e)] = _read_name_keys(ctx, s, e)
+    return found
+
+
+def _read_name_keys(ctx: DocContext, s: int, e: int) -> Tuple[Optional[str], List[str], str]:
     pos = ctx.pos[s:e].tolist()
     if all(p in _NOT_NAMES for p in pos):
         return None, [], ""
@@ -382,6 +392,45 @@ def decide(scores: np.ndarray, pairs: LinkFeatures, n_units: int, threshold: flo
             u = int(pairs.units[lo])
             entities[u], probs[u] = int(pairs.entities[lo + best]), p
     return UnitLinks(entities, probs)
+
+
+def split_units(units: Sequence[Unit], kb: "KnowledgeBase", ctx: DocContext,
+                score: Callable[[np.ndarray], np.ndarray], threshold: float) -> List[Unit]:
+    """Joint decisions, the other half: a cluster whose names link, each on its
+    own, to different entities with at least ``threshold`` is split, one part
+    per entity ("Australia" ... "South Australia" ... "Western Australia").
+    A mention that names no entity (a pronoun, a name linked to none) goes with
+    the last linked name before it (the first one when none comes before).
+
+    units (Sequence[Unit]): from :func:`link_units`.
+    score (Callable): the scorer, features (n, N_FEATURES) float32 -> (n,) float32.
+    RETURNS (List[Unit]): the units, a split cluster's parts in its place
+        (each with the cluster's index, a part of one mention as a lone name).
+    """
+    result: List[Unit] = []
+    for unit in units:
+        result.extend(_split_unit(unit, kb, ctx, score, threshold) if unit.cluster >= 0 else [unit])
+    return result
+
+
+def _split_unit(unit: Unit, kb: "KnowledgeBase", ctx: DocContext, score: Callable[[np.ndarray], np.ndarray],
+                threshold: float) -> List[Unit]:
+    names = [(span, key) for span in unit.spans for key, _, text in [_name_keys(ctx, *span)] if text]
+    if len({key for _, key in names}) < 2:  # one name, however often: nothing to split (and cheap)
+        return [unit]
+    singles = [Unit([span], -1) for span, _ in names]
+    pairs = link_features(ctx.doc, singles, kb, ctx)
+    links = decide(score(pairs.features), pairs, len(singles), threshold)
+    entity_of = {span: int(e) for (span, _), e in zip(names, links.entities.tolist()) if e >= 0}
+    if len(set(entity_of.values())) < 2:
+        return [unit]
+    current = entity_of[min(entity_of)]
+    parts: Dict[int, List[Span_]] = {}
+    for span in sorted(unit.spans):
+        current = entity_of.get(span, current)
+        parts.setdefault(current, []).append(span)
+    # A part of one mention is a lone name (no cluster of one).
+    return [Unit(spans, unit.cluster if len(spans) > 1 else -1) for spans in parts.values()]
 
 
 def merged_clusters(units: Sequence[Unit], links: UnitLinks, threshold: float,
