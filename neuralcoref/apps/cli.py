@@ -534,6 +534,9 @@ def batch_command(
     strict: bool = typer.Option(
         False, "--strict", help="Stop at the first bad record instead of writing an error record."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
+    record_timeout: float = typer.Option(
+        60.0, help="Seconds the pipeline may take on one record per 100,000 characters of its text "
+                   "(at least this); a slower record becomes an error record (E434). 0: no deadline."),
 ) -> None:
     """Resolve coreference in every record of a JSONL file or folder of texts, resumably.
 
@@ -552,7 +555,7 @@ def batch_command(
     try:
         resolve_jsonl(input_path, output_path, text_field=text_field, model=model,
                       spacy_model=spacy_model, n_process=n_process, batch_size=batch_size,
-                      strict=strict, progress=progress, stats=stats)
+                      strict=strict, progress=progress, stats=stats, record_timeout=record_timeout)
     except (NeuralcorefError, OSError) as err:
         _fail(err)
     except (KeyboardInterrupt, Terminated) as stop:  # Ctrl-C, or SIGTERM (SystemExit(143))
