@@ -45,6 +45,7 @@ from spacy.vocab import Vocab
 from .artifacts.model_dir import (CARD_FILE, CONFIG_BYTES, CONFIG_FILE, VOCAB_FILE, WEIGHTS_FILE,
                                   check_model_folder, fallback_models, load_model_bytes, pipeline_id,
                                   read_model, resolve_model_path, tensor_pipes, vectors_fingerprint)
+from .checked_tokenizer import check_tokenizer
 from .core.clustering import check_link_offsets
 from .core.model import CorefModel, ModelConfig
 from .core.pairs import candidate_window
@@ -116,6 +117,7 @@ def make_neuralcoref(
         missing or damaged model folder.
     """
     check_parser(nlp)
+    check_tokenizer(nlp)  # nlp(text) with a lone surrogate: E171, not spaCy's UnicodeEncodeError
     return NeuralCoref(nlp.vocab, name=name, lang=nlp.lang, pipeline=pipeline_id(nlp), greedyness=greedyness,
                        max_dist=max_dist, max_dist_match=max_dist_match,
                        max_dist_nominal=max_dist_nominal, link_offsets=link_offsets,

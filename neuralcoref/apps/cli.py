@@ -206,8 +206,9 @@ def predict_command(
 
     from ..api import add_linker, build_pipeline
     from ..errors import NeuralcorefError
+    from ..errors import Errors
     from .output_guard import check_output
-    from .predict import STDOUT, predict_conll
+    from .predict import STDOUT, count_documents, predict_conll
 
     _show_pipeline_choice()
     with tempfile.TemporaryDirectory() as tmp:
@@ -217,6 +218,8 @@ def predict_command(
                 input_conll.write_bytes(sys.stdin.buffer.read())
             if str(output_conll) != STDOUT:
                 check_output(output_conll, input_conll)  # before loading the pipeline
+            if not count_documents(input_conll):  # E437, also before loading the pipeline
+                raise NeuralcorefError(Errors.E437.format(path=input_conll))
             _check_link_options(kb, entities)
             nlp = build_pipeline(model, spacy_model)
             nlp.get_pipe("neuralcoref").check_language = False  # checked on the file's words
@@ -329,6 +332,9 @@ def _stopped(stop) -> None:
 @app.command("export")
 def export_command(
     run_dir: Path = typer.Argument(..., help="Output folder of a training run (--out of train)."),
+    cache_dir: Optional[Path] = typer.Option(
+        None, help="Featurized data cache of the run (default: the one it recorded, which must lie in RUN_DIR; "
+                   "give it for a run trained with --cache-dir elsewhere)."),
 ) -> None:
     """Export the best checkpoint of a training run (finished, interrupted or killed) to RUN_DIR/model."""
     import logging
@@ -337,7 +343,7 @@ def export_command(
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     try:
-        path = _training().export_run(run_dir)
+        path = _training().export_run(run_dir, cache_dir=cache_dir)
     except (NeuralcorefError, OSError) as err:
         _fail(err)
     typer.echo(f"Model written to {path}")
