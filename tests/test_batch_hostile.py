@@ -12,7 +12,6 @@ import pytest
 
 import neuralcoref.apps.batch as batch
 from neuralcoref.apps.batch import resolve_jsonl
-from neuralcoref.apps.deadline import Budget, DeadlineExceeded, time_limit
 from neuralcoref.apps.output_guard import locked_output
 from neuralcoref.errors import NeuralcorefError
 
@@ -193,6 +192,8 @@ def test_batch_hostile_bad_record_timeout(nlp_coref, data, tmp_path, value):
 
 
 def test_deadline_budget_is_spent_in_pieces():
+    from neuralcoref.apps.deadline import Budget, DeadlineExceeded, time_limit
+
     budget = Budget(0.3)
     with budget.spend():
         time.sleep(0.1)

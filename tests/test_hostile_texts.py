@@ -9,7 +9,6 @@ from typer.testing import CliRunner
 
 from neuralcoref.apps.cli import app
 from neuralcoref.apps.predict import predict_conll
-from neuralcoref.checked_tokenizer import CheckedTokenizer
 from neuralcoref.errors import NeuralcorefError
 from neuralcoref.extensions import SCORES_KEY
 
@@ -37,6 +36,8 @@ def test_hostile_texts_nlp_call_with_lone_surrogate_is_e171(blank_coref):
 
 def test_hostile_texts_checked_tokenizer_is_the_tokenizer(blank_coref, tmp_path):
     """Settings, special cases, pickling and saving reach the wrapped tokenizer."""
+    from neuralcoref.checked_tokenizer import CheckedTokenizer
+
     tokenizer = blank_coref.tokenizer
     assert isinstance(tokenizer, CheckedTokenizer)
     tokenizer.add_special_case("gimme", [{"ORTH": "gim"}, {"ORTH": "me"}])

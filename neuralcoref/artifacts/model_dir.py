@@ -5,7 +5,10 @@ decoding defaults), ``weights.npz`` (float32 arrays named by
 :func:`neuralcoref.core.scoring.weight_shapes`, loaded with ``allow_pickle=False``),
 ``vocab.json`` (the embedding vocabulary) and ``model_card.md``. Everything is
 checked when the folder is loaded, so a corrupted or mismatched model fails with a
-coded error at load time, never at prediction time.
+coded error at load time, never at prediction time. The checksums in config.json
+catch damage, not tampering (whoever edits the config can edit them): what bounds
+a crafted folder is the absolute limits below (MAX_WIDTH... MAX_WEIGHTS, E435),
+checked before any weight is read, and the weights' range (MAX_ABS_WEIGHT, E108).
 """
 from __future__ import annotations
 

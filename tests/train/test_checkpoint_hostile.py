@@ -42,34 +42,65 @@ def test_checkpoint_cache_outside_the_run_folder_is_refused(tmp_path, where):
     assert not (run / "model").exists()
 
 
-DAMAGED = {
+#: Raw contents of checkpoint.json.
+UNREADABLE = {
     "deep-json": '{"state": ' + "[" * 100_000 + "]" * 100_000 + "}",
     "a-list": "[1, 2]",
-    "no-state": '{"tensors": "checkpoint-0001.pt", "tensors_sha256": "x"}',
-    "state-a-list": '{"tensors": "checkpoint-0001.pt", "tensors_sha256": "x", "state": [1]}',
-    "tensors-a-number": '{"tensors": 5, "tensors_sha256": "x", "state": {}}',
-    "phase-a-string": '{"tensors": "checkpoint-0001.pt", "tensors_sha256": "x", "state": {"phase": "x"}}',
-    "best-f1-null": '{"tensors": "checkpoint-0001.pt", "tensors_sha256": "x", "state": {"best_f1": null}}',
-    "log-of-numbers": '{"tensors": "checkpoint-0001.pt", "tensors_sha256": "x", "state": {"log": [1]}}',
-    "unknown-state": '{"tensors": "checkpoint-0001.pt", "tensors_sha256": "x", "state": {"rm": 1}}',
-    "vocab-of-numbers": '{"tensors": "checkpoint-0001.pt", "tensors_sha256": "x", "state": {}, "vocab": [1]}',
-    "run-cache-a-number": ('{"tensors": "checkpoint-0001.pt", "tensors_sha256": "x", "state": {}, '
-                           '"run": {"cache_dir": 5}}'),
-    "rng-a-string": '{"tensors": "checkpoint-0001.pt", "tensors_sha256": "x", "state": {}, "numpy_rng": "x"}',
     "not-utf8": b'{"tensors": "\xff"}',
 }
 
 
-@pytest.mark.parametrize("case", list(DAMAGED), ids=list(DAMAGED))
-def test_checkpoint_malformed_json_is_a_coded_error(tmp_path, case):
-    content = DAMAGED[case]
-    path = tmp_path / CHECKPOINT_JSON
-    path.write_bytes(content if isinstance(content, bytes) else content.encode("utf8"))
+def _set(path, value):
+    def edit(record):
+        target = record
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = value
+    return edit
+
+
+#: Edits of a good checkpoint.json (its tensors file and hash intact): each field
+#: of the wrong type, which loaded before and failed later with a TypeError.
+DAMAGED = {
+    "phase-a-string": _set(["state", "phase"], "x"),
+    "epoch-negative": _set(["state", "epoch"], -1),
+    "best-f1-null": _set(["state", "best_f1"], None),
+    "log-of-numbers": _set(["state", "log"], [1]),
+    "unknown-state": _set(["state", "rm"], 1),
+    "state-a-list": _set(["state"], [1]),
+    "no-state": lambda record: record.pop("state"),
+    "tensors-a-number": _set(["tensors"], 5),
+    "vocab-of-numbers": _set(["vocab"], [1]),
+    "run-cache-a-number": _set(["run", "cache_dir"], 5),
+    "run-a-list": _set(["run"], ["x"]),
+    "config-a-string": _set(["config"], "x"),
+    "rng-a-string": _set(["numpy_rng"], "x"),
+}
+
+
+def coded_e216(folder):
     with pytest.raises(NeuralcorefError, match=r"^\[E216\] The checkpoint .* is damaged") as err:
-        load_checkpoint(tmp_path, torch.device("cpu"))
+        load_checkpoint(folder, torch.device("cpu"))
     assert len(str(err.value)) < 600
     with pytest.raises(NeuralcorefError, match=r"^\[E216\]"):
-        export_run(tmp_path, progress=False)
+        export_run(folder, progress=False)
+
+
+@pytest.mark.parametrize("case", list(UNREADABLE), ids=list(UNREADABLE))
+def test_checkpoint_unreadable_json_is_a_coded_error(tmp_path, case):
+    content = UNREADABLE[case]
+    (tmp_path / CHECKPOINT_JSON).write_bytes(content if isinstance(content, bytes) else content.encode("utf8"))
+    coded_e216(tmp_path)
+
+
+@pytest.mark.parametrize("case", list(DAMAGED), ids=list(DAMAGED))
+def test_checkpoint_fields_of_the_wrong_type_are_a_coded_error(tmp_path, case):
+    path = exportable_checkpoint(tmp_path / "run", tmp_path / "run" / "cache")
+    record = json.loads(path.read_text())
+    record["numpy_rng"] = {"bit_generator": "PCG64"}
+    DAMAGED[case](record)
+    path.write_text(json.dumps(record))
+    coded_e216(tmp_path / "run")
 
 
 def test_checkpoint_recorded_run_without_paths(tmp_path):
