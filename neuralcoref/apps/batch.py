@@ -343,27 +343,52 @@ def _coref_records(nlp: "Language", texts: List[Tuple[int, str]], path: str, bat
     """(doc_record, None) per text, or (None, E338 message) for a text the pipeline
     fails on, (None, E434 message) for one it runs past its deadline on.
 
-    The texts go through ``nlp.pipe`` together, within the deadline of one text
-    as long as all of them (the timer runs only while the pipeline does, not
-    while the caller writes); after a failure or that deadline, the rest are run
-    one by one, each within its own deadline."""
+    Each text is tokenized within its own deadline first (spaCy's tokenizer is
+    where some texts take quadratic time); the Docs then go through the
+    components together (``nlp.pipe``), within the deadline of one text as long
+    as all of them. The timer runs only while the pipeline does, not while the
+    caller writes. After a failure or that deadline, the rest are run one by
+    one, each within its own deadline."""
     from .records import doc_record
 
-    budget = Budget(record_deadline(sum(len(text) for _, text in texts), record_timeout))
-    docs = nlp.pipe((text for _, text in texts), batch_size=batch_size)
-    done = 0
+    early: Dict[int, Tuple[None, str]] = {}  # position -> error of a text its tokenizer failed on
+    docs = []
+    for k, (line, text) in enumerate(texts):
+        doc, error = _tokenized(nlp, line, text, path, record_timeout)
+        if error is None:
+            docs.append(doc)
+        else:
+            early[k] = (None, error)
+    budget = Budget(record_deadline(sum(len(doc.text) for doc in docs), record_timeout))
+    pipe = nlp.pipe(docs, batch_size=batch_size)
+    k = 0
     try:
-        while True:
-            with budget.spend():
-                doc = next(docs, None)
-                record = None if doc is None else doc_record(doc)
-            if doc is None:
-                return
-            done += 1
-            yield record, None
+        while k < len(texts):
+            if k not in early:
+                with budget.spend():
+                    record = doc_record(next(pipe))
+                yield record, None
+            else:
+                yield early[k]
+            k += 1
     except Exception:  # which text failed (or was slow) is unknown: each of the rest alone
-        for line, text in texts[done:]:
-            yield _one_record(nlp, line, text, path, record_timeout)
+        for j in range(k, len(texts)):
+            yield early[j] if j in early else _one_record(nlp, *texts[j], path, record_timeout)
+
+
+def _tokenized(nlp: "Language", line: int, text: str, path: str,
+               record_timeout: Optional[float]) -> Tuple[Any, Optional[str]]:
+    """(Doc, None), or (None, E434 / E338 message) when the tokenizer runs past the
+    text's deadline or fails."""
+    seconds = record_deadline(len(text), record_timeout)
+    try:
+        with time_limit(seconds):
+            return nlp.make_doc(text), None
+    except DeadlineExceeded:
+        return None, Errors.E434.format(seconds=seconds, line=line, path=path, length=len(text),
+                                        per_unit=record_timeout)
+    except Exception as err:
+        return None, Errors.E338.format(line=line, path=path, error=quote(f"{type(err).__name__}: {err}"))
 
 
 def _one_record(nlp: "Language", line: int, text: str, path: str,
