@@ -515,6 +515,9 @@ class Errors(metaclass=ErrorsWithCodes):
             "'neuralcoref export' to use that folder on purpose.")
     E437 = ("No CoNLL-2012 documents in {path}: nothing to predict. Check that it is "
             "a CoNLL file with '#begin document' lines.")
+    E439 = ("The text{where} holds {length} punctuation characters without a space at "
+            "character {offset} (at most {limit}): spaCy's tokenizer takes time quadratic "
+            "in such a run (minutes for 20,000). Clean or split the text.")
     E438 = ("Cannot read the document attribute {attr} ({reason}): the Doc's "
             "user_data holds neuralcoref's results in another form (changed or "
             "restored from elsewhere). Run the pipeline on the text again.")

@@ -19,8 +19,9 @@ time; a partial last line left by a crash is removed before resuming.
 
 Bad input lines (not JSON, not an object, no string in the text field, a text
 longer than ``nlp.max_length``, JSON nested too deep, bytes that are not UTF-8,
-NaN or Infinity (not JSON), a text the pipeline fails on or takes too long on) do
-not stop the run: their output line is an error
+NaN or Infinity (not JSON), a run of over 1,000 punctuation characters without a
+space (E439, :mod:`neuralcoref.apps.input_guard`), a text the pipeline fails on or
+takes too long on) do not stop the run: their output line is an error
 record, ``{"coref": null, "coref_error": "[E310] ..."}`` (the input object's
 fields kept when there is an object; otherwise ``input_line`` and ``input``, the
 line as read). ``strict=True`` (``--strict``) stops at the first bad line
@@ -59,6 +60,7 @@ from typing import (TYPE_CHECKING, Any, ContextManager, Deque, Dict, Iterable, I
 from ..errors import Errors, NeuralcorefError, quote
 from ..validation import check_int, check_text, setting_error
 from .deadline import Budget, DeadlineExceeded, record_deadline, time_limit
+from .input_guard import MAX_PUNCTUATION_RUN, punctuation_run
 from .output_guard import check_output, check_same_input, input_fingerprint, locked_output, write_state
 from .workers import terminating
 
@@ -185,7 +187,18 @@ def _parse(item: Union[str, bytes, dict, TextFile], line: int, path: str, text_f
         # spaCy would refuse it (E088) and stop the whole run: refused here, alone.
         message = Errors.E335.format(line=line, path=path, length=len(text), limit=max_length)
         return None, None, {**obj, "coref": None, "coref_error": message}
+    message = _punctuation_problem(text, f" of line {line} of {path}")
+    if message:
+        return None, None, {**obj, "coref": None, "coref_error": message}
     return obj, text, None
+
+
+def _punctuation_problem(text: str, where: str) -> Optional[str]:
+    """E439 for a text the tokenizer would take quadratic time on, else None."""
+    run = punctuation_run(text)
+    if run is None:
+        return None
+    return Errors.E439.format(where=where, length=run[1], offset=run[0], limit=MAX_PUNCTUATION_RUN)
 
 
 def _parse_text_file(item: TextFile, text_field: str,
@@ -204,6 +217,9 @@ def _parse_text_file(item: TextFile, text_field: str,
     obj[text_field] = text
     if max_length is not None and len(text) > max_length:
         message = Errors.E345.format(path=item.path, length=len(text), limit=max_length)
+        return None, None, {**obj, "coref": None, "coref_error": message}
+    message = _punctuation_problem(text, f" of {item.path}")
+    if message:
         return None, None, {**obj, "coref": None, "coref_error": message}
     return obj, text, None
 

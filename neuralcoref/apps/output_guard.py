@@ -91,7 +91,11 @@ def locked_output(output: Union[str, Path]) -> Iterator[Optional[Dict[str, Any]]
     none. The lock file stays (removing it would let two runs lock two different
     files)."""
     state = state_path(output)
-    fd = os.open(state, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fd = os.open(state, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as err:  # e.g. a link into a folder this user cannot write
+        raise NeuralcorefError(Errors.E342.format(output=output, reason=f"its state file {state}: "
+                                                  f"{err.strerror or err}")) from err
     try:
         _lock(fd, Errors.E339.format(output=output, lock=state))
         # O_NONBLOCK: a FIFO put there since check_output must not hang the run.
