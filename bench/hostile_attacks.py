@@ -282,7 +282,8 @@ def attack_checkpoint_cache(tmp: Path) -> str:
 
     run = tmp / "run"
     run.mkdir()
-    meta = {"config": {}, "vocab": [], "run": {"train": "x", "dev": "x", "spacy_model": PIPELINE,
+    sample = str(ROOT / "conll_data" / "sample.english.v4_gold_conll")
+    meta = {"config": {}, "vocab": [], "run": {"train": sample, "dev": sample, "spacy_model": PIPELINE,
                                               "cache_dir": str(tmp / "elsewhere"), "device": "cpu"}}
     save_checkpoint(run, RunState(best_state={"w": torch.ones(1)}), {"model": {"w": torch.ones(1)}}, meta)
     answer = _first_error(lambda: export_run(run, progress=False))

@@ -45,7 +45,6 @@ from spacy.vocab import Vocab
 from .artifacts.model_dir import (CARD_FILE, CONFIG_BYTES, CONFIG_FILE, VOCAB_FILE, WEIGHTS_FILE,
                                   check_model_folder, fallback_models, load_model_bytes, pipeline_id,
                                   read_model, resolve_model_path, tensor_pipes, vectors_fingerprint)
-from .checked_tokenizer import check_tokenizer
 from .core.clustering import check_link_offsets
 from .core.model import CorefModel, ModelConfig
 from .core.pairs import candidate_window
@@ -55,8 +54,8 @@ from .extensions import SCORES_KEY, get_clusters, register_extensions, set_clust
 from .lang import PendingRules, get_pipeline_rules, get_rules, pending_pipeline_rules
 from .lang.base import LanguageRules
 from .language_check import judge_language, words_of
-from .validation import (COMPONENT_FIELDS, check_bool, check_float, check_int, check_with, component_problems,
-                         component_settings, loads_json, word_lists, words)
+from .validation import (COMPONENT_FIELDS, check_bool, check_float, check_int, check_tokenizer, check_with,
+                         component_problems, component_settings, loads_json, word_lists, words)
 
 #: The model's files a saved component holds, besides its settings. The model
 #: card stays on disk: to_disk copies it from the model's folder, when it has one.

@@ -36,7 +36,7 @@ def test_hostile_texts_nlp_call_with_lone_surrogate_is_e171(blank_coref):
 
 def test_hostile_texts_checked_tokenizer_is_the_tokenizer(blank_coref, tmp_path):
     """Settings, special cases, pickling and saving reach the wrapped tokenizer."""
-    from neuralcoref.checked_tokenizer import CheckedTokenizer
+    from neuralcoref.validation import CheckedTokenizer
 
     tokenizer = blank_coref.tokenizer
     assert isinstance(tokenizer, CheckedTokenizer)

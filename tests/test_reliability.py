@@ -6,7 +6,7 @@ that reads the pipeline's token vectors (``handmade_vector_model``).
 Lone surrogates (U+D800-U+DFFF, e.g. from ``bytes.decode("utf-8", "surrogateescape")``)
 are not Unicode characters: spaCy's tokenizer raises UnicodeEncodeError on them
 before neuralcoref sees a Doc, so the component wraps the pipeline's tokenizer
-(:mod:`neuralcoref.checked_tokenizer`): ``nlp(text)``, like the convenience API
+(:class:`neuralcoref.validation.CheckedTokenizer`): ``nlp(text)``, like the convenience API
 (``Coref.predict``, ``neuralcoref resolve``), refuses them with a coded error (E171)
 that says how to decode the input instead. The fuzzing below draws text without them.
 """
