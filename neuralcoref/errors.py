@@ -518,6 +518,9 @@ class Errors(metaclass=ErrorsWithCodes):
     E439 = ("The text{where} holds {length} punctuation characters without a space at "
             "character {offset} (at most {limit}): spaCy's tokenizer takes time quadratic "
             "in such a run (minutes for 20,000). Clean or split the text.")
+    E440 = ("Cannot write the output {output} ({reason}): nothing was written (an "
+            "earlier file there is unchanged). Free space (or raise the file size "
+            "limit) and run the command again.")
     E438 = ("Cannot read the document attribute {attr} ({reason}): the Doc's "
             "user_data holds neuralcoref's results in another form (changed or "
             "restored from elsewhere). Run the pipeline on the text again.")

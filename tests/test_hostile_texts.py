@@ -101,3 +101,23 @@ def test_hostile_texts_predict_conll_without_documents(nlp_coref, tmp_path):
     with pytest.raises(NeuralcorefError, match=r"^\[E437\]"):
         predict_conll(nlp_coref, path, out, progress=False)
     assert out.read_text() == "earlier\n"
+
+
+def test_hostile_texts_predict_past_the_file_size_limit(nlp_coref, tmp_path):
+    """Errno 27 for real (the process's file size limit): coded, the earlier output kept."""
+    import resource
+
+    from conftest import SAMPLE_CONLL
+
+    out = tmp_path / "out.conll"
+    out.write_text("earlier\n")
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (2000, hard))
+    try:
+        with pytest.raises(NeuralcorefError, match=r"^\[E440\] Cannot write the output .*out\.conll "
+                                                   r"\(File too large \(errno 27\)\): nothing was written"):
+            predict_conll(nlp_coref, SAMPLE_CONLL, out, progress=False)
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+    assert out.read_text() == "earlier\n"
+    assert not (tmp_path / "out.conll.partial").exists()

@@ -179,10 +179,15 @@ def _load_tensors(path: Path, device: torch.device) -> Dict[str, Any]:
     except pickle.UnpicklingError as err:
         # weights_only refuses pickled callables before calling them: nothing ran.
         raise NeuralcorefError(Errors.E217.format(path=path, error=str(err).splitlines()[0])) from err
-    except (OSError, RuntimeError, EOFError) as err:
-        raise NeuralcorefError(Errors.E216.format(path=path, error=err)) from err
+    except Exception as err:  # a damaged file: zip, pickle framing, storage errors of any kind
+        raise NeuralcorefError(Errors.E216.format(path=path, error=f"{type(err).__name__}: {err}"[:200])) from err
     if not isinstance(data, dict) or "model" not in data:
         raise NeuralcorefError(Errors.E216.format(path=path, error="no 'model' tensors"))
+    for key in ("model", "best"):
+        weights = data.get(key, {})
+        if not (isinstance(weights, dict) and all(isinstance(k, str) and isinstance(v, torch.Tensor)
+                                                  for k, v in weights.items())):
+            raise NeuralcorefError(Errors.E216.format(path=path, error=f"'{key}' is not a dict of named tensors"))
     return data
 
 

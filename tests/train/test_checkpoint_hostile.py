@@ -110,3 +110,17 @@ def test_checkpoint_recorded_run_without_paths(tmp_path):
     path.write_text(json.dumps(record))
     with pytest.raises(NeuralcorefError, match=r"^\[E219\] .*run\.cache_dir"):
         export_run(tmp_path / "run", progress=False)
+
+
+@pytest.mark.parametrize("tensors", [{"model": [1, 2]}, {"model": {"w": 5}}, {"model": {}, "best": {"w": "x"}}],
+                         ids=["model-a-list", "model-of-numbers", "best-of-strings"])
+def test_checkpoint_tensors_of_the_wrong_form_are_a_coded_error(tmp_path, tensors):
+    from neuralcoref.train.checkpoint import _sha256
+
+    path = exportable_checkpoint(tmp_path / "run", tmp_path / "run" / "cache")
+    record = json.loads(path.read_text())
+    tensors_file = tmp_path / "run" / record["tensors"]
+    torch.save(tensors, tensors_file)
+    record["tensors_sha256"] = _sha256(tensors_file)
+    path.write_text(json.dumps(record))
+    coded_e216(tmp_path / "run")
