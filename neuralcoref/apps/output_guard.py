@@ -99,7 +99,7 @@ def locked_output(output: Union[str, Path]) -> Iterator[Optional[Dict[str, Any]]
     try:
         _lock(fd, Errors.E339.format(output=output, lock=state))
         # O_NONBLOCK: a FIFO put there since check_output must not hang the run.
-        out_fd = os.open(output, os.O_RDONLY | os.O_CREAT | os.O_NONBLOCK, 0o644)
+        out_fd = os.open(output, os.O_RDONLY | os.O_CREAT | getattr(os, "O_NONBLOCK", 0), 0o644)
         try:
             _lock(out_fd, Errors.E430.format(output=output))
             links = os.fstat(out_fd).st_nlink
