@@ -1,4 +1,4 @@
-"""Time and peak memory of each hostile-file and batch attack of issue 28.
+"""Time and peak memory of each hostile-file and batch attack of issues 28 and 58.
 
     python bench/hostile_attacks.py [--json]
 
@@ -232,6 +232,64 @@ def attack_cr_only(tmp: Path) -> str:
     return "no error"
 
 
+def attack_output_symlink(tmp: Path) -> str:
+    from neuralcoref.apps.batch import resolve_jsonl
+    from neuralcoref.apps.output_guard import locked_output
+
+    (tmp / "in.jsonl").write_text('{"text": "Anna left."}\n')
+    (tmp / "link.jsonl").symlink_to(tmp / "out.jsonl")
+    with locked_output(tmp / "out.jsonl"):
+        return _first_error(lambda: resolve_jsonl(tmp / "in.jsonl", tmp / "link.jsonl"))
+
+
+def attack_output_hard_link(tmp: Path) -> str:
+    from neuralcoref.apps.batch import resolve_jsonl
+    from neuralcoref.apps.output_guard import locked_output
+
+    (tmp / "in.jsonl").write_text('{"text": "Anna left."}\n')
+    with locked_output(tmp / "out.jsonl"):
+        (tmp / "hard.jsonl").hardlink_to(tmp / "out.jsonl")
+        return _first_error(lambda: resolve_jsonl(tmp / "in.jsonl", tmp / "hard.jsonl"))
+
+
+def attack_paren_record(tmp: Path) -> str:
+    _setup_nlp()
+    return _batch_line(tmp, json.dumps({"text": "(" * 20_000}).encode())
+
+
+def attack_quote_s_record(tmp: Path) -> str:
+    _setup_nlp()
+    return _batch_line(tmp, json.dumps({"text": "a" + "'s" * 10_000}).encode())
+
+
+def attack_huge_layers(tmp: Path) -> str:
+    from neuralcoref.artifacts.model_dir import load_model
+
+    folder = _model_copy(tmp, "en_fast")
+    config = json.loads((folder / "config.json").read_text())
+    config["scorer"]["pair_hidden"] = [20000, 20000]
+    (folder / "config.json").write_text(json.dumps(config))
+    start = time.perf_counter()
+    answer = _first_error(lambda: load_model(folder))
+    _SECONDS["attack"] = time.perf_counter() - start
+    return answer
+
+
+def attack_checkpoint_cache(tmp: Path) -> str:
+    from neuralcoref.train import export_run
+    from neuralcoref.train.checkpoint import RunState, save_checkpoint
+    import torch
+
+    run = tmp / "run"
+    run.mkdir()
+    sample = str(ROOT / "conll_data" / "sample.english.v4_gold_conll")
+    meta = {"config": {}, "vocab": [], "run": {"train": sample, "dev": sample, "spacy_model": PIPELINE,
+                                              "cache_dir": str(tmp / "elsewhere"), "device": "cpu"}}
+    save_checkpoint(run, RunState(best_state={"w": torch.ones(1)}), {"model": {"w": torch.ones(1)}}, meta)
+    answer = _first_error(lambda: export_run(run, progress=False))
+    return f"{answer}, {'nothing' if not (tmp / 'elsewhere').exists() else 'files'} written outside"
+
+
 def baseline(tmp: Path) -> str:
     return "imports only"
 
@@ -254,6 +312,13 @@ ATTACKS = {
     "predict_over_input": ("predict IN IN", attack_predict_over_input),
     "predict_to_folder": ("predict IN FOLDER", attack_predict_to_folder),
     "cr_only": ("CoNLL file with CR line ends only", attack_cr_only),
+    # Issue 58
+    "output_symlink": ("batch: a second run through a symlink to the output", attack_output_symlink),
+    "output_hard_link": ("batch: a second run through a hard link to the output", attack_output_hard_link),
+    "paren_record": ("batch: a 20 KB '(((' record", attack_paren_record),
+    "quote_s_record": ("batch: a 20 KB \"'s's's\" record (default deadline)", attack_quote_s_record),
+    "huge_layers": ("en_fast: pair_hidden [20000, 20000]", attack_huge_layers),
+    "checkpoint_cache": ("export: checkpoint.json's cache_dir outside the run", attack_checkpoint_cache),
 }
 
 

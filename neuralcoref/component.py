@@ -54,8 +54,8 @@ from .extensions import SCORES_KEY, get_clusters, register_extensions, set_clust
 from .lang import PendingRules, get_pipeline_rules, get_rules, pending_pipeline_rules
 from .lang.base import LanguageRules
 from .language_check import judge_language, words_of
-from .validation import (COMPONENT_FIELDS, check_bool, check_float, check_int, check_with, component_problems,
-                         component_settings, loads_json, word_lists, words)
+from .validation import (COMPONENT_FIELDS, check_bool, check_float, check_int, check_tokenizer, check_with,
+                         component_problems, component_settings, loads_json, word_lists, words)
 
 #: The model's files a saved component holds, besides its settings. The model
 #: card stays on disk: to_disk copies it from the model's folder, when it has one.
@@ -116,6 +116,7 @@ def make_neuralcoref(
         missing or damaged model folder.
     """
     check_parser(nlp)
+    check_tokenizer(nlp)  # nlp(text) with a lone surrogate: E171, not spaCy's UnicodeEncodeError
     return NeuralCoref(nlp.vocab, name=name, lang=nlp.lang, pipeline=pipeline_id(nlp), greedyness=greedyness,
                        max_dist=max_dist, max_dist_match=max_dist_match,
                        max_dist_nominal=max_dist_nominal, link_offsets=link_offsets,

@@ -489,6 +489,42 @@ class Errors(metaclass=ErrorsWithCodes):
     E409 = ("--entities needs --kb: give a knowledge base (a shipped name such as 'gum', "
             "or a folder) to link the predicted clusters to.")
 
+    # Hostile input, round two (issue 58): batch outputs by file identity, record
+    # deadlines, absolute model bounds, checkpoint paths (E430-E444)
+    E430 = ("Another run is writing to the file {output} under another name (a symbolic "
+            "or hard link to it: the lock on the file itself is held): wait for it to "
+            "finish, or give another output file.")
+    E431 = ("The output {output} has {links} names (hard links to one file): a run "
+            "writing it under another name would mix its lines with this run's and "
+            "resume from a record it cannot find. Give a file with one name (copy it: "
+            "cp {output} NEW, then --output NEW).")
+    E432 = ("The batch input {path} {reason}: give a JSONL file, a .txt file or a "
+            "folder of .txt files.")
+    E433 = ("Cannot write the output {output} ({reason}): the lines written before are "
+            "complete. Free space (or raise the file size limit) and run the same "
+            "command again to resume.")
+    E434 = ("The pipeline took more than {seconds:g} s on line {line} of {path} "
+            "({length} characters; the deadline is {per_unit:g} s per 100,000 "
+            "characters, at least {per_unit:g} s): the line is left out as an error "
+            "record. Raise --record-timeout (0: no deadline) to give such texts more time.")
+    E435 = ("The model in {path} declares {problem}, beyond what any neuralcoref model "
+            "holds ({limit}): refused before allocating its weights. Use a model "
+            "written by 'neuralcoref train'.")
+    E436 = ("The checkpoint {path} names {what} {found}, outside the run folder {folder}: "
+            "a checkpoint only writes inside its own run folder. Give --cache-dir to "
+            "'neuralcoref export' to use that folder on purpose.")
+    E437 = ("No CoNLL-2012 documents in {path}: nothing to predict. Check that it is "
+            "a CoNLL file with '#begin document' lines.")
+    E439 = ("The text{where} holds {length} punctuation characters without a space at "
+            "character {offset} (at most {limit}): spaCy's tokenizer takes time quadratic "
+            "in such a run (minutes for 20,000). Clean or split the text.")
+    E440 = ("Cannot write the output {output} ({reason}): nothing was written (an "
+            "earlier file there is unchanged). Free space (or raise the file size "
+            "limit) and run the command again.")
+    E438 = ("Cannot read the document attribute {attr} ({reason}): the Doc's "
+            "user_data holds neuralcoref's results in another form (changed or "
+            "restored from elsewhere). Run the pipeline on the text again.")
+
 #: How much of a line, cell or name from the input an error message quotes.
 QUOTE_LIMIT = 200
 

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import threading
 import weakref
-from typing import Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from spacy.tokens import Doc, Span, Token
 
+from .errors import Errors, NeuralcorefError
 from .resolved import resolve_text
 
 CLUSTER_PREFIX = "coref_clusters"
@@ -105,13 +106,27 @@ def _doc_has_coref(doc: Doc) -> bool:
 
 
 def _score_rows(doc: Doc) -> Optional[Dict[Tuple[int, int], Dict[Tuple[int, int], float]]]:
-    """{mention: {itself (single score) or antecedent: score}}, keyed by token spans."""
+    """{mention: {itself (single score) or antecedent: score}}, keyed by token spans.
+    RAISES NeuralcorefError: E438 when the stored scores are not in the form the
+    component writes (user_data changed, or restored from another source)."""
     raw = doc.user_data.get(SCORES_KEY)
     if raw is None:
         return None
-    spans = [tuple(m) for m in raw["mentions"]]
-    rows = {span: {span: float(score)} for span, score in zip(spans, raw["single"])}
+    try:
+        return _parse_score_rows(raw, len(doc))
+    except (KeyError, TypeError, ValueError, IndexError, OverflowError) as err:
+        reason = f"doc.user_data[{SCORES_KEY!r}]: {type(err).__name__}: {err}"
+        raise NeuralcorefError(Errors.E438.format(attr="coref_scores", reason=reason[:200])) from None
+
+
+def _parse_score_rows(raw: Any, n_tokens: int) -> Dict[Tuple[int, int], Dict[Tuple[int, int], float]]:
+    spans = [(int(s), int(e)) for s, e in raw["mentions"]]
+    if any(not 0 <= s < e <= n_tokens for s, e in spans):
+        raise ValueError(f"a mention outside the Doc's {n_tokens} tokens")
+    rows = {span: {span: float(score)} for span, score in zip(spans, raw["single"], strict=True)}
     for m, a, score in raw["pairs"]:
+        if int(m) < 0 or int(a) < 0:
+            raise IndexError("a negative mention index")
         rows[spans[int(m)]][spans[int(a)]] = float(score)
     return rows
 

@@ -21,7 +21,7 @@ import math
 import numbers
 import re
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, TypeVar
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, TypeVar
 
 from .core.clustering import check_link_offsets
 from .core.pairs import check_top_antecedents
@@ -411,3 +411,45 @@ def file_sha256(file: Path) -> str:
         for block in iter(lambda: f.read(1 << 22), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+# The pipeline's tokenizer behind the text check: spaCy's tokenizer fails on a lone
+# surrogate with a bare UnicodeEncodeError, before any component sees a Doc. When
+# the neuralcoref component is added, the pipeline's tokenizer is wrapped so that
+# nlp(text) and nlp.pipe(texts) refuse such a text with E171 too; everything else
+# (settings, special cases, serialization, pickling) goes to the tokenizer itself.
+
+class CheckedTokenizer:
+    """A tokenizer that checks each text (E171, E172) before tokenizing it.
+
+    tokenizer (Callable[[str], Doc]): the pipeline's tokenizer.
+    """
+
+    def __init__(self, tokenizer: Callable[[str], Any]):
+        object.__setattr__(self, "tokenizer", tokenizer)
+
+    def __call__(self, text: str) -> Any:
+        return self.tokenizer(check_text(text))
+
+    def pipe(self, texts: Iterable[str], batch_size: int = 1000) -> Iterator[Any]:
+        """Docs of ``texts``, each checked first."""
+        checked = (check_text(text) for text in texts)
+        inner = getattr(self.tokenizer, "pipe", None)  # a custom tokenizer may have none
+        return inner(checked, batch_size=batch_size) if inner else map(self.tokenizer, checked)
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "tokenizer":  # not set yet (unpickling): no recursion
+            raise AttributeError(name)
+        return getattr(self.tokenizer, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(self.tokenizer, name, value)  # nlp.tokenizer.infix_finditer = ... changes the tokenizer
+
+    def __reduce__(self) -> Any:
+        return (CheckedTokenizer, (self.tokenizer,))
+
+
+def check_tokenizer(nlp: Any) -> None:
+    """Wrap ``nlp.tokenizer`` in a CheckedTokenizer, once."""
+    if not isinstance(nlp.tokenizer, CheckedTokenizer):
+        nlp.tokenizer = CheckedTokenizer(nlp.tokenizer)

@@ -5,8 +5,9 @@ that reads the pipeline's token vectors (``handmade_vector_model``).
 
 Lone surrogates (U+D800-U+DFFF, e.g. from ``bytes.decode("utf-8", "surrogateescape")``)
 are not Unicode characters: spaCy's tokenizer raises UnicodeEncodeError on them
-before neuralcoref sees a Doc, so the component never gets one; the convenience API
-(``Coref.predict``, ``neuralcoref resolve``) refuses them with a coded error (E171)
+before neuralcoref sees a Doc, so the component wraps the pipeline's tokenizer
+(:class:`neuralcoref.validation.CheckedTokenizer`): ``nlp(text)``, like the convenience API
+(``Coref.predict``, ``neuralcoref resolve``), refuses them with a coded error (E171)
 that says how to decode the input instead. The fuzzing below draws text without them.
 """
 import ast
@@ -210,8 +211,10 @@ def test_reliability_odd_texts(nlp_vec, text):
 
 def test_reliability_lone_surrogates(nlp_vec, handmade_vector_model):
     text = "Anna said \udc80 she left."  # what surrogateescape makes of a stray byte
-    with pytest.raises(UnicodeEncodeError):  # spaCy's tokenizer: no Doc is ever made
-        nlp_vec(text)
+    with pytest.raises(NeuralcorefError, match=r"\[E171\] The text holds a lone surrogate \(U\+DC80\) at character 10"):
+        nlp_vec(text)  # the checked tokenizer: no Doc is ever made
+    with pytest.raises(NeuralcorefError, match=r"\[E171\]"):
+        list(nlp_vec.pipe(["fine", text]))
     coref = Coref.__new__(Coref)  # the shared pipeline, not a second one loaded
     coref.nlp = nlp_vec
     with pytest.raises(NeuralcorefError, match=r"\[E171\] The text 1 .*\(U\+DC80\) at character 10.*errors='replace'"):

@@ -27,6 +27,8 @@ from neuralcoref.validation import file_sha256 as _sha256
 
 CHECKPOINT_JSON = "checkpoint.json"
 FORMAT = 1
+#: Largest checkpoint.json read (the vocabulary dominates: ~1 MB for 50,000 words).
+MAX_JSON_BYTES = 256 << 20
 
 
 @dataclass
@@ -103,14 +105,21 @@ def load_checkpoint(folder: Path, device: torch.device) -> Checkpoint:
     if not path.is_file():
         raise NeuralcorefError(Errors.E209.format(path=folder))
     try:
-        record = json.loads(path.read_text(encoding="utf8"))
-        tensors_path = folder / record["tensors"]
-        expected = record["tensors_sha256"]
-        state = RunState(**record["state"])
-    except (OSError, ValueError, KeyError, TypeError) as err:
-        raise NeuralcorefError(Errors.E216.format(path=path, error=f"{type(err).__name__}: {err}")) from err
+        with path.open("rb") as f:
+            data = f.read(MAX_JSON_BYTES + 1)
+        if len(data) > MAX_JSON_BYTES:
+            raise ValueError(f"more than {MAX_JSON_BYTES} bytes")
+        record = json.loads(data.decode("utf8"))
+    except (OSError, ValueError, RecursionError) as err:  # RecursionError: JSON nested too deep
+        raise NeuralcorefError(Errors.E216.format(path=path, error=f"{type(err).__name__}: {err}"[:200])) from err
+    problems = record_problems(record)
+    if problems:
+        raise NeuralcorefError(Errors.E216.format(path=path, error="; ".join(problems[:3])))
+    state = RunState(**record["state"])
+    tensors_path = folder / record["tensors"]
+    expected = record["tensors_sha256"]
     if Path(record["tensors"]).name != record["tensors"] or not tensors_path.is_file():
-        raise NeuralcorefError(Errors.E216.format(path=path, error=f"no tensors file {record['tensors']!r}"))
+        raise NeuralcorefError(Errors.E216.format(path=path, error=f"no tensors file {record['tensors']!r:.100}"))
     if _sha256(tensors_path) != expected:
         raise NeuralcorefError(Errors.E216.format(
             path=path, error=f"{tensors_path.name} is not the file it was saved with (SHA-256 differs)"))
@@ -120,16 +129,65 @@ def load_checkpoint(folder: Path, device: torch.device) -> Checkpoint:
     return Checkpoint(state, tensors.pop("model"), tensors, meta)
 
 
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+#: The fields of a checkpoint's run state and what each must be.
+STATE_FIELDS = {"phase": ("an integer >= 0", _is_int), "epoch": ("an integer >= 0", _is_int),
+                "phase_best": ("a number", _is_number), "bad_evals": ("an integer >= 0", _is_int),
+                "best_f1": ("a number", _is_number),
+                "log": ("a list of objects", lambda v: isinstance(v, list) and all(isinstance(e, dict) for e in v))}
+#: The run's recorded arguments (train/trainer.py's prepare_run): all strings.
+RUN_FIELDS = ("train", "dev", "spacy_model", "cache_dir", "device")
+
+
+def record_problems(record: Any) -> List[str]:
+    """What is wrong with a checkpoint.json's content (types and fields), as short
+    sentences; [] for a good one. Checked before anything is used, so that a
+    damaged or crafted file fails with E216, never with a TypeError later."""
+    if not isinstance(record, dict):
+        return [f"it holds {type(record).__name__}, not a JSON object"]
+    problems = [f"'{key}' is missing" for key in ("tensors", "tensors_sha256", "state") if key not in record]
+    problems += [f"'{key}' is not a string" for key in ("tensors", "tensors_sha256")
+                 if key in record and not isinstance(record[key], str)]
+    state = record.get("state", {})
+    if not isinstance(state, dict):
+        problems.append("'state' is not an object")
+    else:
+        problems += [f"state.{key} is unknown" for key in state if key not in STATE_FIELDS]
+        problems += [f"state.{key} is {str(state[key])[:40]!r}, not {what}"
+                     for key, (what, valid) in STATE_FIELDS.items() if key in state and not valid(state[key])]
+    for key, kind in (("config", dict), ("run", dict), ("numpy_rng", dict), ("vocab", list)):
+        if key in record and not isinstance(record[key], kind):
+            problems.append(f"'{key}' is not a JSON {'object' if kind is dict else 'array'}")
+    run = record.get("run")
+    if isinstance(run, dict):
+        problems += [f"run.{key} is not a string" for key in RUN_FIELDS if key in run and not isinstance(run[key], str)]
+    if isinstance(record.get("vocab"), list) and not all(isinstance(w, str) for w in record["vocab"]):
+        problems.append("'vocab' holds values that are not strings")
+    return problems
+
+
 def _load_tensors(path: Path, device: torch.device) -> Dict[str, Any]:
     try:
         data = torch.load(path, map_location=device, weights_only=True)
     except pickle.UnpicklingError as err:
         # weights_only refuses pickled callables before calling them: nothing ran.
         raise NeuralcorefError(Errors.E217.format(path=path, error=str(err).splitlines()[0])) from err
-    except (OSError, RuntimeError, EOFError) as err:
-        raise NeuralcorefError(Errors.E216.format(path=path, error=err)) from err
+    except Exception as err:  # a damaged file: zip, pickle framing, storage errors of any kind
+        raise NeuralcorefError(Errors.E216.format(path=path, error=f"{type(err).__name__}: {err}"[:200])) from err
     if not isinstance(data, dict) or "model" not in data:
         raise NeuralcorefError(Errors.E216.format(path=path, error="no 'model' tensors"))
+    for key in ("model", "best"):
+        weights = data.get(key, {})
+        if not (isinstance(weights, dict) and all(isinstance(k, str) and isinstance(v, torch.Tensor)
+                                                  for k, v in weights.items())):
+            raise NeuralcorefError(Errors.E216.format(path=path, error=f"'{key}' is not a dict of named tensors"))
     return data
 
 

@@ -208,7 +208,7 @@ def prepare_run(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_
     }
     args = {"train": _absolute(train_path), "dev": _absolute(dev_path),
             "spacy_model": _absolute(spacy_model) if Path(spacy_model).exists() else spacy_model,
-            "cache_dir": _absolute(cache), "device": device}
+            "cache_dir": _within(out, cache), "device": device}
     return Run(cfg, out, nlp, rules, dev, vocab, scorer_cfg, prior,
                [train_data] + extra_data + partial_data, dev_data, summary, args, started)
 
@@ -277,6 +277,15 @@ def _absolute(path: Union[str, Path]) -> str:
     return str(Path(path).resolve())
 
 
+def _within(folder: Path, path: Path) -> str:
+    """``path`` relative to ``folder`` when inside it (a run folder moved or copied
+    keeps its cache), else absolute."""
+    try:
+        return str(Path(path).resolve().relative_to(folder.resolve()))
+    except ValueError:
+        return _absolute(path)
+
+
 def _start(run: Run, resume: bool) -> Tuple[CorefScorers, RunState, Optional[Dict]]:
     """The model and run state to train from: fresh, or restored from the checkpoint
     (with the optimizer, weight average and RNG states it recorded)."""
@@ -301,19 +310,30 @@ def _start(run: Run, resume: bool) -> Tuple[CorefScorers, RunState, Optional[Dic
     start = checkpoint.state.best_state if checkpoint.state.epoch == 0 else None
     model.load_state_dict(start or checkpoint.model)
     if "numpy_rng" in checkpoint.meta:
-        run.rng.bit_generator.state = checkpoint.meta["numpy_rng"]
+        try:
+            run.rng.bit_generator.state = checkpoint.meta["numpy_rng"]
+        except (TypeError, ValueError, KeyError) as err:
+            raise NeuralcorefError(Errors.E216.format(path=run.out / CHECKPOINT_JSON,
+                                                      error=f"numpy_rng: {type(err).__name__}: {err}"[:200])) from err
     if "torch_rng" in checkpoint.tensors:
         torch.set_rng_state(checkpoint.tensors["torch_rng"].cpu())
     return model, checkpoint.state, checkpoint.tensors
 
 
-def export_run(run_dir: Union[str, Path], progress: bool = True) -> Path:
+def export_run(run_dir: Union[str, Path], progress: bool = True,
+               cache_dir: Union[str, Path, None] = None) -> Path:
     """Export the best checkpoint of a run (finished, interrupted or killed) to
     ``run_dir/model``, as the run itself would have (``neuralcoref export``).
 
+    cache_dir (str | Path | None): the featurized data cache, which the export
+        reads and writes; by default the run's recorded one, which must lie
+        inside ``run_dir`` (a checkpoint.json is a file anyone may have written:
+        it does not decide where the export writes). Give it for a run trained
+        with a ``--cache-dir`` elsewhere.
     RETURNS (Path): the model folder.
     RAISES (NeuralcorefError): E220 without a checkpoint, E216/E217 for a damaged
-        or unsafe one, E219 for one that lacks what the export needs.
+        or unsafe one, E219 for one that lacks what the export needs, E436 for a
+        recorded cache folder outside ``run_dir`` when ``cache_dir`` is not given.
     """
     out = Path(run_dir)
     if not (out / CHECKPOINT_JSON).is_file():
@@ -323,16 +343,33 @@ def export_run(run_dir: Union[str, Path], progress: bool = True) -> Path:
     if missing or checkpoint.state.best_state is None:
         raise NeuralcorefError(Errors.E219.format(path=out / CHECKPOINT_JSON,
                                                   missing=", ".join(missing) or "a best model"))
-    cfg = TrainConfig.from_dict(checkpoint.meta["config"])
     args = checkpoint.meta["run"]
+    missing = [k for k in ("train", "dev", "spacy_model", "cache_dir") if k not in args]
+    if missing:
+        raise NeuralcorefError(Errors.E219.format(path=out / CHECKPOINT_JSON,
+                                                  missing=", ".join(f"run.{k}" for k in missing)))
+    cache = Path(cache_dir) if cache_dir is not None else _confined(out, args["cache_dir"], "the cache folder")
+    cfg = TrainConfig.from_dict(checkpoint.meta["config"])
     run = prepare_run(args["train"], args["dev"], args["spacy_model"], out, "cpu", cfg,
-                      args["cache_dir"], progress, vocab_words=checkpoint.meta["vocab"])
+                      cache, progress, vocab_words=checkpoint.meta["vocab"])
     model = CorefScorers(run.scorer_cfg)
     state = checkpoint.state
     unfinished = None
     if state.phase < len(cfg.phases):
         unfinished = {"signal": None, "epochs": len(state.log), "last": _last_epoch(state, cfg)}
     return finish_run(run, model, state, unfinished, cfg.tune_link_offsets, progress)
+
+
+def _confined(folder: Path, recorded: str, what: str) -> Path:
+    """``recorded`` (a path a checkpoint names) if it lies inside ``folder`` once
+    links are resolved; E436 otherwise."""
+    path = Path(recorded)
+    path = path if path.is_absolute() else folder / path
+    inside = folder.resolve()
+    if path.resolve() != inside and inside not in path.resolve().parents:
+        raise NeuralcorefError(Errors.E436.format(path=folder / CHECKPOINT_JSON, what=what,
+                                                  found=repr(recorded)[:200], folder=inside))
+    return path
 
 
 def _finish_interrupted(run: Run, model: CorefScorers, state: RunState, signum: int,

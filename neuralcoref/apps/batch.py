@@ -18,12 +18,20 @@ job without losing or repeating a line. Lines are written and flushed a batch at
 time; a partial last line left by a crash is removed before resuming.
 
 Bad input lines (not JSON, not an object, no string in the text field, a text
-longer than ``nlp.max_length``, JSON nested too deep, bytes that are not UTF-8, a
-text the pipeline fails on) do not stop the run: their output line is an error
+longer than ``nlp.max_length``, JSON nested too deep, bytes that are not UTF-8,
+NaN or Infinity (not JSON), a run of over 1,000 punctuation characters without a
+space (E439, :mod:`neuralcoref.apps.input_guard`), a text the pipeline fails on or
+takes too long on) do not stop the run: their output line is an error
 record, ``{"coref": null, "coref_error": "[E310] ..."}`` (the input object's
 fields kept when there is an object; otherwise ``input_line`` and ``input``, the
 line as read). ``strict=True`` (``--strict``) stops at the first bad line
 instead, with that coded error, after writing every line before it.
+
+Each record has a deadline (``record_timeout``, ``--record-timeout``: 60 s per
+100,000 characters of its text, at least 60 s): spaCy's tokenizer is quadratic
+on long runs of brackets or quotes, and 20 KB of "(((" would hold the run for
+minutes. A record past its deadline is stopped and written as an error record
+(E434), so a resumed run skips it like any other done line.
 
 The output is guarded (:mod:`neuralcoref.apps.output_guard`): never the input, locked
 while a run writes it, and tied to its input, which a resumed run must match.
@@ -51,6 +59,8 @@ from typing import (TYPE_CHECKING, Any, ContextManager, Deque, Dict, Iterable, I
 
 from ..errors import Errors, NeuralcorefError, quote
 from ..validation import check_int, check_text, setting_error
+from .deadline import Budget, DeadlineExceeded, record_deadline, time_limit
+from .input_guard import MAX_PUNCTUATION_RUN, punctuation_run
 from .output_guard import check_output, check_same_input, input_fingerprint, locked_output, write_state
 from .workers import terminating
 
@@ -70,6 +80,10 @@ _LOADS = 0
 
 #: The suffix of the text files of a folder input (one document per file).
 TEXT_SUFFIX = ".txt"
+#: Seconds the pipeline may take on one record, per 100,000 characters of its text
+#: (and at least this): about 3x what the shipped English model took on 100,000
+#: characters of novel text on a loaded 2-core machine (19 s), ~10x unloaded.
+RECORD_TIMEOUT = 60.0
 
 
 @dataclass
@@ -177,7 +191,18 @@ def _parse(item: Union[str, bytes, dict, TextFile], line: int, path: str, text_f
         # spaCy would refuse it (E088) and stop the whole run: refused here, alone.
         message = Errors.E335.format(line=line, path=path, length=len(text), limit=max_length)
         return None, None, {**obj, "coref": None, "coref_error": message}
+    message = _punctuation_problem(text, f" of line {line} of {path}")
+    if message:
+        return None, None, {**obj, "coref": None, "coref_error": message}
     return obj, text, None
+
+
+def _punctuation_problem(text: str, where: str) -> Optional[str]:
+    """E439 for a text the tokenizer would take quadratic time on, else None."""
+    run = punctuation_run(text)
+    if run is None:
+        return None
+    return Errors.E439.format(where=where, length=run[1], offset=run[0], limit=MAX_PUNCTUATION_RUN)
 
 
 def _parse_text_file(item: TextFile, text_field: str,
@@ -197,6 +222,9 @@ def _parse_text_file(item: TextFile, text_field: str,
     if max_length is not None and len(text) > max_length:
         message = Errors.E345.format(path=item.path, length=len(text), limit=max_length)
         return None, None, {**obj, "coref": None, "coref_error": message}
+    message = _punctuation_problem(text, f" of {item.path}")
+    if message:
+        return None, None, {**obj, "coref": None, "coref_error": message}
     return obj, text, None
 
 
@@ -210,13 +238,19 @@ def _loads(raw: Union[str, bytes], line: int, path: str) -> Any:
             raise NeuralcorefError(Errors.E337.format(line=line, path=path, reason=err.reason,
                                                       position=err.start)) from None
     try:
-        obj = json.loads(raw)
+        obj = json.loads(raw, parse_constant=_no_constant)
         json.dumps(obj)  # as deep as the reader allows may be too deep for the writer
     except RecursionError:
         raise NeuralcorefError(Errors.E336.format(line=line, path=path)) from None
     except ValueError as err:  # JSONDecodeError
         raise NeuralcorefError(Errors.E310.format(line=line, path=path, error=quote(str(err)))) from None
     return obj
+
+
+def _no_constant(name: str) -> Any:
+    """NaN and Infinity: Python reads them, JSON has no such values (the output
+    line holding them would not be JSON)."""
+    raise ValueError(f"{name} is not a JSON value")
 
 
 def _error_record(raw: Any, line: int, message: str) -> Dict[str, Any]:
@@ -234,7 +268,8 @@ Parsed = Tuple[int, Optional[dict], Optional[str], Optional[Dict[str, Any]]]
 
 def resolve_records(items: Iterable[Tuple[int, Union[str, bytes, dict, TextFile]]], nlp: "Language", *,
                     text_field: str = "text", batch_size: int = 64, n_process: int = 1,
-                    strict: bool = False, path: str = "<input>") -> Iterator[Dict[str, Any]]:
+                    strict: bool = False, path: str = "<input>",
+                    record_timeout: Optional[float] = RECORD_TIMEOUT) -> Iterator[Dict[str, Any]]:
     """Output records for input records, in order: one per item.
 
     items (Iterable[Tuple[int, str | bytes | dict]]): (line number, JSON line or
@@ -247,25 +282,38 @@ def resolve_records(items: Iterable[Tuple[int, Union[str, bytes, dict, TextFile]
     strict (bool): raise the coded error of the first bad item (after yielding
         every record before it) instead of yielding an error record.
     path (str): where the items come from, for error messages.
+    record_timeout (float | None): seconds the pipeline may take on one record per
+        100,000 characters of its text (at least this); a record that takes
+        longer is stopped and becomes an error record (E434). None or 0: no
+        deadline. Applied in a process's main thread only (not in Dask's threads).
     RETURNS (Iterator[Dict[str, Any]]): lazily, the input object with "coref" added, or an error
-        record: a bad line (E310, E311, E171, E335-E337) or a text the pipeline
-        fails on (E338) never stops the others.
+        record: a bad line (E310, E311, E171, E335-E337), a text the pipeline
+        fails on (E338) or runs past its deadline on (E434) never stops the others.
     RAISES (NeuralcorefError): E170 for a bad batch_size or n_process (at once,
         not at the first record); with ``strict``, the first bad line's error.
     """
     check_int("batch_size", batch_size, 1, OWNER)
     check_int("n_process", n_process, 1, OWNER)
-    return _records(items, nlp, text_field, batch_size, n_process, strict, path)
+    _check_timeout(record_timeout)
+    return _records(items, nlp, text_field, batch_size, n_process, strict, path, record_timeout)
+
+
+def _check_timeout(record_timeout: Optional[float]) -> None:
+    if record_timeout is not None and not (isinstance(record_timeout, (int, float))
+                                           and not isinstance(record_timeout, bool)
+                                           and 0 <= record_timeout < float("inf")):
+        raise setting_error("record_timeout", record_timeout, "seconds, a number >= 0 (0: no deadline)", OWNER)
 
 
 def _records(items: Iterable[Tuple[int, Union[str, bytes, dict, TextFile]]], nlp: "Language", text_field: str,
-             batch_size: int, n_process: int, strict: bool, path: str) -> Iterator[Dict[str, Any]]:
+             batch_size: int, n_process: int, strict: bool, path: str,
+             record_timeout: Optional[float]) -> Iterator[Dict[str, Any]]:
     parsed = (_parsed(line, item, path, text_field, nlp.max_length) for line, item in items)
     chunks = _chunks(parsed, batch_size)
     if n_process == 1:
-        results = (_resolve_chunk(nlp, chunk, path, batch_size) for chunk in chunks)
+        results = (_resolve_chunk(nlp, chunk, path, batch_size, record_timeout) for chunk in chunks)
     else:
-        results = _pooled(nlp, chunks, path, batch_size, n_process)
+        results = _pooled(nlp, chunks, path, batch_size, n_process, record_timeout)
     try:
         for records in results:
             for record in records:
@@ -297,11 +345,11 @@ def _chunks(parsed: Iterable[Parsed], batch_size: int) -> Iterator[List[Parsed]]
         yield chunk
 
 
-def _resolve_chunk(nlp: "Language", chunk: List[Parsed], path: str,
-                   batch_size: int) -> Iterator[Dict[str, Any]]:
+def _resolve_chunk(nlp: "Language", chunk: List[Parsed], path: str, batch_size: int,
+                   record_timeout: Optional[float]) -> Iterator[Dict[str, Any]]:
     """The output records of one chunk, in order, as their Docs come."""
     results = _coref_records(nlp, [(line, text) for line, _, text, _ in chunk if text is not None],
-                             path, batch_size)
+                             path, batch_size, record_timeout)
     for _, obj, text, error in chunk:
         if text is None:
             yield error
@@ -310,28 +358,76 @@ def _resolve_chunk(nlp: "Language", chunk: List[Parsed], path: str,
             yield {**obj, "coref": coref, **({"coref_error": message} if message else {})}
 
 
-def _coref_records(nlp: "Language", texts: List[Tuple[int, str]], path: str,
-                   batch_size: int) -> Iterator[Tuple[Optional[Dict[str, Any]], Optional[str]]]:
+def _coref_records(nlp: "Language", texts: List[Tuple[int, str]], path: str, batch_size: int,
+                   record_timeout: Optional[float]) -> Iterator[Tuple[Optional[Dict[str, Any]], Optional[str]]]:
     """(doc_record, None) per text, or (None, E338 message) for a text the pipeline
-    fails on: after a failure in a batch, the rest are run one by one."""
+    fails on, (None, E434 message) for one it runs past its deadline on.
+
+    Each text is tokenized within its own deadline first (spaCy's tokenizer is
+    where some texts take quadratic time); the Docs then go through the
+    components together (``nlp.pipe``), within the deadline of one text as long
+    as all of them. The timer runs only while the pipeline does, not while the
+    caller writes. After a failure or that deadline, the rest are run one by
+    one, each within its own deadline."""
     from .records import doc_record
 
-    done = 0
+    early: Dict[int, Tuple[None, str]] = {}  # position -> error of a text its tokenizer failed on
+    docs = []
+    for k, (line, text) in enumerate(texts):
+        doc, error = _tokenized(nlp, line, text, path, record_timeout)
+        if error is None:
+            docs.append(doc)
+        else:
+            early[k] = (None, error)
+    budget = Budget(record_deadline(sum(len(doc.text) for doc in docs), record_timeout))
+    pipe = nlp.pipe(docs, batch_size=batch_size)
+    k = 0
     try:
-        for doc in nlp.pipe((text for _, text in texts), batch_size=batch_size):
-            done += 1
-            yield doc_record(doc), None
-    except Exception:  # which text failed is unknown: each of the rest alone
-        for line, text in texts[done:]:
-            try:
-                yield doc_record(nlp(text)), None
-            except Exception as err:
-                error = quote(f"{type(err).__name__}: {err}")
-                yield None, Errors.E338.format(line=line, path=path, error=error)
+        while k < len(texts):
+            if k not in early:
+                with budget.spend():
+                    record = doc_record(next(pipe))
+                yield record, None
+            else:
+                yield early[k]
+            k += 1
+    except Exception:  # which text failed (or was slow) is unknown: each of the rest alone
+        for j in range(k, len(texts)):
+            yield early[j] if j in early else _one_record(nlp, *texts[j], path, record_timeout)
+
+
+def _tokenized(nlp: "Language", line: int, text: str, path: str,
+               record_timeout: Optional[float]) -> Tuple[Any, Optional[str]]:
+    """(Doc, None), or (None, E434 / E338 message) when the tokenizer runs past the
+    text's deadline or fails."""
+    seconds = record_deadline(len(text), record_timeout)
+    try:
+        with time_limit(seconds):
+            return nlp.make_doc(text), None
+    except DeadlineExceeded:
+        return None, Errors.E434.format(seconds=seconds, line=line, path=path, length=len(text),
+                                        per_unit=record_timeout)
+    except Exception as err:
+        return None, Errors.E338.format(line=line, path=path, error=quote(f"{type(err).__name__}: {err}"))
+
+
+def _one_record(nlp: "Language", line: int, text: str, path: str,
+                record_timeout: Optional[float]) -> Tuple[Optional[Dict[str, Any]], Optional[str]]:
+    from .records import doc_record
+
+    seconds = record_deadline(len(text), record_timeout)
+    try:
+        with time_limit(seconds):
+            return doc_record(nlp(text)), None
+    except DeadlineExceeded:
+        return None, Errors.E434.format(seconds=seconds, line=line, path=path, length=len(text),
+                                        per_unit=record_timeout)
+    except Exception as err:
+        return None, Errors.E338.format(line=line, path=path, error=quote(f"{type(err).__name__}: {err}"))
 
 
 def _pooled(nlp: "Language", chunks: Iterator[List[Parsed]], path: str, batch_size: int,
-            n_process: int) -> Iterator[List[Dict[str, Any]]]:
+            n_process: int, record_timeout: Optional[float]) -> Iterator[List[Dict[str, Any]]]:
     """The chunks' records from worker processes, in order, with at most two
     chunks per worker in flight (the input is never read far ahead)."""
     from .workers import worker_pool
@@ -339,32 +435,42 @@ def _pooled(nlp: "Language", chunks: Iterator[List[Parsed]], path: str, batch_si
     with worker_pool(n_process, {"nlp": nlp}) as pool:
         pending: Deque = deque()
         for chunk in chunks:
-            pending.append(pool.submit(_worker_chunk, chunk, path, batch_size))
+            pending.append(pool.submit(_worker_chunk, chunk, path, batch_size, record_timeout))
             if len(pending) >= 2 * n_process:
                 yield pending.popleft().result()
         while pending:
             yield pending.popleft().result()
 
 
-def _worker_chunk(chunk: List[Parsed], path: str, batch_size: int) -> List[Dict[str, Any]]:
+def _worker_chunk(chunk: List[Parsed], path: str, batch_size: int,
+                  record_timeout: Optional[float]) -> List[Dict[str, Any]]:
     from .workers import worker_state
 
-    return list(_resolve_chunk(worker_state()["nlp"], chunk, path, batch_size))
+    return list(_resolve_chunk(worker_state()["nlp"], chunk, path, batch_size, record_timeout))
 
 
 def _dumps(record: Dict[str, Any]) -> bytes:
-    text = json.dumps(record, ensure_ascii=False)
+    text = json.dumps(record, ensure_ascii=False, allow_nan=False)
     try:
         return (text + "\n").encode("utf8")
     except UnicodeEncodeError:  # a lone surrogate in some field: keep it as a \\u escape
-        return (json.dumps(record) + "\n").encode("utf8")
+        return (json.dumps(record, allow_nan=False) + "\n").encode("utf8")
 
 
 def _write_batch(out, lines: List[bytes]) -> None:
-    """Append whole lines and push them to disk before going on."""
-    out.write(b"".join(lines))
-    out.flush()
-    os.fsync(out.fileno())
+    """Append whole lines and push them to disk before going on (E433 when the
+    disk is full, the file too large for the file system or its size limit...)."""
+    try:
+        data = memoryview(b"".join(lines))
+        while data:  # unbuffered: a write may take part of the bytes
+            data = data[out.write(data):]
+        os.fsync(out.fileno())
+    except OSError as err:
+        raise NeuralcorefError(Errors.E433.format(output=out.name, reason=_os_reason(err))) from err
+
+
+def _os_reason(err: OSError) -> str:
+    return f"{err.strerror or err} (errno {err.errno})" if err.errno else str(err)
 
 
 def _count_records(path: Path) -> int:
@@ -432,8 +538,11 @@ class _Input:
     def open(cls, path: Path) -> "_Input":
         if path.is_dir():
             return cls(path, _text_files(path))
-        if not path.is_file():
-            raise FileNotFoundError(f"No such file or folder: {path}")
+        if not path.exists():
+            raise NeuralcorefError(Errors.E432.format(path=path, reason="does not exist"))
+        if not path.is_file():  # reading a FIFO would wait for a writer
+            raise NeuralcorefError(Errors.E432.format(
+                path=path, reason="is not a regular file (a FIFO, a device or a socket)"))
         return cls(path, [path] if path.suffix.lower() == TEXT_SUFFIX else None)
 
     def check_output(self, output: Path) -> None:
@@ -472,7 +581,8 @@ def resolve_jsonl(input_path: Union[str, Path], output_path: Union[str, Path], *
                   model: Optional[str] = None, spacy_model: Optional[str] = None,
                   settings: Optional[Dict[str, Any]] = None, n_process: int = 1,
                   batch_size: int = 64, strict: bool = False, progress: bool = False,
-                  stats: Optional[BatchStats] = None, kb: Optional[str] = None) -> BatchStats:
+                  stats: Optional[BatchStats] = None, kb: Optional[str] = None,
+                  record_timeout: Optional[float] = RECORD_TIMEOUT) -> BatchStats:
     """Resolve coreference in every record of a JSONL file (or of a folder of
     text files), appending to ``output_path`` and resuming where an earlier run
     stopped.
@@ -498,13 +608,19 @@ def resolve_jsonl(input_path: Union[str, Path], output_path: Union[str, Path], *
         name or a KB folder; adds ``neuralcoref_linker`` to the pipeline loaded
         here, or to ``nlp``): linked clusters have "kb_id". E400-E401 before
         the pipeline loads.
+    record_timeout (float | None): seconds the pipeline may take on a record per
+        100,000 characters of its text, at least this (default RECORD_TIMEOUT);
+        a record that takes longer is written as an error record (E434), so a
+        resumed run does not meet it again. None or 0: no deadline.
     RETURNS (BatchStats): records in all, skipped, written, error records.
     RAISES (NeuralcorefError): E312 if the output has more lines than the input has
         records, E313 if the output is damaged before its last line, E339 if
         another run writes the output, E340 if the output is the input, E341 if
         the output was begun from another input (see
         :mod:`neuralcoref.apps.output_guard`), E342 if it cannot be written,
-        E343 for a folder without ``.txt`` files.
+        E343 for a folder without ``.txt`` files, E430 if another run writes
+        the output through a link, E431 for an output with several names (hard
+        links), E432 for a missing input, E433 when writing fails (disk full).
     """
     check_int("batch_size", batch_size, 1, OWNER)
     check_int("n_process", n_process, 1, OWNER)
@@ -512,6 +628,7 @@ def resolve_jsonl(input_path: Union[str, Path], output_path: Union[str, Path], *
         from ..artifacts.kb import check_kb_folder
 
         check_kb_folder(kb)
+    _check_timeout(record_timeout)
     input_path, output_path = Path(input_path), Path(output_path)
     source = _Input.open(input_path)
     source.check_output(output_path)
@@ -539,20 +656,24 @@ def resolve_jsonl(input_path: Union[str, Path], output_path: Union[str, Path], *
         with lock, terminating():
             return _resolve_into(source.records(done), str(input_path), output_path, nlp, stats,
                                  text_field=text_field, batch_size=batch_size,
-                                 n_process=n_process, strict=strict, progress=progress)
+                                 n_process=n_process, strict=strict, progress=progress,
+                                 record_timeout=record_timeout)
 
 
 def _resolve_into(items: Iterator[Tuple[int, Union[bytes, TextFile]]], input_label: str,
                   output_path: Path, nlp: "Language", stats: BatchStats, *, text_field: str,
-                  batch_size: int, n_process: int, strict: bool, progress: bool) -> BatchStats:
+                  batch_size: int, n_process: int, strict: bool, progress: bool,
+                  record_timeout: Optional[float]) -> BatchStats:
     """Append the output lines of the input records after ``stats.skipped``."""
     from tqdm import tqdm
 
     total, done = stats.total, stats.skipped
     records = resolve_records(items, nlp, text_field=text_field,
                               batch_size=batch_size, n_process=n_process, strict=strict,
-                              path=input_label)
-    with open(output_path, "ab") as out, tqdm(total=total, initial=done, unit="record",
+                              path=input_label, record_timeout=record_timeout)
+    # Unbuffered: what a failed write (disk full) leaves is what _write_batch wrote,
+    # and closing the file does not try the write again.
+    with open(output_path, "ab", buffering=0) as out, tqdm(total=total, initial=done, unit="record",
                                               disable=not progress, desc="neuralcoref") as bar:
         lines: List[bytes] = []
         writing = False

@@ -208,8 +208,9 @@ def predict_command(
 
     from ..api import add_linker, build_pipeline
     from ..errors import NeuralcorefError
+    from ..errors import Errors
     from .output_guard import check_output
-    from .predict import STDOUT, predict_conll
+    from .predict import STDOUT, count_documents, predict_conll
 
     _show_pipeline_choice()
     with tempfile.TemporaryDirectory() as tmp:
@@ -219,6 +220,8 @@ def predict_command(
                 input_conll.write_bytes(sys.stdin.buffer.read())
             if str(output_conll) != STDOUT:
                 check_output(output_conll, input_conll)  # before loading the pipeline
+            if not count_documents(input_conll):  # E437, also before loading the pipeline
+                raise NeuralcorefError(Errors.E437.format(path=input_conll))
             _check_link_options(kb, entities)
             nlp = build_pipeline(model, spacy_model)
             nlp.get_pipe("neuralcoref").check_language = False  # checked on the file's words
@@ -331,6 +334,9 @@ def _stopped(stop) -> None:
 @app.command("export")
 def export_command(
     run_dir: Path = typer.Argument(..., help="Output folder of a training run (--out of train)."),
+    cache_dir: Optional[Path] = typer.Option(
+        None, help="Featurized data cache of the run (default: the one it recorded, which must lie in RUN_DIR; "
+                   "give it for a run trained with --cache-dir elsewhere)."),
 ) -> None:
     """Export the best checkpoint of a training run (finished, interrupted or killed) to RUN_DIR/model."""
     import logging
@@ -339,7 +345,7 @@ def export_command(
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     try:
-        path = _training().export_run(run_dir)
+        path = _training().export_run(run_dir, cache_dir=cache_dir)
     except (NeuralcorefError, OSError) as err:
         _fail(err)
     typer.echo(f"Model written to {path}")
@@ -538,6 +544,9 @@ def batch_command(
         False, "--strict", help="Stop at the first bad record instead of writing an error record."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
     kb: Optional[str] = typer.Option(None, "--kb", help=KB_HELP),
+    record_timeout: float = typer.Option(
+        60.0, help="Seconds the pipeline may take on one record per 100,000 characters of its text "
+                   "(at least this); a slower record becomes an error record (E434). 0: no deadline."),
 ) -> None:
     """Resolve coreference in every record of a JSONL file or folder of texts, resumably.
 
@@ -556,7 +565,8 @@ def batch_command(
     try:
         resolve_jsonl(input_path, output_path, text_field=text_field, model=model,
                       spacy_model=spacy_model, n_process=n_process, batch_size=batch_size,
-                      strict=strict, progress=progress, stats=stats, kb=kb)
+                      strict=strict, progress=progress, stats=stats, kb=kb,
+                      record_timeout=record_timeout)
     except (NeuralcorefError, OSError) as err:
         _fail(err)
     except (KeyboardInterrupt, Terminated) as stop:  # Ctrl-C, or SIGTERM (SystemExit(143))

@@ -53,6 +53,9 @@ def check_output(output: Union[str, Path], inputs: Union[str, Path]) -> None:
         raise NeuralcorefError(Errors.E340.format(output=output, path=inputs))
     if output.is_dir():
         raise NeuralcorefError(Errors.E342.format(output=output, reason="it is a folder"))
+    if output.exists() and not output.is_file():  # opening a FIFO would block, a device is no file
+        raise NeuralcorefError(Errors.E342.format(
+            output=output, reason="it is not a regular file (a FIFO, a device or a socket)"))
     parent = output.parent if str(output.parent) else Path(".")
     if not parent.is_dir():
         raise NeuralcorefError(Errors.E342.format(output=output, reason=f"the folder {parent} does not exist"))
@@ -61,8 +64,9 @@ def check_output(output: Union[str, Path], inputs: Union[str, Path]) -> None:
 
 
 def state_path(output: Union[str, Path]) -> Path:
-    """The lock-and-state file of a batch output (``out.jsonl.state.json``)."""
-    output = Path(output)
+    """The lock-and-state file of a batch output (``out.jsonl.state.json``), beside
+    the file a symbolic link leads to: one state for every link to it."""
+    output = Path(output).resolve()
     return output.with_name(output.name + STATE_SUFFIX)
 
 
@@ -78,21 +82,44 @@ def input_fingerprint(path: Union[str, Path]) -> Dict[str, Any]:
 
 @contextlib.contextmanager
 def locked_output(output: Union[str, Path]) -> Iterator[Optional[Dict[str, Any]]]:
-    """Hold the exclusive lock of a batch output for the block (E339 if another run
-    holds it). YIELDS (Dict | None): the state recorded by the last run (its input's
-    fingerprint), None if there is none. The lock file stays (removing it would
-    let two runs lock two different files)."""
+    """Hold the exclusive locks of a batch output for the block: its state file's
+    (E339 if another run holds it) and the output file's own, which the kernel
+    keeps per file, not per name (E430 if another run writes the file through a
+    link; E431 for a file with several names, whose other names have other state
+    files). The output is created empty if missing. YIELDS (Dict | None): the
+    state recorded by the last run (its input's fingerprint), None if there is
+    none. The lock file stays (removing it would let two runs lock two different
+    files)."""
     state = state_path(output)
-    fd = os.open(state, os.O_RDWR | os.O_CREAT, 0o644)
     try:
-        if fcntl is not None:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                raise NeuralcorefError(Errors.E339.format(output=output, lock=state)) from None
-        yield _read_state(fd)
+        fd = os.open(state, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as err:  # e.g. a link into a folder this user cannot write
+        raise NeuralcorefError(Errors.E342.format(output=output, reason=f"its state file {state}: "
+                                                  f"{err.strerror or err}")) from err
+    try:
+        _lock(fd, Errors.E339.format(output=output, lock=state))
+        # O_NONBLOCK: a FIFO put there since check_output must not hang the run.
+        out_fd = os.open(output, os.O_RDONLY | os.O_CREAT | getattr(os, "O_NONBLOCK", 0), 0o644)
+        try:
+            _lock(out_fd, Errors.E430.format(output=output))
+            links = os.fstat(out_fd).st_nlink
+            if links > 1:
+                raise NeuralcorefError(Errors.E431.format(output=output, links=links))
+            yield _read_state(fd)
+        finally:
+            os.close(out_fd)
     finally:
         os.close(fd)  # closing releases the lock
+
+
+def _lock(fd: int, message: str) -> None:
+    """An exclusive lock on the open file ``fd``, or NeuralcorefError(message)."""
+    if fcntl is None:
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise NeuralcorefError(message) from None
 
 
 def _read_state(fd: int) -> Optional[Dict[str, Any]]:

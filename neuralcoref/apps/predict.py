@@ -6,6 +6,7 @@ the way coreference systems are evaluated.
 """
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from pathlib import Path
@@ -23,6 +24,8 @@ from .output_guard import check_output
 
 #: The output path that means standard output.
 STDOUT = "-"
+#: Write errors that mean no room: disk full, file too large, quota exceeded.
+FULL_ERRNOS = {errno.ENOSPC, errno.EFBIG, errno.EDQUOT}
 
 
 def count_documents(path: Union[str, Path]) -> int:
@@ -64,7 +67,9 @@ def predict_conll(nlp: Language, input_path: Union[str, Path], output_path: Unio
     RETURNS (Dict[str, int]): documents, tokens and predicted clusters.
     RAISES (NeuralcorefError): before any work, E340 if the output is the input,
         E342 if it cannot be written (a folder, no such folder); E019 for a
-        document longer than ``nlp.max_length`` characters.
+        document longer than ``nlp.max_length`` characters; E437 for an input
+        without documents (nothing is written); E440 when the disk is full or
+        the file too large (nothing is written).
     """
     total = count_documents(input_path) if progress else None
     conll_docs = _within_limit(read_conll_path(input_path), nlp.max_length, input_path)
@@ -73,6 +78,7 @@ def predict_conll(nlp: Language, input_path: Union[str, Path], output_path: Unio
     entities = _EntitiesWriter(nlp, entities_path) if entities_path is not None else None
     if str(output_path) == STDOUT:
         stats = _write_predictions(sys.stdout, docs, entities)
+        _check_some(stats, input_path)
         if entities is not None:
             entities.write()
         return stats
@@ -82,12 +88,24 @@ def predict_conll(nlp: Language, input_path: Union[str, Path], output_path: Unio
     try:
         with partial.open("w", encoding="utf8") as out:
             stats = _write_predictions(out, docs, entities)
+        _check_some(stats, input_path)  # before the output replaces an earlier one
         if entities is not None:
             entities.write()
         os.replace(partial, output_path)
+    except OSError as err:
+        if err.errno not in FULL_ERRNOS:
+            raise
+        reason = f"{err.strerror or err} (errno {err.errno})"
+        raise NeuralcorefError(Errors.E440.format(output=output_path, reason=reason)) from err
     finally:
         partial.unlink(missing_ok=True)
     return stats
+
+
+def _check_some(stats: Dict[str, int], input_path: Union[str, Path]) -> None:
+    """E437 when the input held no document: an empty prediction is no success."""
+    if not stats["docs"]:
+        raise NeuralcorefError(Errors.E437.format(path=input_path))
 
 
 def _write_predictions(out: IO[str], docs: Iterable, entities: Optional["_EntitiesWriter"] = None

@@ -5,13 +5,17 @@ decoding defaults), ``weights.npz`` (float32 arrays named by
 :func:`neuralcoref.core.scoring.weight_shapes`, loaded with ``allow_pickle=False``),
 ``vocab.json`` (the embedding vocabulary) and ``model_card.md``. Everything is
 checked when the folder is loaded, so a corrupted or mismatched model fails with a
-coded error at load time, never at prediction time.
+coded error at load time, never at prediction time. The checksums in config.json
+catch damage, not tampering (whoever edits the config can edit them): what bounds
+a crafted folder is the absolute limits below (MAX_WIDTH... MAX_WEIGHTS, E435),
+checked before any weight is read, and the weights' range (MAX_ABS_WEIGHT, E108).
 """
 from __future__ import annotations
 
 import hashlib
 import io
 import json
+import os
 import warnings
 import zipfile
 from importlib import resources
@@ -27,7 +31,7 @@ from ..core.model import CorefModel, ModelConfig
 from ..core.pairs import check_top_antecedents
 from ..core.scoring import FIRST_WORD_ROW, Scorers, weight_shapes
 from ..errors import Errors, ModelLoadError, Warnings
-from ..validation import checksum_problems, config_problems, is_int, loads_json
+from ..validation import checksum_problems, config_problems, file_sha256, is_int, loads_json
 
 CONFIG_FILE, WEIGHTS_FILE, VOCAB_FILE, CARD_FILE = (
     "config.json", "weights.npz", "vocab.json", "model_card.md")
@@ -189,7 +193,7 @@ def file_checksums(path: Union[str, Path]) -> Dict[str, str]:
     """SHA-256 (hex) of the files of a model folder that config.json records
     (CHECKSUM_FILES), for those present."""
     path = Path(path)
-    return {name: _sha256(path / name) for name in CHECKSUM_FILES if (path / name).is_file()}
+    return {name: file_sha256(path / name) for name in CHECKSUM_FILES if (path / name).is_file()}
 
 
 def write_checksums(path: Union[str, Path]) -> Dict[str, str]:
@@ -204,10 +208,6 @@ def write_checksums(path: Union[str, Path]) -> Dict[str, str]:
     config["checksums"] = file_checksums(path)
     (path / CONFIG_FILE).write_text(json.dumps(config, indent=2), encoding="utf8")
     return config["checksums"]
-
-
-def _sha256(file: Path) -> str:
-    return hashlib.sha256(file.read_bytes()).hexdigest()
 
 
 def save_model(path: Union[str, Path], config: ModelConfig, weights: Mapping[str, np.ndarray],
@@ -234,14 +234,45 @@ class _Folder:
     def size(self, name: str) -> Optional[int]:
         """The file's size in bytes, None when it is absent."""
         file = self.path / name
-        return file.stat().st_size if file.is_file() else None
+        try:
+            return file.stat().st_size if file.is_file() else None
+        except OSError as err:  # e.g. a link into a folder one may not read
+            raise ModelLoadError(Errors.E104.format(path=self.path, error=f"{name}: {err}")) from err
 
-    def read(self, name: str) -> bytes:
-        return (self.path / name).read_bytes()
+    def read(self, name: str, limit: int) -> bytes:
+        """At most ``limit`` bytes of the file (E118 past them: a file in /proc
+        tells size 0 and may hold more), E104 when it cannot be read (a link to
+        /proc/self/pagemap: EINVAL)."""
+        try:
+            with open(self.path / name, "rb") as f:
+                data = _read_bounded(f, limit)
+        except OSError as err:
+            raise ModelLoadError(Errors.E104.format(path=self.path, error=f"{name}: {err}")) from err
+        if len(data) > limit:
+            raise ModelLoadError(Errors.E118.format(file=name, path=self.where, size=f"more than {limit}",
+                                                    limit=limit))
+        return data
 
     def missing(self) -> None:
         if not self.path.is_dir():
             raise ModelLoadError(Errors.E102.format(path=self.path))
+
+
+def _read_bounded(f: Any, limit: int) -> bytes:
+    """Up to ``limit`` + 1 bytes of an open file: the size it tells at once (no larger
+    buffer is allocated), a file that tells none (/proc) in blocks."""
+    size = os.fstat(f.fileno()).st_size
+    if size:
+        return f.read(min(limit, size) + 1)
+    blocks: List[bytes] = []
+    left = limit + 1
+    while left > 0:
+        block = f.read(min(left, 1 << 16))
+        if not block:
+            break
+        blocks.append(block)
+        left -= len(block)
+    return b"".join(blocks)
 
 
 class _Files:
@@ -254,8 +285,8 @@ class _Files:
         data = self.files.get(name)
         return len(data) if isinstance(data, bytes) else None
 
-    def read(self, name: str) -> bytes:
-        return self.files[name]
+    def read(self, name: str, limit: int) -> bytes:
+        return self.files[name]  # its size was checked against the limit
 
     def missing(self) -> None:
         return None
@@ -306,7 +337,7 @@ def _checked_files(source: Union[_Folder, _Files]) -> _Checked:
     config = _checked_config(data, where)
     limits = _file_limits(config)
     _check_sizes(source, limits)
-    contents = {name: source.read(name) for name in limits}
+    contents = {name: source.read(name, limit) for name, limit in limits.items()}
     _check_npz(_file_label(where, WEIGHTS_FILE), where, contents[WEIGHTS_FILE], weight_shapes(config.scorer))
     try:
         words = loads_json(contents[VOCAB_FILE])
@@ -349,7 +380,7 @@ def _source_config(source: Union[_Folder, _Files],
     if absent:
         raise ModelLoadError(Errors.E103.format(path=source.where, files=", ".join(absent)))
     _check_sizes(source, {CONFIG_FILE: CONFIG_BYTES})
-    content = source.read(CONFIG_FILE)
+    content = source.read(CONFIG_FILE, CONFIG_BYTES)
     return _parse_config_data(content, source.where), content
 
 
@@ -403,6 +434,48 @@ def _check_checksums(path: Union[str, Path], recorded: Optional[Dict[str, str]],
                                                     expected=recorded[name][:12]))
 
 
+#: Absolute bounds on a model's sizes, whatever its config.json declares (checked
+#: before any weight is read or allocated). Far above any model trained here (the
+#: largest shipped: 4 members of 512-256 units, 3.9 M weights), far below what
+#: would exhaust a machine's memory (MAX_WEIGHTS float32: 256 MB).
+MAX_WIDTH = 8192  # an input width, an embedding width, a layer's units, a rank
+MAX_LAYERS = 8  # hidden layers of one net
+MAX_VOCAB = 2_000_000  # embedding rows
+MAX_CLASSES = 256  # mention-type classes
+MAX_MEMBERS = 32  # models merged into an ensemble
+MAX_WEIGHTS = 64_000_000  # numbers in all the weights together
+MAX_ARRAY = 32_000_000  # numbers in one weight array
+
+
+def _check_bounds(config: ModelConfig, path: Union[str, Path]) -> None:
+    """E435 for a size beyond the absolute bounds above (the config's own types
+    already checked): a crafted config.json cannot make the loader allocate more."""
+    scorer = config.scorer
+    limits = {"vector_dim": MAX_WIDTH, "embedding_dim": MAX_WIDTH, "similarity_rank": MAX_WIDTH,
+              "vocab_size": MAX_VOCAB, "type_classes": MAX_CLASSES}
+    for name, limit in limits.items():
+        if getattr(scorer, name) > limit:
+            _beyond(path, f"scorer.{name} = {getattr(scorer, name)}", f"at most {limit}")
+    for name in ("single_hidden", "pair_hidden", "mention_hidden", "type_hidden"):
+        layers = getattr(scorer, name) or []
+        if len(layers) > MAX_LAYERS:
+            _beyond(path, f"{len(layers)} layers in scorer.{name}", f"at most {MAX_LAYERS}")
+        if any(n > MAX_WIDTH for n in layers):
+            _beyond(path, f"scorer.{name} = {layers}", f"at most {MAX_WIDTH} units a layer")
+    if scorer.n_members > MAX_MEMBERS:
+        _beyond(path, f"{scorer.n_members} ensemble members", f"at most {MAX_MEMBERS}")
+    sizes = {name: int(np.prod(shape, dtype=object)) for name, shape in weight_shapes(scorer).items()}
+    largest = max(sizes, key=sizes.get)
+    if sizes[largest] > MAX_ARRAY:
+        _beyond(path, f"{sizes[largest]:,} numbers in the array {largest}", f"at most {MAX_ARRAY:,} in one array")
+    if sum(sizes.values()) > MAX_WEIGHTS:
+        _beyond(path, f"{sum(sizes.values()):,} weights", f"at most {MAX_WEIGHTS:,} in all")
+
+
+def _beyond(path: Union[str, Path], problem: str, limit: str) -> None:
+    raise ModelLoadError(Errors.E435.format(path=path, problem=problem, limit=limit))
+
+
 def _check_config(config: ModelConfig, path: Union[str, Path]) -> None:
     # Values of the wrong type would fail later with a bare TypeError (or, worse,
     # when the first Doc is scored): check them all at load time.
@@ -419,6 +492,9 @@ def _check_config(config: ModelConfig, path: Union[str, Path]) -> None:
         elif not _valid_blocks(getattr(scorer, name.replace("hidden", "blocks")), layers):
             problems.append(f"scorer.{name.replace('hidden', 'blocks')} does not split {name} "
                             "into the same number of blocks per layer")
+    hidden = scorer.type_hidden
+    if hidden is not None and not (isinstance(hidden, list) and all(is_int(n, 1) for n in hidden)):
+        problems.append(f"scorer.type_hidden is {hidden!r:.80}, not null or a list of integers >= 1")
     if not problems and len((scorer.single_blocks or [[0]])[0]) != scorer.n_members:
         problems.append("scorer.single_blocks and scorer.pair_blocks split the two nets among "
                         "different numbers of members")
@@ -436,6 +512,7 @@ def _check_config(config: ModelConfig, path: Union[str, Path]) -> None:
                 problems.append(f"defaults.{name}: {err}")
     if problems:
         raise ModelLoadError(Errors.E110.format(path=path, problems="; ".join(problems[:5])))
+    _check_bounds(config, path)
 
 
 def _valid_blocks(blocks: Any, layers: List[int]) -> bool:
