@@ -6,7 +6,7 @@ substitution) with the ranking loss over each task anaphor's candidate
 antecedents, and saves what a coreference run can start from: the word embedding
 table (with its vocabulary) and the first layer of the pair scorer, the layers
 that read the words and the mention features. ``neuralcoref train --pretrained
-DIR`` copies them into its model before training (:func:`load_pretrained`).
+DIR`` copies them into its model before training (:func:`train.pretrained.load_pretrained`).
 
 The run is stop-safe and resumable like ``train``: a checkpoint (train/checkpoint.py)
 every ``eval_every`` steps; SIGINT/SIGTERM save one after the current batch and
@@ -17,12 +17,11 @@ from __future__ import annotations
 import copy
 import json
 import logging
-import shutil
 import time
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple, Union
+from typing import Dict, List, Optional, Union
 
 import numpy as np
 import torch
@@ -31,7 +30,7 @@ from tqdm import tqdm
 from neuralcoref.artifacts.model_dir import pipeline_id
 from neuralcoref.core.contract import SCHEMA_HASH
 from neuralcoref.core.embeddings import WordVocab, build_vocab
-from neuralcoref.core.scoring import FIRST_WORD_ROW, ScorerConfig
+from neuralcoref.core.scoring import ScorerConfig
 from neuralcoref.errors import Errors, NeuralcorefError, Warnings
 from neuralcoref.lang import get_pipeline_rules
 
@@ -45,14 +44,12 @@ from .interrupt import GracefulStop, TrainingInterrupted
 from .losses import ranking
 from .model import CorefScorers
 from .pretrain_data import TASKS, featurize_text
+from .pretrained import PRETRAINED_JSON, PRETRAINED_WEIGHTS, TRANSFERRED
 from .storage import FeaturizedCorpus
+from .trainer import resolve_device, scorer_config
 
 logger = logging.getLogger("neuralcoref.train")
 
-PRETRAINED_JSON, PRETRAINED_WEIGHTS = "pretrained.json", "pretrained.npz"
-#: What a coreference run takes from pretraining besides the embeddings: the pair
-#: scorer's first layer, which reads both mentions' inputs and the pair features.
-TRANSFERRED = ("pair.0.W_ante", "pair.0.W_ana", "pair.0.W_pair", "pair.0.b")
 #: Every how many texts one goes to the held-out set that measures the tasks.
 HELD_OUT_EVERY = 20
 #: The settings a resumed pretraining run must share with its checkpoint.
@@ -116,8 +113,6 @@ def pretrain(text: Union[str, Path], spacy_model: str, out_dir: Union[str, Path]
     RETURNS (PretrainResult): the output folder and its record.
     RAISES (TrainingInterrupted): on SIGINT/SIGTERM, after writing the output so far.
     """
-    from .trainer import resolve_device, scorer_config
-
     if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
         raise NeuralcorefError(Errors.E472.format(value=max_steps))
     cfg = copy.deepcopy(config) if isinstance(config, TrainConfig) else load_config(config)
@@ -285,81 +280,3 @@ def write_output(out: Path, model: CorefScorers, scorers: ScorerConfig, cfg: Tra
     json_tmp.replace(out / PRETRAINED_JSON)
     logger.info("Pretrained representations written to %s (%d steps)", out, state.epoch)
     return PretrainResult(out, record)
-
-
-def read_pretrained(path: Union[str, Path]) -> Tuple[Dict, Dict[str, np.ndarray]]:
-    """The record and weights of a pretraining output folder.
-
-    RAISES (NeuralcorefError): E468 when it is not one (or is damaged).
-    """
-    path = Path(path)
-    try:
-        record = json.loads((path / PRETRAINED_JSON).read_text(encoding="utf8"))
-        with np.load(path / PRETRAINED_WEIGHTS, allow_pickle=False) as data:
-            weights = {k: data[k] for k in data.files}
-        words = record["words"]
-    except (OSError, ValueError, KeyError, TypeError) as err:
-        raise NeuralcorefError(Errors.E468.format(path=path, reason=f"{type(err).__name__}: {err}")) from err
-    if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
-        raise NeuralcorefError(Errors.E468.format(path=path, reason="its word list is not a list of words"))
-    return record, weights
-
-
-def pretrained_words(path: Union[str, Path]) -> List[str]:
-    """The vocabulary of a pretraining output (to extend a run's vocabulary with)."""
-    return read_pretrained(path)[0]["words"]
-
-
-def merged_vocab(vocab: WordVocab, words: List[str]) -> WordVocab:
-    """``vocab`` followed by the words of ``words`` it lacks: words learnt on
-    unlabeled text keep their embedding even when the labelled data lacks them."""
-    known = set(vocab.words)
-    return WordVocab(vocab.words + [w for w in words if w not in known])
-
-
-def load_pretrained(model: CorefScorers, vocab: WordVocab, path: Union[str, Path],
-                    pipeline: Optional[str] = None) -> Dict:
-    """Copy pretrained embeddings (by word) and the TRANSFERRED layers into ``model``.
-
-    vocab (WordVocab): the run's vocabulary (rows of ``model``'s embedding table).
-    pipeline (str | None): the run's spaCy pipeline id (W408 when it differs).
-    RETURNS (Dict): what the model card records (text, steps, held-out accuracy).
-    RAISES (NeuralcorefError): E468 for a folder that is not a pretraining output,
-        E469 when its shapes or feature schema do not fit ``model``.
-    """
-    record, weights = read_pretrained(path)
-    params = {name: model.p(name) for name in TRANSFERRED}
-    problems = []
-    if record.get("schema_hash") != SCHEMA_HASH:
-        problems.append(f"feature schema {record.get('schema_hash')} (this version: {SCHEMA_HASH})")
-    for name, param in params.items():
-        shape = tuple(weights[name].shape) if name in weights else None
-        if shape != tuple(param.shape):
-            problems.append(f"{name} is {list(shape) if shape else 'missing'} (recipe: {list(param.shape)})")
-    table = model.p("embeddings") if model.config.embedding_dim else None
-    if table is not None and weights.get("embeddings", np.zeros((0, 0))).shape[1:] != tuple(table.shape[1:]):
-        problems.append(f"embeddings of width {record.get('embedding_dim')} (recipe: {table.shape[1]})")
-    if problems:
-        raise NeuralcorefError(Errors.E469.format(path=path, details="; ".join(problems)))
-    if pipeline is not None and record.get("spacy_pipeline") != pipeline:
-        warnings.warn(Warnings.W408.format(path=path, found=record.get("spacy_pipeline"), expected=pipeline))
-    with torch.no_grad():
-        for name, param in params.items():
-            param.copy_(torch.from_numpy(weights[name]))
-        copied = _copy_embeddings(table, vocab, record["words"], weights.get("embeddings")) if table is not None else 0
-    logger.info("Started from the pretrained representations in %s (%d steps on %s): %d word embeddings",
-                path, record["steps"], record["text"], copied)
-    return {"path": str(Path(path).resolve()), "text": record["text"], "steps": record["steps"],
-            "data": record.get("data"), "held_out_accuracy": record.get("held_out_accuracy"),
-            "words_copied": copied}
-
-
-def _copy_embeddings(table: torch.Tensor, vocab: WordVocab, words: List[str], source: np.ndarray) -> int:
-    """Rows of the special slots (empty, unknown) and of every word both vocabularies hold."""
-    table[:FIRST_WORD_ROW] = torch.from_numpy(source[:FIRST_WORD_ROW])
-    row_of = {w: i + FIRST_WORD_ROW for i, w in enumerate(words)}
-    pairs = [(i + FIRST_WORD_ROW, row_of[w]) for i, w in enumerate(vocab.words) if w in row_of]
-    if pairs:
-        target, origin = (torch.as_tensor(x) for x in zip(*pairs))
-        table[target] = torch.from_numpy(source)[origin].to(table.device)
-    return len(pairs)

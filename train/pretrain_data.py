@@ -27,7 +27,7 @@ import json
 import logging
 from collections import Counter
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Dict, Iterator, List, Optional, Tuple, Union
 
 import numpy as np
 from spacy.language import Language

@@ -49,7 +49,7 @@ from .featurize import document_prior, featurize_corpus, load_pipeline, pipeline
 from .interrupt import GracefulStop, TrainingInterrupted
 from .losses import LOSSES
 from .model import CorefScorers
-from .pretrain import load_pretrained, merged_vocab, read_pretrained
+from .pretrained import load_pretrained, merged_vocab, read_pretrained
 from .types import attach_types, type_head, type_loss
 from .schemes import apply_scheme, epoch_subset, mention_loss_weights, passes, resolve_schemes, scheme_summary
 

@@ -19,8 +19,8 @@ from neuralcoref.errors import NeuralcorefError  # noqa: E402
 from neuralcoref.lang import get_rules  # noqa: E402
 from neuralcoref.train import PhaseConfig, TrainConfig, pretrain, train  # noqa: E402
 from neuralcoref.train.model import CorefScorers  # noqa: E402
-from neuralcoref.train.pretrain import (PRETRAINED_JSON, PRETRAINED_WEIGHTS, TRANSFERRED,  # noqa: E402
-                                        load_pretrained, merged_vocab)
+from neuralcoref.train.pretrained import (PRETRAINED_JSON, PRETRAINED_WEIGHTS, TRANSFERRED,  # noqa: E402
+                                          load_pretrained, merged_vocab)
 from neuralcoref.train.pretrain_data import (MASK_HASH, Substituter, first_names, make_tasks,  # noqa: E402
                                              mask_mentions, name_labels, read_texts)
 from neuralcoref.core.embeddings import WordVocab  # noqa: E402
