@@ -60,8 +60,15 @@ _MASKED_COUNTS = [C[c] for c in ("head_count", "string_count", "head_before", "s
 #: Texts are cut at paragraph breaks into pieces of at most this many characters.
 MAX_CHARS = 50_000
 _FORMAT = 1
-_PRONOUNS = {"f": {"subject": "she", "object": "her", "possessive": "her"},
-             "m": {"subject": "he", "object": "him", "possessive": "his"}}
+#: (gender, role) -> the pronoun's word, tag, lemma and morphology (as en_core_web_sm tags them).
+_PRONOUNS = {
+    ("m", "subject"): ("he", "PRP", "he", "Case=Nom|Gender=Masc|Number=Sing|Person=3|PronType=Prs"),
+    ("m", "object"): ("him", "PRP", "he", "Case=Acc|Gender=Masc|Number=Sing|Person=3|PronType=Prs"),
+    ("m", "possessive"): ("his", "PRP$", "his", "Gender=Masc|Number=Sing|Person=3|Poss=Yes|PronType=Prs"),
+    ("f", "subject"): ("she", "PRP", "she", "Case=Nom|Gender=Fem|Number=Sing|Person=3|PronType=Prs"),
+    ("f", "object"): ("her", "PRP", "she", "Case=Acc|Gender=Fem|Number=Sing|Person=3|PronType=Prs"),
+    ("f", "possessive"): ("her", "PRP$", "her", "Gender=Fem|Number=Sing|Person=3|Poss=Yes|PronType=Prs"),
+}
 _ROLE = {"nsubj": "subject", "nsubjpass": "subject", "dobj": "object", "pobj": "object",
          "dative": "object", "poss": "possessive"}
 
@@ -175,34 +182,44 @@ class Substituter:
         self.rules = rules
         self.gender = gender
 
-    def substitute(self, doc: Doc, rng: np.random.Generator) -> Tuple[Doc, Dict[int, str]]:
-        """An unparsed copy of ``doc`` with the substitutions made.
+    def substitute(self, doc: Doc, rng: np.random.Generator, reparse: bool = False) -> Tuple[Doc, Dict[int, str]]:
+        """A copy of ``doc`` with the substitutions made.
 
-        RETURNS (Tuple[Doc, Dict[int, str]]): the new Doc (words and spaces only)
-            and, per pronoun token index in it, the name's head word (lowercase).
+        reparse (bool): return the words only, for the pipeline to parse again (so
+            that ``doc.tensor`` is computed over the new text); otherwise the copy
+            keeps the parse, each pronoun taking its name's place in the tree with
+            a pronoun's tag, lemma and morphology (one parse instead of two).
+        RETURNS (Tuple[Doc, Dict[int, str]]): the new Doc and, per pronoun token
+            index in it, the name's head word (lowercase).
         """
-        arrays = read_doc(doc)
-        mentions = extract_mentions(doc, self.rules, arrays)
+        mentions = extract_mentions(doc, self.rules, read_doc(doc))
         chosen = self._choose(doc, mentions, rng)
-        words, spaces, pronouns = [], [], {}
+        new_index = np.zeros(len(doc), dtype=np.int64)
+        # (old token, (gender, role, sentence start) for a pronoun or None, end of what it replaces)
+        tokens: List[Tuple[int, Optional[Tuple[str, str, bool]], int]] = []
+        pronouns: Dict[int, str] = {}
         i = 0
         while i < len(doc):
             if i in chosen:
-                end, pronoun, key = chosen[i]
+                end, head, gender, key = chosen[i]
                 if doc[end - 1].tag_ != "POS" and end < len(doc) and doc[end].tag_ == "POS":
                     end += 1  # "Lincoln 's" -> "his"
-                pronouns[len(words)] = key
-                words.append(pronoun.capitalize() if doc[i].is_sent_start else pronoun)
-                spaces.append(bool(doc[end - 1].whitespace_))
+                new_index[i:end] = len(tokens)
+                pronouns[len(tokens)] = key
+                tokens.append((head, (gender, _ROLE[doc[head].dep_], bool(doc[i].is_sent_start)), end))
                 i = end
                 continue
-            words.append(doc[i].text)
-            spaces.append(bool(doc[i].whitespace_))
+            new_index[i] = len(tokens)
+            tokens.append((i, None, i + 1))
             i += 1
-        return Doc(doc.vocab, words=words, spaces=spaces), pronouns
+        words = [_pronoun_word(sub) if sub else doc[old].text for old, sub, _ in tokens]
+        spaces = [bool(doc[end - 1].whitespace_) for _, _, end in tokens]
+        if reparse or not pronouns:
+            return Doc(doc.vocab, words=words, spaces=spaces) if pronouns else doc, pronouns
+        return _annotated(doc, words, spaces, tokens, new_index), pronouns
 
-    def _choose(self, doc: Doc, mentions, rng: np.random.Generator) -> Dict[int, Tuple[int, str, str]]:
-        """start -> (end, pronoun, head word) of each name occurrence to replace."""
+    def _choose(self, doc: Doc, mentions, rng: np.random.Generator) -> Dict[int, Tuple[int, int, str, str]]:
+        """start -> (end, head token, gender, head word) of each name occurrence to replace."""
         labels, _ = name_labels(doc, mentions)
         chosen = {}
         for label in np.unique(labels[labels >= 0]):
@@ -214,8 +231,7 @@ class Substituter:
             if len(genders) == 1 and replaceable:
                 m = replaceable[int(rng.integers(len(replaceable)))]
                 head = doc[int(mentions.heads[m])]
-                chosen[int(mentions.starts[m])] = (int(mentions.ends[m]), _PRONOUNS[genders.pop()][_ROLE[head.dep_]],
-                                                   head.lower_)
+                chosen[int(mentions.starts[m])] = (int(mentions.ends[m]), head.i, genders.pop(), head.lower_)
         return chosen
 
     @staticmethod
@@ -224,6 +240,39 @@ class Substituter:
         start, end, head = int(mentions.starts[m]), int(mentions.ends[m]), int(mentions.heads[m])
         return end - start <= 3 and doc[head].dep_ in _ROLE and all(
             doc[t].pos_ == "PROPN" or doc[t].tag_ == "POS" for t in range(start, end))
+
+
+def _pronoun_word(sub: Tuple[str, str, bool]) -> str:
+    word = _PRONOUNS[sub[:2]][0]
+    return word.capitalize() if sub[2] else word
+
+
+def _annotated(doc: Doc, words: List[str], spaces: List[bool], tokens, new_index: np.ndarray) -> Doc:
+    """A Doc of ``words`` that keeps ``doc``'s parse, tags and entities: a removed
+    token's children attach to the pronoun that replaced it."""
+    heads, deps, pos, tags, lemmas, morphs, ents = [], [], [], [], [], [], []
+    for old, sub, _ in tokens:
+        t = doc[old]
+        heads.append(int(new_index[t.head.i]))
+        deps.append(t.dep_)
+        if sub:
+            _, tag, lemma, morph = _PRONOUNS[sub[:2]]
+            pos.append("PRON")
+            tags.append(tag)
+            lemmas.append(lemma)
+            morphs.append(morph)
+            ents.append("O")
+            continue
+        pos.append(t.pos_)
+        tags.append(t.tag_)
+        lemmas.append(t.lemma_)
+        morphs.append(str(t.morph))
+        ents.append(f"{t.ent_iob_}-{t.ent_type_}" if t.ent_type_ else "O")
+    for k in range(len(ents)):  # an entity whose first token was replaced starts anew
+        if ents[k].startswith("I-") and (k == 0 or ents[k - 1] == "O" or ents[k - 1][2:] != ents[k][2:]):
+            ents[k] = "B-" + ents[k][2:]
+    return Doc(doc.vocab, words=words, spaces=spaces, heads=heads, deps=deps, pos=pos, tags=tags,
+               lemmas=lemmas, morphs=morphs, ents=ents)
 
 
 def name_labels(doc: Doc, mentions) -> Tuple[np.ndarray, Dict[str, int]]:
@@ -308,6 +357,30 @@ def make_tasks(doc: Doc, mentions, labels: np.ndarray, pronouns: Dict[int, str],
     return np.array(rows, dtype=np.int64), np.array(kinds, dtype=np.int8), np.array(masked, dtype=np.int64)
 
 
+def substituted_docs(nlp: Language, texts: List[Tuple[str, str]], substituter: Substituter,
+                     rng: np.random.Generator, reparse: bool,
+                     batch_size: int) -> Iterator[Tuple[Doc, Dict[int, str]]]:
+    """Each text parsed, with its substitutions made (see :meth:`Substituter.substitute`).
+
+    reparse (bool): parse the substituted texts again (for ``doc.tensor``).
+    YIELDS (Tuple[Doc, Dict[int, str]]): the Doc and its pronouns.
+    """
+    parsed = (substituter.substitute(doc, rng, reparse)
+              for doc in nlp.pipe((t for _, t in texts), batch_size=batch_size))
+    if not reparse:
+        yield from parsed
+        return
+    pending: List[Dict[int, str]] = []  # the pronouns of the Docs in the pipe, in order
+
+    def unparsed() -> Iterator[Doc]:
+        for new, pronouns in parsed:
+            pending.append(pronouns)
+            yield new
+
+    for doc in nlp.pipe(unparsed(), batch_size=batch_size):
+        yield doc, pending.pop(0)
+
+
 def pretrain_key(path: Union[str, Path], nlp: Language, rules: LanguageRules, options: Dict) -> str:
     """Hash of the text files, the pipeline, the rules, the schema and the options."""
     digest = hashlib.sha1()
@@ -347,18 +420,10 @@ def featurize_text(path: Union[str, Path], nlp: Language, rules: LanguageRules, 
     features, labels, docs, inputs = [], [], [], []
     words: Counter = Counter()
     texts = list(pieces(read_texts(path), max_docs))
-    pending: List[Dict[int, str]] = []  # each substituted Doc's pronouns, in pipe order
-
-    def substituted():
-        # Parsed twice: once to find the names, once with the pronouns in place.
-        for doc in nlp.pipe((t for _, t in texts), batch_size=batch_size):
-            new, pronouns = substituter.substitute(doc, rng)
-            pending.append(pronouns)
-            yield new
-
-    for (text_id, _), doc in tqdm(zip(texts, nlp.pipe(substituted(), batch_size=batch_size)), total=len(texts),
-                                  desc="pretraining data", unit="text", disable=None if progress else True):
-        pronouns = pending.pop(0)
+    for (text_id, _), (doc, pronouns) in tqdm(zip(texts, substituted_docs(nlp, texts, substituter, rng,
+                                                                           use_vectors, batch_size)),
+                                              total=len(texts), desc="pretraining data", unit="text",
+                                              disable=None if progress else True):
         arrays = read_doc(doc)
         mentions = extract_mentions(doc, rules, arrays)
         doc_vectors = use_vectors and doc.tensor is not None and doc.tensor.ndim == 2 and doc.tensor.shape[1] > 0
