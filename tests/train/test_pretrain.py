@@ -83,8 +83,7 @@ def test_pretrain_unreadable_text_paths_are_coded_errors(tmp_path, name):
 def story_tasks(nlp_en):
     rules = get_rules("en")
     doc = nlp_en(STORY)
-    new, pronouns = Substituter(first_names(rules), rules).substitute(doc, np.random.default_rng(0))
-    doc2 = nlp_en(new)
+    doc2, pronouns = Substituter(first_names(rules), rules).substitute(doc, np.random.default_rng(0))
     mentions = extract_mentions(doc2, rules)
     labels, clusters = name_labels(doc2, mentions)
     tasks, kinds, masked = make_tasks(doc2, mentions, labels, pronouns, clusters, np.random.default_rng(0))
@@ -112,6 +111,22 @@ def test_pretrain_substitutes_a_later_name_by_its_gendered_pronoun(story_tasks):
         # an earlier occurrence of the name is its antecedent
         assert any(labels[a] == labels[m] for a in range(m))
     assert set(kinds.tolist()) == {0, 1}
+
+
+def test_pretrain_substitution_keeps_the_parse_or_gives_words_to_reparse(nlp_en, story_tasks):
+    doc, _, _, _, pronouns, *_ = story_tasks
+    original = nlp_en(STORY)
+    for token in pronouns:
+        t = doc[token]
+        assert t.pos_ == "PRON" and t.tag_ in ("PRP", "PRP$") and t.morph.get("Person") == ["3"]
+        assert t.head.i != t.i and t.dep_ in ("nsubj", "nsubjpass", "dobj", "pobj", "dative", "poss")
+        assert not t.ent_type_
+    assert len(list(doc.sents)) == len(list(original.sents))
+    rules = get_rules("en")
+    words, again = Substituter(first_names(rules), rules).substitute(original, np.random.default_rng(0),
+                                                                   reparse=True)
+    assert again == pronouns and [t.text for t in words] == [t.text for t in doc]
+    assert not words.has_annotation("DEP")  # for the pipeline to parse (doc.tensor)
 
 
 def test_pretrain_masking_hides_the_name_from_every_string_match(story_tasks):
