@@ -340,9 +340,9 @@ def pretrain_command(
     overwrite: bool = typer.Option(False, "--overwrite", help="Start a new run in an OUT that holds one."),
     threads: int = typer.Option(0, min=0, help="CPU threads for PyTorch (0: its default)."),
 ) -> None:
-    """Pretrain word and mention representations on unlabeled text (self-supervised:
-    masked repeated names, names replaced by pronouns); then 'train --pretrained OUT'.
+    """Pretrain word and mention representations on unlabeled text, for 'train --pretrained OUT'.
 
+    Self-supervised: masked repeated names, and names replaced by their pronouns.
     Ctrl-C (SIGINT) or SIGTERM: finish the batch, write the output so far, exit 130/143.
     """
     import logging
