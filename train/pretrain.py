@@ -43,7 +43,7 @@ from .featurize import load_pipeline
 from .interrupt import GracefulStop, TrainingInterrupted
 from .losses import ranking
 from .model import CorefScorers
-from .pretrain_data import TASKS, featurize_text
+from .pretrain_data import TASKS, featurize_text, text_files
 from .pretrained import PRETRAINED_JSON, PRETRAINED_WEIGHTS, TRANSFERRED
 from .storage import FeaturizedCorpus
 from .trainer import resolve_device, scorer_config
@@ -120,6 +120,7 @@ def pretrain(text: Union[str, Path], spacy_model: str, out_dir: Union[str, Path]
     cfg.type_names, cfg.type_data, cfg.refine = [], [], False
     out = Path(out_dir)
     _check_folder(out, resume, overwrite)
+    text_files(Path(text))  # E465 before the pipeline loads
     run_args = {"text": str(Path(text).resolve()), "spacy_model": spacy_model, "config": cfg.to_dict(),
                 "names": str(Path(names).resolve()) if names else None, "max_docs": max_docs, "lr": lr}
     dev = resolve_device(device)

@@ -209,3 +209,14 @@ def test_pretrain_text_without_repeated_names_is_a_coded_error(tmp_path):
 def test_pretrain_max_steps_must_be_positive(story_file, tmp_path):
     with pytest.raises(NeuralcorefError, match=r"\[E472\]"):
         pretrain(story_file, PIPELINE, tmp_path / "pre", config=tiny_config(), max_steps=0, progress=False)
+
+
+def test_cli_pretrain_reports_bad_input_with_its_code(tmp_path):
+    from typer.testing import CliRunner
+
+    from neuralcoref.apps.cli import app
+
+    result = CliRunner().invoke(app, ["pretrain", "--text", str(tmp_path / "missing.txt"), "--spacy-model",
+                                      PIPELINE, "--out", str(tmp_path / "pre")])
+    assert result.exit_code == 1 and "[E465]" in result.output
+    assert not (tmp_path / "pre").exists()
