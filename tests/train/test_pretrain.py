@@ -175,7 +175,8 @@ def test_pretrain_then_train_from_it(story_file, tmp_path):
 def test_pretrain_weights_are_copied_by_word_and_shapes_checked(story_file, tmp_path):
     out = tmp_path / "pre"
     cfg = tiny_config()
-    pretrain(story_file, PIPELINE, out, config=cfg, max_steps=2, progress=False)
+    with pytest.warns(UserWarning, match=r"\[W412\]"):  # a few examples only
+        pretrain(story_file, PIPELINE, out, config=cfg, max_steps=2, progress=False)
     record = json.loads((out / PRETRAINED_JSON).read_text())
     saved = dict(np.load(out / PRETRAINED_WEIGHTS))
     vocab = merged_vocab(WordVocab(["zebra", "smith"]), record["words"])
@@ -183,7 +184,9 @@ def test_pretrain_weights_are_copied_by_word_and_shapes_checked(story_file, tmp_
     config = ScorerConfig(vector_dim=0, vocab_size=len(vocab), embedding_dim=4, single_hidden=[16],
                           pair_hidden=[16, 8])
     model = CorefScorers(config)
-    info = load_pretrained(model, vocab, out)
+    with pytest.warns(UserWarning, match=r"\[W408\]"):  # parsed with another pipeline than the run's
+        load_pretrained(CorefScorers(config), vocab, out, pipeline="fr_core_news_sm-3.8.0")
+    info = load_pretrained(model, vocab, out, pipeline=record["spacy_pipeline"])
     assert info["steps"] == 2
     for name in TRANSFERRED:
         np.testing.assert_array_equal(model.p(name).detach().numpy(), saved[name])
