@@ -100,6 +100,12 @@ class Warnings(metaclass=ErrorsWithCodes):
     # Knowledge bases and entity linking (issue 54): W400-W409
     W400 = ("The knowledge base '{kb}' holds no entities: the linker links nothing. "
             "Build one with 'neuralcoref kb build'.")
+    # Pretraining on unlabeled text (issue 57): W408, W412
+    W408 = ("The pretrained representations in {path} were learnt on the parses of "
+            "'{found}', and this run parses with '{expected}': their word and feature "
+            "statistics may differ. Pretrain with the pipeline you train with.")
+    W412 = ("The text gave only {n} self-supervised examples ({tasks}): pretraining "
+            "learns little from so few. Give more text, cased, with names that recur.")
 
 
 class Errors(metaclass=ErrorsWithCodes):
@@ -486,6 +492,25 @@ class Errors(metaclass=ErrorsWithCodes):
     E408 = ("{path}, line {line}: {reason}. An entities TSV has a header and the columns "
             "doc_id, sentence, start, end, cluster, entity_type, wikipedia_title, "
             "wikidata_id ('_' where unknown).")
+    # Pretraining on unlabeled text (issue 57): E465-E474
+    E465 = ("Cannot read text from {path}: give a .txt file, a folder of .txt files, or a "
+            "JSONL file (.jsonl or .jsonl.gz) with one object per line and a 'text' field.")
+    E466 = ("{path}, line {line}: {reason}. A JSONL text file holds one JSON object per "
+            "line with a string field 'text' (and optionally 'id').")
+    E467 = ("The text of {path} ({n_docs} pieces) gave no self-supervised example: "
+            "pretraining needs proper names that recur within a text (cased text; "
+            "lowercased text such as the movie reviews has few).")
+    E468 = ("{path} is not a pretraining output ({reason}): give the --out folder of a "
+            "finished or stopped 'neuralcoref pretrain' run.")
+    E469 = ("The pretrained representations in {path} do not fit this recipe: {details}. "
+            "Pretrain with the same --config as you train with (layer sizes, embeddings, "
+            "token vectors and feature schema must match).")
+    E470 = ("{path} already holds a pretraining run ({found}): continue it with --resume, "
+            "or start over with --overwrite.")
+    E471 = ("Cannot resume the pretraining run in {path}: it was started with other "
+            "settings ({keys}). Use the same --text, --spacy-model and --config, or "
+            "--overwrite to start over.")
+    E472 = "--max-steps must be a positive number of steps, not {value}."
     E409 = ("--entities needs --kb: give a knowledge base (a shipped name such as 'gum', "
             "or a folder) to link the predicted clusters to.")
 

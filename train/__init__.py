@@ -2,6 +2,7 @@
 
     neuralcoref train --train TRAIN --dev DEV --spacy-model en_core_web_sm --out runs/en --config en
     neuralcoref export runs/en    # the best checkpoint of a stopped run
+    neuralcoref pretrain --text TEXT --spacy-model en_core_web_sm --out runs/pre --config en
 """
 try:
     import torch  # noqa: F401
@@ -12,8 +13,9 @@ except ImportError as err:  # pragma: no cover - depends on the environment
 
 from .config import PhaseConfig, TrainConfig, load_config
 from .interrupt import TrainingInterrupted
+from .pretrain import pretrain
 from .recipes import recipe_names
 from .trainer import export_run, train
 
-__all__ = ["PhaseConfig", "TrainConfig", "TrainingInterrupted", "export_run", "load_config",
+__all__ = ["PhaseConfig", "TrainConfig", "TrainingInterrupted", "export_run", "load_config", "pretrain",
            "recipe_names", "train"]

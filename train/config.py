@@ -113,6 +113,9 @@ class TrainConfig:
         pronouns, nouns and first names swapped (train/augment.py).
     gender_swap_names (str | None): folder of female.txt and male.txt, the first
         names swapped (None: names stay).
+    pretrained (str | None): a ``neuralcoref pretrain`` output folder to start
+        from: its word embeddings (the vocabulary extended with its words) and
+        the pair scorer's first layer (train/pretrain.py); None: random.
     """
 
     use_vectors: bool = False
@@ -152,6 +155,7 @@ class TrainConfig:
     type_data: List[List[str]] = field(default_factory=list)
     gender_swap: bool = False
     gender_swap_names: Optional[str] = None
+    pretrained: Optional[str] = None
 
     def to_dict(self) -> Dict:
         return asdict(self)

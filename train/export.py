@@ -67,6 +67,7 @@ def model_card(config: ModelConfig, cfg: TrainConfig, dev: CorefScores, summary:
         *[_scheme_line(s) for s in summary.get("train_schemes", [])],
         *[f"- also trained on (partial labels, x{cfg.partial_repeat} per epoch): `{Path(e['source']).name}` "
           f"({e['n_docs']} docs, {e['anaphoric']} labelled anaphors)" for e in summary.get("partial_train", [])],
+        *_pretrained_lines(summary.get("pretrained")),
         f"- device: {summary['device']}; time: featurize {summary['seconds']['featurize']} s, "
         f"train {summary['seconds']['train']} s; peak RAM {summary.get('peak_rss_mb', 0):.0f} MB",
         f"- link offset folded into the single scorer: {summary['link_offset']:+.2f}",
@@ -90,6 +91,17 @@ def model_card(config: ModelConfig, cfg: TrainConfig, dev: CorefScores, summary:
                      f"{e['link_offset']:+.2f} | {e['dev_conll_f1_raw']:.2f} |")
     lines += ["", "## Settings", "", "```json", json.dumps(cfg.to_dict(), indent=2), "```", ""]
     return "\n".join(lines)
+
+
+def _pretrained_lines(pretrained: Optional[Dict]) -> List[str]:
+    """The card's line on the pretraining a run started from (train/pretrain.py)."""
+    if not pretrained:
+        return []
+    data = pretrained.get("data") or {}
+    return [f"- started from representations pretrained on unlabeled text: `{pretrained['text']}` "
+            f"({data.get('n_docs', '?')} texts, {data.get('n_tokens', '?')} tokens, tasks "
+            f"{data.get('tasks', {})}), {pretrained['steps']} steps, held-out task accuracy "
+            f"{pretrained.get('held_out_accuracy')}"]
 
 
 def _scheme_line(scheme: dict) -> str:

@@ -49,6 +49,7 @@ from .featurize import document_prior, featurize_corpus, load_pipeline, pipeline
 from .interrupt import GracefulStop, TrainingInterrupted
 from .losses import LOSSES
 from .model import CorefScorers
+from .pretrained import load_pretrained, merged_vocab, read_pretrained
 from .types import attach_types, type_head, type_loss
 from .schemes import apply_scheme, epoch_subset, mention_loss_weights, passes, resolve_schemes, scheme_summary
 
@@ -182,6 +183,10 @@ def prepare_run(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_
                             cfg.vocab_max_size)
     else:
         vocab = WordVocab([])
+    pretrained = _pretrained_summary(cfg.pretrained)
+    if cfg.pretrained and cfg.embedding_dim and vocab_words is None:
+        vocab = merged_vocab(vocab, pretrained.pop("words"))
+    pretrained.pop("words", None)
     vector_dim = train_corpus.manifest["vector_dim"] if cfg.use_vectors else 0
     scorer_cfg = scorer_config(cfg, len(vocab), vector_dim)
     train_data = _training_data(train_corpus, vocab, cfg, vector_dim)
@@ -205,12 +210,23 @@ def prepare_run(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_
         "train_schemes": scheme_summary(schemes, [str(train_path), *cfg.extra_train]),
         "spacy_pipeline": pipeline_id(nlp), "device": str(dev),
         "seconds": {"featurize": round(featurize_seconds, 1), "train": 0.0},
+        **({"pretrained": pretrained} if cfg.pretrained else {}),
     }
     args = {"train": _absolute(train_path), "dev": _absolute(dev_path),
             "spacy_model": _absolute(spacy_model) if Path(spacy_model).exists() else spacy_model,
             "cache_dir": _within(out, cache), "device": device}
     return Run(cfg, out, nlp, rules, dev, vocab, scorer_cfg, prior,
                [train_data] + extra_data + partial_data, dev_data, summary, args, started)
+
+
+def _pretrained_summary(path: Optional[str]) -> Dict:
+    """What the model card records of a pretraining output (and its "words"); {} for none."""
+    if not path:
+        return {}
+    record, _ = read_pretrained(path)
+    return {"path": str(Path(path).resolve()), "text": record["text"], "steps": record["steps"],
+            "data": record.get("data"), "held_out_accuracy": record.get("held_out_accuracy"),
+            "words": record["words"]}
 
 
 def _swapped_train(train_path: Union[str, Path], folder: Path, names_dir) -> Path:
@@ -294,6 +310,8 @@ def _start(run: Run, resume: bool) -> Tuple[CorefScorers, RunState, Optional[Dic
                          vector_dropout=cfg.vector_dropout)
     if cfg.init_vectors and cfg.embedding_dim and not resume:  # a resumed run loads its own
         _init_embeddings(model, run.vocab, cfg.init_vectors)
+    if cfg.pretrained and not resume:
+        load_pretrained(model, run.vocab, cfg.pretrained, pipeline_id(run.nlp))
     model = model.to(run.device)
     run.rng = np.random.default_rng(cfg.seed)
     if not resume:

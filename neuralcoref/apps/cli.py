@@ -285,6 +285,9 @@ def train_command(
     threads: int = typer.Option(
         0, min=0, help="CPU threads for PyTorch (0: its default, every core); 1 per run when runs share "
                        "a machine, since oversubscribed cores slowed two runs on two cores fourfold."),
+    pretrained: Optional[Path] = typer.Option(
+        None, "--pretrained", help="Start from a 'neuralcoref pretrain' output folder (its word embeddings "
+                                   "and first pair layer; the recipe's sizes must match)."),
 ) -> None:
     """Train a model on CoNLL-2012 data and export it to OUT/model.
 
@@ -308,6 +311,8 @@ def train_command(
         settings = load_config(config)
         if seed is not None:
             settings.seed = seed
+        if pretrained is not None:
+            settings.pretrained = str(pretrained)
         path = run_training(train, dev, spacy_model, out, device=device, config=settings,
                             resume=resume, cache_dir=cache_dir, overwrite=overwrite)
     except (NeuralcorefError, OSError) as err:
@@ -319,6 +324,59 @@ def train_command(
                    "exports the run's best checkpoint", err=True)
         raise typer.Exit(code=130)
     typer.echo(f"Model written to {path}")
+
+
+@app.command("pretrain")
+def pretrain_command(
+    text: Path = typer.Option(..., "--text", help="Unlabeled text: a .txt file, a folder of .txt files, or "
+                                                   "JSONL(.gz) with a 'text' field per line."),
+    spacy_model: str = typer.Option(..., "--spacy-model", help="spaCy pipeline to parse with (train's)."),
+    out: Path = typer.Option(..., "--out", help="Output folder (pretrained.json, pretrained.npz, checkpoint)."),
+    max_steps: int = typer.Option(2000, "--max-steps", help="Batches to train in all."),
+    config: Optional[str] = typer.Option(
+        None, help="The recipe you will train with (a name or a JSON file): its sizes must match."),
+    device: str = typer.Option("cpu", help="cpu or cuda."),
+    lr: float = typer.Option(1e-3, help="Learning rate (Adam)."),
+    eval_every: int = typer.Option(200, min=1, help="Steps between held-out measurements and checkpoints."),
+    names: Optional[Path] = typer.Option(
+        None, help="Folder of female.txt and male.txt first names (default: the language's lexicon)."),
+    max_docs: Optional[int] = typer.Option(None, min=1, help="Use at most this many pieces of the text."),
+    resume: bool = typer.Option(False, "--resume", help="Continue from OUT/checkpoint.json."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Start a new run in an OUT that holds one."),
+    threads: int = typer.Option(0, min=0, help="CPU threads for PyTorch (0: its default)."),
+) -> None:
+    """Pretrain word and mention representations on unlabeled text, for 'train --pretrained OUT'.
+
+    Self-supervised: masked repeated names, and names replaced by their pronouns.
+    Ctrl-C (SIGINT) or SIGTERM: finish the batch, write the output so far, exit 130/143.
+    """
+    import logging
+
+    from ..errors import NeuralcorefError
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    try:
+        training = _training()
+    except NeuralcorefError as err:
+        _fail(err)
+    try:
+        if threads:
+            import torch
+            torch.set_num_threads(threads)
+        with _warnings_on_stderr():
+            result = training.pretrain(text, spacy_model, out, config=config, max_steps=max_steps,
+                                       device=device, lr=lr, eval_every=eval_every, names=names,
+                                       max_docs=max_docs, resume=resume, overwrite=overwrite)
+    except (NeuralcorefError, OSError) as err:
+        _fail(err)
+    except training.TrainingInterrupted as stop:
+        typer.echo(f"Interrupted ({stop}): the output so far is in {out}; --resume continues", err=True)
+        raise typer.Exit(code=stop.exit_code)
+    except KeyboardInterrupt:
+        typer.echo("Aborted while reading the text: nothing written", err=True)
+        raise typer.Exit(code=130)
+    typer.echo(f"Pretrained representations written to {result.out} ({result.record['steps']} steps); "
+               f"train with --pretrained {result.out}")
 
 
 def _stopped(stop) -> None:
