@@ -3,10 +3,10 @@ import numpy as np
 import pytest
 
 from neuralcoref.core import featurize
-from neuralcoref.core.expletives import _SHORT_COLUMN, has_label, label_ids
+from neuralcoref.core.expletives import has_label, label_ids
 from neuralcoref.core.sets import SMALL_PRODUCT, isin
 
-DTYPES = [np.int8, np.int32, np.int64, np.uint64, np.bool_]
+DTYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64, np.bool_]
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
@@ -27,19 +27,34 @@ def test_sets_isin_takes_lists_shapes_and_mixed_kinds():
     hashes = np.array([2 ** 64 - 1, 5, 7], dtype=np.uint64)  # unsigned against signed: np.isin's rules
     np.testing.assert_array_equal(isin(hashes, np.array([5, -1])), np.isin(hashes, np.array([5, -1])))
     assert isin([1, 2], (2,)).tolist() == [False, True]
+    strided = np.arange(24, dtype=np.int64).reshape(6, 4)[:, 1]  # a column view
+    np.testing.assert_array_equal(isin(strided, np.array([5, 9, 30], np.int32)[::2]), np.isin(strided, [5, 30]))
+    assert isin(np.int32(3), [3]).shape == () and bool(isin(np.int32(3), [3]))
+    np.testing.assert_array_equal(isin(np.array([-1, 255], np.int16), np.array([-1], np.int64)), [True, False])
     big = np.arange(SMALL_PRODUCT + 1)
     np.testing.assert_array_equal(isin(big, [3]), np.isin(big, [3]))
 
 
-@pytest.mark.parametrize("n_tokens", [0, 5, _SHORT_COLUMN, _SHORT_COLUMN + 1, 500])
-@pytest.mark.parametrize("n_labels", [1, 6, 9])
-def test_has_label_short_and_long_columns_match_isin(n_tokens, n_labels):
+@pytest.mark.parametrize("n_tokens", [0, 5, 64, 500])
+@pytest.mark.parametrize("n_labels", [0, 1, 6, 9, 20])
+def test_has_label_kernel_matches_isin(n_tokens, n_labels):
     words = frozenset(f"w{i}" for i in range(n_labels))
     vocabulary = label_ids(frozenset(f"w{i}" for i in range(0, 20)))
     column = np.random.default_rng(n_tokens).choice(np.append(vocabulary, np.uint64(0)), n_tokens)
     out = has_label(column, words)
     assert out.dtype == bool and out.shape == column.shape
     np.testing.assert_array_equal(out, np.isin(column, label_ids(words)))
+
+
+def test_has_label_reads_strided_columns_and_other_shapes():
+    # A DocArrays column is a strided view of doc.to_array's (n, k) array.
+    words = frozenset({"w1", "w3"})
+    table = label_ids(frozenset(f"w{i}" for i in range(6)))
+    array = np.stack([table, table[::-1], np.zeros(6, np.uint64)], axis=1)
+    for column in (array[:, 0], array[:, 1], array[::2, 0], array[:, 2]):
+        np.testing.assert_array_equal(has_label(column, words), np.isin(column, label_ids(words)))
+    np.testing.assert_array_equal(has_label(array, words), np.isin(array, label_ids(words)))
+    assert has_label(list(table), words).tolist() == np.isin(table, label_ids(words)).tolist()
 
 
 def _numpy_same_counts(values):

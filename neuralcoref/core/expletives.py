@@ -49,18 +49,12 @@ def label_ids(values: FrozenSet[str]) -> np.ndarray:
 
 
 @lru_cache(maxsize=256)
-def label_id_set(values: FrozenSet[str]) -> FrozenSet[int]:
-    """The string ids of a rules' label set as Python ints (cached)."""
-    return frozenset(int(v) for v in label_ids(values))
-
-
-#: Up to this many labels, comparing a column with each is faster than np.isin
-#: (which sorts): a rules' label set is most often one to five labels.
-_FEW_LABELS = 6
-#: Up to this many entries, a column is tested entry by entry against a Python
-#: set: a short text's columns are a few dozen tokens, and each numpy call costs
-#: more than such a loop.
-_SHORT_COLUMN = 64
+def sorted_label_ids(values: FrozenSet[str]) -> np.ndarray:
+    """:func:`label_ids`, increasing (cached), for the binary search of
+    ``_mentions.label_mask``. RETURNS (ndarray): (len(values),) uint64, read-only."""
+    out = np.sort(label_ids(values))
+    out.flags.writeable = False
+    return out
 
 
 def has_label(column: np.ndarray, values: FrozenSet[str]) -> np.ndarray:
@@ -72,16 +66,10 @@ def has_label(column: np.ndarray, values: FrozenSet[str]) -> np.ndarray:
     """
     if not isinstance(column, np.ndarray):
         column = np.asarray(column)
-    if column.ndim == 1 and len(column) <= _SHORT_COLUMN and column.dtype.kind == "u":
-        ids = label_id_set(values)
-        return np.fromiter(map(ids.__contains__, column.tolist()), dtype=bool, count=len(column))
-    ids = label_ids(values)
-    if len(ids) > _FEW_LABELS:
-        return isin(column, ids)
-    out = np.zeros(np.shape(column), dtype=bool)
-    for value in ids:
-        out |= column == value
-    return out
+    if column.ndim == 1 and column.dtype == np.uint64:
+        # One kernel call: a short text asks this about a hundred times per Doc.
+        return _mentions.label_mask(column, sorted_label_ids(values))
+    return isin(column, label_ids(values))
 
 
 def label_codes(column: np.ndarray, classes: Mapping[str, str], codes: Mapping[str, int]) -> np.ndarray:
