@@ -1,6 +1,7 @@
 """The short-array fast paths give what numpy's general functions give."""
 import numpy as np
 import pytest
+from spacy.tokens import Doc
 
 from neuralcoref.core import featurize
 from neuralcoref.core.expletives import has_label, label_ids
@@ -85,3 +86,43 @@ def test_featurize_lookup_short_path_matches_distinct_values(n, monkeypatch):
     monkeypatch.setattr(featurize, "_SHORT", 0)
     np.testing.assert_array_equal(short, featurize._lookup(values, table, default=4))
     assert short.dtype == np.int32 and short.tolist() == [table.get(int(v), 4) for v in values]
+
+
+def test_label_codes_groups_a_class_map_once_and_codes_each_label():
+    from neuralcoref.core.expletives import _class_label_sets, label_codes
+    classes = {"i": "1s", "me": "1s", "we": "1p", "you": "2"}
+    codes = {"1s": 1, "1p": 2, "2": 3}
+    column = label_ids(frozenset(["i"])).tolist() + label_ids(frozenset(["we"])).tolist() + [0] \
+        + label_ids(frozenset(["me"])).tolist() + label_ids(frozenset(["you"])).tolist()
+    out = label_codes(np.array(column, dtype=np.uint64), classes, codes)
+    assert out.dtype == np.int8 and out.tolist() == [1, 2, 0, 1, 3]
+    before = _class_label_sets.cache_info().hits
+    label_codes(np.array(column, dtype=np.uint64), dict(classes), codes)
+    assert _class_label_sets.cache_info().hits == before + 1
+
+
+@pytest.mark.parametrize("n", [1, 5, 64, 65, 200])
+def test_lexicon_classes_short_path_matches_unique(n, en_vocab, monkeypatch):
+    from neuralcoref.lang import lexicon
+    words = ["doctor", "nurse", "table", "Mary", "zzq", "shop"]
+    keys = np.array([en_vocab.strings.add(words[i % len(words)]) for i in range(n)], dtype=np.uint64)
+    keys[::7] = 12345  # an id the StringStore does not know: code 0
+    table = {"doctor": "person", "nurse": "female", "table": "inanimate"}
+    doc = Doc(en_vocab, words=["x"])
+    short = lexicon._classes(doc, keys, table)
+    monkeypatch.setattr(lexicon, "_FEW_KEYS", 0)  # the np.unique path, for every size
+    assert short.dtype == np.int8
+    np.testing.assert_array_equal(short, lexicon._classes(doc, keys, table))
+
+
+def test_resolver_settings_follow_greedyness_and_offsets(handmade_model):
+    from neuralcoref.artifacts.model_dir import load_model
+    from neuralcoref.core.resolver import Resolver
+    from neuralcoref.lang.en import RULES
+    resolver = Resolver(load_model(handmade_model), RULES)
+    first = resolver.settings
+    assert resolver.settings is first  # built once, not per Doc
+    resolver.greedyness = 0.7
+    assert resolver.settings.greedyness == 0.7
+    resolver.link_offsets["proper"] = -0.3
+    assert resolver.settings.link_offsets["proper"] == -0.3

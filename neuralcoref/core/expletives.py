@@ -80,9 +80,19 @@ def label_codes(column: np.ndarray, classes: Mapping[str, str], codes: Mapping[s
     RETURNS (ndarray): (n,) int8.
     """
     out = np.zeros(np.shape(column), dtype=np.int8)
-    for value in set(classes.values()):
-        out[has_label(column, frozenset(w for w, c in classes.items() if c == value))] = codes[value]
+    for labels, value in _class_label_sets(tuple(classes.items())):
+        out[has_label(column, labels)] = codes[value]
     return out
+
+
+@lru_cache(maxsize=64)
+def _class_label_sets(items: Tuple[Tuple[str, str], ...]) -> Tuple[Tuple[FrozenSet[str], str], ...]:
+    """A class map's (label, class) items grouped by class: (labels, class) per
+    class, built once per map rather than once per Doc."""
+    groups: Dict[str, set] = {}
+    for label, value in items:
+        groups.setdefault(value, set()).add(label)
+    return tuple((frozenset(labels), value) for value, labels in groups.items())
 
 
 def expletive_tokens(doc: Doc, rules: LanguageRules,

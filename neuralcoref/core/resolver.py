@@ -242,7 +242,11 @@ class Resolver:
     @property
     def settings(self) -> DecodeSettings:
         """The current greedyness and link offsets, for :func:`~neuralcoref.core.decoding.decode`."""
-        return DecodeSettings(self.greedyness, self.link_offsets)
+        key = (self.greedyness, tuple(self.link_offsets.items()))
+        cached = getattr(self, "_settings", None)
+        if cached is None or cached[0] != key:  # built once, not validated again per Doc
+            cached = self._settings = (key, DecodeSettings(self.greedyness, self.link_offsets))
+        return cached[1]
 
 
 def _keep_candidates(items: Sequence[_Featurized], kept: np.ndarray) -> List[_Featurized]:
