@@ -126,3 +126,17 @@ def test_resolver_settings_follow_greedyness_and_offsets(handmade_model):
     assert resolver.settings.greedyness == 0.7
     resolver.link_offsets["proper"] = -0.3
     assert resolver.settings.link_offsets["proper"] == -0.3
+
+
+@pytest.mark.parametrize("n", [0, 3, 64, 65, 150])
+def test_mentions_word_types_short_path_matches_unique(n, en_vocab, monkeypatch):
+    from neuralcoref.core import mentions
+    from neuralcoref.core.doc_arrays import read_doc
+    words = [["The", "cat", "saw", "the", "Cat", ",", "😀"][i % 7] for i in range(n)]
+    arrays = read_doc(Doc(en_vocab, words=words))
+    texts, inverse = mentions._word_types(arrays)
+    monkeypatch.setattr(mentions, "_FEW_TOKENS", -1)  # np.unique for every size
+    ref_texts, ref_inverse = mentions._word_types(arrays)
+    assert texts == ref_texts and inverse.dtype == ref_inverse.dtype
+    np.testing.assert_array_equal(inverse, ref_inverse)
+    assert [texts[i] for i in inverse.tolist()] == words
