@@ -140,3 +140,20 @@ def test_mentions_word_types_short_path_matches_unique(n, en_vocab, monkeypatch)
     assert texts == ref_texts and inverse.dtype == ref_inverse.dtype
     np.testing.assert_array_equal(inverse, ref_inverse)
     assert [texts[i] for i in inverse.tolist()] == words
+
+
+def test_early_exits_answer_as_the_whole_computation(en_vocab):
+    # A Doc with no neuter pronoun to ask about, or no pronoun at all.
+    from neuralcoref.core.cataphora import forward_subjects
+    from neuralcoref.core.doc_arrays import read_doc
+    from neuralcoref.core.expletives import in_predicative_frame
+    from neuralcoref.lang.en import RULES
+    arrays = read_doc(Doc(en_vocab, words=["After", "Mary", "left", ",", "John", "slept"],
+                          heads=[2, 2, 5, 5, 5, 5], deps=["mark", "nsubj", "advcl", "punct", "nsubj", "ROOT"],
+                          pos=["SCONJ", "PROPN", "VERB", "PUNCT", "PROPN", "VERB"]))
+    empty = in_predicative_frame(RULES, arrays, np.zeros(0, dtype=np.int64))
+    assert empty.dtype == bool and empty.shape == (0,)
+    assert in_predicative_frame(RULES, arrays, np.array([1, 4])).shape == (2,)
+    heads = np.array([1, 4], dtype=np.int32)
+    out = forward_subjects(arrays, RULES, heads, heads + 1, heads, np.array([2, 2], dtype=np.int8))
+    assert out.dtype == np.int32 and out.tolist() == [-1, -1]

@@ -234,6 +234,8 @@ def in_predicative_frame(rules: LanguageRules, arrays: DocArrays, tokens: np.nda
     tokens (int (k,)): token indices.
     RETURNS (ndarray): (k,) bool.
     """
+    if not np.size(tokens):  # most short Docs have no neuter pronoun to ask about
+        return np.zeros(np.shape(tokens), dtype=bool)
     heads = arrays.head.astype(np.int64)
     n = len(heads)
     child = heads != np.arange(n)
