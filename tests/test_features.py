@@ -524,6 +524,47 @@ def test_features_slice_and_concat(make_doc):
     assert picked.head_hash.flags.c_contiguous
 
 
+
+def test_features_expand_mention_codes_kernel_matches_numpy(make_doc):
+    from neuralcoref.core.expand import _expand_mention_codes_numpy
+    _, feats = features_of(make_doc(JOHN_DOG))
+    rng = np.random.default_rng(0)
+    random = rng.integers(0, 3, (40, len(MENTION_CODES))).astype(np.int32)
+    random[:, C["length"]] = rng.integers(0, 40, 40)  # every bin of the binned blocks
+    random[:, C["head_count"]] = rng.integers(0, 30, 40)
+    for codes in (feats.codes, feats.codes[1:3], random, random[::3]):
+        out = expand_mention_codes(codes)
+        assert out.dtype == np.float32
+        assert np.array_equal(out, _expand_mention_codes_numpy(codes))
+    bad = random.copy()
+    bad[0, C["type"]] = 10 ** 6  # past the matrix: numpy's IndexError, not a write elsewhere
+    with pytest.raises(IndexError):
+        expand_mention_codes(bad)
+    with pytest.raises(IndexError):
+        _expand_mention_codes_numpy(bad)
+
+
+
+def test_features_word_slots_kernel_matches_numpy():
+    from neuralcoref.core import featurize as F
+    rng = np.random.default_rng(3)
+    n_tok = 30
+    lower = rng.integers(1, 2 ** 63, n_tok, dtype=np.uint64)
+    token_heads = rng.integers(0, n_tok, n_tok).astype(np.int32)
+    sent_ids = np.repeat(np.arange(4), [1, 9, 12, 8]).astype(np.int32)  # a one-token sentence too
+    starts = rng.integers(0, n_tok, 60).astype(np.int32)
+    ends = np.minimum(starts + rng.integers(1, 5, 60), n_tok).astype(np.int32)
+    heads = (ends - 1).astype(np.int32)
+    args = (lower, token_heads, sent_ids, starts, ends, heads)
+    out = F._word_slots(*args)
+    assert out.dtype == np.uint64 and out.shape == (60, len(WORD_SLOTS))
+    assert np.array_equal(out, F._word_slots_numpy(*args))
+    assert (out == 0).any()  # slots across a sentence boundary read 0
+    wide = tuple(a.astype(np.int64) if a.dtype == np.int32 else a for a in args)  # the numpy path
+    assert np.array_equal(F._word_slots(*wide), out)
+    assert F._word_slots(lower, token_heads, sent_ids, *(a[:0] for a in args[3:])).shape == (0, len(WORD_SLOTS))
+
+
 # Expansion to the scorers' inputs
 
 def test_features_expand_mention_codes_one_hot_blocks(make_doc):

@@ -1,12 +1,13 @@
 """The short-array fast paths give what numpy's general functions give."""
 import numpy as np
 import pytest
+from spacy.tokens import Doc
 
 from neuralcoref.core import featurize
-from neuralcoref.core.expletives import _SHORT_COLUMN, has_label, label_ids
+from neuralcoref.core.expletives import has_label, label_ids
 from neuralcoref.core.sets import SMALL_PRODUCT, isin
 
-DTYPES = [np.int8, np.int32, np.int64, np.uint64, np.bool_]
+DTYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64, np.bool_]
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
@@ -27,19 +28,34 @@ def test_sets_isin_takes_lists_shapes_and_mixed_kinds():
     hashes = np.array([2 ** 64 - 1, 5, 7], dtype=np.uint64)  # unsigned against signed: np.isin's rules
     np.testing.assert_array_equal(isin(hashes, np.array([5, -1])), np.isin(hashes, np.array([5, -1])))
     assert isin([1, 2], (2,)).tolist() == [False, True]
+    strided = np.arange(24, dtype=np.int64).reshape(6, 4)[:, 1]  # a column view
+    np.testing.assert_array_equal(isin(strided, np.array([5, 9, 30], np.int32)[::2]), np.isin(strided, [5, 30]))
+    assert isin(np.int32(3), [3]).shape == () and bool(isin(np.int32(3), [3]))
+    np.testing.assert_array_equal(isin(np.array([-1, 255], np.int16), np.array([-1], np.int64)), [True, False])
     big = np.arange(SMALL_PRODUCT + 1)
     np.testing.assert_array_equal(isin(big, [3]), np.isin(big, [3]))
 
 
-@pytest.mark.parametrize("n_tokens", [0, 5, _SHORT_COLUMN, _SHORT_COLUMN + 1, 500])
-@pytest.mark.parametrize("n_labels", [1, 6, 9])
-def test_has_label_short_and_long_columns_match_isin(n_tokens, n_labels):
+@pytest.mark.parametrize("n_tokens", [0, 5, 64, 500])
+@pytest.mark.parametrize("n_labels", [0, 1, 6, 9, 20])
+def test_has_label_kernel_matches_isin(n_tokens, n_labels):
     words = frozenset(f"w{i}" for i in range(n_labels))
     vocabulary = label_ids(frozenset(f"w{i}" for i in range(0, 20)))
     column = np.random.default_rng(n_tokens).choice(np.append(vocabulary, np.uint64(0)), n_tokens)
     out = has_label(column, words)
     assert out.dtype == bool and out.shape == column.shape
     np.testing.assert_array_equal(out, np.isin(column, label_ids(words)))
+
+
+def test_has_label_reads_strided_columns_and_other_shapes():
+    # A DocArrays column is a strided view of doc.to_array's (n, k) array.
+    words = frozenset({"w1", "w3"})
+    table = label_ids(frozenset(f"w{i}" for i in range(6)))
+    array = np.stack([table, table[::-1], np.zeros(6, np.uint64)], axis=1)
+    for column in (array[:, 0], array[:, 1], array[::2, 0], array[:, 2]):
+        np.testing.assert_array_equal(has_label(column, words), np.isin(column, label_ids(words)))
+    np.testing.assert_array_equal(has_label(array, words), np.isin(array, label_ids(words)))
+    assert has_label(list(table), words).tolist() == np.isin(table, label_ids(words)).tolist()
 
 
 def _numpy_same_counts(values):
@@ -70,3 +86,74 @@ def test_featurize_lookup_short_path_matches_distinct_values(n, monkeypatch):
     monkeypatch.setattr(featurize, "_SHORT", 0)
     np.testing.assert_array_equal(short, featurize._lookup(values, table, default=4))
     assert short.dtype == np.int32 and short.tolist() == [table.get(int(v), 4) for v in values]
+
+
+def test_label_codes_groups_a_class_map_once_and_codes_each_label():
+    from neuralcoref.core.expletives import _class_label_sets, label_codes
+    classes = {"i": "1s", "me": "1s", "we": "1p", "you": "2"}
+    codes = {"1s": 1, "1p": 2, "2": 3}
+    column = label_ids(frozenset(["i"])).tolist() + label_ids(frozenset(["we"])).tolist() + [0] \
+        + label_ids(frozenset(["me"])).tolist() + label_ids(frozenset(["you"])).tolist()
+    out = label_codes(np.array(column, dtype=np.uint64), classes, codes)
+    assert out.dtype == np.int8 and out.tolist() == [1, 2, 0, 1, 3]
+    before = _class_label_sets.cache_info().hits
+    label_codes(np.array(column, dtype=np.uint64), dict(classes), codes)
+    assert _class_label_sets.cache_info().hits == before + 1
+
+
+@pytest.mark.parametrize("n", [1, 5, 64, 65, 200])
+def test_lexicon_classes_short_path_matches_unique(n, en_vocab, monkeypatch):
+    from neuralcoref.lang import lexicon
+    words = ["doctor", "nurse", "table", "Mary", "zzq", "shop"]
+    keys = np.array([en_vocab.strings.add(words[i % len(words)]) for i in range(n)], dtype=np.uint64)
+    keys[::7] = 12345  # an id the StringStore does not know: code 0
+    table = {"doctor": "person", "nurse": "female", "table": "inanimate"}
+    doc = Doc(en_vocab, words=["x"])
+    short = lexicon._classes(doc, keys, table)
+    monkeypatch.setattr(lexicon, "_FEW_KEYS", 0)  # the np.unique path, for every size
+    assert short.dtype == np.int8
+    np.testing.assert_array_equal(short, lexicon._classes(doc, keys, table))
+
+
+def test_resolver_settings_follow_greedyness_and_offsets(handmade_model):
+    from neuralcoref.artifacts.model_dir import load_model
+    from neuralcoref.core.resolver import Resolver
+    from neuralcoref.lang.en import RULES
+    resolver = Resolver(load_model(handmade_model), RULES)
+    first = resolver.settings
+    assert resolver.settings is first  # built once, not per Doc
+    resolver.greedyness = 0.7
+    assert resolver.settings.greedyness == 0.7
+    resolver.link_offsets["proper"] = -0.3
+    assert resolver.settings.link_offsets["proper"] == -0.3
+
+
+@pytest.mark.parametrize("n", [0, 3, 64, 65, 150])
+def test_mentions_word_types_short_path_matches_unique(n, en_vocab, monkeypatch):
+    from neuralcoref.core import mentions
+    from neuralcoref.core.doc_arrays import read_doc
+    words = [["The", "cat", "saw", "the", "Cat", ",", "😀"][i % 7] for i in range(n)]
+    arrays = read_doc(Doc(en_vocab, words=words))
+    texts, inverse = mentions._word_types(arrays)
+    monkeypatch.setattr(mentions, "_FEW_TOKENS", -1)  # np.unique for every size
+    ref_texts, ref_inverse = mentions._word_types(arrays)
+    assert texts == ref_texts and inverse.dtype == ref_inverse.dtype
+    np.testing.assert_array_equal(inverse, ref_inverse)
+    assert [texts[i] for i in inverse.tolist()] == words
+
+
+def test_early_exits_answer_as_the_whole_computation(en_vocab):
+    # A Doc with no neuter pronoun to ask about, or no pronoun at all.
+    from neuralcoref.core.cataphora import forward_subjects
+    from neuralcoref.core.doc_arrays import read_doc
+    from neuralcoref.core.expletives import in_predicative_frame
+    from neuralcoref.lang.en import RULES
+    arrays = read_doc(Doc(en_vocab, words=["After", "Mary", "left", ",", "John", "slept"],
+                          heads=[2, 2, 5, 5, 5, 5], deps=["mark", "nsubj", "advcl", "punct", "nsubj", "ROOT"],
+                          pos=["SCONJ", "PROPN", "VERB", "PUNCT", "PROPN", "VERB"]))
+    empty = in_predicative_frame(RULES, arrays, np.zeros(0, dtype=np.int64))
+    assert empty.dtype == bool and empty.shape == (0,)
+    assert in_predicative_frame(RULES, arrays, np.array([1, 4])).shape == (2,)
+    heads = np.array([1, 4], dtype=np.int32)
+    out = forward_subjects(arrays, RULES, heads, heads + 1, heads, np.array([2, 2], dtype=np.int8))
+    assert out.dtype == np.int32 and out.tolist() == [-1, -1]

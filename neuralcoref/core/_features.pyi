@@ -65,3 +65,19 @@ def consistent_antecedents(
     """single float32 (n,), pair float32 (n_pairs,), ptr int64, ante int32, gender and
     number uint32 (n,), names uint64 (n,), forbid_ptr int64, forbid and binder int32.
     RETURNS: (n,) int32 antecedent index or -1."""
+def one_hot_codes(
+    codes: np.ndarray,
+    columns: np.ndarray,
+    offsets: np.ndarray,
+    bound_ptr: np.ndarray,
+    bounds: np.ndarray,
+    out: np.ndarray,
+) -> None: ...
+def word_slots(
+    lower: np.ndarray,
+    token_heads: np.ndarray,
+    sent_ids: np.ndarray,
+    starts: np.ndarray,
+    ends: np.ndarray,
+    heads: np.ndarray,
+) -> np.ndarray: ...

@@ -432,3 +432,68 @@ def consistent_antecedents(const float[::1] single, const float[::1] pair,
                     masks[r, 1] = _meet(masks[r, 1], masks[k, 1])
                     words[r] |= words[k]
     return links_arr
+
+
+def one_hot_codes(const int32_t[:, :] codes, const int64_t[::1] columns, const int64_t[::1] offsets,
+                  const int64_t[::1] bound_ptr, const int64_t[::1] bounds, float[:, ::1] out):
+    """Set the one-hot columns of code blocks in ``out``, in place: for block b,
+    ``out[i, offsets[b] + v] = 1`` where v is ``codes[i, columns[b]]``, or its
+    bin (as :func:`bin_values`) by the lower bounds ``bounds[bound_ptr[b]:bound_ptr[b + 1]]``
+    when that range is not empty. A column outside ``out`` wraps or raises as
+    numpy's fancy indexing does (the reference: ``expand._one_hot``).
+    """
+    cdef Py_ssize_t n = codes.shape[0], n_blocks = columns.shape[0], width = out.shape[1]
+    cdef Py_ssize_t i, b, lo, hi, k, col
+    cdef int64_t value
+    for b in range(n_blocks):
+        lo, hi = bound_ptr[b], bound_ptr[b + 1]
+        for i in range(n):
+            value = codes[i, columns[b]]
+            if hi > lo:
+                k = hi - 1
+                while k > lo and value < bounds[k]:
+                    k -= 1
+                value = k - lo
+            col = offsets[b] + value
+            if col < 0:
+                col += width
+            if col < 0 or col >= width:
+                raise IndexError(f"index {offsets[b] + value} is out of bounds for axis 1 with size {width}")
+            out[i, col] = 1.0
+
+
+cdef inline Py_ssize_t _in_sentence(Py_ssize_t p, Py_ssize_t ref, Py_ssize_t n_tok,
+                                    const int32_t[:] sent_ids) noexcept nogil:
+    # p if it is a token of ref's sentence, else n_tok (the padding slot).
+    if 0 <= p < n_tok and sent_ids[p] == sent_ids[ref]:
+        return p
+    return n_tok
+
+
+def word_slots(const uint64_t[:] lower, const int32_t[:] token_heads, const int32_t[:] sent_ids,
+               const int32_t[:] starts, const int32_t[:] ends, const int32_t[:] heads):
+    """LOWER hashes of the WORD_SLOTS of each mention (head, first, last, two words
+    before and after within its sentence, the head's head), 0 where a slot falls
+    outside the sentence. The reference: ``featurize._word_slots_numpy``.
+
+    RETURNS (ndarray): (n, 8) uint64.
+    """
+    cdef Py_ssize_t n = starts.shape[0], n_tok = lower.shape[0], i, j, p
+    out_arr = np.zeros((n, 8), dtype=np.uint64)
+    cdef uint64_t[:, ::1] out = out_arr
+    cdef Py_ssize_t slots[8]
+    for i in range(n):
+        slots[0] = heads[i]
+        slots[1] = starts[i]
+        slots[2] = ends[i] - 1
+        slots[3] = _in_sentence(starts[i] - 1, starts[i], n_tok, sent_ids)
+        slots[4] = _in_sentence(starts[i] - 2, starts[i], n_tok, sent_ids)
+        slots[5] = _in_sentence(ends[i], ends[i] - 1, n_tok, sent_ids)
+        slots[6] = _in_sentence(ends[i] + 1, ends[i] - 1, n_tok, sent_ids)
+        slots[7] = token_heads[heads[i]]
+        for j in range(8):
+            p = slots[j]
+            if p < 0 or p > n_tok:
+                raise IndexError(f"word slot {p} outside a Doc of {n_tok} tokens")
+            out[i, j] = lower[p] if p < n_tok else 0
+    return out_arr

@@ -1,5 +1,5 @@
 """Type stub of the Cython kernels of mention extraction (see mentions.py)."""
-from typing import Tuple
+from typing import Optional, Tuple
 
 import numpy as np
 
@@ -30,3 +30,5 @@ def sort_unique(
     heads: np.ndarray,
     types: np.ndarray,
 ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]: ...
+def label_mask(column: np.ndarray, sorted_ids: np.ndarray) -> np.ndarray: ...
+def small_isin(element: np.ndarray, test: np.ndarray) -> Optional[np.ndarray]: ...

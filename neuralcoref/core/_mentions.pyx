@@ -490,3 +490,94 @@ def extract_candidates(const int32_t[::1] heads, const int32_t[::1] left,
             i = e
     k = out.n
     return starts_arr[:k], ends_arr[:k], mheads_arr[:k], types_arr[:k]
+
+
+def label_mask(cnp.ndarray column, const uint64_t[::1] sorted_ids):
+    """Which entries of a 1-d uint64 column are in ``sorted_ids`` (increasing).
+
+    A binary search per entry over the raw buffer (any stride): a short Doc asks
+    this of a rules' label set about a hundred times, and each numpy call costs
+    more than the whole search.
+    RETURNS (ndarray): (len(column),) bool.
+    """
+    cdef cnp.npy_intp n = cnp.PyArray_DIM(column, 0)
+    cdef Py_ssize_t stride = cnp.PyArray_STRIDE(column, 0)
+    cdef char* data = <char*>cnp.PyArray_DATA(column)
+    cdef cnp.ndarray out = cnp.PyArray_ZEROS(1, &n, cnp.NPY_BOOL, 0)
+    cdef cnp.npy_bool* dst = <cnp.npy_bool*>cnp.PyArray_DATA(out)
+    cdef Py_ssize_t k = sorted_ids.shape[0], i, lo, hi, mid
+    cdef uint64_t value
+    if k == 0:
+        return out
+    with nogil:
+        for i in range(n):
+            value = (<uint64_t*>(data + i * stride))[0]
+            lo, hi = 0, k
+            while lo < hi:
+                mid = (lo + hi) >> 1
+                if sorted_ids[mid] < value:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            dst[i] = lo < k and sorted_ids[lo] == value
+    return out
+
+
+cdef inline bint _int_value(char* p, int typenum, uint64_t* out) noexcept nogil:
+    # The value at p as a 64-bit pattern: signed kinds sign-extended, so that
+    # values of one kind compare equal exactly when they are equal.
+    if typenum == cnp.NPY_BOOL or typenum == cnp.NPY_UINT8:
+        out[0] = (<cnp.npy_uint8*>p)[0]
+    elif typenum == cnp.NPY_INT8:
+        out[0] = <uint64_t><int64_t>(<cnp.npy_int8*>p)[0]
+    elif typenum == cnp.NPY_INT16:
+        out[0] = <uint64_t><int64_t>(<cnp.npy_int16*>p)[0]
+    elif typenum == cnp.NPY_UINT16:
+        out[0] = (<cnp.npy_uint16*>p)[0]
+    elif typenum == cnp.NPY_INT32:
+        out[0] = <uint64_t><int64_t>(<cnp.npy_int32*>p)[0]
+    elif typenum == cnp.NPY_UINT32:
+        out[0] = (<cnp.npy_uint32*>p)[0]
+    elif typenum == cnp.NPY_INT64 or typenum == cnp.NPY_LONGLONG:
+        out[0] = <uint64_t>(<cnp.npy_int64*>p)[0]
+    elif typenum == cnp.NPY_UINT64 or typenum == cnp.NPY_ULONGLONG:
+        out[0] = (<cnp.npy_uint64*>p)[0]
+    else:
+        return False
+    return True
+
+
+cdef inline bint _readable(int typenum) noexcept nogil:
+    return typenum in (cnp.NPY_BOOL, cnp.NPY_UINT8, cnp.NPY_INT8, cnp.NPY_INT16, cnp.NPY_UINT16,
+                       cnp.NPY_INT32, cnp.NPY_UINT32, cnp.NPY_INT64, cnp.NPY_LONGLONG,
+                       cnp.NPY_UINT64, cnp.NPY_ULONGLONG)
+
+
+def small_isin(cnp.ndarray element, cnp.ndarray test):
+    """``np.isin`` of a 1-d integer (or bool) array in another of the same kind
+    (both signed, both unsigned, or both bool), by comparing every pair: one call
+    for the dozen values a short Doc asks about.
+
+    RETURNS (ndarray | None): (len(element),) bool; None for a type it does not read.
+    """
+    cdef cnp.npy_intp n = cnp.PyArray_DIM(element, 0)
+    cdef Py_ssize_t k = cnp.PyArray_DIM(test, 0)
+    cdef Py_ssize_t e_stride = cnp.PyArray_STRIDE(element, 0), t_stride = cnp.PyArray_STRIDE(test, 0)
+    cdef int e_type = cnp.PyArray_TYPE(element), t_type = cnp.PyArray_TYPE(test)
+    cdef char* e_data = <char*>cnp.PyArray_DATA(element)
+    cdef char* t_data = <char*>cnp.PyArray_DATA(test)
+    cdef uint64_t probe, value
+    cdef Py_ssize_t i, j
+    if not (_readable(e_type) and _readable(t_type)):
+        return None
+    cdef cnp.ndarray out = cnp.PyArray_ZEROS(1, &n, cnp.NPY_BOOL, 0)
+    cdef cnp.npy_bool* dst = <cnp.npy_bool*>cnp.PyArray_DATA(out)
+    with nogil:
+        for i in range(n):
+            _int_value(e_data + i * e_stride, e_type, &probe)
+            for j in range(k):
+                _int_value(t_data + j * t_stride, t_type, &value)
+                if value == probe:
+                    dst[i] = True
+                    break
+    return out

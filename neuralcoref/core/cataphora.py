@@ -45,12 +45,14 @@ def forward_subjects(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray
     out = np.full(n, -1, dtype=np.int32)
     if not rules.preposed_deps or n == 0:
         return out
+    heads, types = np.asarray(heads, dtype=np.int64), np.asarray(types)
+    pronouns = np.flatnonzero(types == PRONOMINAL)
+    if not len(pronouns):
+        return out
     head_of, dep, pos = arrays.head, arrays.dep, arrays.pos
     preposed = has_label(dep, rules.preposed_deps)
     subject = has_label(dep, rules.binding_subject_deps)
     verb = has_label(pos, _VERB_POS)
-    heads, types = np.asarray(heads, dtype=np.int64), np.asarray(types)
-    pronouns = np.flatnonzero(types == PRONOMINAL)
     mains = _main_verbs(heads[pronouns], head_of, verb, preposed)
     found = mains >= 0
     if not found.any():

@@ -28,29 +28,77 @@ def _one_hot(out: np.ndarray, layout: Layout, block: str, index: np.ndarray) -> 
     out[np.arange(out.shape[0]), offset + index.astype(np.int64)] = 1.0
 
 
+#: The one-hot blocks of MENTION_LAYOUT read straight from a code column, then
+#: those read through bins (lower bounds), in the order of the reference.
+_DIRECT_BLOCKS = ("type", "entity", "dep", "definiteness", "number", "gender", "person")
+_BINNED_BLOCKS = (("length", LENGTH_BINS), ("head_count", COUNT_BINS), ("string_count", COUNT_BINS),
+                  ("head_before", COUNT_BINS), ("string_before", COUNT_BINS))
+
+
+@dataclass(frozen=True)
+class _OneHotSpec:
+    """The one-hot blocks as the kernel ``_features.one_hot_codes`` reads them."""
+
+    columns: np.ndarray
+    offsets: np.ndarray
+    bound_ptr: np.ndarray
+    bounds: np.ndarray
+
+
+def _one_hot_spec() -> _OneHotSpec:
+    blocks = [(name, ()) for name in _DIRECT_BLOCKS] + list(_BINNED_BLOCKS)
+    sizes = [len(bounds) for _, bounds in blocks]
+    return _OneHotSpec(
+        columns=np.array([C[name] for name, _ in blocks], dtype=np.int64),
+        offsets=np.array([MENTION_LAYOUT.offset(name) for name, _ in blocks], dtype=np.int64),
+        bound_ptr=np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64),
+        bounds=np.array([b for _, bounds in blocks for b in bounds], dtype=np.int64))
+
+
+_ONE_HOT = _one_hot_spec()
+_FLAG_COLUMNS = [C[f] for f in _FLAGS]
+
+
 def expand_mention_codes(codes: np.ndarray) -> np.ndarray:
     """Mention codes to the scorers' float inputs (MENTION_LAYOUT).
 
     codes (int32 (n, len(MENTION_CODES))): from :func:`featurize`.
     RETURNS (ndarray): (n, MENTION_LAYOUT.width) float32.
     """
+    if codes.dtype != np.int32 or codes.ndim != 2:
+        return _expand_mention_codes_numpy(codes)
+    n = codes.shape[0]
+    out = np.zeros((n, MENTION_LAYOUT.width), dtype=np.float32)
+    if n == 0:
+        return out
+    # The one-hot blocks in one kernel call (a dozen numpy calls each otherwise).
+    _features.one_hot_codes(codes, _ONE_HOT.columns, _ONE_HOT.offsets, _ONE_HOT.bound_ptr,
+                            _ONE_HOT.bounds, out)
+    _set_flags_and_position(out, codes)
+    return out
+
+
+def _expand_mention_codes_numpy(codes: np.ndarray) -> np.ndarray:
+    """:func:`expand_mention_codes` in numpy alone: the reference of its kernel."""
     n = codes.shape[0]
     out = np.zeros((n, MENTION_LAYOUT.width), dtype=np.float32)
     if n == 0:
         return out
     L = MENTION_LAYOUT
-    for block in ("type", "entity", "dep", "definiteness", "number", "gender", "person"):
+    for block in _DIRECT_BLOCKS:
         _one_hot(out, L, block, codes[:, C[block]])
-    _one_hot(out, L, "length", _bins(codes[:, C["length"]], LENGTH_BINS))
-    _one_hot(out, L, "head_count", _bins(codes[:, C["head_count"]], COUNT_BINS))
-    _one_hot(out, L, "string_count", _bins(codes[:, C["string_count"]], COUNT_BINS))
-    _one_hot(out, L, "head_before", _bins(codes[:, C["head_before"]], COUNT_BINS))
-    _one_hot(out, L, "string_before", _bins(codes[:, C["string_before"]], COUNT_BINS))
-    out[:, L.slice("flags")] = codes[:, [C[f] for f in _FLAGS]]
+    for block, bounds in _BINNED_BLOCKS:
+        _one_hot(out, L, block, _bins(codes[:, C[block]], bounds))
+    _set_flags_and_position(out, codes)
+    return out
+
+
+def _set_flags_and_position(out: np.ndarray, codes: np.ndarray) -> None:
+    L = MENTION_LAYOUT
+    out[:, L.slice("flags")] = codes[:, _FLAG_COLUMNS]
     position = L.offset("position")
     out[:, position] = codes[:, C["index"]] / np.maximum(codes[:, C["n_mentions"]], 1)
     out[:, position + 1] = codes[:, C["sent"]] / np.maximum(codes[:, C["n_sents"]], 1)
-    return out
 
 
 

@@ -49,18 +49,12 @@ def label_ids(values: FrozenSet[str]) -> np.ndarray:
 
 
 @lru_cache(maxsize=256)
-def label_id_set(values: FrozenSet[str]) -> FrozenSet[int]:
-    """The string ids of a rules' label set as Python ints (cached)."""
-    return frozenset(int(v) for v in label_ids(values))
-
-
-#: Up to this many labels, comparing a column with each is faster than np.isin
-#: (which sorts): a rules' label set is most often one to five labels.
-_FEW_LABELS = 6
-#: Up to this many entries, a column is tested entry by entry against a Python
-#: set: a short text's columns are a few dozen tokens, and each numpy call costs
-#: more than such a loop.
-_SHORT_COLUMN = 64
+def sorted_label_ids(values: FrozenSet[str]) -> np.ndarray:
+    """:func:`label_ids`, increasing (cached), for the binary search of
+    ``_mentions.label_mask``. RETURNS (ndarray): (len(values),) uint64, read-only."""
+    out = np.sort(label_ids(values))
+    out.flags.writeable = False
+    return out
 
 
 def has_label(column: np.ndarray, values: FrozenSet[str]) -> np.ndarray:
@@ -72,16 +66,10 @@ def has_label(column: np.ndarray, values: FrozenSet[str]) -> np.ndarray:
     """
     if not isinstance(column, np.ndarray):
         column = np.asarray(column)
-    if column.ndim == 1 and len(column) <= _SHORT_COLUMN and column.dtype.kind == "u":
-        ids = label_id_set(values)
-        return np.fromiter(map(ids.__contains__, column.tolist()), dtype=bool, count=len(column))
-    ids = label_ids(values)
-    if len(ids) > _FEW_LABELS:
-        return isin(column, ids)
-    out = np.zeros(np.shape(column), dtype=bool)
-    for value in ids:
-        out |= column == value
-    return out
+    if column.ndim == 1 and column.dtype == np.uint64:
+        # One kernel call: a short text asks this about a hundred times per Doc.
+        return _mentions.label_mask(column, sorted_label_ids(values))
+    return isin(column, label_ids(values))
 
 
 def label_codes(column: np.ndarray, classes: Mapping[str, str], codes: Mapping[str, int]) -> np.ndarray:
@@ -92,9 +80,19 @@ def label_codes(column: np.ndarray, classes: Mapping[str, str], codes: Mapping[s
     RETURNS (ndarray): (n,) int8.
     """
     out = np.zeros(np.shape(column), dtype=np.int8)
-    for value in set(classes.values()):
-        out[has_label(column, frozenset(w for w, c in classes.items() if c == value))] = codes[value]
+    for labels, value in _class_label_sets(tuple(classes.items())):
+        out[has_label(column, labels)] = codes[value]
     return out
+
+
+@lru_cache(maxsize=64)
+def _class_label_sets(items: Tuple[Tuple[str, str], ...]) -> Tuple[Tuple[FrozenSet[str], str], ...]:
+    """A class map's (label, class) items grouped by class: (labels, class) per
+    class, built once per map rather than once per Doc."""
+    groups: Dict[str, set] = {}
+    for label, value in items:
+        groups.setdefault(value, set()).add(label)
+    return tuple((frozenset(labels), value) for value, labels in groups.items())
 
 
 def expletive_tokens(doc: Doc, rules: LanguageRules,
@@ -236,6 +234,8 @@ def in_predicative_frame(rules: LanguageRules, arrays: DocArrays, tokens: np.nda
     tokens (int (k,)): token indices.
     RETURNS (ndarray): (k,) bool.
     """
+    if not np.size(tokens):  # most short Docs have no neuter pronoun to ask about
+        return np.zeros(np.shape(tokens), dtype=bool)
     heads = arrays.head.astype(np.int64)
     n = len(heads)
     child = heads != np.arange(n)

@@ -334,11 +334,23 @@ def _set_speakers(codes: np.ndarray, hashes: np.ndarray, arrays: DocArrays, head
     hashes[:, H["speaker_name"]] = [name_hash.get(s, 0) for s in head_speakers]
 
 
+#: The word slots in the order the kernel ``_features.word_slots`` writes them.
+_KERNEL_SLOTS = ("head", "first", "last", "prev1", "prev2", "next1", "next2", "head_head")
+
+
 def _word_slots(lower, token_heads, sent_ids, starts, ends, heads) -> np.ndarray:
     """LOWER hashes of the word slots, 0 outside the mention's sentence.
 
     RETURNS (ndarray): (n, len(WORD_SLOTS)) uint64.
     """
+    if WORD_SLOTS == _KERNEL_SLOTS and lower.dtype == np.uint64 and all(
+            a.dtype == np.int32 and a.ndim == 1 for a in (token_heads, sent_ids, starts, ends, heads)):
+        return _features.word_slots(lower, token_heads, sent_ids, starts, ends, heads)
+    return _word_slots_numpy(lower, token_heads, sent_ids, starts, ends, heads)
+
+
+def _word_slots_numpy(lower, token_heads, sent_ids, starts, ends, heads) -> np.ndarray:
+    """:func:`_word_slots` in numpy alone: the reference of its kernel."""
     if len(heads) == 0:
         return np.zeros((0, len(WORD_SLOTS)), dtype=np.uint64)
     n_tok = len(lower)

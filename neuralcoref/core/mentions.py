@@ -612,9 +612,19 @@ def _with_a_word(mentions: Mentions, blank: np.ndarray) -> Mentions:
 def _word_types(arrays: DocArrays) -> Tuple[List[str], np.ndarray]:
     """The Doc's distinct token texts and each token's index into them: checks
     by text run once per word type."""
-    types, inverse = np.unique(arrays.orth, return_inverse=True)
     strings = arrays.doc.vocab.strings
+    if len(arrays.orth) <= _FEW_TOKENS:
+        # A short Doc: np.unique's order (increasing ids) and inverse, without its sort calls.
+        orth = arrays.orth.tolist()
+        distinct = sorted(set(orth))
+        index = {t: i for i, t in enumerate(distinct)}
+        return [strings[t] for t in distinct], np.array([index[t] for t in orth], dtype=np.intp)
+    types, inverse = np.unique(arrays.orth, return_inverse=True)
     return [strings[int(t)] for t in types], inverse.reshape(-1)
+
+
+#: Up to this many tokens, :func:`_word_types` works on Python lists.
+_FEW_TOKENS = 64
 
 
 def _symbol_tokens(texts: List[str], inverse: np.ndarray) -> np.ndarray:

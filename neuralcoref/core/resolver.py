@@ -210,7 +210,8 @@ class Resolver:
     def _score(self, items: Sequence[_Featurized], sizes: List[int]) -> "BatchScores":
         offsets = np.concatenate([[0], np.cumsum(sizes)])
         # Docs without mentions are left out: their vector width may differ (no doc.tensor).
-        features = MentionFeatures.concat([it.features for it in items if len(it.features)])
+        present = [it.features for it in items if len(it.features)]
+        features = present[0] if len(present) == 1 else MentionFeatures.concat(present)
         parts = self.scorers.mention_parts(features, self.vocab.rows(features.words))
         if len(items) == 1:  # one long Doc: no copies of its (large) pair arrays
             ante, ptr, codes = items[0].ante, items[0].ptr.astype(np.int64), items[0].codes
@@ -221,6 +222,8 @@ class Resolver:
             codes = np.concatenate([it.codes for it in items])
         pair, kept = self.scorers.all_pair_scores(parts, ptr, ante, codes, self.top_antecedents)
         scored = list(items) if kept is None else _keep_candidates(items, kept)
+        if len(items) == 1:  # nothing to split (np.split costs a dozen numpy calls)
+            return BatchScores([parts.single], [pair], [parts.mention], scored)
         pair_sizes = np.cumsum([len(it.ante) for it in scored])[:-1]
         split = offsets[1:-1]
         return BatchScores(np.split(parts.single, split), np.split(pair, pair_sizes),
@@ -242,7 +245,11 @@ class Resolver:
     @property
     def settings(self) -> DecodeSettings:
         """The current greedyness and link offsets, for :func:`~neuralcoref.core.decoding.decode`."""
-        return DecodeSettings(self.greedyness, self.link_offsets)
+        key = (self.greedyness, tuple(self.link_offsets.items()))
+        cached = getattr(self, "_settings", None)
+        if cached is None or cached[0] != key:  # built once, not validated again per Doc
+            cached = self._settings = (key, DecodeSettings(self.greedyness, self.link_offsets))
+        return cached[1]
 
 
 def _keep_candidates(items: Sequence[_Featurized], kept: np.ndarray) -> List[_Featurized]:

@@ -2,14 +2,17 @@
 
 ``np.isin`` sorts both arrays and checks their ranges, many numpy calls
 whatever the sizes; a short text asks it about a dozen tokens or mentions,
-dozens of times per Doc. Up to :data:`SMALL_PRODUCT` comparisons, one
-broadcast comparison answers the same; longer arrays go to ``np.isin``.
+dozens of times per Doc. Up to :data:`SMALL_PRODUCT` comparisons, one kernel
+call (``_mentions.small_isin``) compares every pair; longer arrays go to
+``np.isin``.
 """
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
+
+from . import _mentions
 
 #: Up to this many element-by-test comparisons, a broadcast comparison is used.
 SMALL_PRODUCT = 2048
@@ -23,9 +26,14 @@ def isin(element: Any, test_elements: Any) -> np.ndarray:
     RETURNS (ndarray): bool, shaped like ``element``.
     """
     element = np.asarray(element)
-    test = np.asarray(test_elements).ravel()
+    test = np.asarray(test_elements)
+    if test.ndim != 1:
+        test = test.ravel()
     if element.size * test.size <= SMALL_PRODUCT and _same_kind(element.dtype, test.dtype):
-        return (element.reshape(-1, 1) == test).any(axis=1).reshape(element.shape)
+        flat = element if element.ndim == 1 else element.reshape(-1)
+        out = _mentions.small_isin(flat, test)
+        if out is not None:
+            return out if element.ndim == 1 else out.reshape(element.shape)
     return np.isin(element, test)
 
 

@@ -140,8 +140,19 @@ def _classes(doc, keys: np.ndarray, table: Mapping[str, str],
     """Codes (indices into ``values``) of string hashes, looked up once per distinct word."""
     if not len(keys):
         return np.zeros(0, dtype=np.int8)
-    uniq, inverse = np.unique(keys, return_inverse=True)
     strings = doc.vocab.strings
-    codes = [values.index(table.get(strings[int(k)].lower(), "none")) if int(k) in strings else 0
-             for k in uniq]
-    return np.array(codes, dtype=np.int8)[inverse.reshape(-1)]
+
+    def code(k: int) -> int:
+        return values.index(table.get(strings[k].lower(), "none")) if k in strings else 0
+
+    if len(keys) <= _FEW_KEYS and keys.ndim == 1:
+        # A short Doc's few words: a dict of the distinct ones, no sort.
+        seen: Dict[int, int] = {}
+        return np.array([seen[k] if k in seen else seen.setdefault(k, code(k)) for k in keys.tolist()],
+                        dtype=np.int8)
+    uniq, inverse = np.unique(keys, return_inverse=True)
+    return np.array([code(int(k)) for k in uniq], dtype=np.int8)[inverse.reshape(-1)]
+
+
+#: Up to this many keys, :func:`_classes` looks the distinct ones up in a dict.
+_FEW_KEYS = 64
