@@ -16,10 +16,11 @@ from neuralcoref.core.clustering import greedyness_offset
 from neuralcoref.core.contract import MentionFeatures
 from neuralcoref.core.featurize import pair_codes
 from neuralcoref.core.model import CorefModel, ModelConfig
-from neuralcoref.core.pairs import candidate_antecedents, top_candidates_reference
+from neuralcoref.core.pairs import candidate_antecedents
 from neuralcoref.core.scoring import ScorerConfig
 from neuralcoref.errors import ModelLoadError, NeuralcorefError
 
+from oracles import top_candidates_reference
 from test_scoring import random_mentions, random_weights
 
 VOCABS = (["the", "dog", "she"], ["dog", "cat"], [])

@@ -19,13 +19,15 @@ from neuralcoref.core.contract import (AGREEMENT, C, COUNT_BINS, DEFINITENESS, D
                                        PERSON, SCHEMA_HASH, SPAN_VECTORS, WORD_SLOTS, Block, Layout,
                                        MentionFeatures, schema_hash)
 from neuralcoref.core.expand import expand_mention_codes, expand_pair_codes, pair_tables
-from neuralcoref.core.featurize import (FeatureTables, bin_values_reference, featurize, hash_spans_reference,
-                                        hash_words, pair_codes, pair_codes_reference)
+from neuralcoref.core.featurize import FeatureTables, featurize, hash_words, pair_codes
 from neuralcoref.core.mentions import MENTION_TYPES, Mentions, extract_mentions
-from neuralcoref.core.pairs import candidate_antecedents, candidate_antecedents_reference
+from neuralcoref.core.pairs import candidate_antecedents
 from neuralcoref.corpora.gold import set_speakers
 from neuralcoref.errors import NeuralcorefError
 from neuralcoref.lang.en import RULES
+
+from oracles import (bin_values_reference, candidate_antecedents_reference, hash_spans_reference,
+                     pair_codes_reference)
 
 TABLES = FeatureTables(RULES)
 PRON_MORPH = "Case=Nom|Gender={g}|Number=Sing|Person=3|PronType=Prs"

@@ -12,7 +12,7 @@ import pytest
 import spacy
 from spacy.tokens import Doc
 
-from neuralcoref.core.mentions import MENTION_TYPES, extract_mentions, extract_mentions_reference
+from neuralcoref.core.mentions import MENTION_TYPES, extract_mentions
 from neuralcoref.errors import NeuralcorefError
 from neuralcoref.lang import (
     available_languages,
@@ -22,6 +22,8 @@ from neuralcoref.lang import (
 )
 from neuralcoref.lang import fr, ud
 from neuralcoref.lang.base import labels
+
+from oracles import extract_mentions_reference
 
 Row = Tuple  # (word, absolute head, dep, pos[, morph])
 

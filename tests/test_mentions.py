@@ -12,19 +12,16 @@ from neuralcoref.core.mentions import (
     ATTRS,
     MENTION_TYPES,
     TABLE_ATTRS,
-    extract_candidates_reference,
     extract_mentions,
-    extract_mentions_reference,
     rule_tables,
-    sort_unique_reference,
-    subtree_bounds_reference,
-    token_arrays,
-    token_classes_reference,
 )
 from neuralcoref.errors import NeuralcorefError
 from neuralcoref.lang import available_languages, get_rules
 from neuralcoref.lang.base import LanguageRules
 from neuralcoref.lang.en import RULES
+
+from oracles import (extract_candidates_reference, extract_mentions_reference, sort_unique_reference,
+                     subtree_bounds_reference, token_arrays_reference, token_classes_reference)
 
 # A default PTB tag per part of speech, so rows only name a tag when it matters.
 TAGS = {"PRON": "PRP", "NOUN": "NN", "PROPN": "NNP", "DET": "DT", "ADJ": "JJ",
@@ -435,7 +432,7 @@ def test_mentions_cython_equals_reference(vocab, seed):
 def test_mentions_kernels_equal_references_on_read_only_arrays(vocab, seed):
     rng = np.random.default_rng(100 + seed)
     doc = random_doc(vocab, rng, 80)
-    t = token_arrays(doc, RULES, reference=True)
+    t = token_arrays_reference(doc, RULES)
     for array in t:
         array.setflags(write=False)
     left, right = _mentions.subtree_bounds(t.heads)

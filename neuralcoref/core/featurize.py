@@ -4,12 +4,12 @@ Per mention, :func:`featurize` returns a :class:`~neuralcoref.core.contract.Ment
 of four compact arrays (see its docstring). Per candidate pair, :func:`pair_codes`
 returns int16 codes. The layout of both is stated in
 :mod:`neuralcoref.core.contract`; :mod:`neuralcoref.core.expand` turns them into
-the scorers' float inputs. The ``*_reference`` functions are plain-numpy
-references of the Cython kernels, for the parity tests.
+the scorers' float inputs. Plain-numpy references of the Cython kernels, for the
+parity tests, are in ``tests/oracles.py``.
 """
 from __future__ import annotations
 
-from typing import Dict, Iterable, Mapping, Optional, Sequence, Tuple
+from typing import Dict, Iterable, Mapping, Optional, Tuple
 
 import numpy as np
 from spacy.strings import get_string_id as hash_string
@@ -20,7 +20,7 @@ from ..lang.base import LanguageRules
 from ..lang.lexicon import gender_word_ids
 from . import _features
 from .contract import (ANIMACY, C, CONTEXT_WINDOW, DEFINITENESS, DEP_CLASSES, ENTITY_CLASSES, GENDER, H,
-                       MENTION_CODES, MENTION_HASHES, MentionFeatures, NUMBER, PAIR_CODES, SPAN_VECTORS,
+                       MENTION_CODES, MENTION_HASHES, MentionFeatures, NUMBER, SPAN_VECTORS,
                        WORD_SLOTS)
 from .doc_arrays import DocArrays, arrays_of
 from .mentions import MENTION_TYPES, Mentions
@@ -427,82 +427,3 @@ def pair_codes(features: MentionFeatures, ptr: np.ndarray, ante: np.ndarray) -> 
         np.ascontiguousarray(ptr, dtype=np.int64), np.ascontiguousarray(ante, dtype=np.int32),
         _PAIR_CODE_COLS, _PAIR_HASH_COLS, len(MENTION_TYPES),
     )
-
-
-#: The kernels' span hash (64-bit FNV-1a over word hashes); equal to _features.pyx.
-_HASH_SEED, _HASH_MULT, _MASK64 = 14695981039346656037, 1099511628211, (1 << 64) - 1
-_INT16_MAX = 32767
-
-
-def bin_values_reference(values: np.ndarray, lower_bounds: Sequence[int]) -> np.ndarray:
-    """Reference of ``_features.bin_values``, for the parity tests.
-
-    RETURNS (ndarray): (n,) int8 bin indices (values below the first bound go to 0).
-    """
-    index = np.searchsorted(np.asarray(lower_bounds), np.asarray(values), side="right") - 1
-    return np.maximum(index, 0).astype(np.int8)
-
-
-def hash_spans_reference(words: np.ndarray, keep: np.ndarray, starts: np.ndarray,
-                         ends: np.ndarray) -> np.ndarray:
-    """Reference of ``_features.hash_spans``, for the parity tests.
-
-    words (uint64 (n_tokens,)), keep (uint8 (n_tokens,)), starts and ends (int32 (n_spans,)).
-    RETURNS (ndarray): (n_spans,) uint64, 0 for spans with no kept word.
-    """
-    out = np.zeros(len(starts), dtype=np.uint64)
-    for i, (start, end) in enumerate(zip(np.asarray(starts).tolist(), np.asarray(ends).tolist())):
-        h, kept = _HASH_SEED, False
-        for t in range(start, end):
-            if keep[t]:
-                h = ((h ^ int(words[t])) * _HASH_MULT) & _MASK64
-                kept = True
-        out[i] = h if kept else 0
-    return out
-
-
-def pair_codes_reference(features: MentionFeatures, ptr: np.ndarray, ante: np.ndarray) -> np.ndarray:
-    """Reference of :func:`pair_codes` in plain numpy, for the parity tests.
-
-    RETURNS (ndarray): (n_pairs, len(PAIR_CODES)) int16.
-    """
-    ante = np.asarray(ante, dtype=np.int64)
-    ana = np.repeat(np.arange(len(ptr) - 1), np.diff(np.asarray(ptr)))
-    a, m = features.codes[ante].astype(np.int64), features.codes[ana].astype(np.int64)
-    ha, hm = features.hashes[ante], features.hashes[ana]
-
-    def agreement(name: str) -> np.ndarray:
-        x, y = a[:, C[name]], m[:, C[name]]
-        return np.where((x == 0) | (y == 0), 0, np.where(x == y, 1, 2))
-
-    def match(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        return (x != 0) & (x == y)
-
-    columns = {
-        "sent_dist": np.minimum(m[:, C["sent"]] - a[:, C["sent"]], _INT16_MAX),
-        "mention_dist": np.minimum(m[:, C["index"]] - a[:, C["index"]], _INT16_MAX),
-        "same_speaker": (m[:, C["speaker"]] >= 0) & (m[:, C["speaker"]] == a[:, C["speaker"]]),
-        "ante_is_speaker": match(ha[:, H["exact"]], hm[:, H["speaker_name"]]),
-        "ana_is_speaker": match(hm[:, H["exact"]], ha[:, H["speaker_name"]]),
-        "head_match": match(ha[:, H["head"]], hm[:, H["head"]]),
-        "exact_match": match(ha[:, H["exact"]], hm[:, H["exact"]]),
-        "relaxed_match": match(ha[:, H["relaxed"]], hm[:, H["relaxed"]]),
-        "overlap": (a[:, C["start"]] < m[:, C["end"]]) & (m[:, C["start"]] < a[:, C["end"]]),
-        "number": agreement("number"),
-        "gender": agreement("gender"),
-        "person": agreement("person"),
-        "entity": agreement("entity"),
-        "animacy": agreement("animacy"),
-        "type_pair": a[:, C["type"]] * len(MENTION_TYPES) + m[:, C["type"]],
-        "speaker_relation": _speaker_relation_reference(a, m),
-    }
-    return np.stack([columns[name].astype(np.int64) for name in PAIR_CODES], axis=1).astype(np.int16)
-
-
-def _speaker_relation_reference(a: np.ndarray, m: np.ndarray) -> np.ndarray:
-    spk_a, spk_m, per_a, per_m = a[:, C["speaker"]], m[:, C["speaker"]], a[:, C["person"]], m[:, C["person"]]
-    known = (spk_a >= 0) & (spk_m >= 0) & isin(per_a, (1, 2)) & isin(per_m, (1, 2))
-    relation = np.where(spk_a == spk_m, np.where(per_a == per_m, 1, 2), np.where(per_a == per_m, 3, 4))
-    return np.where(known, relation, 0)
-
-

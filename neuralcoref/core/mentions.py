@@ -33,8 +33,8 @@ referential entity "proper", other heads "nominal"; entities are "proper".
 
 The work reads the Doc's :class:`~neuralcoref.core.doc_arrays.DocArrays` (one
 ``doc.to_array`` call, shared with the later stages) and runs the Cython kernels
-of :mod:`neuralcoref.core._mentions`; the ``*_reference`` functions here are pure
-numpy/Python versions of those kernels, which the parity tests hold equal.
+of :mod:`neuralcoref.core._mentions`; pure numpy/Python versions of those kernels,
+which the parity tests hold equal, are in ``tests/oracles.py``.
 Classes that rules draw from words or morphology instead of fine-grained tags
 (pipelines without such tags, as UD ones) are folded into the tag and dependency
 bits in numpy before the kernels run, so the kernels stay the same.
@@ -54,7 +54,7 @@ from ..errors import Errors, NeuralcorefError
 from ..lang.base import LanguageRules
 from ..lang.lexicon import MENTION_CLASSES, gender_word_ids, noun_classes
 from . import _mentions
-from .doc_arrays import COLUMN, DocArrays, arrays_of, read_doc
+from .doc_arrays import COLUMN, DocArrays, arrays_of
 from .expletives import has_label, lower_words, without_expletives
 from .sets import isin
 
@@ -250,21 +250,19 @@ class TokenArrays(NamedTuple):
     iob: np.ndarray
 
 
-def token_arrays(doc: Doc, rules: LanguageRules, reference: bool = False,
+def token_arrays(doc: Doc, rules: LanguageRules,
                  arrays: Optional[DocArrays] = None) -> TokenArrays:
     """The Doc's token arrays, with labels turned into class bits.
 
     doc (Doc): a non-empty parsed Doc.
     rules (LanguageRules): the language's rules.
-    reference (bool): use the numpy reference instead of the Cython kernel.
     arrays (DocArrays | None): the Doc's arrays (``doc_arrays.read_doc``); None:
         read them now.
     RETURNS (TokenArrays): the per-token arrays.
     """
     arrays = arrays_of(doc, arrays)
     tables = rule_tables(rules)
-    classes = token_classes_reference if reference else _token_classes
-    heads, masks = classes(arrays.table, tables)
+    heads, masks = _token_classes(arrays.table, tables)
     if rules.uses_morph or rules.uses_word_classes:
         _fold_classes(arrays, rules, heads, masks)
     return TokenArrays(heads, *masks, iob=arrays.ent_iob)
@@ -632,192 +630,3 @@ def _symbol_tokens(texts: List[str], inverse: np.ndarray) -> np.ndarray:
     ``inverse``: :func:`_word_types`)."""
     wordless = np.array([not any(c.isalnum() for c in t) for t in texts], dtype=bool)
     return wordless[inverse]
-
-
-def extract_mentions_reference(doc: Doc, rules: LanguageRules) -> Mentions:
-    """:func:`extract_mentions` through the pure-Python references of the kernels."""
-    if _only_whitespace(doc):
-        return Mentions.empty()
-    check_annotations(doc, rules)
-    arrays = read_doc(doc)
-    t = token_arrays(doc, rules, reference=True, arrays=arrays)
-    left, right = subtree_bounds_reference(t.heads)
-    candidates = extract_candidates_reference(
-        t.heads, left, right, t.tag, t.pos, t.dep, t.word, t.ent, t.iob)
-    return _filtered(arrays, rules, t, Mentions(*sort_unique_reference(len(doc), *candidates)))
-
-
-def token_classes_reference(array: np.ndarray,
-                            tables: RuleTables) -> Tuple[np.ndarray, np.ndarray]:
-    """Reference of ``_mentions.token_classes``.
-
-    array (ndarray): (n_tokens, len(ATTRS)) uint64 from ``doc.to_array(ATTRS)``.
-    tables (RuleTables): the rules' lookup tables.
-    RETURNS (Tuple[ndarray, ndarray]): heads (n_tokens,) int32 and masks
-        (n_tables, n_tokens) uint32, 0 for labels not in a table.
-    """
-    n = array.shape[0]
-    heads = (np.arange(n, dtype=np.int64) + array[:, _HEAD_COLUMN].view(np.int64)).astype(np.int32)
-    masks = np.zeros((len(TABLE_ATTRS), n), dtype=np.uint32)
-    for t, attr in enumerate(TABLE_ATTRS):
-        keys, bits = tables.table(attr)
-        if keys.shape[0] == 0:
-            continue
-        column = array[:, tables.columns[t]]
-        at = np.minimum(np.searchsorted(keys, column), keys.shape[0] - 1)
-        masks[t] = np.where(keys[at] == column, bits[at], 0)
-    return heads, masks
-
-
-def sort_unique_reference(n_tokens: int, starts: np.ndarray, ends: np.ndarray,
-                          heads: np.ndarray, types: np.ndarray):
-    """Reference of ``_mentions.sort_unique``: sort by (start, end), first kept.
-
-    n_tokens (int): the Doc's length.
-    starts, ends, heads (ndarray): (n_candidates,) int32, in emission order.
-    types (ndarray): (n_candidates,) int8.
-    RETURNS (Tuple[ndarray, ndarray, ndarray, ndarray]): the unique candidates.
-    """
-    key = starts.astype(np.int64) * (n_tokens + 1) + ends
-    order = np.argsort(key, kind="stable")
-    sorted_key = key[order]
-    first = np.ones(order.shape[0], dtype=bool)
-    first[1:] = sorted_key[1:] != sorted_key[:-1]
-    keep = order[first]
-    return starts[keep], ends[keep], heads[keep], types[keep]
-
-
-def subtree_bounds_reference(heads: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-    """Reference of ``_mentions.subtree_bounds``.
-
-    heads (ndarray): (n_tokens,) int32 absolute heads, roots their own head.
-    RETURNS (Tuple[ndarray, ndarray]): (left, right), each (n_tokens,) int32,
-        right inclusive.
-    """
-    n = heads.shape[0]
-    left = np.arange(n, dtype=np.int32)
-    right = np.arange(n, dtype=np.int32)
-    for i in range(n):
-        h, steps = i, 0
-        while heads[h] != h and steps < n:
-            h = heads[h]
-            left[h] = min(left[h], i)
-            right[h] = max(right[h], i)
-            steps += 1
-    return left, right
-
-
-def extract_candidates_reference(heads, left, right, tag, pos, dep, word, ent, iob):
-    """Reference of ``_mentions.extract_candidates``: same candidates, same order.
-
-    Arguments as in :func:`token_arrays` plus ``left`` and ``right`` from
-    :func:`subtree_bounds_reference`.
-    RETURNS (Tuple[ndarray, ndarray, ndarray, ndarray]): starts, ends, heads
-        (n_candidates,) int32 and types (n_candidates,) int8, in emission order.
-    """
-    n = len(heads)
-    children: List[List[int]] = [[] for _ in range(n)]
-    for j in range(n):
-        if heads[j] != j:
-            children[heads[j]].append(j)
-    opened = np.concatenate([[0], np.cumsum((tag & TAG_OPEN) != 0)])
-    closed = np.concatenate([[0], np.cumsum((tag & TAG_CLOSE) != 0)])
-    out: List[Tuple[int, int, int, int]] = []
-
-    def trimmed(k: int) -> bool:
-        return bool((tag[k] & TAG_PUNCT) or (dep[k] & DEP_TRIM)) and not dep[k] & DEP_CASE
-
-    def emit(start: int, end: int, head: int, mtype: int) -> None:
-        while start < head and trimmed(start):
-            start += 1
-        while end > head + 1 and trimmed(end - 1):
-            if tag[end - 1] & TAG_CLOSE and (
-                    opened[end - 1] - opened[start] > closed[end - 1] - closed[start]):
-                break
-            end -= 1
-        out.append((start, end, head, mtype))
-
-    def head_type(i: int) -> int:
-        if pos[i] & POS_PROPER:
-            return PROPER
-        if pos[i] & POS_NOUN:
-            return PROPER if ent[i] & ENT_REFERENTIAL else NOMINAL
-        if pos[i] & POS_PRONOUN:
-            return -1 if tag[i] & (TAG_NON_REFERENTIAL | TAG_POSSESSIVE) else PRONOMINAL
-        if pos[i] & POS_NUMBER and dep[i] & DEP_NUMBER_HEAD:
-            return NOMINAL
-        if pos[i] & POS_MODIFIER and dep[i] & DEP_ARGUMENT:
-            for c in children[i]:
-                if c < i and dep[c] & DEP_DETERMINER:
-                    return NOMINAL
-                if c > i and dep[c] & DEP_PREPOSITION and word[c] & WORD_PARTITIVE:
-                    return NOMINAL
-        return -1
-
-    def has_subject(i: int) -> bool:
-        return any(dep[c] & DEP_SUBJECT for c in children[i])
-
-    def phrase(i: int, htype: int) -> None:
-        start, end = int(left[i]), int(right[i]) + 1
-        rights = [c for c in children[i] if c > i]
-        conj = [c for c in rights if dep[c] & DEP_CONJ]
-        first_conj = conj[0] if conj else -1
-        whole = first_conj < 0 or not (dep[i] & DEP_NO_LIST or any(has_subject(c) for c in conj))
-        whole_type = htype if first_conj < 0 else LIST
-        cuts = [int(left[c]) for c in rights if left[c] > i and dep[c] & DEP_RIGHT_CUT]
-        for begin in _phrase_starts(i, start, children[i], dep, right):
-            if whole:
-                emit(begin, end, i, whole_type)
-            for cut in cuts:
-                emit(begin, cut, i, LIST if 0 <= first_conj < cut else htype)
-
-    def zero_subject(i: int) -> bool:
-        return bool(pos[i] & POS_VERB and dep[i] & DEP_ZERO_SUBJECT) and not has_subject(i)
-
-    for i in range(n):
-        if tag[i] & TAG_PRONOUN or (pos[i] & POS_PRONOUN and word[i] & WORD_PRONOUN):
-            emit(i, i + 1, i, PRONOMINAL)
-        if zero_subject(i):
-            emit(i, i + 1, i, PRONOMINAL)
-        htype = head_type(i)
-        if htype >= 0:
-            phrase(i, htype)
-    i = 0
-    while i < n:
-        if iob[i] != IOB_BEGIN or not ent[i] & ENT_REFERENTIAL:
-            i += 1
-            continue
-        s, e = i, i + 1
-        while e < n and iob[e] == IOB_IN:
-            e += 1
-        root = next((k for k in range(s, e) if heads[k] == k or not s <= heads[k] < e), s)
-        if e < n and dep[e] & DEP_CASE and heads[e] == root:
-            e += 1
-        emit(s, e, root, PROPER)
-        i = e
-    if not out:
-        return (np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0, np.int32),
-                np.zeros(0, np.int8))
-    starts, ends, mheads, types = zip(*out)
-    return (np.array(starts, np.int32), np.array(ends, np.int32),
-            np.array(mheads, np.int32), np.array(types, np.int8))
-
-
-def _phrase_starts(i: int, start: int, children: List[int], dep: np.ndarray,
-                   right: np.ndarray) -> List[int]:
-    # The phrase's own start, and a later one past leading left-cut dependents
-    # (punctuation among them too, once one was dropped); only the later one
-    # past a left-drop dependent (the subject or copula of a predicate).
-    late = start
-    drop = False
-    for c in children:
-        if c > i:
-            break
-        if dep[c] & (DEP_LEFT_CUT | DEP_LEFT_DROP) or (dep[c] & DEP_PUNCT and late > start):
-            late = int(right[c]) + 1
-            drop = drop or bool(dep[c] & DEP_LEFT_DROP)
-        else:
-            break
-    if late == start or late > i:
-        return [start]
-    return [late] if drop else [start, late]

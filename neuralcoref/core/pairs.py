@@ -67,27 +67,6 @@ def candidate_antecedents(
     )
 
 
-def candidate_antecedents_reference(
-    is_pronoun: np.ndarray, head_hash: np.ndarray, max_dist: int, max_dist_match: int,
-    max_dist_nominal: Optional[int] = None,
-) -> Tuple[np.ndarray, np.ndarray]:
-    """Pure-Python reference of the Cython kernel, for the parity tests."""
-    nominal = nominal_window(max_dist, max_dist_nominal)
-    max_dist_match = max(max_dist_match, max_dist, nominal)
-    rows = []
-    for m in range(len(is_pronoun)):
-        lo_near = max(m - (max_dist if is_pronoun[m] else nominal), 0)
-        row = list(range(m - 1, lo_near - 1, -1))
-        if not is_pronoun[m] and head_hash[m] != 0:
-            row += [a for a in range(lo_near - 1, max(m - max_dist_match, 0) - 1, -1)
-                    if not is_pronoun[a] and head_hash[a] == head_hash[m]]
-        rows.append(row)
-    ptr = np.zeros(len(rows) + 1, dtype=np.int64)
-    ptr[1:] = np.cumsum([len(r) for r in rows])
-    ante = np.array([a for r in rows for a in r], dtype=np.int32)
-    return ptr, ante
-
-
 def anaphor_index(ptr: np.ndarray) -> np.ndarray:
     """The anaphor of each pair. RETURNS (n_pairs,) int32."""
     return np.repeat(np.arange(len(ptr) - 1, dtype=np.int32), np.diff(ptr))
@@ -114,12 +93,3 @@ def top_candidates(scores: np.ndarray, ptr: np.ndarray, k: int) -> np.ndarray:
         raise ValueError("k must be at least 1")
     return _features.top_candidates(np.ascontiguousarray(scores, dtype=np.float32),
                                     np.ascontiguousarray(ptr, dtype=np.int64), int(k))
-
-
-def top_candidates_reference(scores: np.ndarray, ptr: np.ndarray, k: int) -> np.ndarray:
-    """Pure-numpy reference of :func:`top_candidates`, for the parity tests."""
-    kept = []
-    for lo, hi in zip(ptr[:-1], ptr[1:]):
-        order = np.argsort(-scores[lo:hi], kind="stable")[:k]  # stable: earlier ties first
-        kept.append(np.sort(order) + lo)
-    return np.concatenate(kept).astype(np.int64) if kept else np.zeros(0, np.int64)
