@@ -419,6 +419,9 @@ def _check_config(config: ModelConfig, path: Union[str, Path]) -> None:
         elif not _valid_blocks(getattr(scorer, name.replace("hidden", "blocks")), layers):
             problems.append(f"scorer.{name.replace('hidden', 'blocks')} does not split {name} "
                             "into the same number of blocks per layer")
+    if not is_int(scorer.type_groups, 1) or (is_int(scorer.type_classes) and scorer.type_classes % scorer.type_groups):
+        problems.append(f"scorer.type_groups is {scorer.type_groups!r}, not an integer >= 1 dividing "
+                        "scorer.type_classes")
     if not problems and len((scorer.single_blocks or [[0]])[0]) != scorer.n_members:
         problems.append("scorer.single_blocks and scorer.pair_blocks split the two nets among "
                         "different numbers of members")
