@@ -131,6 +131,11 @@ def test_ensemble_with_type_heads_scores_the_members_mean(tmp_path):
     linear = write_member(tmp_path / "linear", replace(MEMBERS[2], type_classes=4), [], seed=30)
     with pytest.raises(NeuralcorefError, match="E111.*type heads differ"):
         save_ensemble([paths[0], linear], tmp_path / "refused")
+    config = json.loads((tmp_path / "merged" / "config.json").read_text())
+    config["scorer"]["type_groups"] = 3  # 8 classes do not split into 3 groups
+    (tmp_path / "merged" / "config.json").write_text(json.dumps(config))
+    with pytest.raises(ModelLoadError, match="E110.*type_groups"):
+        load_model(tmp_path / "merged")
 
 
 def mention_scores(model: CorefModel, feats: MentionFeatures) -> np.ndarray:
