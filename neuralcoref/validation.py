@@ -33,7 +33,7 @@ CONFIG_FIELDS = {"lang", "rules", "rules_hash", "spacy_pipeline", "vector_pipeli
                  "checksums"}
 SCORER_FIELDS = {"vector_dim", "vocab_size", "embedding_dim", "single_hidden", "pair_hidden",
                  "similarity_rank", "mention_hidden", "refine", "single_blocks", "pair_blocks",
-                 "type_classes", "type_hidden"}
+                 "type_classes", "type_hidden", "type_groups"}
 WINDOW_SETTINGS = ("max_dist", "max_dist_match", "max_dist_nominal")
 DEFAULTS_FIELDS = {"greedyness", *WINDOW_SETTINGS, "link_offsets", "top_antecedents"}
 #: The component settings a saved pipeline's cfg.json holds.

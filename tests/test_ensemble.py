@@ -103,6 +103,42 @@ def test_ensemble_with_mention_scorers_scores_the_members_mean(tmp_path):
                                rtol=1e-4, atol=1e-4)
 
 
+def test_ensemble_with_type_heads_scores_the_members_mean(tmp_path):
+    # Two members with type heads of four classes (one linear, one with a hidden
+    # layer cannot merge: same depth needed), one without: each member keeps its
+    # own softmax, and the merged scores are the members' mean.
+    configs = [replace(MEMBERS[0], type_classes=4, type_hidden=[3]), replace(MEMBERS[1], type_classes=4,
+                                                                         type_hidden=[5]), MEMBERS[2]]
+    paths = [write_member(tmp_path / f"m{i}", c, list(v), seed=20 + i)
+             for i, (c, v) in enumerate(zip(configs, VOCABS))]
+    merged = load_model(save_ensemble(paths, tmp_path / "merged"))
+    scorer = merged.config.scorer
+    assert (scorer.type_classes, scorer.type_hidden, scorer.type_groups) == (8, [8], 2)
+    feats = mentions_with_words(40, seed=8)
+    ptr, ante = candidate_antecedents(feats, 6, 20)
+    codes = pair_codes(feats, ptr, ante)
+    single, pair = scores(merged, feats, ptr, ante, codes)
+    each = [scores(load_model(p), feats, ptr, ante, codes) for p in paths]
+    np.testing.assert_allclose(single, np.mean([s for s, _ in each], axis=0), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(pair, np.mean([p for _, p in each], axis=0), rtol=1e-4, atol=1e-4)
+    # Each group is a distribution: one member's own.
+    x = merged.scorers.mention_inputs(feats, merged.vocab.rows(feats.words))
+    np.testing.assert_allclose(merged.scorers.type_probs(x).reshape(40, 2, 4).sum(axis=2), 1.0, rtol=1e-5)
+    # Nested: the merged model merges again like its members.
+    nested = load_model(save_ensemble([tmp_path / "merged", paths[0]], tmp_path / "nested"))
+    assert nested.config.scorer.type_groups == 3
+    s_nested, p_nested = scores(nested, feats, ptr, ante, codes)
+    np.testing.assert_allclose(p_nested, (3 * pair + each[0][1]) / 4, rtol=1e-4, atol=1e-4)
+    linear = write_member(tmp_path / "linear", replace(MEMBERS[2], type_classes=4), [], seed=30)
+    with pytest.raises(NeuralcorefError, match="E111.*type heads differ"):
+        save_ensemble([paths[0], linear], tmp_path / "refused")
+    config = json.loads((tmp_path / "merged" / "config.json").read_text())
+    config["scorer"]["type_groups"] = 3  # 8 classes do not split into 3 groups
+    (tmp_path / "merged" / "config.json").write_text(json.dumps(config))
+    with pytest.raises(ModelLoadError, match="E110.*type_groups"):
+        load_model(tmp_path / "merged")
+
+
 def mention_scores(model: CorefModel, feats: MentionFeatures) -> np.ndarray:
     if not model.config.scorer.vector_dim:
         feats = MentionFeatures(feats.codes, feats.hashes, feats.words, feats.vectors[:, :0])

@@ -7,7 +7,7 @@ and tuning (:mod:`neuralcoref.artifacts.tuning`) runs on them without parsing de
 """
 from __future__ import annotations
 
-from typing import List, Tuple
+from typing import List, NamedTuple, Optional, Tuple
 
 import numpy as np
 import torch
@@ -32,17 +32,27 @@ def to_tensors(batch: Batch, device: torch.device) -> dict:
 
 def option_scores(model: CorefScorers, t: dict) -> torch.Tensor:
     """(b, 1 + L) scores: the no-antecedent score, then each candidate's."""
-    return batch_outputs(model, t)[0]
+    return batch_outputs(model, t).options
 
 
-def batch_outputs(model: CorefScorers, t: dict):
-    """(b, 1 + L) option scores, and the (u,) mention scores of the batch's mentions."""
+class BatchOutputs(NamedTuple):
+    """What the scorers give for a batch."""
+
+    options: torch.Tensor  # (b, 1 + L): the no-antecedent score, then each candidate's
+    mentions: torch.Tensor  # (u,) mention scores of the batch's mentions
+    types: Optional[torch.Tensor]  # (u, type_classes) type-head logits; None unless asked for
+
+
+def batch_outputs(model: CorefScorers, t: dict, with_types: bool = False) -> BatchOutputs:
+    """The batch's option and mention scores, and with ``with_types`` its mentions'
+    type logits, all from one pass over the mention inputs (one dropout draw)."""
     x = model.mention_inputs(t["vectors"], t["mention_feats"], t["word_rows"])
     x_ana = x[t["ana_pos"]]
     single = model.single_scores(x_ana)
     pair = model.pair_scores(x, x_ana, t["ante_pos"], t["pair_feats"], t.get("support_pos"),
                              t.get("support_w"))
-    return torch.cat([single[:, None], pair], dim=1), model.mention_scores(x)
+    types = model.type_logits(x) if with_types and model.config.type_classes else None
+    return BatchOutputs(torch.cat([single[:, None], pair], dim=1), model.mention_scores(x), types)
 
 
 def predict_scores(model: CorefScorers, data: TrainingData, device: torch.device,
@@ -72,7 +82,7 @@ def _predict_scores(model: CorefScorers, data: TrainingData, device: torch.devic
     mention = np.zeros(len(data), dtype=np.float32)
     for anaphors in make_batches(data.n_candidates, pair_budget, data.doc_ids):
         batch = data.batch(anaphors)
-        options, mentions = batch_outputs(model, to_tensors(batch, device))
+        options, mentions, _ = batch_outputs(model, to_tensors(batch, device))
         scores = options.cpu().numpy()
         single[anaphors] = scores[:, 0]
         mention[batch.mentions] = mentions.cpu().numpy()

@@ -44,10 +44,10 @@ from .evaluation import dev_scores
 from .featurize import featurize_corpus, load_pipeline, pipeline_id
 from .interrupt import GracefulStop, TrainingInterrupted
 from .model import CorefScorers
-from .augment import alternate, document_blocks, swapped_copies
+from .augment import document_blocks, swapped_copies
 from .types import attach_types
-from .trainer import (WeightAverage, _merged_counts, _train_epoch, _training_data, annotates_singletons,
-                      scorer_config)
+from .epochs import fixed_schedule, merged_counts, training_data
+from .trainer import annotates_singletons, scorer_config
 
 logger = logging.getLogger("neuralcoref.train")
 
@@ -167,34 +167,22 @@ def _run_fold(cfg: TrainConfig, corpora, held_out: int, stop: GracefulStop, prog
     torch.manual_seed(cfg.seed + held_out)
     rng = np.random.default_rng(cfg.seed + held_out)
     train_corpora = [c for i, c in enumerate(corpora) if i != held_out]
-    vocab = build_vocab(_merged_counts(train_corpora + [c for i, c in enumerate(swapped) if i != held_out]),
+    vocab = build_vocab(merged_counts(train_corpora + [c for i, c in enumerate(swapped) if i != held_out]),
                         cfg.vocab_min_count, cfg.vocab_max_size)
     scorer_cfg = scorer_config(cfg, len(vocab), 0)
     if cfg.use_vectors:
         raise NeuralcorefError(Errors.E239)
-    train_data = [_training_data(c, vocab, cfg, 0) for c in train_corpora]
+    train_data = [training_data(c, vocab, cfg, 0) for c in train_corpora]
     for data, copy in zip(train_data, [c for i, c in enumerate(swapped) if i != held_out]):
-        data.swapped = _training_data(copy, vocab, cfg, 0)
-    test_data = _training_data(corpora[held_out], vocab, cfg, 0)
+        data.swapped = training_data(copy, vocab, cfg, 0)
+    test_data = training_data(corpora[held_out], vocab, cfg, 0)
     attach_types(cfg, train_data + [d.swapped for d in train_data if getattr(d, "swapped", None) is not None])
     model = CorefScorers(scorer_cfg, dropout=cfg.dropout, word_dropout=cfg.word_dropout,
                          vector_dropout=cfg.vector_dropout)
     device = torch.device("cpu")
-    losses = []
-    for phase in cfg.phases:
-        optimizer = torch.optim.Adam(model.parameters(), lr=phase.lr, weight_decay=cfg.weight_decay)
-        schedule = torch.optim.lr_scheduler.ExponentialLR(optimizer, gamma=phase.lr_decay)
-        average = WeightAverage(model, cfg.ema_decay)
-        for epoch in range(phase.max_epochs):
-            desc = f"fold {held_out} {phase.loss} {epoch + 1}/{phase.max_epochs}"
-            loss = _train_epoch(model, optimizer, phase, alternate(train_data, len(losses)), cfg, device, rng,
-                                progress, desc, average, stop)
-            if loss is None:
-                return None
-            schedule.step()
-            losses.append(round(loss, 6))
-        if average.shadow:  # the next phase, and the score, start from the average, as train() does
-            model.load_state_dict(average.shadow)
+    losses = fixed_schedule(model, cfg, train_data, device, rng, stop, progress, label=f"fold {held_out} ")
+    if losses is None:
+        return None
     _, scores, _ = dev_scores(model, test_data, device, cfg.pair_budget, tune=False)
     return {"fold": held_out, "docs": test_data.corpus.n_docs, "mentions": len(test_data),
             "conll_f1": 100 * scores.conll_f1, "muc_f1": 100 * scores.muc.f1, "b3_f1": 100 * scores.bcub.f1,

@@ -10,14 +10,12 @@ stop after the current batch and export the best model so far.
 from __future__ import annotations
 
 import copy
-import functools
 import json
 import logging
 import shutil
 import signal
 import time
 import zlib
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple, Union
@@ -25,7 +23,6 @@ from typing import Dict, List, Optional, Tuple, Union
 import numpy as np
 import torch
 from spacy.language import Language
-from tqdm import tqdm
 
 from neuralcoref.artifacts.model_dir import pipeline_vectors_fingerprint
 from neuralcoref.artifacts.tuning import record_offsets
@@ -37,21 +34,20 @@ from neuralcoref.errors import Errors, NeuralcorefError
 from neuralcoref.lang import get_pipeline_rules
 from neuralcoref.lang.base import LanguageRules
 
-from .batching import make_batches
 from .checkpoint import CHECKPOINT_JSON, RunState, load_checkpoint, remove_checkpoint, save_checkpoint
-from .config import SINGLETON_SHARE, PhaseConfig, TrainConfig, load_config
+from .config import SINGLETON_SHARE, TrainConfig, load_config
 from .data_checks import warn_if_dev_flat, warn_if_too_small
 from .dataset import TrainingData
-from .evaluation import batch_outputs, dev_scores, set_soft_clusters, to_tensors, tune_dev_offsets
+from .epochs import WeightAverage, merged_counts, start_phase, train_epoch, training_data
+from .evaluation import dev_scores, tune_dev_offsets
 from .augment import alternate, swapped_copies
 from .export import export_model
 from .featurize import document_prior, featurize_corpus, load_pipeline, pipeline_id
 from .interrupt import GracefulStop, TrainingInterrupted
-from .losses import LOSSES
 from .model import CorefScorers
 from .pretrained import load_pretrained, merged_vocab, read_pretrained
-from .types import attach_types, type_head, type_loss
-from .schemes import apply_scheme, epoch_subset, mention_loss_weights, passes, resolve_schemes, scheme_summary
+from .types import attach_types, type_head
+from .schemes import apply_scheme, resolve_schemes, scheme_summary
 
 logger = logging.getLogger("neuralcoref.train")
 LOG_FILE, PLOT_FILE = "training_log.jsonl", "training_curves.png"
@@ -63,7 +59,7 @@ class Run:
 
     train_data (List[TrainingData]): the training data (its ``swapped`` attribute
         holding its gender-swapped copy with ``gender_swap``), then each extra corpus, then
-        each partial one (``partial_repeat`` passes per epoch, see :func:`_train_epoch`).
+        each partial one (``partial_repeat`` passes per epoch, see :func:`train.epochs.train_epoch`).
     summary (Dict): the data's manifests and statistics, pipeline, device, timings.
     args (Dict): the run's arguments as ``neuralcoref export`` needs them again.
     """
@@ -178,7 +174,7 @@ def prepare_run(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_
     if vocab_words is not None:
         vocab = WordVocab(vocab_words)
     elif cfg.embedding_dim:
-        vocab = build_vocab(_merged_counts([train_corpus] + swapped_corpora + extra_corpora + partial_corpora),
+        vocab = build_vocab(merged_counts([train_corpus] + swapped_corpora + extra_corpora + partial_corpora),
                             cfg.vocab_min_count,
                             cfg.vocab_max_size)
     else:
@@ -189,15 +185,15 @@ def prepare_run(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_
     pretrained.pop("words", None)
     vector_dim = train_corpus.manifest["vector_dim"] if cfg.use_vectors else 0
     scorer_cfg = scorer_config(cfg, len(vocab), vector_dim)
-    train_data = _training_data(train_corpus, vocab, cfg, vector_dim)
-    extra_data = [_training_data(c, vocab, cfg, vector_dim, gold_anaphors_only=True)
+    train_data = training_data(train_corpus, vocab, cfg, vector_dim)
+    extra_data = [training_data(c, vocab, cfg, vector_dim, gold_anaphors_only=True)
                   for c in extra_corpora]
-    partial_data = [_training_data(c, vocab, cfg, vector_dim, partial=True) for c in partial_corpora]
+    partial_data = [training_data(c, vocab, cfg, vector_dim, partial=True) for c in partial_corpora]
     schemes = resolve_schemes(cfg.train_schemes, train_path, cfg.extra_train)
     for data, corpus, scheme in zip([train_data] + extra_data, [train_corpus] + extra_corpora, schemes):
         apply_scheme(data, corpus, scheme)
-    dev_data = _training_data(dev_corpus, vocab, cfg, vector_dim)
-    swapped_data = [_training_data(c, vocab, cfg, vector_dim) for c in swapped_corpora]
+    dev_data = training_data(dev_corpus, vocab, cfg, vector_dim)
+    swapped_data = [training_data(c, vocab, cfg, vector_dim) for c in swapped_corpora]
     attach_types(cfg, [train_data] + swapped_data)
     train_data.swapped = swapped_data[0] if swapped_data else None
     logger.info("Train: %s; extra: %s; partial: %s; dev: %s", train_data.stats(),
@@ -495,25 +491,6 @@ def scorer_config(cfg: TrainConfig, vocab_size: int, vector_dim: int) -> ScorerC
                         refine=cfg.refine, **type_head(cfg))
 
 
-def _merged_counts(corpora) -> Dict[str, int]:
-    counts: Dict[str, int] = {}
-    for corpus in corpora:
-        for word, count in corpus.word_counts.items():
-            counts[word] = counts.get(word, 0) + count
-    return counts
-
-
-def _training_data(corpus, vocab, cfg: TrainConfig, vector_dim: int,
-                   gold_anaphors_only: bool = False, partial: bool = False) -> TrainingData:
-    data = TrainingData(corpus, vocab, cfg.max_dist, cfg.max_dist_match,
-                        keep_singletons=not cfg.drop_singletons,
-                        gold_anaphors_only=gold_anaphors_only,
-                        max_dist_nominal=cfg.max_dist_nominal, partial=partial)
-    if vector_dim == 0:
-        data.vectors = np.zeros((len(data), 0), dtype=np.float32)
-    return data
-
-
 def _run_phases(model: CorefScorers, run: Run, state: RunState, restored: Optional[Dict],
                 stop: GracefulStop, progress: bool) -> None:
     """Train phase after phase from ``state``'s position, evaluating and
@@ -525,20 +502,14 @@ def _run_phases(model: CorefScorers, run: Run, state: RunState, restored: Option
     cfg = run.cfg
     for p in range(state.phase, len(cfg.phases)):
         phase = cfg.phases[p]
-        optimizer = torch.optim.Adam(model.parameters(), lr=phase.lr * phase.lr_decay ** state.epoch,
-                                     weight_decay=cfg.weight_decay)
-        average = WeightAverage(model, cfg.ema_decay)
-        if restored is not None and state.epoch > 0 and "optimizer" in restored:
-            optimizer.load_state_dict(restored["optimizer"])
-            average.shadow = restored.get("average") or average.shadow
+        optimizer, schedule, average = start_phase(model, phase, cfg, state.epoch, restored)
         restored = None
-        schedule = torch.optim.lr_scheduler.ExponentialLR(optimizer, gamma=phase.lr_decay)
         for epoch in range(state.epoch, phase.max_epochs):
             if stop.requested is not None:
                 return
             t0 = time.time()
             desc = f"epoch {epoch + 1}/{phase.max_epochs} {phase.loss}"
-            loss = _train_epoch(model, optimizer, phase, alternate(run.train_data, len(state.log)), cfg,
+            loss = train_epoch(model, optimizer, phase, alternate(run.train_data, len(state.log)), cfg,
                                 run.device, run.rng,
                                 progress, desc, average, stop)
             if loss is None:  # stopped within the epoch: it is neither evaluated nor saved
@@ -598,96 +569,12 @@ def format_epoch(entry: Dict, max_epochs: int) -> str:
 
 
 def _checkpoint(run: Run, model: CorefScorers, state: RunState, optimizer: torch.optim.Optimizer,
-                average: "WeightAverage") -> None:
+                average: WeightAverage) -> None:
     tensors = {"model": model.state_dict(), "optimizer": optimizer.state_dict(),
                "average": average.shadow, "torch_rng": torch.get_rng_state()}
     meta = {"config": run.cfg.to_dict(), "run": run.args, "vocab": run.vocab.words,
             "numpy_rng": run.rng.bit_generator.state}
     save_checkpoint(run.out, state, tensors, meta)
-
-
-class WeightAverage:
-    """Exponential moving average of the weights, evaluated instead of the raw
-    weights when ``decay`` > 0: it smooths the epoch-to-epoch noise of dev scores."""
-
-    def __init__(self, model: CorefScorers, decay: float):
-        self.decay = decay
-        self.shadow = {k: v.detach().clone() for k, v in model.state_dict().items()} if decay else {}
-
-    @torch.no_grad()
-    def update(self, model: CorefScorers) -> None:
-        for name, value in model.state_dict().items():
-            if name in self.shadow:
-                self.shadow[name].mul_(self.decay).add_(value, alpha=1.0 - self.decay)
-
-    @contextmanager
-    def applied(self, model: CorefScorers):
-        """Within the block the model holds the averaged weights."""
-        if not self.decay:
-            yield
-            return
-        current = copy.deepcopy(model.state_dict())
-        model.load_state_dict(self.shadow)
-        try:
-            yield
-        finally:
-            model.load_state_dict(current)
-
-
-def _train_epoch(model: CorefScorers, optimizer: torch.optim.Optimizer, phase: PhaseConfig,
-                 datasets: List[TrainingData], cfg: TrainConfig, device: torch.device,
-                 rng: np.random.Generator, progress: bool, desc: str,
-                 average: WeightAverage, stop: GracefulStop) -> Optional[float]:
-    """One pass over the batches; RETURNS the mean loss per anaphor, or None when
-    a stop was requested before the last batch (the current batch is finished)."""
-    for data in datasets if model.config.refine else ():
-        set_soft_clusters(model, data, device, cfg.pair_budget)
-    model.train()
-    loss_fn = LOSSES[phase.loss]
-    if phase.costs is not None:
-        loss_fn = functools.partial(loss_fn, costs=phase.costs)
-    total, count = 0.0, 0
-    batches = [(data, anaphors) for data in datasets
-               for _ in range(passes(data, cfg.partial_repeat))
-               for anaphors in make_batches(data.n_candidates, cfg.pair_budget, data.doc_ids, rng,
-                                            epoch_subset(data, rng))]
-    order = rng.permutation(len(batches))
-    # disable=None: a bar on a terminal only, not in redirected logs
-    for i in tqdm(order, desc=desc, unit="batch", disable=None if progress else True, leave=False):
-        if stop.requested is not None:
-            return None
-        data, anaphors = batches[i]
-        batch = data.batch(anaphors)
-        t = to_tensors(batch, device)
-        scores, mention_scores = batch_outputs(model, t)
-        known = t["mask"] & t["known"] if "known" in t else t["mask"]
-        mask = torch.cat([torch.ones_like(t["single_gold"])[:, None], known], dim=1)
-        gold = torch.cat([t["single_gold"][:, None], t["pair_gold"]], dim=1)
-        loss = loss_fn(scores, mask, gold)
-        # Partial data labels too few mentions to say which candidates are mentions at all.
-        if cfg.mention_hidden is not None and cfg.mention_loss_weight and not data.partial:
-            # Auxiliary mention detection: is each candidate a gold mention at all?
-            loss = loss + cfg.mention_loss_weight * _mention_loss(
-                mention_scores, t["mention_gold"], mention_loss_weights(data.labels[batch.mentions], data.scheme))
-        if t.get("type_gold") is not None and model.config.type_classes:
-            loss = loss + cfg.type_loss_weight * type_loss(model, t)
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-        average.update(model)
-        total += loss.item() * len(anaphors)
-        count += len(anaphors)
-    return total / max(count, 1)
-
-
-def _mention_loss(scores: torch.Tensor, gold: torch.Tensor, weights: Optional[np.ndarray]) -> torch.Tensor:
-    """Binary cross-entropy of mention scores against gold mentions, averaged
-    over the mentions whose label is known (``weights``; None: all)."""
-    if weights is None:
-        return torch.nn.functional.binary_cross_entropy_with_logits(scores, gold.float())
-    w = torch.as_tensor(weights, device=scores.device)
-    losses = torch.nn.functional.binary_cross_entropy_with_logits(scores, gold.float(), reduction="none")
-    return (losses * w).sum() / w.sum().clamp(min=1.0)
 
 
 def _plot(log: List[dict], path: Path) -> None:

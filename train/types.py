@@ -18,7 +18,7 @@ from __future__ import annotations
 import csv
 import logging
 from pathlib import Path
-from typing import Dict, List, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Dict, List, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -27,6 +27,9 @@ from neuralcoref.corpora.conll import read_conll
 from neuralcoref.errors import Errors, NeuralcorefError
 
 from .storage import FeaturizedCorpus
+
+if TYPE_CHECKING:  # torch only where training runs
+    import torch
 
 logger = logging.getLogger("neuralcoref.train")
 
@@ -134,12 +137,15 @@ def attach_types(cfg, datasets) -> None:
                     len(data.type_labels), int((known == len(cfg.type_names)).sum()))
 
 
-def type_loss(model, t: Dict) -> "torch.Tensor":
-    """Cross-entropy of the type head over the batch's typed mentions (0 when none)."""
+def type_loss(logits: "torch.Tensor", gold: "torch.Tensor") -> "torch.Tensor":
+    """Cross-entropy of the type head over the batch's typed mentions (0 when none).
+
+    logits (torch.Tensor): (u, type_classes) type-head logits of the batch's mentions
+        (``batch_outputs(..., with_types=True).types``).
+    gold (torch.Tensor): (u,) their classes, -1 where untyped.
+    """
     import torch.nn.functional as F
 
-    x = model.mention_inputs(t["vectors"], t["mention_feats"], t["word_rows"])
-    gold = t["type_gold"]
     if not bool((gold >= 0).any()):
-        return x.new_zeros(())
-    return F.cross_entropy(model.type_logits(x), gold, ignore_index=-1)
+        return logits.new_zeros(())
+    return F.cross_entropy(logits, gold, ignore_index=-1)

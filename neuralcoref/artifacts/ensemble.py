@@ -14,8 +14,11 @@ member lacks gets that member's out-of-vocabulary row, as it would at
 runtime), and in using ``doc.tensor`` or not (its columns get zero weights in
 members without it). Mention scorers merge like the single scorer, over the
 members that have one: a member without one adds 0 to every pair, as it does
-alone. Members must share the feature schema, language, mention rules and spaCy
-pipeline, and not use the entity-level second pass.
+alone. Type heads merge the same way, each keeping its own softmax (one group
+of classes per member, ``ScorerConfig.type_groups``) and its single and
+agreement terms scaled by the member's share. Members must share the feature
+schema, language, mention rules and spaCy pipeline, and not use the
+entity-level second pass.
 """
 from __future__ import annotations
 
@@ -71,6 +74,7 @@ def merge_models(models: Sequence[CorefModel], greedyness: float = 0.5, top_ante
     _put(weights, "pair", pair[1:], first=1)
     weights["pair.0.W_ante"], weights["pair.0.W_ana"], weights["pair.0.W_pair"], weights["pair.0.b"] = pair[0]
     mention_hidden = _merge_mention(models, columns, width, shares, weights)
+    types = _merge_types(models, columns, width, shares, weights)
 
     first = models[0].config
     scorer = ScorerConfig(vector_dim=vector_dim, vocab_size=FIRST_WORD_ROW + len(words),
@@ -78,7 +82,7 @@ def merge_models(models: Sequence[CorefModel], greedyness: float = 0.5, top_ante
                           single_hidden=[w.shape[0] for w, _ in single[:-1]],
                           pair_hidden=[pair[0][3].shape[0]] + [w.shape[0] for w, _ in pair[1:-1]],
                           mention_hidden=mention_hidden,
-                          single_blocks=single_blocks, pair_blocks=pair_blocks)
+                          single_blocks=single_blocks, pair_blocks=pair_blocks, **types)
     defaults = dict(first.defaults)
     defaults.pop("greedyness", None)
     defaults.pop("link_offsets", None)  # tuned for one model, not for the mean
@@ -121,6 +125,7 @@ def _check_members(models: Sequence[CorefModel]) -> None:
     if len(models) < 2:
         raise NeuralcorefError(Errors.E111.format(problem=f"{len(models)} model(s) given, need 2 or more"))
     first = models[0].config
+    typed = [m for m in models if m.config.scorer.type_classes]
     for m in models:
         c = m.config
         problem = ""
@@ -130,8 +135,11 @@ def _check_members(models: Sequence[CorefModel]) -> None:
             problem = f"spaCy pipelines differ ({c.spacy_pipeline} vs {first.spacy_pipeline})"
         elif c.scorer.vector_dim not in (0, max(x.config.scorer.vector_dim for x in models)):
             problem = "members use token vectors of different widths"
-        elif c.scorer.refine or c.scorer.similarity_rank or c.scorer.type_classes:
-            problem = "members with refine, similarity_rank or a type head cannot be merged"
+        elif c.scorer.refine or c.scorer.similarity_rank:
+            problem = "members with refine or similarity_rank cannot be merged"
+        elif c.scorer.type_classes and _type_shape(c.scorer) != _type_shape(typed[0].config.scorer):
+            problem = ("members' type heads differ in classes per group or depth "
+                       f"({_type_shape(c.scorer)} vs {_type_shape(typed[0].config.scorer)})")
         elif _window(c) != _window(first):
             problem = "members were trained with different candidate windows (max_dist)"
         if problem:
@@ -275,6 +283,41 @@ def _merge_mention(models: Sequence[CorefModel], columns: List[np.ndarray], widt
         [columns[k] for k in have], width, [shares[k] for k in have])
     _put(weights, "mention", layers)
     return [W.shape[0] for W, _ in layers[:-1]]
+
+
+def _type_shape(scorer: ScorerConfig) -> Tuple[int, int]:
+    """Classes per group and hidden layers of a type head: what merging needs equal."""
+    return scorer.type_classes // scorer.type_groups, len(scorer.type_hidden or [])
+
+
+def _merge_types(models: Sequence[CorefModel], columns: List[np.ndarray], width: int,
+                 shares: List[float], weights: Dict[str, np.ndarray]) -> Dict[str, object]:
+    """Put the merged type heads of the members that have one into ``weights``;
+    RETURNS the ScorerConfig fields (none when no member has one). Every layer
+    is a block diagonal of the members' (the first reads each member's own input
+    columns), so each group of classes is one member's distribution; its
+    ``types.single`` and ``types.pair`` are scaled by the member's share, and a
+    member without a head adds 0, as for mention scorers."""
+    have = [k for k, m in enumerate(models) if m.config.scorer.type_classes]
+    if not have:
+        return {}
+    w = [models[k].scorers.w for k in have]
+    n_hidden = len(models[have[0]].config.scorer.type_hidden or [])
+    names = [str(i) for i in range(n_hidden)] + ["out"]
+    for i, name in enumerate(names):
+        if i == 0:
+            W = np.concatenate([_widen_first(x[f"types.{name}.W"], columns[k], width) for x, k in zip(w, have)])
+        else:
+            W = _block_diag([x[f"types.{name}.W"] for x in w])
+        weights[f"types.{name}.W"] = W.astype(np.float32)
+        weights[f"types.{name}.b"] = np.concatenate([x[f"types.{name}.b"] for x in w]).astype(np.float32)
+    weights["types.pair"] = _block_diag([x["types.pair"] * shares[k] for x, k in zip(w, have)])
+    weights["types.single"] = np.concatenate([x["types.single"] * shares[k] for x, k in zip(w, have)],
+                                             axis=1).astype(np.float32)
+    scorers = [models[k].config.scorer for k in have]
+    return {"type_classes": sum(s.type_classes for s in scorers),
+            "type_hidden": [sum(s.type_hidden[i] for s in scorers) for i in range(n_hidden)] or None,
+            "type_groups": sum(s.type_groups for s in scorers)}
 
 
 def _put(weights: Dict[str, np.ndarray], prefix: str, layers: Layers, first: int = 0) -> None:

@@ -495,6 +495,9 @@ def _check_config(config: ModelConfig, path: Union[str, Path]) -> None:
     hidden = scorer.type_hidden
     if hidden is not None and not (isinstance(hidden, list) and all(is_int(n, 1) for n in hidden)):
         problems.append(f"scorer.type_hidden is {hidden!r:.80}, not null or a list of integers >= 1")
+    if not is_int(scorer.type_groups, 1) or (is_int(scorer.type_classes) and scorer.type_classes % scorer.type_groups):
+        problems.append(f"scorer.type_groups is {scorer.type_groups!r}, not an integer >= 1 dividing "
+                        "scorer.type_classes")
     if not problems and len((scorer.single_blocks or [[0]])[0]) != scorer.n_members:
         problems.append("scorer.single_blocks and scorer.pair_blocks split the two nets among "
                         "different numbers of members")

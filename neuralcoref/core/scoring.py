@@ -58,6 +58,10 @@ class ScorerConfig:
         ``types.single . p(m)`` to single scores and ``p(a)^T types.pair p(m)``
         to pair scores (learned type agreement, e.g. person with he/she/they).
     type_hidden (List[int] | None): hidden sizes of the type head (None: linear).
+    type_groups (int): type distributions the head gives, each over its own
+        ``type_classes // type_groups`` classes (a softmax per group): 1 for a
+        trained model; an ensemble keeps one group per member with a type head,
+        its terms scaled by the member's share of the mean.
     """
 
     vector_dim: int = 96
@@ -72,6 +76,7 @@ class ScorerConfig:
     pair_blocks: Optional[List[List[int]]] = None
     type_classes: int = 0
     type_hidden: Optional[List[int]] = None
+    type_groups: int = 1
 
     @property
     def mention_width(self) -> int:
@@ -277,12 +282,18 @@ class Scorers:
 
     def type_probs(self, x: np.ndarray) -> np.ndarray:
         """The type head's distribution over its classes for mention inputs ``x``
-        (n, mention_width). RETURNS (ndarray): (n, type_classes) float32."""
+        (n, mention_width), one per group (``type_groups``).
+        RETURNS (ndarray): (n, type_classes) float32."""
         h = x
         for W, b in self._types[:-1]:
             h = _relu(h @ W + b)
         W, b = self._types[-1]
-        return softmax(h @ W + b)
+        logits = h @ W + b
+        groups = self.config.type_groups
+        if groups == 1:
+            return softmax(logits)
+        n = len(logits)
+        return softmax(logits.reshape(n * groups, -1)).reshape(n, -1)
 
     def _net(self, prefix: str, hidden: List[int], blocks: Optional[List[List[int]]] = None) -> Net:
         # Transposed once so that forward passes are x @ W.T without copies.

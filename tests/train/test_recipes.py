@@ -68,7 +68,7 @@ def test_recipes_by_name_or_path_and_unknown_names(tmp_path):
     path = tmp_path / "mine.json"
     path.write_text(json.dumps({"max_dist": 7}))
     assert load_config(str(path)).max_dist == 7
-    with pytest.raises(NeuralcorefError, match=r"E215.*'fr_xl'.*en, en_tensor.*quick"):
+    with pytest.raises(NeuralcorefError, match=r"E215.*'fr_xl'.*recipes: en, .*en_tensor.*quick"):
         load_config("fr_xl")
     with pytest.raises(NeuralcorefError, match="E203"):
         load_config(str(tmp_path / "missing.json"))

@@ -14,7 +14,7 @@ from neuralcoref.errors import NeuralcorefError  # noqa: E402
 from neuralcoref.train import PhaseConfig, TrainConfig, train  # noqa: E402
 from neuralcoref.train.schemes import (CorpusScheme, epoch_anaphors, mention_loss_weights,  # noqa: E402
                                        resolve_schemes)
-from neuralcoref.train.trainer import _mention_loss  # noqa: E402
+from neuralcoref.train.epochs import mention_loss  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_training import SAMPLE, tiny_config  # noqa: E402
@@ -67,16 +67,16 @@ def test_schemes_typed_mentions_give_no_negative_mention_loss():
     labels = np.array([0, -1, 1, -1])
     scores = torch.zeros(4, requires_grad=True)
     gold = torch.as_tensor(labels >= 0)
-    _mention_loss(scores, gold, mention_loss_weights(labels, CorpusScheme("unknown"))).backward()
+    mention_loss(scores, gold, mention_loss_weights(labels, CorpusScheme("unknown"))).backward()
     assert scores.grad[[1, 3]].abs().sum() == 0 and (scores.grad[[0, 2]] < 0).all()
     # Full labels: the unannotated candidates are negatives.
     scores.grad = None
-    _mention_loss(scores, gold, mention_loss_weights(labels, CorpusScheme("negative"))).backward()
+    mention_loss(scores, gold, mention_loss_weights(labels, CorpusScheme("negative"))).backward()
     assert (scores.grad[[1, 3]] > 0).all()
 
 
 def test_train_with_schemes_records_them(tmp_path, monkeypatch):
-    import neuralcoref.train.trainer as trainer
+    import neuralcoref.train.epochs as epochs
 
     batched = []
 
@@ -84,8 +84,8 @@ def test_train_with_schemes_records_them(tmp_path, monkeypatch):
         batched.append(args[3] if len(args) > 3 else kwargs.get("subset"))
         return make_batches(n_candidates, *args, **kwargs)
 
-    make_batches = trainer.make_batches
-    monkeypatch.setattr(trainer, "make_batches", counting)
+    make_batches = epochs.make_batches
+    monkeypatch.setattr(epochs, "make_batches", counting)
     extra = tmp_path / "extra.conll"
     shutil.copy(SAMPLE, extra)
     cfg = tiny_config(extra_train=[str(extra)], mention_hidden=[4],

@@ -16,7 +16,7 @@ from neuralcoref.errors import NeuralcorefError  # noqa: E402
 from neuralcoref.lang import get_rules  # noqa: E402
 from neuralcoref.train import TrainConfig  # noqa: E402
 from neuralcoref.train.dataset import TrainingData  # noqa: E402
-from neuralcoref.train.evaluation import to_tensors  # noqa: E402
+from neuralcoref.train.evaluation import batch_outputs, to_tensors  # noqa: E402
 from neuralcoref.train.featurize import featurize_corpus  # noqa: E402
 from neuralcoref.train.folds import run_folds  # noqa: E402
 from neuralcoref.train.model import CorefScorers  # noqa: E402
@@ -78,7 +78,7 @@ def test_types_head_learns_the_typed_classes(sample, tmp_path):
     optimizer = torch.optim.Adam(model.parameters(), lr=0.01)
     losses = []
     for _ in range(30):
-        loss = type_loss(model, t)
+        loss = type_loss(batch_outputs(model, t, with_types=True).types, t["type_gold"])
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
@@ -87,6 +87,20 @@ def test_types_head_learns_the_typed_classes(sample, tmp_path):
     typed = t["type_gold"] >= 0
     predicted = model.type_logits(model.mention_inputs(t["vectors"], t["mention_feats"], t["word_rows"])).argmax(1)
     assert (predicted[typed] == t["type_gold"][typed]).float().mean() > 0.9
+
+
+def test_types_logits_come_with_the_scores_of_the_same_pass(sample):
+    data, vocab = sample
+    torch.manual_seed(0)
+    model = CorefScorers(ScorerConfig(vector_dim=96, vocab_size=len(vocab), embedding_dim=8, single_hidden=[16],
+                                      pair_hidden=[16], type_classes=3, type_hidden=[8])).eval()
+    t = to_tensors(data.batch(np.arange(len(data))), torch.device("cpu"))
+    out = batch_outputs(model, t, with_types=True)
+    x = model.mention_inputs(t["vectors"], t["mention_feats"], t["word_rows"])
+    assert out.types.shape == (len(t["type_gold"]), 3)
+    assert torch.allclose(out.types, model.type_logits(x))
+    assert batch_outputs(model, t).types is None  # scoring alone computes no type logits
+    assert torch.equal(batch_outputs(model, t).options, out.options)
 
 
 def test_types_recipe_without_type_data_is_a_coded_error(sample):
