@@ -219,7 +219,7 @@ def _step(model: CorefScorers, optimizer, data: TaskData, anaphors: np.ndarray, 
     option is left out: every task anaphor has an antecedent)."""
     model.train()
     t = to_tensors(data.batch(anaphors), device)
-    scores, _ = batch_outputs(model, t)
+    scores = batch_outputs(model, t).options
     mask = torch.cat([torch.zeros_like(t["single_gold"])[:, None], t["mask"] & t["known"]], dim=1)
     gold = torch.cat([torch.zeros_like(t["single_gold"])[:, None], t["pair_gold"]], dim=1)
     loss = ranking(scores, mask, gold)
@@ -239,7 +239,7 @@ def task_accuracy(model: CorefScorers, data: TaskData, device: torch.device, pai
     position = {int(r): i for i, r in enumerate(data.tasks)}
     for anaphors in make_batches(data.n_candidates, pair_budget, data.doc_ids, subset=data.tasks):
         t = to_tensors(data.batch(anaphors), device)
-        scores = batch_outputs(model, t)[0][:, 1:].masked_fill(~(t["mask"] & t["known"]), -1e4)
+        scores = batch_outputs(model, t).options[:, 1:].masked_fill(~(t["mask"] & t["known"]), -1e4)
         best = scores.argmax(1)
         hit = t["pair_gold"].gather(1, best[:, None])[:, 0].cpu().numpy()
         kinds = data.kinds[[position[int(a)] for a in anaphors]]
