@@ -262,6 +262,23 @@ def test_binding_french_clitic_the_parser_calls_a_subject_keeps_the_shared_subje
     assert forbidden_texts(doc, FR, ["B"]) == [("lui", "Marie")]
 
 
+@pytest.mark.parametrize("dep", ["advcl", "ccomp"], ids=["md", "sm"])
+def test_binding_french_clause_after_a_comma_shares_the_subject(dep):
+    # "Marie a vu Sophie, lui a parlé et est partie.": fr_core_news_md hangs
+    # "parlé" on "vu" as advcl, fr_core_news_sm as ccomp; without a subject of
+    # its own it shares Marie, whom its "lui" cannot be.
+    rows = [("Marie", 2, "nsubj", "PROPN"), ("a", 2, "aux:tense", "AUX"), ("vu", 2, "ROOT", "VERB"),
+            ("Sophie", 2, "obj", "PROPN"), (",", 2, "punct", "PUNCT"), ("lui", 7, "iobj", "PRON"),
+            ("a", 7, "aux:tense", "AUX"), ("parlé", 2, dep, "VERB"), (".", 2, "punct", "PUNCT")]
+    assert ("lui", "Marie") in forbidden_texts(parsed("fr", rows), FR, ["B"])
+    # A clause with a subordinator has a subject of its own or a controller the
+    # parse does not give: "Paul a demandé à Marie [de] lui écrire" ("lui" may be Paul).
+    rows = [("Paul", 2, "nsubj", "PROPN"), ("a", 2, "aux:tense", "AUX"), ("demandé", 2, "ROOT", "VERB"),
+            ("à", 4, "case", "ADP"), ("Marie", 2, "obl:arg", "PROPN"), ("de", 7, "mark", "ADP"),
+            ("lui", 7, "iobj", "PRON"), ("écrire", 2, dep, "VERB"), (".", 2, "punct", "PUNCT")]
+    assert ("lui", "Paul") not in forbidden_texts(parsed("fr", rows), FR, ["B"])
+
+
 def test_binding_french_person_s_pairs_other_persons_of_one_predicate():
     # fr_core_news_md's parse of "Il veut te voir.": "te" hung on "veut" as an
     # adverb; its verb is the one after it, whose subject "Il" shares.

