@@ -12,8 +12,8 @@ from spacy.language import Language  # noqa: E402
 from conftest import EN_PIPELINE, load_bench  # noqa: E402
 from neuralcoref.apps.records import doc_record  # noqa: E402
 from neuralcoref.apps.server import create_app, parse_request  # noqa: E402
-from neuralcoref.apps.server_limits import ServerLimits, check_texts  # noqa: E402
-from neuralcoref.apps.server_worker import Job, record_size_bound, run_job  # noqa: E402
+from neuralcoref.apps.server_limits import ServerLimits, check_texts, tokenizer_cost  # noqa: E402
+from neuralcoref.apps.server_worker import Job, record_size_bound, run_job, run_jobs  # noqa: E402
 from neuralcoref.errors import NeuralcorefError  # noqa: E402
 
 ANNA = "Anna said she likes Paris."
@@ -23,7 +23,7 @@ load = load_bench("server_load")
 
 @pytest.fixture(scope="module")
 def client(nlp_coref):
-    with TestClient(create_app(nlp_coref, max_body_bytes=LIMIT, workers=1)) as client:
+    with TestClient(create_app(nlp_coref, max_body_bytes=LIMIT, workers=1, health_details=True)) as client:
         yield client
 
 
@@ -33,6 +33,36 @@ def test_server_health(client):
     data = answer.json()
     assert data["status"] == "ok" and data["max_body_bytes"] == LIMIT
     assert data["pipeline"] == EN_PIPELINE
+
+
+def test_server_health_is_minimal_by_default(nlp_coref):
+    """Without health_details, /health says the server is up and nothing an
+    attacker could use (version, limits, load)."""
+    with TestClient(create_app(nlp_coref, workers=1)) as client:
+        answer = client.get("/health")
+    assert answer.status_code == 200 and answer.json() == {"status": "ok"}
+    with pytest.raises(NeuralcorefError, match=r"\[E170\] Setting 'health_details'"):
+        create_app(nlp_coref, health_details="yes")
+
+
+@pytest.mark.parametrize("charset,body", [
+    ("latin-1", '{"text": "Ren\u00e9e said she left."}'.encode("latin-1")),
+    ("ISO-8859-1", '{"text": "Ren\u00e9e said she left."}'.encode("latin-1")),
+    ("utf-16", '{"text": "Ren\u00e9e said she left."}'.encode("utf-16")),
+    ("utf-8", '{"text": "Ren\u00e9e said she left."}'.encode("utf-8")),
+], ids=["latin-1", "iso-8859-1", "utf-16", "utf-8"])
+def test_server_body_decoded_as_its_charset(client, charset, body):
+    answer = client.post("/resolve", content=body, headers={"content-type": f"application/json; charset={charset}"})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["resolved"] == "Ren\u00e9e said Ren\u00e9e left."
+
+
+@pytest.mark.parametrize("charset,status,code", [
+    ("no-such-charset", 415, "E422"), ("zlib", 415, "E422"), ("rot13", 415, "E422"), ("ascii", 422, "E423")])
+def test_server_body_charset_refused(client, charset, status, code):
+    body = '{"text": "Ren\u00e9e left."}'.encode("latin-1")
+    answer = client.post("/resolve", content=body, headers={"content-type": f"application/json; charset={charset}"})
+    assert answer.status_code == status and answer.json()["detail"].startswith(f"[{code}] ")
 
 
 def test_server_resolve_text(client, nlp_coref):
@@ -182,7 +212,7 @@ def test_server_health_reports_limits_and_workers(client):
     data = client.get("/health").json()
     assert data["limits"]["max_body_bytes"] == LIMIT
     assert data["limits"]["max_text_chars"] == ServerLimits().max_text_chars
-    assert data["workers"] == {"workers": 1, "idle": 1, "waiting": 0, "restarts": 0}
+    assert data["workers"] == {"workers": 1, "idle": 1, "waiting": 0, "restarts": 0, "cancels": 0}
 
 
 @pytest.mark.parametrize("content_type", ["text/plain", "", "multipart/form-data; boundary=x"])
@@ -218,6 +248,34 @@ def test_server_run_job_answers_records(nlp_coref):
     assert json.loads(body) == {"results": [doc_record(nlp_coref(t)) for t in texts]}
     status, body = run_job(nlp_coref, Job([ANNA], True, 100, 100_000), batch_size=8)
     assert json.loads(body) == doc_record(nlp_coref(ANNA))
+
+
+def test_server_run_jobs_same_answers_as_one_at_a_time(nlp_coref):
+    """A worker runs queued requests together through one nlp.pipe: each answer
+    is the one its request gets alone, and one job over its token limit is
+    refused without touching the others."""
+    jobs = [Job([ANNA], True, 100, 100_000), Job(["Tom said he left.", "", "The cat ate its food."], False, 100, 100_000),
+            Job(["a,b,c,d"], True, 6, 100_000), Job(["The company said its profits rose."], True, 100, 100_000)]
+    alone = [run_job(nlp_coref, job, 8) for job in jobs]
+    assert run_jobs(nlp_coref, jobs, batch_size=8) == alone
+    assert run_jobs(nlp_coref, jobs, batch_size=2) == alone
+    assert alone[2][:2] == ("error", 413) and alone[0][0] == alone[1][0] == alone[3][0] == "ok"
+
+
+def test_server_tokenizer_cost_refused_before_the_workers():
+    """Runs of punctuation without a space make spaCy's tokenizer quadratic
+    (10,000 "(" take 10 s): refused in the server's process at once (E421),
+    ordinary text and URLs pass."""
+    limits = ServerLimits(max_tokenizer_cost=2_000_000)
+    ordinary = ["Anna said she likes Paris. " * 3000, "See https://example.com/a/b?c=d&e=f. " * 1000, "a" * 50_000]
+    assert check_texts(ordinary, limits) > 0
+    assert tokenizer_cost("(" * 1000) == (1_000_000, 0, "(" * 20)
+    for texts, where in ((["(" * 20_000 + ")" * 20_000], " at character 0"),
+                         (["Anna left.", "x" * 1000 + "(" * 2000], " in text 1 at character 0"),
+                         (["((((( " * 4 + "(" * 1500 + "Anna"], " at character 24")):
+        with pytest.raises(NeuralcorefError, match=r"\[E421\]") as err:
+            check_texts(texts, limits)
+        assert err.value.status == 422 and where in str(err.value)
 
 
 def test_server_run_job_limits(nlp_coref):
