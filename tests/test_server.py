@@ -1,6 +1,8 @@
 """The REST server: the app with FastAPI's TestClient, then one real uvicorn process."""
 import json
+import signal
 import sys
+import time
 
 import pytest
 
@@ -13,7 +15,7 @@ from conftest import EN_PIPELINE, load_bench  # noqa: E402
 from neuralcoref.apps.records import doc_record  # noqa: E402
 from neuralcoref.apps.server import create_app, parse_request  # noqa: E402
 from neuralcoref.apps.server_limits import ServerLimits, check_texts, tokenizer_cost  # noqa: E402
-from neuralcoref.apps.server_worker import Job, record_size_bound, run_job, run_jobs  # noqa: E402
+from neuralcoref.apps.server_worker import CANCEL_GRACE, Job, record_size_bound, run_job, run_jobs  # noqa: E402
 from neuralcoref.errors import NeuralcorefError  # noqa: E402
 
 ANNA = "Anna said she likes Paris."
@@ -348,3 +350,53 @@ def test_server_worker_that_cannot_start_is_a_coded_error(make_nlp):
     with pytest.raises(NeuralcorefError, match=r"\[E331\] .*could not start \(RuntimeError: this component"):
         with TestClient(create_app(nlp, workers=1)):
             pass
+
+
+class _Slow:
+    """A component that takes 30 s on a text that says "slow": in Python (a
+    sleep, which a signal interrupts), or, on "stubborn", with the server's
+    stop signal blocked, as in C code that never looks at signals."""
+
+    def __call__(self, doc):
+        if "stubborn" in doc.text:
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1})
+            try:
+                time.sleep(30)
+            finally:
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGUSR1})
+        elif "slow" in doc.text:
+            time.sleep(30)
+        return doc
+
+
+@Language.factory("neuralcoref_test_slow")
+def _make_slow(nlp, name):
+    return _Slow()
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="needs POSIX signals")
+def test_server_deadline_stops_the_work_not_the_worker(make_nlp):
+    """Issue 58 (4): work past its deadline is stopped in its worker, which
+    keeps its pipeline (no restart); only a worker that does not stop within
+    CANCEL_GRACE is killed and replaced."""
+    nlp = make_nlp()
+    nlp.add_pipe("neuralcoref_test_slow", before="neuralcoref")
+    with TestClient(create_app(nlp, workers=1, timeout=1, health_details=True)) as client:
+        start = time.monotonic()
+        answer = client.post("/resolve", json={"text": "A slow text."})
+        took = time.monotonic() - start
+        assert answer.status_code == 422 and answer.json()["detail"].startswith("[E324] ")
+        assert 1 <= took < 1 + CANCEL_GRACE
+        assert client.get("/health").json()["workers"] == {
+            "workers": 1, "idle": 1, "waiting": 0, "restarts": 0, "cancels": 1}
+        assert client.post("/resolve", json={"text": ANNA}).json()["resolved"] == "Anna said Anna likes Paris."
+
+        start = time.monotonic()
+        answer = client.post("/resolve", json={"text": "A stubborn text."})
+        took = time.monotonic() - start
+        assert answer.status_code == 422 and answer.json()["detail"].startswith("[E324] ")
+        assert 1 + CANCEL_GRACE <= took < 3 + CANCEL_GRACE
+        while client.get("/health").json()["workers"]["idle"] == 0:  # the replacement loads
+            time.sleep(0.1)
+        assert client.get("/health").json()["workers"]["restarts"] == 1
+        assert client.post("/resolve", json={"text": ANNA}).json()["resolved"] == "Anna said Anna likes Paris."

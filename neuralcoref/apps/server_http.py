@@ -24,11 +24,32 @@ from __future__ import annotations
 
 import collections
 import json
+import os
+import socket
 import time
 from typing import Any, Dict, Optional
 
 from ..errors import Errors
 from .server_limits import ServerLimits
+
+
+#: Idle connections looked at, at most, to find one to close for a newcomer.
+_EVICTION_TRIES = 16
+
+
+def _has_unread_bytes(transport: Any) -> bool:
+    """Whether the kernel holds bytes the event loop has not read yet from the
+    transport's socket (a request sent, not yet seen as data_received)."""
+    sock = transport.get_extra_info("socket")
+    if sock is None:
+        return False
+    try:
+        with socket.socket(fileno=os.dup(sock.fileno())) as peek:
+            return bool(peek.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT))
+    except (BlockingIOError, InterruptedError):
+        return False  # nothing to read
+    except OSError:
+        return True  # in doubt, keep it
 
 
 def closing_response(status: str, code: str, limit: float, **fields: Any) -> bytes:
@@ -85,11 +106,12 @@ def header_timeout_protocol(limits: ServerLimits) -> type:
             connections. RETURNS (bool): whether one was closed."""
             idle = [c for c in self.connections if isinstance(c, HeaderTimeoutH11Protocol)
                     and c._idle_since is not None and not c.transport.is_closing()]
-            if not idle:
-                return False
-            victim = min(idle, key=lambda c: (-per_client[c._address], c._idle_since))
-            victim._close_idle()
-            return True
+            idle.sort(key=lambda c: (-per_client[c._address], c._idle_since))
+            for victim in idle[:_EVICTION_TRIES]:
+                if not _has_unread_bytes(victim.transport):  # a request on its way: not idle
+                    victim._close_idle()
+                    return True
+            return False
 
         def data_received(self, data: bytes) -> None:
             if self._refused:

@@ -376,8 +376,15 @@ class WorkerPool:
         self._queue.append(pending)
         self._dispatch()
         # Waiting for a worker is bounded by --timeout, the work by as much again.
-        done, _ = await asyncio.wait({pending.answer, disconnect}, timeout=2 * self.limits.timeout,
-                                     return_when=asyncio.FIRST_COMPLETED)
+        wanted = {pending.answer, disconnect}
+        done, _ = await asyncio.wait(wanted, timeout=self.limits.timeout, return_when=asyncio.FIRST_COMPLETED)
+        if not done and pending in self._queue:
+            self._queue.remove(pending)
+            raise RequestError(503, Errors.E329.format(
+                reason=f"no worker was free within {self.limits.timeout:g} s"), {"Retry-After": "5"})
+        if not done:  # running: its batch answers by its deadline (and the grace to stop it)
+            done, _ = await asyncio.wait(wanted, timeout=self.limits.timeout + CANCEL_GRACE + 1,
+                                         return_when=asyncio.FIRST_COMPLETED)
         if pending.answer.done():
             reply = pending.answer.result()
             if reply[0] == "ok":
@@ -388,8 +395,7 @@ class WorkerPool:
             self._queue.remove(pending)
         if disconnect in done:
             raise ClientGone()
-        raise RequestError(503, Errors.E329.format(
-            reason=f"no worker answered within {2 * self.limits.timeout:g} s"), {"Retry-After": "5"})
+        raise RequestError(422, Errors.E324.format(limit=f"{self.limits.timeout:g}"))
 
     async def close(self) -> None:
         """Stop every worker (killed: a busy one would not listen)."""
