@@ -401,8 +401,9 @@ def test_server_hostile_workers_die_with_the_server(handmade_model, tmp_path):
 def test_server_hostile_load_under_attack(handmade_model, tmp_path):
     """8 clients for 30 s while a 40 KB pathological request runs: no errors,
     /health p99 under 200 ms during the attack."""
-    process, base = load.start_server(server_options(handmade_model, **{"--timeout": 10}),
-                                      tmp_path / "server.log")
+    # A tokenizer budget that lets the 40 KB of parentheses reach a worker.
+    options = server_options(handmade_model, **{"--timeout": 10, "--max-tokenizer-cost": 10**10})
+    process, base = load.start_server(options, tmp_path / "server.log")
     try:
         figures = load.run_load(base, clients=8, seconds=30, attack=json.dumps({"text": load.PARENS}).encode())
     finally:

@@ -174,12 +174,13 @@ def create_app(nlp: Optional["Language"] = None, *, model: Optional[str] = None,
         "required": True, "content": {"application/json": {"schema": _REQUEST_SCHEMA}}}})
     async def resolve(request: Request) -> Response:
         """Resolve coreference in {"text": ...} or {"texts": [...]}."""
-        codec = check_content_type(request.headers.get("content-type", ""))
-        data = parse_request(decode_body(await _read_body(request, settings), codec))
-        single = "text" in data
-        texts = [data["text"]] if single else data["texts"]
-        n_words = check_texts(texts, settings)
-        job = Job(texts, single, settings.max_tokens, settings.max_response_bytes)
+        with app.state.pool.arriving():
+            codec = check_content_type(request.headers.get("content-type", ""))
+            data = parse_request(decode_body(await _read_body(request, settings), codec))
+            single = "text" in data
+            texts = [data["text"]] if single else data["texts"]
+            n_words = check_texts(texts, settings)
+            job = Job(texts, single, settings.max_tokens, settings.max_response_bytes)
         disconnect = asyncio.ensure_future(_disconnected(request))
         try:
             body = await app.state.pool.resolve(job, disconnect, heavy=n_words > settings.heavy_tokens)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import itertools
 import json
 import logging
@@ -25,8 +26,8 @@ import signal
 import time
 import warnings
 from concurrent.futures import ThreadPoolExecutor
-from typing import (TYPE_CHECKING, Any, Callable, Deque, Dict, Iterable, List, NamedTuple, Optional,
-                    Sequence, Set, Tuple)
+from typing import (TYPE_CHECKING, Any, Callable, Deque, Dict, Iterable, Iterator, List, NamedTuple,
+                    Optional, Sequence, Set, Tuple)
 
 from ..core.threads import one_blas_thread_per_worker
 from ..errors import Errors, NeuralcorefError, quote
@@ -51,6 +52,9 @@ _REPLACEMENT_EXTRA = 4
 START_TIMEOUT = 300.0
 #: Seconds a worker told to drop its work has to answer before it is killed.
 CANCEL_GRACE = 2.0
+#: Seconds a free worker may wait for requests the server is still reading
+#: (received, not yet checked), to take them in the same batch.
+BATCH_LINGER = 0.005
 #: What a worker resolves once before saying it is ready.
 WARM_UP_TEXT = "Anna said she likes Paris."
 
@@ -301,6 +305,7 @@ class _Pending:
         self.heavy = heavy
         self.answer = answer
         self.gone = False
+        self.since = time.monotonic()
 
 
 class WorkerPool:
@@ -308,7 +313,8 @@ class WorkerPool:
 
     Requests wait in one queue; a free worker takes the first, together with
     the small requests queued behind it (up to ``batch_size`` texts), and runs
-    them through one ``nlp.pipe``. Large requests (more than
+    them through one ``nlp.pipe`` (waiting up to ``BATCH_LINGER`` seconds for
+    requests the server is still reading, see :meth:`arriving`). Large requests (more than
     ``limits.heavy_tokens``) run alone and on at most ``size - 1`` workers at
     once, so that small ones always find a worker. A batch whose clients all
     left, or that runs past the deadline, is dropped: the worker is told to
@@ -328,6 +334,10 @@ class WorkerPool:
         self.limits = limits
         self.restarts = 0
         self.cancels = 0
+        self.batches = 0
+        self.batched = 0  # requests in those batches
+        self._incoming = 0
+        self._linger: Optional[asyncio.TimerHandle] = None
         self._context = multiprocessing.get_context("spawn")
         # One long-lived thread starts and reaps workers: the event loop never
         # blocks on them, and Linux's parent-death signal follows the thread
@@ -349,12 +359,26 @@ class WorkerPool:
         loop = asyncio.get_running_loop()
         self._idle = list(await loop.run_in_executor(self._starter, self._start_all))
 
-    def status(self) -> Dict[str, int]:
-        """Workers in all, idle, requests waiting for one, workers replaced, and
-        batches dropped without replacing their worker (for ``/health``)."""
+    def status(self) -> Dict[str, Any]:
+        """Workers in all, idle, requests waiting for one, workers replaced,
+        batches dropped without replacing their worker, and requests per batch
+        (for ``/health``)."""
         idle = len(self._idle) if self._idle is not None else 0
+        per_batch = round(self.batched / self.batches, 2) if self.batches else 0.0
         return {"workers": self.size, "idle": idle, "waiting": len(self._queue),
-                "restarts": self.restarts, "cancels": self.cancels}
+                "restarts": self.restarts, "cancels": self.cancels, "requests_per_batch": per_batch}
+
+    @contextlib.contextmanager
+    def arriving(self) -> Iterator[None]:
+        """Around the reading and checking of a request: a free worker waits a
+        moment (``BATCH_LINGER``) for such requests, to batch them."""
+        self._incoming += 1
+        try:
+            yield
+        finally:
+            self._incoming -= 1
+            if self._incoming == 0 and self._idle is not None:
+                self._dispatch()
 
     async def resolve(self, job: Job, disconnect: "asyncio.Future", heavy: bool = False) -> bytes:
         """Run a job on a free worker.
@@ -400,6 +424,8 @@ class WorkerPool:
     async def close(self) -> None:
         """Stop every worker (killed: a busy one would not listen)."""
         self._closing = True
+        if self._linger is not None:
+            self._linger.cancel()
         for task in list(self._tasks):
             task.cancel()
         for worker in list(self._workers):
@@ -415,13 +441,34 @@ class WorkerPool:
     def _dispatch(self) -> None:
         """Hand queued requests to idle workers, as long as both remain."""
         while self._idle and self._queue:
+            if self._lingers():
+                return
             batch = self._next_batch()
             if not batch:
                 return
             worker = self._idle.pop()
+            self.batches += 1
+            self.batched += len(batch)
             task = asyncio.ensure_future(self._run_batch(worker, batch))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
+
+    def _lingers(self) -> bool:
+        """Whether to wait a moment for requests the server is reading, before
+        a free worker takes a small batch (then a dispatch is scheduled)."""
+        first = self._queue[0]
+        if self._incoming == 0 or first.heavy or time.monotonic() - first.since >= BATCH_LINGER:
+            return False
+        if sum(len(p.job.texts) for p in self._queue) >= self.batch_size:
+            return False
+        if self._linger is None:
+            self._linger = asyncio.get_running_loop().call_later(BATCH_LINGER, self._lingered)
+        return True
+
+    def _lingered(self) -> None:
+        self._linger = None
+        if not self._closing:
+            self._dispatch()
 
     def _next_batch(self) -> List[_Pending]:
         """The first queued request that may run now, with the small requests
