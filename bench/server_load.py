@@ -277,6 +277,8 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--attacks", action="store_true", help="Send each attack once instead.")
+    parser.add_argument("--warm-up", type=float, default=0.0,
+                        help="Seconds of load before the measured load (a fresh server's steady state).")
     parser.add_argument("--no-attack", action="store_true",
                         help="Load test without the pathological request (throughput alone).")
     args = parser.parse_args()
@@ -290,6 +292,8 @@ def main() -> None:
             for row in run_attacks(base, process.pid if process else None):
                 print(json.dumps(row))
         else:
+            if args.warm_up > 0:
+                run_load(base, args.clients, args.warm_up, None)
             attack = None if args.no_attack else json_body({"text": PARENS})
             print(json.dumps(run_load(base, args.clients, args.seconds, attack), indent=1))
     finally:
