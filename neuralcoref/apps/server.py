@@ -179,11 +179,11 @@ def create_app(nlp: Optional["Language"] = None, *, model: Optional[str] = None,
             data = parse_request(decode_body(await _read_body(request, settings), codec))
             single = "text" in data
             texts = [data["text"]] if single else data["texts"]
-            n_words = check_texts(texts, settings)
+            cost = check_texts(texts, settings)
             job = Job(texts, single, settings.max_tokens, settings.max_response_bytes)
         disconnect = asyncio.ensure_future(_disconnected(request))
         try:
-            body = await app.state.pool.resolve(job, disconnect, heavy=n_words > settings.heavy_tokens)
+            body = await app.state.pool.resolve(job, disconnect, heavy=cost > settings.heavy_tokens)
         except ClientGone:
             return Response(status_code=499)  # nobody reads it
         finally:

@@ -24,6 +24,9 @@ DEFAULT_MAX_BODY_BYTES = 1_000_000
 _SHORT_RUN = 17
 _LONG_RUN = re.compile(r"\S{%d,}" % _SHORT_RUN)
 _WORD_CHARS = re.compile(r"\w+")
+#: Tokenizer cost units that take about as long as parsing and resolving one
+#: token (measured: a unit 0.3-1 µs, a token of a long text about 0.5 ms).
+TOKENIZER_UNITS_PER_TOKEN = 1_000
 
 
 class RequestError(NeuralcorefError):
@@ -63,9 +66,10 @@ class ServerLimits:
         tokenizer, estimated before any work as the length times the
         punctuation and symbols of each run of characters without a space
         (the tokenizer is quadratic on such runs; 422, E421).
-    heavy_tokens (int): a request with more tokens (counted from below) is
-        large: large requests run alone and on at most ``workers - 1`` workers
-        at once, so that small ones always find a worker.
+    heavy_tokens (int): a request that costs more tokens (counted from below,
+        plus its tokenizer cost in tokens' worth) is large: large requests run
+        alone and on at most ``workers - 1`` workers at once, so that small
+        ones always find a worker.
     worker_memory_mb (int | None): megabytes of address space a worker may take
         beyond its loaded pipeline (Linux only); a request that needs more is
         answered 422 (E330) and its worker replaced. None: no limit.
@@ -163,7 +167,9 @@ def check_texts(texts: List[str], limits: ServerLimits) -> int:
 
     Tokens are counted here from below, as runs of non-space characters (spaCy
     makes at least one token of each); the worker counts them exactly.
-    RETURNS (int): the tokens counted from below.
+    RETURNS (int): the request's cost in tokens: those counted from below, plus
+        the tokenizer's cost (:func:`tokenizer_cost`) in tokens' worth
+        (``TOKENIZER_UNITS_PER_TOKEN``), compared with ``heavy_tokens``.
     """
     if len(texts) > limits.max_texts:
         raise RequestError(413, Errors.E321.format(n=len(texts), limit=limits.max_texts))
@@ -177,8 +183,7 @@ def check_texts(texts: List[str], limits: ServerLimits) -> int:
         if n_words > limits.max_tokens:
             raise RequestError(413, Errors.E322.format(
                 n=f"at least {n_words}", limit=limits.max_tokens))
-    check_tokenizer_cost(texts, limits.max_tokenizer_cost)
-    return n_words
+    return n_words + check_tokenizer_cost(texts, limits.max_tokenizer_cost) // TOKENIZER_UNITS_PER_TOKEN
 
 
 def tokenizer_cost(text: str) -> Tuple[int, int, str]:
@@ -203,9 +208,9 @@ def tokenizer_cost(text: str) -> Tuple[int, int, str]:
     return total, offset, start
 
 
-def check_tokenizer_cost(texts: List[str], limit: int) -> None:
+def check_tokenizer_cost(texts: List[str], limit: int) -> int:
     """Refuse texts whose tokenizer cost (:func:`tokenizer_cost`), all
-    together, passes ``limit`` (422, E421)."""
+    together, passes ``limit`` (422, E421). RETURNS (int): their cost."""
     total, worst = 0, (0, 0, 0, "")
     for i, text in enumerate(texts):
         cost, offset, start = tokenizer_cost(text)
@@ -216,3 +221,4 @@ def check_tokenizer_cost(texts: List[str], limit: int) -> None:
             raise RequestError(422, Errors.E421.format(
                 cost=total, limit=limit, where="" if len(texts) == 1 else f" in text {where}",
                 offset=offset, run=repr(start + "...")))
+    return total

@@ -305,6 +305,7 @@ class _Pending:
         self.heavy = heavy
         self.answer = answer
         self.gone = False
+        self.solo = heavy  # runs alone (large, or its shared batch ran past the deadline)
         self.since = time.monotonic()
 
 
@@ -481,10 +482,11 @@ class WorkerPool:
         batch = [first]
         if first.heavy:
             self._heavy_running += 1
+        if first.solo:
             return batch
         n_texts = len(first.job.texts)
         for pending in list(self._queue):
-            if not pending.heavy and n_texts + len(pending.job.texts) <= self.batch_size:
+            if not pending.solo and n_texts + len(pending.job.texts) <= self.batch_size:
                 self._queue.remove(pending)
                 batch.append(pending)
                 n_texts += len(pending.job.texts)
@@ -496,8 +498,11 @@ class WorkerPool:
         replace = False
         try:
             replies, replace = await self._exchange(worker, batch)
-            for pending, reply in zip(batch, replies):
-                if not pending.answer.done():
+            for pending, reply in reversed(list(zip(batch, replies))):
+                if reply == _RUN_ALONE and not pending.gone:
+                    pending.solo = True  # which one was slow is unknown: each runs alone
+                    self._queue.appendleft(pending)
+                elif not pending.answer.done():
                     pending.answer.set_result(reply)
         except asyncio.CancelledError:  # the pool is closing
             raise
@@ -537,7 +542,7 @@ class WorkerPool:
                     logger.warning("A request ran past %g s: it is stopped.", self.limits.timeout)
                 kept = await self._cancel(worker, batch_id)
                 late = ("error", 422, Errors.E324.format(limit=f"{self.limits.timeout:g}"))
-                return [late] * len(batch), not kept
+                return [late if len(batch) == 1 else _RUN_ALONE] * len(batch), not kept
 
     async def _readable(self, worker: _Worker, timeout: float) -> bool:
         """Wait up to ``timeout`` seconds for the worker's pipe to be readable."""
@@ -641,6 +646,11 @@ class WorkerPool:
         else:
             self._idle.append(worker)
             self._dispatch()
+
+
+#: The reply that sends a request of a batch past its deadline back to the
+#: queue, to run alone: a slow request must not cost the others their answer.
+_RUN_ALONE: Reply = ("run alone",)
 
 
 def _died(worker: _Worker) -> Reply:
