@@ -403,3 +403,37 @@ def test_server_deadline_stops_the_work_not_the_worker(make_nlp):
             time.sleep(0.1)
         assert client.get("/health").json()["workers"]["restarts"] == 1
         assert client.post("/resolve", json={"text": ANNA}).json()["resolved"] == "Anna said Anna likes Paris."
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="needs POSIX signals")
+def test_server_batch_past_its_deadline_runs_its_requests_alone(make_nlp):
+    """A slow request that shares a batch with a short one does not cost the
+    short one its answer: the batch is stopped at the deadline and each of its
+    requests runs again alone."""
+    import asyncio
+    import pickle
+
+    from neuralcoref.apps.server_worker import WorkerPool
+
+    nlp = make_nlp()
+    nlp.add_pipe("neuralcoref_test_slow", before="neuralcoref")
+
+    async def run():
+        pool = WorkerPool(pickle.dumps(nlp), 1, 8, ServerLimits(timeout=1))
+        await pool.start()
+        never = asyncio.get_running_loop().create_future()
+        try:
+            with pool.arriving():  # a request still being read: both wait to share a batch
+                tasks = [asyncio.ensure_future(pool.resolve(Job([text], True, 100, 100_000), never))
+                         for text in ("A slow text.", ANNA)]
+                await asyncio.sleep(0)
+            results = await asyncio.gather(*tasks, return_exceptions=True)
+            return results, pool.status()
+        finally:
+            await pool.close()
+
+    (slow, short), status = asyncio.run(run())
+    assert isinstance(slow, NeuralcorefError) and str(slow).startswith("[E324] ")
+    assert json.loads(short)["resolved"] == "Anna said Anna likes Paris."
+    assert status["requests_per_batch"] > 1 and status["restarts"] == 0 and status["cancels"] == 2
