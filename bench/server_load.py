@@ -105,14 +105,16 @@ def start_server(options: List[str], log_path: Path, timeout: float = 300.0) -> 
 
 
 def wait_ready(base: str, process: Optional[subprocess.Popen] = None, timeout: float = 300.0) -> Dict[str, Any]:
-    """Wait until the server answers /health with all its workers idle."""
+    """Wait until the server answers /health (it listens once its workers are
+    started), with all its workers idle when it reports them (--health-details)."""
     deadline = time.monotonic() + timeout
     while True:
         if process is not None and process.poll() is not None:
             raise RuntimeError(f"the server exited with code {process.returncode}")
         try:
             data, _ = get_health(base, timeout=5)
-            if data["workers"]["idle"] == data["workers"]["workers"]:
+            workers = data.get("workers")
+            if data.get("status") == "ok" and (workers is None or workers["idle"] == workers["workers"]):
                 return data
         except OSError:
             pass
@@ -275,6 +277,10 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--attacks", action="store_true", help="Send each attack once instead.")
+    parser.add_argument("--warm-up", type=float, default=0.0,
+                        help="Seconds of load before the measured load (a fresh server's steady state).")
+    parser.add_argument("--no-attack", action="store_true",
+                        help="Load test without the pathological request (throughput alone).")
     args = parser.parse_args()
     process, base = None, args.url
     if base is None:
@@ -286,7 +292,10 @@ def main() -> None:
             for row in run_attacks(base, process.pid if process else None):
                 print(json.dumps(row))
         else:
-            print(json.dumps(run_load(base, args.clients, args.seconds, json_body({"text": PARENS})), indent=1))
+            if args.warm_up > 0:
+                run_load(base, args.clients, args.warm_up, None)
+            attack = None if args.no_attack else json_body({"text": PARENS})
+            print(json.dumps(run_load(base, args.clients, args.seconds, attack), indent=1))
     finally:
         if process is not None:
             stop_server(process)

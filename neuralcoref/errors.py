@@ -549,6 +549,22 @@ class Errors(metaclass=ErrorsWithCodes):
     E438 = ("Cannot read the document attribute {attr} ({reason}): the Doc's "
             "user_data holds neuralcoref's results in another form (changed or "
             "restored from elsewhere). Run the pipeline on the text again.")
+    # Hostile input, round two (issue 58): the REST server (E420-E429)
+    E420 = ("This client ({client}) has {limit} open connections to the server, its "
+            "limit: reuse them (keep-alive) or close some, or start the server with a "
+            "larger --max-client-connections (behind a reverse proxy, every client has "
+            "the proxy's address: see docs/serving.md).")
+    E421 = ("The request would cost spaCy's tokenizer about {cost} units, more than the "
+            "server's budget of {limit} (--max-tokenizer-cost): a run of characters "
+            "without a space costs its length times its punctuation and symbols (the "
+            "tokenizer splits them one at a time, in time growing with the square of "
+            "the run), and the costliest run is{where} at character {offset}: {run}. "
+            "Separate such characters with spaces, or send shorter runs.")
+    E422 = ("The request body declares the charset {charset}, which is not a text "
+            "encoding this server knows: send the body as UTF-8 (Content-Type: "
+            "application/json) or declare a known charset.")
+    E423 = ("The request body is not valid {charset}, its declared charset ({error}): "
+            "send the body in the charset declared by its Content-Type, or as UTF-8.")
 
 #: How much of a line, cell or name from the input an error message quotes.
 QUOTE_LIMIT = 200

@@ -1,6 +1,8 @@
 """The REST server: the app with FastAPI's TestClient, then one real uvicorn process."""
 import json
+import signal
 import sys
+import time
 
 import pytest
 
@@ -12,8 +14,8 @@ from spacy.language import Language  # noqa: E402
 from conftest import EN_PIPELINE, load_bench  # noqa: E402
 from neuralcoref.apps.records import doc_record  # noqa: E402
 from neuralcoref.apps.server import create_app, parse_request  # noqa: E402
-from neuralcoref.apps.server_limits import ServerLimits, check_texts  # noqa: E402
-from neuralcoref.apps.server_worker import Job, record_size_bound, run_job  # noqa: E402
+from neuralcoref.apps.server_limits import ServerLimits, check_texts, tokenizer_cost  # noqa: E402
+from neuralcoref.apps.server_worker import CANCEL_GRACE, Job, record_size_bound, run_job, run_jobs  # noqa: E402
 from neuralcoref.errors import NeuralcorefError  # noqa: E402
 
 ANNA = "Anna said she likes Paris."
@@ -23,7 +25,7 @@ load = load_bench("server_load")
 
 @pytest.fixture(scope="module")
 def client(nlp_coref):
-    with TestClient(create_app(nlp_coref, max_body_bytes=LIMIT, workers=1)) as client:
+    with TestClient(create_app(nlp_coref, max_body_bytes=LIMIT, workers=1, health_details=True)) as client:
         yield client
 
 
@@ -33,6 +35,36 @@ def test_server_health(client):
     data = answer.json()
     assert data["status"] == "ok" and data["max_body_bytes"] == LIMIT
     assert data["pipeline"] == EN_PIPELINE
+
+
+def test_server_health_is_minimal_by_default(nlp_coref):
+    """Without health_details, /health says the server is up and nothing an
+    attacker could use (version, limits, load)."""
+    with TestClient(create_app(nlp_coref, workers=1)) as client:
+        answer = client.get("/health")
+    assert answer.status_code == 200 and answer.json() == {"status": "ok"}
+    with pytest.raises(NeuralcorefError, match=r"\[E170\] Setting 'health_details'"):
+        create_app(nlp_coref, health_details="yes")
+
+
+@pytest.mark.parametrize("charset,body", [
+    ("latin-1", '{"text": "Ren\u00e9e said she left."}'.encode("latin-1")),
+    ("ISO-8859-1", '{"text": "Ren\u00e9e said she left."}'.encode("latin-1")),
+    ("utf-16", '{"text": "Ren\u00e9e said she left."}'.encode("utf-16")),
+    ("utf-8", '{"text": "Ren\u00e9e said she left."}'.encode("utf-8")),
+], ids=["latin-1", "iso-8859-1", "utf-16", "utf-8"])
+def test_server_body_decoded_as_its_charset(client, charset, body):
+    answer = client.post("/resolve", content=body, headers={"content-type": f"application/json; charset={charset}"})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["resolved"] == "Ren\u00e9e said Ren\u00e9e left."
+
+
+@pytest.mark.parametrize("charset,status,code", [
+    ("no-such-charset", 415, "E422"), ("zlib", 415, "E422"), ("rot13", 415, "E422"), ("ascii", 422, "E423")])
+def test_server_body_charset_refused(client, charset, status, code):
+    body = '{"text": "Ren\u00e9e left."}'.encode("latin-1")
+    answer = client.post("/resolve", content=body, headers={"content-type": f"application/json; charset={charset}"})
+    assert answer.status_code == status and answer.json()["detail"].startswith(f"[{code}] ")
 
 
 def test_server_resolve_text(client, nlp_coref):
@@ -182,7 +214,10 @@ def test_server_health_reports_limits_and_workers(client):
     data = client.get("/health").json()
     assert data["limits"]["max_body_bytes"] == LIMIT
     assert data["limits"]["max_text_chars"] == ServerLimits().max_text_chars
-    assert data["workers"] == {"workers": 1, "idle": 1, "waiting": 0, "restarts": 0}
+    workers = data["workers"]
+    assert {k: workers[k] for k in ("workers", "idle", "waiting", "restarts", "cancels")} == {
+        "workers": 1, "idle": 1, "waiting": 0, "restarts": 0, "cancels": 0}
+    assert workers["requests_per_batch"] >= 0
 
 
 @pytest.mark.parametrize("content_type", ["text/plain", "", "multipart/form-data; boundary=x"])
@@ -218,6 +253,34 @@ def test_server_run_job_answers_records(nlp_coref):
     assert json.loads(body) == {"results": [doc_record(nlp_coref(t)) for t in texts]}
     status, body = run_job(nlp_coref, Job([ANNA], True, 100, 100_000), batch_size=8)
     assert json.loads(body) == doc_record(nlp_coref(ANNA))
+
+
+def test_server_run_jobs_same_answers_as_one_at_a_time(nlp_coref):
+    """A worker runs queued requests together through one nlp.pipe: each answer
+    is the one its request gets alone, and one job over its token limit is
+    refused without touching the others."""
+    jobs = [Job([ANNA], True, 100, 100_000), Job(["Tom said he left.", "", "The cat ate its food."], False, 100, 100_000),
+            Job(["a,b,c,d"], True, 6, 100_000), Job(["The company said its profits rose."], True, 100, 100_000)]
+    alone = [run_job(nlp_coref, job, 8) for job in jobs]
+    assert run_jobs(nlp_coref, jobs, batch_size=8) == alone
+    assert run_jobs(nlp_coref, jobs, batch_size=2) == alone
+    assert alone[2][:2] == ("error", 413) and alone[0][0] == alone[1][0] == alone[3][0] == "ok"
+
+
+def test_server_tokenizer_cost_refused_before_the_workers():
+    """Runs of punctuation without a space make spaCy's tokenizer quadratic
+    (10,000 "(" take 10 s): refused in the server's process at once (E421),
+    ordinary text and URLs pass."""
+    limits = ServerLimits(max_tokenizer_cost=2_000_000)
+    ordinary = ["Anna said she likes Paris. " * 3000, "See https://example.com/a/b?c=d&e=f. " * 1000, "a" * 50_000]
+    assert check_texts(ordinary, limits) > 0
+    assert tokenizer_cost("(" * 1000) == (1_000_000, 0, "(" * 20)
+    for texts, where in ((["(" * 20_000 + ")" * 20_000], " at character 0"),
+                         (["Anna left.", "x" * 1000 + "(" * 2000], " in text 1 at character 0"),
+                         (["((((( " * 4 + "(" * 1500 + "Anna"], " at character 24")):
+        with pytest.raises(NeuralcorefError, match=r"\[E421\]") as err:
+            check_texts(texts, limits)
+        assert err.value.status == 422 and where in str(err.value)
 
 
 def test_server_run_job_limits(nlp_coref):
@@ -303,3 +366,87 @@ def test_server_kb_links_the_clusters(make_nlp, tmp_path):
     with TestClient(create_app(make_nlp(), workers=1, timeout=300, kb=str(tmp_path / "kb"))) as linked:
         data = linked.post("/resolve", json={"text": ANNA}).json()
     assert [(c["main"]["text"], c["kb_id"]) for c in data["clusters"]] == [("Anna", "Q1")]
+
+
+class _Slow:
+    """A component that takes 30 s on a text that says "slow": in Python (a
+    sleep, which a signal interrupts), or, on "stubborn", with the server's
+    stop signal blocked, as in C code that never looks at signals."""
+
+    def __call__(self, doc):
+        if "stubborn" in doc.text:
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1})
+            try:
+                time.sleep(30)
+            finally:
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGUSR1})
+        elif "slow" in doc.text:
+            time.sleep(30)
+        return doc
+
+
+@Language.factory("neuralcoref_test_slow")
+def _make_slow(nlp, name):
+    return _Slow()
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="needs POSIX signals")
+def test_server_deadline_stops_the_work_not_the_worker(make_nlp):
+    """Issue 58 (4): work past its deadline is stopped in its worker, which
+    keeps its pipeline (no restart); only a worker that does not stop within
+    CANCEL_GRACE is killed and replaced."""
+    nlp = make_nlp()
+    nlp.add_pipe("neuralcoref_test_slow", before="neuralcoref")
+    with TestClient(create_app(nlp, workers=1, timeout=1, health_details=True)) as client:
+        start = time.monotonic()
+        answer = client.post("/resolve", json={"text": "A slow text."})
+        took = time.monotonic() - start
+        assert answer.status_code == 422 and answer.json()["detail"].startswith("[E324] ")
+        assert 1 <= took < 1 + CANCEL_GRACE
+        workers = client.get("/health").json()["workers"]
+        assert (workers["idle"], workers["restarts"], workers["cancels"]) == (1, 0, 1)
+        assert client.post("/resolve", json={"text": ANNA}).json()["resolved"] == "Anna said Anna likes Paris."
+
+        start = time.monotonic()
+        answer = client.post("/resolve", json={"text": "A stubborn text."})
+        took = time.monotonic() - start
+        assert answer.status_code == 422 and answer.json()["detail"].startswith("[E324] ")
+        assert 1 + CANCEL_GRACE <= took < 3 + CANCEL_GRACE
+        while client.get("/health").json()["workers"]["idle"] == 0:  # the replacement loads
+            time.sleep(0.1)
+        assert client.get("/health").json()["workers"]["restarts"] == 1
+        assert client.post("/resolve", json={"text": ANNA}).json()["resolved"] == "Anna said Anna likes Paris."
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="needs POSIX signals")
+def test_server_batch_past_its_deadline_runs_its_requests_alone(make_nlp):
+    """A slow request that shares a batch with a short one does not cost the
+    short one its answer: the batch is stopped at the deadline and each of its
+    requests runs again alone."""
+    import asyncio
+    import pickle
+
+    from neuralcoref.apps.server_worker import WorkerPool
+
+    nlp = make_nlp()
+    nlp.add_pipe("neuralcoref_test_slow", before="neuralcoref")
+
+    async def run():
+        pool = WorkerPool(pickle.dumps(nlp), 1, 8, ServerLimits(timeout=1))
+        await pool.start()
+        never = asyncio.get_running_loop().create_future()
+        try:
+            with pool.arriving():  # a request still being read: both wait to share a batch
+                tasks = [asyncio.ensure_future(pool.resolve(Job([text], True, 100, 100_000), never))
+                         for text in ("A slow text.", ANNA)]
+                await asyncio.sleep(0)
+            results = await asyncio.gather(*tasks, return_exceptions=True)
+            return results, pool.status()
+        finally:
+            await pool.close()
+
+    (slow, short), status = asyncio.run(run())
+    assert isinstance(slow, NeuralcorefError) and str(slow).startswith("[E324] ")
+    assert json.loads(short)["resolved"] == "Anna said Anna likes Paris."
+    assert status["requests_per_batch"] > 1 and status["restarts"] == 0 and status["cancels"] == 2

@@ -556,7 +556,7 @@ def serve_command(
     spacy_model: Optional[str] = typer.Option(None, help=PIPELINE_HELP),
     max_body_bytes: int = typer.Option(_LIMITS.max_body_bytes, help="Largest request body; larger ones get 413."),
     batch_size: int = typer.Option(32, help="Texts per nlp.pipe batch."),
-    workers: int = typer.Option(2, help="Worker processes, each resolving one request at a time."),
+    workers: int = typer.Option(2, help="Worker processes, each resolving a batch of requests at a time."),
     max_text_chars: int = typer.Option(_LIMITS.max_text_chars, help="Largest text in characters; 413 beyond."),
     max_texts: int = typer.Option(_LIMITS.max_texts, help="Most texts per request; 413 beyond."),
     max_tokens: int = typer.Option(_LIMITS.max_tokens, help="Most tokens per request; 413 beyond."),
@@ -568,7 +568,18 @@ def serve_command(
     max_waiting: int = typer.Option(_LIMITS.max_waiting, help="Requests that may wait for a worker; 503 beyond."),
     worker_memory_mb: Optional[int] = typer.Option(
         None, help="MB a worker may allocate beyond its pipeline (Linux); 422 beyond. Default: no limit."),
-    max_connections: int = typer.Option(_LIMITS.max_connections, help="Open connections; 503 beyond."),
+    max_connections: int = typer.Option(
+        _LIMITS.max_connections, help="Open connections; beyond, an idle one is closed, else 503."),
+    max_client_connections: int = typer.Option(
+        _LIMITS.max_client_connections, help="Open connections per client address; 503 beyond."),
+    idle_timeout: float = typer.Option(
+        _LIMITS.idle_timeout, help="Seconds a connection may stay open without sending a byte."),
+    max_tokenizer_cost: int = typer.Option(
+        _LIMITS.max_tokenizer_cost, help="Tokenizer cost of a request (runs without a space); 422 beyond."),
+    heavy_tokens: int = typer.Option(
+        _LIMITS.heavy_tokens, help="Tokens above which a request is large (on at most workers-1 workers)."),
+    health_details: bool = typer.Option(
+        False, help="GET /health also reports versions, limits and workers (keep off on a public port)."),
     kb: Optional[str] = typer.Option(None, "--kb", help=KB_HELP),
 ) -> None:
     """Serve POST /resolve and GET /health over HTTP (FastAPI + uvicorn)."""
@@ -582,7 +593,9 @@ def serve_command(
               max_texts=max_texts, max_tokens=max_tokens, max_response_bytes=max_response_bytes,
               timeout=timeout, header_timeout=header_timeout, body_timeout=body_timeout,
               max_waiting=max_waiting, worker_memory_mb=worker_memory_mb,
-              max_connections=max_connections, kb=kb)
+              max_connections=max_connections, max_client_connections=max_client_connections,
+              idle_timeout=idle_timeout, max_tokenizer_cost=max_tokenizer_cost,
+              heavy_tokens=heavy_tokens, health_details=health_details, kb=kb)
     except (NeuralcorefError, OSError) as err:
         _fail(err)
 

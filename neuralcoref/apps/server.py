@@ -6,7 +6,8 @@
 
 ``POST /resolve`` takes ``{"text": "..."}`` and answers one record (see
 :mod:`neuralcoref.records`), or takes ``{"texts": [...]}`` and answers
-``{"results": [record, ...]}``. ``GET /health`` says the server is up. A body
+``{"results": [record, ...]}``. ``GET /health`` says the server is up (and no
+more, unless ``health_details``). A body
 that is not JSON, or neither shape, is answered with 422 and a message saying
 what to send; every limit of :class:`~neuralcoref.apps.server_limits.ServerLimits`
 (body, characters, texts, tokens, response size, seconds) with its own coded
@@ -26,12 +27,13 @@ import json
 import pickle
 import time
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Any, AsyncIterator, Dict, Optional
+from typing import TYPE_CHECKING, Any, AsyncIterator, Dict, Optional, Union
 
 from ..errors import Errors, NeuralcorefError
 from ..validation import check_choice, check_int, check_text
 from .server_limits import DEFAULT_MAX_BODY_BYTES  # noqa: F401 (its old home)
-from .server_limits import OWNER, RequestError, ServerLimits, check_content_type, check_texts, make_limits
+from .server_limits import (OWNER, RequestError, ServerLimits, check_content_type, check_texts, decode_body,
+                            make_limits)
 from .server_worker import ClientGone, Job, WorkerPool
 
 if TYPE_CHECKING:
@@ -58,10 +60,10 @@ def _describe(value: Any) -> str:
     return names.get(type(value), type(value).__name__)
 
 
-def parse_request(body: bytes) -> Dict[str, Any]:
+def parse_request(body: Union[bytes, str]) -> Dict[str, Any]:
     """Check a request body and return it as {"text": str} or {"texts": List[str]}.
 
-    body (bytes): the raw body.
+    body (bytes | str): the raw body, or the body decoded as its declared charset.
     RETURNS (Dict[str, Any]): the parsed body.
     RAISES (RequestError): status 422 with a coded message (E301, E302, E326, or
         E171 for a lone surrogate in a text).
@@ -93,7 +95,7 @@ def parse_request(body: bytes) -> Dict[str, Any]:
 
 def create_app(nlp: Optional["Language"] = None, *, model: Optional[str] = None,
                spacy_model: Optional[str] = None, batch_size: int = 32, workers: int = 2,
-               kb: Optional[str] = None, **limits: Any) -> "FastAPI":
+               kb: Optional[str] = None, health_details: bool = False, **limits: Any) -> "FastAPI":
     """Build the FastAPI application (nothing is started: the worker processes
     start with the application's lifespan, e.g. ``with TestClient(app)``).
 
@@ -101,15 +103,19 @@ def create_app(nlp: Optional["Language"] = None, *, model: Optional[str] = None,
         ``spacy_model`` with neuralcoref (``model``) added. Each worker loads a copy.
     model (str | None): shipped model name or model folder, when ``nlp`` is None.
     spacy_model (str | None): the spaCy pipeline, when ``nlp`` is None.
-    batch_size (int): texts per ``nlp.pipe`` batch.
-    workers (int): worker processes resolving requests, one request each at a time.
+    batch_size (int): texts per ``nlp.pipe`` batch, and per batch of small
+        requests that a worker runs together.
+    workers (int): worker processes resolving requests.
+    health_details (bool): ``GET /health`` also reports the versions, limits and
+        workers (off by default: they help an attacker; see docs/serving.md).
     kb (str | None): also link clusters to this knowledge base (a shipped KB's
         name or a KB folder; adds ``neuralcoref_linker`` after neuralcoref, to
         ``nlp`` too when given): each linked cluster of a response has "kb_id".
     **limits: any field of :class:`~neuralcoref.apps.server_limits.ServerLimits`
         (max_body_bytes, max_text_chars, max_texts, max_tokens,
         max_response_bytes, timeout, header_timeout, body_timeout, max_waiting,
-        worker_memory_mb, max_connections).
+        worker_memory_mb, max_connections, max_client_connections, idle_timeout,
+        max_tokenizer_cost, heavy_tokens).
     RETURNS (FastAPI): the application, to run with uvicorn (or TestClient).
     """
     try:
@@ -121,6 +127,9 @@ def create_app(nlp: Optional["Language"] = None, *, model: Optional[str] = None,
 
     check_int("batch_size", batch_size, 1, OWNER)
     check_int("workers", workers, 1, OWNER)
+    if not isinstance(health_details, bool):
+        raise NeuralcorefError(Errors.E170.format(name="health_details", owner=OWNER,
+                                                  value=repr(health_details), expected="True or False"))
     settings = make_limits(limits)
     if kb is not None:
         from ..artifacts.kb import check_kb_folder
@@ -164,7 +173,10 @@ def create_app(nlp: Optional["Language"] = None, *, model: Optional[str] = None,
 
     @app.get("/health")
     async def health() -> Dict[str, Any]:
-        """Whether the server is up, with its versions, limits and workers."""
+        """Whether the server is up (answered by the server's process, never by a
+        worker); with ``health_details``, its versions, limits and workers."""
+        if not health_details:
+            return {"status": "ok"}
         return {"status": "ok", "neuralcoref": __version__, "pipeline": pipeline,
                 "max_body_bytes": settings.max_body_bytes, "limits": settings.to_dict(),
                 "workers": app.state.pool.status()}
@@ -173,15 +185,16 @@ def create_app(nlp: Optional["Language"] = None, *, model: Optional[str] = None,
         "required": True, "content": {"application/json": {"schema": _REQUEST_SCHEMA}}}})
     async def resolve(request: Request) -> Response:
         """Resolve coreference in {"text": ...} or {"texts": [...]}."""
-        check_content_type(request.headers.get("content-type", ""))
-        data = parse_request(await _read_body(request, settings))
-        single = "text" in data
-        texts = [data["text"]] if single else data["texts"]
-        check_texts(texts, settings)
-        job = Job(texts, single, settings.max_tokens, settings.max_response_bytes)
+        with app.state.pool.arriving():
+            codec = check_content_type(request.headers.get("content-type", ""))
+            data = parse_request(decode_body(await _read_body(request, settings), codec))
+            single = "text" in data
+            texts = [data["text"]] if single else data["texts"]
+            cost = check_texts(texts, settings)
+            job = Job(texts, single, settings.max_tokens, settings.max_response_bytes)
         disconnect = asyncio.ensure_future(_disconnected(request))
         try:
-            body = await app.state.pool.resolve(job, disconnect)
+            body = await app.state.pool.resolve(job, disconnect, heavy=cost > settings.heavy_tokens)
         except ClientGone:
             return Response(status_code=499)  # nobody reads it
         finally:
@@ -227,10 +240,12 @@ async def _read_body(request, limits: ServerLimits) -> bytes:
 
 def serve(host: str = "127.0.0.1", port: int = 8000, *, model: Optional[str] = None,
           spacy_model: Optional[str] = None, batch_size: int = 32, workers: int = 2,
-          log_level: str = "info", kb: Optional[str] = None, **limits: Any) -> None:
+          log_level: str = "info", kb: Optional[str] = None, health_details: bool = False,
+          **limits: Any) -> None:
     """Load the pipeline and serve the application with uvicorn until stopped,
-    with a deadline on request headers (``header_timeout``); ``limits`` as for
-    :func:`create_app`."""
+    with a deadline on request headers (``header_timeout``), on idle
+    connections (``idle_timeout``) and caps on connections, in all and per
+    client; ``health_details`` and ``limits`` as for :func:`create_app`."""
     try:
         import uvicorn
     except ImportError:
@@ -242,6 +257,6 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, model: Optional[str] = N
     check_choice("log_level", log_level, LOG_LEVELS, OWNER)
 
     app = create_app(model=model, spacy_model=spacy_model, batch_size=batch_size,
-                     workers=workers, kb=kb, **limits)
-    protocol = header_timeout_protocol(app.state.limits.header_timeout, app.state.limits.max_connections)
+                     workers=workers, kb=kb, health_details=health_details, **limits)
+    protocol = header_timeout_protocol(app.state.limits)
     uvicorn.run(app, host=host, port=port, log_level=log_level, http=protocol)

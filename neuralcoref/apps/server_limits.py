@@ -6,9 +6,11 @@ Each exceeded limit is answered with a coded HTTP error (:class:`RequestError`);
 """
 from __future__ import annotations
 
+import codecs
+import re
 import sys
 from dataclasses import asdict, dataclass, fields
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 from ..errors import Errors, NeuralcorefError
 from ..validation import check_float, check_int, check_known
@@ -17,6 +19,14 @@ from ..validation import check_float, check_int, check_known
 OWNER = "the server"
 #: Largest request body accepted by default: 1 MB.
 DEFAULT_MAX_BODY_BYTES = 1_000_000
+#: Runs of characters without a space shorter than this cost the tokenizer
+#: little (at most this many steps per character): not counted.
+_SHORT_RUN = 17
+_LONG_RUN = re.compile(r"\S{%d,}" % _SHORT_RUN)
+_WORD_CHARS = re.compile(r"\w+")
+#: Tokenizer cost units that take about as long as parsing and resolving one
+#: token (measured: a unit 0.3-1 µs, a token of a long text about 0.5 ms).
+TOKENIZER_UNITS_PER_TOKEN = 1_000
 
 
 class RequestError(NeuralcorefError):
@@ -44,8 +54,22 @@ class ServerLimits:
         (408, E327; served by :func:`neuralcoref.server.serve` only).
     body_timeout (float): seconds a client has to send a request's body (408, E328).
     max_waiting (int): requests that may wait for a free worker (503, E329 beyond).
-    max_connections (int): open connections; one more is answered 503 (E334) and
-        closed (served by :func:`neuralcoref.server.serve` only).
+    max_connections (int): open connections; beyond it the oldest connection
+        idle between requests is closed to make room, and a connection with none
+        to close is answered 503 (E334) and closed (served by
+        :func:`neuralcoref.server.serve` only, as the next two).
+    max_client_connections (int): open connections from one client address; one
+        more is answered 503 (E420) and closed.
+    idle_timeout (float): seconds a connection may stay open without sending a
+        byte (after it opens, or after its last answer); then it is closed.
+    max_tokenizer_cost (int): what a request's texts may cost spaCy's
+        tokenizer, estimated before any work as the length times the
+        punctuation and symbols of each run of characters without a space
+        (the tokenizer is quadratic on such runs; 422, E421).
+    heavy_tokens (int): a request that costs more tokens (counted from below,
+        plus its tokenizer cost in tokens' worth) is large: large requests run
+        alone and on at most ``workers - 1`` workers at once, so that small
+        ones always find a worker.
     worker_memory_mb (int | None): megabytes of address space a worker may take
         beyond its loaded pipeline (Linux only); a request that needs more is
         answered 422 (E330) and its worker replaced. None: no limit.
@@ -61,6 +85,10 @@ class ServerLimits:
     body_timeout: float = 30.0
     max_waiting: int = 64
     max_connections: int = 1_000
+    max_client_connections: int = 64
+    idle_timeout: float = 5.0
+    max_tokenizer_cost: int = 2_000_000
+    heavy_tokens: int = 2_000
     worker_memory_mb: Optional[int] = None
 
     def __post_init__(self) -> None:
@@ -76,7 +104,8 @@ class ServerLimits:
             raise NeuralcorefError(Errors.E333.format(platform=sys.platform))
 
     def to_dict(self) -> Dict[str, Any]:
-        """The limits as a JSON-ready dict (what ``GET /health`` reports)."""
+        """The limits as a JSON-ready dict (what ``GET /health`` reports with
+        ``health_details``)."""
         return asdict(self)
 
 
@@ -87,22 +116,60 @@ def make_limits(settings: Dict[str, Any]) -> ServerLimits:
     return ServerLimits(**settings)
 
 
-def check_content_type(content_type: str) -> None:
+def check_content_type(content_type: str) -> Optional[str]:
     """Refuse a body that is not declared as JSON (415, E325): a web page can
     send ``text/plain`` to any server without the browser asking first, but
-    not ``application/json``."""
-    media_type = content_type.split(";", 1)[0].strip().lower()
-    if media_type != "application/json":
+    not ``application/json``.
+
+    RETURNS (str | None): the Python codec of the declared ``charset``, None when
+        none is declared (JSON's own detection of UTF-8, -16 or -32 applies).
+    RAISES (RequestError): 415 with E325, or E422 for a charset that is not a
+        text encoding Python knows.
+    """
+    media_type, _, params = content_type.partition(";")
+    if media_type.strip().lower() != "application/json":
         found = repr(content_type[:100]) if content_type else "none"
         raise RequestError(415, Errors.E325.format(found=found))
+    for param in params.split(";"):
+        name, _, value = param.partition("=")
+        if name.strip().lower() == "charset":
+            return _codec(value.strip().strip('"'))
+    return None
 
 
-def check_texts(texts: List[str], limits: ServerLimits) -> None:
+def _codec(charset: str) -> str:
+    """The Python codec of an HTTP charset name; 415 (E422) for one that is
+    unknown or not a text encoding (e.g. 'zlib' or 'rot13')."""
+    try:
+        info = codecs.lookup(charset)
+    except (LookupError, ValueError):
+        info = None
+    if info is None or not getattr(info, "_is_text_encoding", True) or info.name == "rot-13":
+        raise RequestError(415, Errors.E422.format(charset=repr(charset[:40])))
+    return info.name
+
+
+def decode_body(body: bytes, codec: Optional[str]) -> Union[bytes, str]:
+    """The body as declared: text decoded with ``codec``, or the bytes as they
+    came when no charset is declared. RAISES (RequestError): 422, E423."""
+    if codec is None:
+        return body
+    try:
+        return body.decode(codec)
+    except UnicodeDecodeError as err:
+        raise RequestError(422, Errors.E423.format(charset=codec, error=err.reason + f" at byte {err.start}")) \
+            from None
+
+
+def check_texts(texts: List[str], limits: ServerLimits) -> int:
     """Refuse, before any work, a request over the limits on texts, characters
-    or tokens (413, E320-E322).
+    or tokens (413, E320-E322), or over the tokenizer's budget (422, E421).
 
     Tokens are counted here from below, as runs of non-space characters (spaCy
     makes at least one token of each); the worker counts them exactly.
+    RETURNS (int): the request's cost in tokens: those counted from below, plus
+        the tokenizer's cost (:func:`tokenizer_cost`) in tokens' worth
+        (``TOKENIZER_UNITS_PER_TOKEN``), compared with ``heavy_tokens``.
     """
     if len(texts) > limits.max_texts:
         raise RequestError(413, Errors.E321.format(n=len(texts), limit=limits.max_texts))
@@ -116,3 +183,42 @@ def check_texts(texts: List[str], limits: ServerLimits) -> None:
         if n_words > limits.max_tokens:
             raise RequestError(413, Errors.E322.format(
                 n=f"at least {n_words}", limit=limits.max_tokens))
+    return n_words + check_tokenizer_cost(texts, limits.max_tokenizer_cost) // TOKENIZER_UNITS_PER_TOKEN
+
+
+def tokenizer_cost(text: str) -> Tuple[int, int, str]:
+    """An estimate of what ``text`` costs spaCy's tokenizer, in linear time.
+
+    The tokenizer splits a run of characters without a space one prefix or
+    suffix at a time, each step on the whole rest of the run, so a run costs
+    about its length times its punctuation and symbols (40 KB of "(" takes
+    minutes; 1,000 take 0.3 s). Runs shorter than ``_SHORT_RUN`` are left out:
+    their cost is bounded by the text's length.
+
+    RETURNS (Tuple[int, int, str]): the text's cost, and the offset and first
+        characters of its costliest run.
+    """
+    total, worst, offset, start = 0, 0, 0, ""
+    for match in _LONG_RUN.finditer(text):
+        run = match.group()
+        cost = len(run) * len(_WORD_CHARS.sub("", run))
+        total += cost
+        if cost > worst:
+            worst, offset, start = cost, match.start(), run[:20]
+    return total, offset, start
+
+
+def check_tokenizer_cost(texts: List[str], limit: int) -> int:
+    """Refuse texts whose tokenizer cost (:func:`tokenizer_cost`), all
+    together, passes ``limit`` (422, E421). RETURNS (int): their cost."""
+    total, worst = 0, (0, 0, 0, "")
+    for i, text in enumerate(texts):
+        cost, offset, start = tokenizer_cost(text)
+        total += cost
+        worst = max(worst, (cost, i, offset, start))
+        if total > limit:
+            _, where, offset, start = worst
+            raise RequestError(422, Errors.E421.format(
+                cost=total, limit=limit, where="" if len(texts) == 1 else f" in text {where}",
+                offset=offset, run=repr(start + "...")))
+    return total
