@@ -540,9 +540,12 @@ class Errors(metaclass=ErrorsWithCodes):
             "'neuralcoref export' to use that folder on purpose.")
     E437 = ("No CoNLL-2012 documents in {path}: nothing to predict. Check that it is "
             "a CoNLL file with '#begin document' lines.")
-    E439 = ("The text{where} holds {length} punctuation characters without a space at "
-            "character {offset} (at most {limit}): spaCy's tokenizer takes time quadratic "
-            "in such a run (minutes for 20,000). Clean or split the text.")
+    E439 = ("The text{where} would cost spaCy's tokenizer about {cost} units, more than "
+            "{limit}: a run of characters without a space costs its length times its "
+            "punctuation and symbols (the tokenizer splits them one at a time, in time "
+            "growing with the square of the run; minutes for 20,000 brackets), and the "
+            "costliest run is at character {offset}: {run}. Clean the text or separate "
+            "such characters with spaces.")
     E440 = ("Cannot write the output {output} ({reason}): nothing was written (an "
             "earlier file there is unchanged). Free space (or raise the file size "
             "limit) and run the command again.")

@@ -19,8 +19,9 @@ time; a partial last line left by a crash is removed before resuming.
 
 Bad input lines (not JSON, not an object, no string in the text field, a text
 longer than ``nlp.max_length``, JSON nested too deep, bytes that are not UTF-8,
-NaN or Infinity (not JSON), a run of over 1,000 punctuation characters without a
-space (E439, :mod:`neuralcoref.apps.input_guard`), a text the pipeline fails on or
+NaN or Infinity (not JSON), runs of characters without a space that would cost the
+tokenizer quadratic time (E439, :mod:`neuralcoref.apps.input_guard`, the server's
+measure), a text the pipeline fails on or
 takes too long on) do not stop the run: their output line is an error
 record, ``{"coref": null, "coref_error": "[E310] ..."}`` (the input object's
 fields kept when there is an object; otherwise ``input_line`` and ``input``, the
@@ -60,7 +61,7 @@ from typing import (TYPE_CHECKING, Any, ContextManager, Deque, Dict, Iterable, I
 from ..errors import Errors, NeuralcorefError, quote
 from ..validation import check_int, check_text, setting_error
 from .deadline import Budget, DeadlineExceeded, record_deadline, time_limit
-from .input_guard import MAX_PUNCTUATION_RUN, punctuation_run
+from .input_guard import MAX_TOKENIZER_COST, tokenizer_cost
 from .output_guard import check_output, check_same_input, input_fingerprint, locked_output, write_state
 from .workers import terminating
 
@@ -191,18 +192,19 @@ def _parse(item: Union[str, bytes, dict, TextFile], line: int, path: str, text_f
         # spaCy would refuse it (E088) and stop the whole run: refused here, alone.
         message = Errors.E335.format(line=line, path=path, length=len(text), limit=max_length)
         return None, None, {**obj, "coref": None, "coref_error": message}
-    message = _punctuation_problem(text, f" of line {line} of {path}")
+    message = _tokenizer_problem(text, f" of line {line} of {path}")
     if message:
         return None, None, {**obj, "coref": None, "coref_error": message}
     return obj, text, None
 
 
-def _punctuation_problem(text: str, where: str) -> Optional[str]:
+def _tokenizer_problem(text: str, where: str) -> Optional[str]:
     """E439 for a text the tokenizer would take quadratic time on, else None."""
-    run = punctuation_run(text)
-    if run is None:
+    cost, offset, start = tokenizer_cost(text)
+    if cost <= MAX_TOKENIZER_COST:
         return None
-    return Errors.E439.format(where=where, length=run[1], offset=run[0], limit=MAX_PUNCTUATION_RUN)
+    return Errors.E439.format(where=where, cost=cost, limit=MAX_TOKENIZER_COST, offset=offset,
+                              run=repr(start + "..."))
 
 
 def _parse_text_file(item: TextFile, text_field: str,
@@ -222,7 +224,7 @@ def _parse_text_file(item: TextFile, text_field: str,
     if max_length is not None and len(text) > max_length:
         message = Errors.E345.format(path=item.path, length=len(text), limit=max_length)
         return None, None, {**obj, "coref": None, "coref_error": message}
-    message = _punctuation_problem(text, f" of {item.path}")
+    message = _tokenizer_problem(text, f" of {item.path}")
     if message:
         return None, None, {**obj, "coref": None, "coref_error": message}
     return obj, text, None

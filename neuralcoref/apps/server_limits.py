@@ -7,23 +7,18 @@ Each exceeded limit is answered with a coded HTTP error (:class:`RequestError`);
 from __future__ import annotations
 
 import codecs
-import re
 import sys
 from dataclasses import asdict, dataclass, fields
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, List, Optional, Union
 
 from ..errors import Errors, NeuralcorefError
 from ..validation import check_float, check_int, check_known
+from .input_guard import MAX_TOKENIZER_COST, tokenizer_cost
 
 #: Whose settings these are, as E170 and E173 say.
 OWNER = "the server"
 #: Largest request body accepted by default: 1 MB.
 DEFAULT_MAX_BODY_BYTES = 1_000_000
-#: Runs of characters without a space shorter than this cost the tokenizer
-#: little (at most this many steps per character): not counted.
-_SHORT_RUN = 17
-_LONG_RUN = re.compile(r"\S{%d,}" % _SHORT_RUN)
-_WORD_CHARS = re.compile(r"\w+")
 #: Tokenizer cost units that take about as long as parsing and resolving one
 #: token (measured: a unit 0.3-1 µs, a token of a long text about 0.5 ms).
 TOKENIZER_UNITS_PER_TOKEN = 1_000
@@ -87,7 +82,7 @@ class ServerLimits:
     max_connections: int = 1_000
     max_client_connections: int = 64
     idle_timeout: float = 5.0
-    max_tokenizer_cost: int = 2_000_000
+    max_tokenizer_cost: int = MAX_TOKENIZER_COST
     heavy_tokens: int = 2_000
     worker_memory_mb: Optional[int] = None
 
@@ -184,28 +179,6 @@ def check_texts(texts: List[str], limits: ServerLimits) -> int:
             raise RequestError(413, Errors.E322.format(
                 n=f"at least {n_words}", limit=limits.max_tokens))
     return n_words + check_tokenizer_cost(texts, limits.max_tokenizer_cost) // TOKENIZER_UNITS_PER_TOKEN
-
-
-def tokenizer_cost(text: str) -> Tuple[int, int, str]:
-    """An estimate of what ``text`` costs spaCy's tokenizer, in linear time.
-
-    The tokenizer splits a run of characters without a space one prefix or
-    suffix at a time, each step on the whole rest of the run, so a run costs
-    about its length times its punctuation and symbols (40 KB of "(" takes
-    minutes; 1,000 take 0.3 s). Runs shorter than ``_SHORT_RUN`` are left out:
-    their cost is bounded by the text's length.
-
-    RETURNS (Tuple[int, int, str]): the text's cost, and the offset and first
-        characters of its costliest run.
-    """
-    total, worst, offset, start = 0, 0, 0, ""
-    for match in _LONG_RUN.finditer(text):
-        run = match.group()
-        cost = len(run) * len(_WORD_CHARS.sub("", run))
-        total += cost
-        if cost > worst:
-            worst, offset, start = cost, match.start(), run[:20]
-    return total, offset, start
 
 
 def check_tokenizer_cost(texts: List[str], limit: int) -> int:
