@@ -4,7 +4,7 @@ import pytest
 from spacy.tokens import Doc
 
 from neuralcoref.core import featurize
-from neuralcoref.core.expletives import has_label, label_ids
+from neuralcoref.core.labels import has_label, label_ids
 from neuralcoref.core.sets import SMALL_PRODUCT, isin
 
 DTYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64, np.bool_]
@@ -89,7 +89,7 @@ def test_featurize_lookup_short_path_matches_distinct_values(n, monkeypatch):
 
 
 def test_label_codes_groups_a_class_map_once_and_codes_each_label():
-    from neuralcoref.core.expletives import _class_label_sets, label_codes
+    from neuralcoref.core.labels import _class_label_sets, label_codes
     classes = {"i": "1s", "me": "1s", "we": "1p", "you": "2"}
     codes = {"1s": 1, "1p": 2, "2": 3}
     column = label_ids(frozenset(["i"])).tolist() + label_ids(frozenset(["we"])).tolist() + [0] \

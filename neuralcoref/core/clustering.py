@@ -14,7 +14,7 @@ from . import _features
 from .binding import Binding, allowed_together
 from .contract import C, DEP_CLASSES, GENDER, H, NUMBER, PERSON
 from .doc_arrays import DocArrays, arrays_of
-from .expletives import has_label
+from .labels import has_label
 from .mentions import MENTION_TYPES
 from .sets import isin
 
