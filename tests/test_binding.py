@@ -770,7 +770,7 @@ def test_binding_kernel_matches_a_loop(score_rows, pairs, binders, fallback):
 
 @pytest.mark.parametrize("size", [0, 1, 3, 6, 7, 20])
 def test_has_label_matches_isin_for_few_and_many_labels(size):
-    from neuralcoref.core.expletives import has_label, label_ids
+    from neuralcoref.core.labels import has_label, label_ids
     words = frozenset(f"w{i}" for i in range(size))
     column = label_ids(frozenset(f"w{i}" for i in range(0, 30, 2)))
     column = np.concatenate([column, np.zeros(3, np.uint64)])

@@ -4,7 +4,7 @@ import pytest
 from spacy.tokens import Doc
 
 from neuralcoref.core import featurize
-from neuralcoref.core.expletives import has_label, label_ids
+from neuralcoref.core.labels import has_label, label_ids
 from neuralcoref.core.sets import SMALL_PRODUCT, isin
 
 DTYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64, np.bool_]
@@ -89,7 +89,7 @@ def test_featurize_lookup_short_path_matches_distinct_values(n, monkeypatch):
 
 
 def test_label_codes_groups_a_class_map_once_and_codes_each_label():
-    from neuralcoref.core.expletives import _class_label_sets, label_codes
+    from neuralcoref.core.labels import _class_label_sets, label_codes
     classes = {"i": "1s", "me": "1s", "we": "1p", "you": "2"}
     codes = {"1s": 1, "1p": 2, "2": 3}
     column = label_ids(frozenset(["i"])).tolist() + label_ids(frozenset(["we"])).tolist() + [0] \
@@ -157,3 +157,15 @@ def test_early_exits_answer_as_the_whole_computation(en_vocab):
     heads = np.array([1, 4], dtype=np.int32)
     out = forward_subjects(arrays, RULES, heads, heads + 1, heads, np.array([2, 2], dtype=np.int8))
     assert out.dtype == np.int32 and out.tolist() == [-1, -1]
+
+
+def test_sets_union_find_and_owner_map():
+    from neuralcoref.core.cluster_sets import UnionFind, owner_map
+
+    sets = UnionFind(6)
+    for a, b in [(0, 1), (2, 3), (1, 3), (5, 5)]:
+        sets.join(a, b)
+    roots = [sets.find(x) for x in range(6)]
+    assert len({roots[0], roots[1], roots[2], roots[3]}) == 1
+    assert roots[4] == 4 and roots[5] == 5 and roots[0] != 4
+    assert owner_map([[0, 2], [1], [2, 5]]) == {0: 0, 2: 2, 1: 1, 5: 2}

@@ -1,8 +1,7 @@
 """Training examples: each mention with its padded row of candidate antecedents.
 
-Candidate pairs and pair codes come from the runtime's functions
-(:func:`neuralcoref.core.pairs.candidate_antecedents`, :func:`neuralcoref.core.featurize.pair_codes`)
-applied document by document; expansions to float inputs use the runtime's
+Candidate pairs and pair codes come from the runtime's
+:func:`neuralcoref.core.prepare.candidate_pairs` (as the resolver's), applied document by document; expansions to float inputs use the runtime's
 :func:`~neuralcoref.core.expand.expand_mention_codes` / ``expand_pair_codes``.
 """
 from __future__ import annotations
@@ -15,8 +14,7 @@ import numpy as np
 from neuralcoref.core.contract import PAIR_CODES
 from neuralcoref.core.embeddings import WordVocab
 from neuralcoref.core.expand import expand_mention_codes, expand_pair_codes
-from neuralcoref.core.featurize import pair_codes
-from neuralcoref.core.pairs import candidate_antecedents
+from neuralcoref.core.prepare import candidate_pairs
 
 from .storage import FeaturizedCorpus
 
@@ -92,8 +90,8 @@ class TrainingData:
         ptrs, antes, codes, n_pairs = [np.zeros(1, np.int64)], [], [], 0
         for d in range(corpus.n_docs):
             part = features[corpus.doc_slice(d)]
-            ptr, ante = candidate_antecedents(part, max_dist, max_dist_match, max_dist_nominal)
-            codes.append(pair_codes(part, ptr, ante))
+            ptr, ante, part_codes = candidate_pairs(part, max_dist, max_dist_match, max_dist_nominal)
+            codes.append(part_codes)
             ptrs.append(ptr[1:] + n_pairs)
             antes.append(ante.astype(np.int64) + int(corpus.doc_offsets[d]))
             n_pairs += len(ante)

@@ -1,7 +1,7 @@
 """CoNLL files -> spaCy re-parse -> the runtime's mentions and features -> arrays on disk.
 
-Every step calls the runtime's code (:mod:`neuralcoref.gold`, ``mentions``,
-``features``, ``decoding``, ``mention_eval``) on the same Docs inference sees.
+Every step calls the runtime's code (:mod:`neuralcoref.gold`, ``prepare_doc`` as the
+resolver calls it, ``mention_eval``) on the same Docs inference sees.
 Results are cached in a folder keyed by the data, the spaCy pipeline, the rules
 and the feature schema.
 """
@@ -24,10 +24,9 @@ from tqdm import tqdm
 from neuralcoref.about import __version__
 from neuralcoref.artifacts.model_dir import pipeline_id
 from neuralcoref.core.contract import SCHEMA_HASH, SPAN_VECTORS
-from neuralcoref.core.decoding import decode_inputs, inputs_fingerprint
-from neuralcoref.core.doc_arrays import read_doc
-from neuralcoref.core.featurize import FeatureTables, featurize, prior_argument
-from neuralcoref.core.mentions import extract_mentions
+from neuralcoref.core.decoding import inputs_fingerprint
+from neuralcoref.core.featurize import FeatureTables, prior_argument
+from neuralcoref.core.prepare import Windows, prepare_doc
 from neuralcoref.corpora.conll import conll_files, read_conll_path
 from neuralcoref.corpora.gold import parse_conll_docs
 from neuralcoref.corpora.mention_eval import MentionStats, add_document
@@ -117,19 +116,17 @@ def featurize_corpus(path: Union[str, Path], nlp: Language, rules: LanguageRules
     stream = parse_conll_docs(nlp, read_conll_path(path), batch_size=batch_size)
     for conll_doc, doc in tqdm(stream, desc=f"featurize {Path(path).name}", unit="doc",
                                disable=None if progress else True):  # None: on a terminal only
-        arrays = read_doc(doc)  # read once, as the resolver reads it
-        mentions = extract_mentions(doc, rules, arrays)
         use_vectors = doc.tensor is not None and doc.tensor.ndim == 2 and doc.tensor.shape[1] > 0
-        windows = document_chunk_windows(doc, mentions.heads, conll_doc.doc_id) \
-            if document_chunks and use_vectors else None
-        feats = featurize(doc, mentions, tables, use_vectors=use_vectors, document_windows=windows,
-                          document_prior=prior if use_vectors else None, arrays=arrays)
+        windows = _chunk_windows(doc, conll_doc.doc_id) if document_chunks else None
+        # The resolver's own preparation (no blacklist: every candidate is trained).
+        prepared = prepare_doc(doc, rules, tables, use_vectors, document_prior=prior, document_windows=windows)
+        mentions = prepared.mentions
         if use_vectors and len(doc):
             doc_means.append(np.asarray(doc.tensor, dtype=np.float64).mean(axis=0))
-        features.append(feats)
+        features.append(prepared.features)
         labels.append(head_labels(mentions.spans(), mentions.heads, conll_doc.clusters) if partial
                       else gold_labels(mentions.spans(), conll_doc.clusters))
-        inputs.append(decode_inputs(doc, mentions, feats, rules, arrays))
+        inputs.append(prepared.inputs)
         docs.append({"id": conll_doc.doc_id, "part": conll_doc.part, "n_tokens": len(doc),
                      "clusters": [[list(span) for span in c] for c in conll_doc.clusters]})
         words.update(w.lower() for w in conll_doc.words)
@@ -160,6 +157,10 @@ def document_prior(manifest: Dict, tokens: float) -> Dict:
     empty when ``tokens`` is 0 or the documents have no vectors."""
     mean = manifest.get("document_mean") or []
     return {"mean": list(mean), "tokens": float(tokens)} if tokens and mean else {}
+
+
+def _chunk_windows(doc: Doc, key: str) -> Windows:
+    return lambda mentions: document_chunk_windows(doc, mentions.heads, key)
 
 
 def document_chunk_windows(doc: Doc, heads: np.ndarray, key: str) -> Tuple[np.ndarray, np.ndarray]:

@@ -22,7 +22,7 @@ from ..lang.base import LanguageRules
 from ..lang.lexicon import MENTION_CLASSES, gender_word_ids, noun_classes, word_classes
 from .classes import in_person_entity
 from .doc_arrays import DocArrays
-from .expletives import has_label, label_ids
+from .labels import has_label, label_ids
 from .mentions import MENTION_TYPES
 from .sets import isin
 

@@ -36,7 +36,7 @@ from spacy.tokens import Doc
 
 from ..lang.base import BINDING_PRINCIPLES, LanguageRules
 from .doc_arrays import DocArrays, arrays_of
-from .expletives import has_label, label_codes
+from .labels import has_label, label_codes
 from .frames import frame_verbs
 from .mentions import PRONOMINAL, Mentions
 from .sets import isin

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..lang.base import LanguageRules
 from .doc_arrays import DocArrays
-from .expletives import has_label
+from .labels import has_label
 from .mentions import PRONOMINAL
 
 #: Universal part-of-speech tags of a clause's verb ("was" in "When he was minister").

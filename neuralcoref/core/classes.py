@@ -13,7 +13,8 @@ from ..lang.lexicon import (GENDER_CLASSES, MENTION_CLASSES, gender_word_ids, ha
 from .clustering import pronoun_persons, third_person_pronouns
 from .contract import C, DEP_CLASSES, GENDER, NUMBER, PERSON
 from .doc_arrays import DocArrays, arrays_of
-from .expletives import has_label, in_predicative_frame, label_codes
+from .expletives import in_predicative_frame
+from .labels import has_label, label_codes
 from .featurize import clause_persons
 from .mentions import NOMINAL, PRONOMINAL, PROPER
 from .sets import isin

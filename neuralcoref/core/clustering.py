@@ -12,9 +12,10 @@ from ..lang.base import LanguageRules
 from ..lang.lexicon import GENDER_CLASSES, MENTION_CLASSES
 from . import _features
 from .binding import Binding, allowed_together
+from .cluster_sets import UnionFind, owner_map
 from .contract import C, DEP_CLASSES, GENDER, H, NUMBER, PERSON
 from .doc_arrays import DocArrays, arrays_of
-from .expletives import has_label
+from .labels import has_label
 from .mentions import MENTION_TYPES
 from .sets import isin
 
@@ -599,16 +600,10 @@ def speaker_conflicts(conflicts: np.ndarray, speakers: np.ndarray, n: int) -> np
     speakers = np.asarray(speakers, dtype=np.int64).reshape(-1, 2)
     if not len(conflicts) or not len(speakers):
         return conflicts
-    parent = list(range(n))
-
-    def root(m: int) -> int:
-        while parent[m] != m:
-            parent[m] = parent[parent[m]]
-            m = parent[m]
-        return m
-
+    sets = UnionFind(n)
+    root = sets.find
     for a, b in speakers.tolist():
-        parent[root(a)] = root(b)
+        sets.join(a, b)
     groups: Dict[int, List[int]] = {}
     for m in np.unique(speakers).tolist():
         groups.setdefault(root(m), []).append(m)
@@ -666,7 +661,7 @@ def attach_repeats(clusters: List[List[int]], keys: np.ndarray, heads: np.ndarra
     keyed = np.flatnonzero(keys)
     if not len(keyed) or not clusters:
         return clusters
-    cluster_of = {m: c for c, members in enumerate(clusters) for m in members}
+    cluster_of = owner_map(clusters)
     out = [list(members) for members in clusters]
     held = [{int(heads[m]) for m in members} for members in clusters]
     latest: Dict[int, int] = {}
@@ -713,15 +708,11 @@ def merge_repeats(clusters: List[List[int]], keys: np.ndarray, heads: np.ndarray
     RETURNS (List[List[int]]): the clusters, each sorted, in order of their first mention.
     """
     partners = partners or {}
-    parent = list(range(len(clusters)))
+    sets = UnionFind(len(clusters))
+    root = sets.find
     held = [list(members) for members in clusters]  # members per root, for the binding check
     words = [int(np.bitwise_or.reduce(names[members])) if names is not None and members else 0
              for members in clusters]
-
-    def root(c: int) -> int:
-        while parent[c] != c:
-            parent[c] = c = parent[parent[c]]
-        return c
 
     owner: Dict[int, int] = {}
     for c, members in enumerate(clusters):
@@ -733,7 +724,7 @@ def merge_repeats(clusters: List[List[int]], keys: np.ndarray, heads: np.ndarray
             if a != b and (not words[a] or not words[b] or words[a] & words[b]) \
                     and allowed_together(partners, held[a], held[b]) \
                     and (masks is None or _compatible(held[a], held[b], masks, None)):
-                parent[b] = a
+                sets.parent[b] = a  # both roots: b's set under a
                 words[a] |= words[b]
                 held[a] += held[b]
     if all(root(c) == c for c in range(len(clusters))):
@@ -809,7 +800,7 @@ def join_speakers(clusters: List[List[int]], speakers: np.ndarray, heads: np.nda
     if not len(speakers):
         return clusters
     groups: List[List[int]] = [list(c) for c in clusters]
-    owner = {m: c for c, members in enumerate(groups) for m in members}
+    owner = owner_map(groups)
     for pronoun, speaker in np.asarray(speakers).tolist():
         a, b = owner.get(pronoun), owner.get(speaker)
         if a is not None and a == b:
@@ -899,7 +890,7 @@ def anchor_pronoun_chains(clusters: List[List[int]], pair: np.ndarray, ptr: np.n
         masks = agreement_masks(agreement, classes)
     partners = partners or {}
     groups: List[List[int]] = [list(c) for c in clusters]
-    owner = {m: g for g, members in enumerate(groups) for m in members}
+    owner = owner_map(groups)
     for m in np.flatnonzero(gendered if lone is None else gendered & np.asarray(lone, dtype=bool)).tolist():
         if m not in owner:
             owner[m] = len(groups)
@@ -947,7 +938,7 @@ def refer_forward(clusters: List[List[int]], forward: np.ndarray, types: np.ndar
         masks = agreement_masks(agreement, classes)
     partners = partners or {}
     groups: List[List[int]] = [list(c) for c in clusters]
-    owner = {m: g for g, members in enumerate(groups) for m in members}
+    owner = owner_map(groups)
     for m in np.flatnonzero(gendered).tolist():
         s = int(forward[m])
         if owner.get(m, -1) == owner.get(s, -2) or not person_like[s]:
@@ -1074,7 +1065,7 @@ def join_aliases(clusters: List[List[int]], aliases: np.ndarray, heads: np.ndarr
         return clusters
     partners = partners or {}
     groups: List[List[int]] = [list(c) for c in clusters]
-    owner = {m: g for g, members in enumerate(groups) for m in members}
+    owner = owner_map(groups)
     for m in found.tolist():
         a = int(aliases[m])
         if m in owner and owner[m] == owner.get(a):

@@ -19,7 +19,7 @@ from spacy.strings import get_string_id as hash_string
 
 from ..lang.base import LanguageRules
 from .doc_arrays import DocArrays, arrays_of
-from .expletives import has_label
+from .labels import has_label
 
 
 def verb_phrase_trims(doc, rules: LanguageRules, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray,

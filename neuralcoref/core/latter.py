@@ -14,7 +14,7 @@ import numpy as np
 from ..lang.base import LanguageRules
 from .contract import C, GENDER, NUMBER
 from .doc_arrays import DocArrays
-from .expletives import has_label
+from .labels import has_label
 from .mentions import PRONOMINAL
 
 

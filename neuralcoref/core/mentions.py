@@ -55,7 +55,8 @@ from ..lang.base import LanguageRules
 from ..lang.lexicon import MENTION_CLASSES, gender_word_ids, noun_classes
 from . import _mentions
 from .doc_arrays import COLUMN, DocArrays, arrays_of
-from .expletives import has_label, lower_words, without_expletives
+from .expletives import without_expletives
+from .labels import has_label, lower_words
 from .sets import isin
 
 MENTION_TYPES = ("pronominal", "nominal", "proper", "list")

@@ -14,18 +14,18 @@ from typing import Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tupl
 import numpy as np
 from spacy.tokens import Doc
 
-from ..errors import Errors, NeuralcorefError, Warnings
+from ..errors import Warnings
 from ..lang import get_rules
 from ..lang.base import LanguageRules
 from .binding import Binding
 from .clustering import check_link_offsets, main_mention
 from .contract import MentionFeatures
-from .decoding import DecodeInputs, DecodeSettings, DocScores, decode, decode_inputs
-from .doc_arrays import DocArrays, read_doc
-from .featurize import FeatureTables, featurize, pair_codes, prior_argument
-from .mentions import Mentions, extract_mentions
+from .decoding import DecodeInputs, DecodeSettings, DocScores, decode
+from .featurize import FeatureTables, prior_argument
+from .mentions import Mentions
 from .model import CorefModel, ModelConfig
-from .pairs import anaphor_index, candidate_antecedents, check_top_antecedents, nominal_window
+from .pairs import anaphor_index, check_top_antecedents, nominal_window
+from .prepare import candidate_pairs, prepare_doc
 from .threads import one_blas_thread
 
 
@@ -150,34 +150,15 @@ class Resolver:
             self.scorers = _with_embeddings(model, table)
 
     def featurize_doc(self, doc: Doc) -> _Featurized:
-        # The Doc is read once (one doc.to_array call); every stage reads these arrays.
-        arrays = read_doc(doc)
-        mentions = self._mentions(doc, arrays)
-        use_vectors = self.model.config.scorer.vector_dim > 0
-        if use_vectors and len(mentions):
-            self._check_vectors(doc)
-        features = featurize(doc, mentions, self.tables, use_vectors=use_vectors,
-                             document_prior=self.document_prior, arrays=arrays)
-        ptr, ante = candidate_antecedents(features, self.max_dist, self.max_dist_match,
-                                          self.max_dist_nominal)
-        return _Featurized(mentions, features, ptr, ante, pair_codes(features, ptr, ante),
-                           decode_inputs(doc, mentions, features, self.rules, arrays))
-
-    def _mentions(self, doc: Doc, arrays: DocArrays) -> Mentions:
-        mentions = extract_mentions(doc, self.rules, arrays)
-        if not self.blacklist or len(mentions) == 0:
-            return mentions
-        keep = np.array([not (e - s == 1 and doc[int(s)].lower_ in self.blacklist)
-                         for s, e in zip(mentions.starts, mentions.ends)], dtype=bool)
-        return mentions.select(keep)
-
-    def _check_vectors(self, doc: Doc) -> None:
-        # Vectors of another width than the model's (its document prior's too):
-        # a coded error before featurizing. No tensor at all is featurize's E100.
+        """The Doc prepared (:func:`~neuralcoref.core.prepare.prepare_doc`, as training
+        prepares it) with its candidate pairs, for :meth:`score`."""
         dim = self.model.config.scorer.vector_dim
-        tensor = doc.tensor
-        if tensor is not None and tensor.ndim == 2 and tensor.size and tensor.shape[1] != dim:
-            raise NeuralcorefError(Errors.E109.format(found=tensor.shape[1], expected=dim))
+        prepared = prepare_doc(doc, self.rules, self.tables, use_vectors=dim > 0,
+                               document_prior=self.document_prior, blacklist=self.blacklist,
+                               vector_dim=dim)
+        ptr, ante, codes = candidate_pairs(prepared.features, self.max_dist, self.max_dist_match,
+                                           self.max_dist_nominal)
+        return _Featurized(prepared.mentions, prepared.features, ptr, ante, codes, prepared.inputs)
 
     def predict(self, docs: Sequence[Doc], store_scores: bool = False) -> List[DocCoref]:
         """Coreference of a batch of parsed Docs, scored in shared matrix products.

@@ -124,6 +124,38 @@ def test_featurize_with_a_document_prior_applies_it_as_inference_does(nlp_en, sa
     assert not np.allclose(a[:, k * dim:(k + 1) * dim], b[:, k * dim:(k + 1) * dim])
 
 
+def test_featurize_training_and_runtime_prepare_a_doc_alike(nlp_en, tmp_path):
+    # One prepare_doc: the arrays training stores for a Doc are those the resolver
+    # scores for it (mentions, compact codes, span vectors, candidate pairs, inputs).
+    from neuralcoref.api import model_folder
+    from neuralcoref.core.resolver import Resolver
+    from neuralcoref.corpora.conll import read_conll_path
+    from neuralcoref.corpora.gold import parse_conll_docs
+
+    model = load_model(model_folder("en"))  # a model that reads the pipeline's vectors
+    resolver = Resolver(model, check_rules=False)
+    assert model.config.scorer.vector_dim > 0
+    corpus = featurize_corpus(SAMPLE, nlp_en, resolver.rules, tmp_path, progress=False,
+                              document_prior=model.config.document_prior or None)
+    data = TrainingData(corpus, resolver.vocab, resolver.max_dist, resolver.max_dist_match,
+                        max_dist_nominal=resolver.max_dist_nominal)
+    offsets = np.asarray(corpus.doc_offsets)
+    n_pairs = 0
+    for d, (_, doc) in enumerate(parse_conll_docs(nlp_en, read_conll_path(SAMPLE))):
+        item, stored = resolver.featurize_doc(doc), corpus.features[corpus.doc_slice(d)]
+        assert len(item.features) == len(stored) > 0
+        for name in ("codes", "hashes", "words", "vectors"):
+            np.testing.assert_array_equal(np.asarray(getattr(stored, name)), getattr(item.features, name),
+                                          err_msg=name)
+        lo, hi = data.ptr[offsets[d]], data.ptr[offsets[d + 1]]
+        np.testing.assert_array_equal(data.ptr[offsets[d]:offsets[d + 1] + 1] - lo, item.ptr)
+        np.testing.assert_array_equal(data.ante[lo:hi] - offsets[d], item.ante)
+        np.testing.assert_array_equal(data.pair_codes[lo:hi], item.codes)
+        np.testing.assert_array_equal(corpus.decode_inputs(d).heads, item.inputs.heads)
+        n_pairs += hi - lo
+    assert n_pairs > 0 and d == corpus.n_docs - 1
+
+
 def test_gold_labels_exact_match():
     labels = gold_labels([(0, 1), (2, 4), (5, 6)], [[(0, 1), (5, 6)], [(2, 3)]])
     assert labels.tolist() == [0, -1, 0]
