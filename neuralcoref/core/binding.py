@@ -29,8 +29,8 @@ one cluster and links a reflexive to its binder when agreement allows.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import cached_property
-from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
+from functools import cached_property, lru_cache
+from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple, Union
 
 import numpy as np
 from spacy.tokens import Doc
@@ -128,6 +128,8 @@ class Binding:
 
     def pairs(self) -> Set[Tuple[int, int]]:
         """RETURNS (Set[Tuple[int, int]]): forbidden (later, earlier) mention pairs."""
+        if not len(self.forbid):
+            return set()
         later = np.repeat(np.arange(len(self)), np.diff(self.forbid_ptr))
         return set(zip(later.tolist(), self.forbid.tolist()))
 
@@ -192,6 +194,12 @@ def allowed_together(partners: Dict[int, Set[int]], first: Sequence[int],
     return not any(partners.get(m, set()) & other for m in first)
 
 
+@lru_cache(maxsize=32)
+def _person_words(rules: LanguageRules) -> FrozenSet[str]:
+    """The words of the rules' ``person_words`` map, of whatever person."""
+    return frozenset(rules.class_map("person_words"))
+
+
 class _Parse:
     """The token arrays binding reads, and children lists, for one Doc.
 
@@ -246,8 +254,9 @@ class _Parse:
     def clitic(self) -> np.ndarray:
         """A first- or second-person pronoun before its verb, other than its
         subject, is an object clitic too ("te/expl:comp voir")."""
+        # person > 0 is one lookup of all the person words, not one per person.
         return (has_label(self.arrays.lower, self.rules.binding_clitic_words)
-                | ((self.person > 0) & ~self._subject_dep)) \
+                | (has_label(self.arrays.lower, _person_words(self.rules)) & ~self._subject_dep)) \
             & self.verb[self.heads] & (np.arange(self.n) < self.heads)
 
     @cached_property
