@@ -29,7 +29,8 @@ one cluster and links a reflexive to its binder when agreement allows.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
+from functools import cached_property, lru_cache
+from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple, Union
 
 import numpy as np
 from spacy.tokens import Doc
@@ -92,13 +93,16 @@ class Binding:
         binder (ndarray | None): (n,) int32 binders, -1 for none; None: none.
         RETURNS (Binding): with the pairs stored under their later mention.
         """
+        if binder is None:
+            binder = np.full(n, -1, dtype=np.int32)
+        if not len(pairs):  # the usual short Doc: no sort, no count
+            return cls(np.zeros(n + 1, dtype=np.int64), np.zeros(0, dtype=np.int32),
+                       np.asarray(binder, dtype=np.int32))
         pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
         later, earlier = pairs.max(axis=1), pairs.min(axis=1)
         keys = np.unique((later * n + earlier)[later != earlier])
         later, earlier = keys // max(n, 1), keys % max(n, 1)
         ptr = np.concatenate([[0], np.cumsum(np.bincount(later, minlength=n))]).astype(np.int64)
-        if binder is None:
-            binder = np.full(n, -1, dtype=np.int32)
         return cls(ptr, earlier.astype(np.int32), np.asarray(binder, dtype=np.int32))
 
     def with_pairs(self, pairs: Union[Sequence[Tuple[int, int]], np.ndarray],
@@ -124,6 +128,8 @@ class Binding:
 
     def pairs(self) -> Set[Tuple[int, int]]:
         """RETURNS (Set[Tuple[int, int]]): forbidden (later, earlier) mention pairs."""
+        if not len(self.forbid):
+            return set()
         later = np.repeat(np.arange(len(self)), np.diff(self.forbid_ptr))
         return set(zip(later.tolist(), self.forbid.tolist()))
 
@@ -188,77 +194,204 @@ def allowed_together(partners: Dict[int, Set[int]], first: Sequence[int],
     return not any(partners.get(m, set()) & other for m in first)
 
 
+@lru_cache(maxsize=32)
+def _person_words(rules: LanguageRules) -> FrozenSet[str]:
+    """The words of the rules' ``person_words`` map, of whatever person."""
+    return frozenset(rules.class_map("person_words"))
+
+
 class _Parse:
-    """The token arrays binding reads, and children lists, for one Doc."""
+    """The token arrays binding reads, and children lists, for one Doc.
+
+    Each label array is built on first use: a short Doc without a pronoun or
+    an object asks for few of them (docs/experiments/2026-12-07-short-text-latency.md).
+    """
 
     def __init__(self, arrays: DocArrays, rules: LanguageRules):
-        n = len(arrays)
+        self.arrays, self.rules, self.n = arrays, rules, len(arrays)
         self.heads, self.left, self.right = arrays.head, arrays.left, arrays.right
-        dep, lower, pos = arrays.dep, arrays.lower, arrays.pos
 
-        has = has_label
-        self.verb = has(pos, rules.verb_pos)
-        # Principle S: each first- or second-person word's person, 0 for none.
-        persons = rules.class_map("person_words")
-        codes = {person: code for code, person in enumerate(sorted(set(persons.values())), start=1)}
-        self.person = label_codes(lower, persons, codes)
-        self.first_person = isin(self.person, [code for person, code in codes.items() if person.startswith("1")])
-        # A vocative names the addressee ("Monsieur, je vous remercie").
-        self.vocative = has(dep, rules.vocative_deps)
-        # A first- or second-person pronoun before its verb, other than its
-        # subject, is an object clitic too ("te/expl:comp voir").
-        subject_dep = has(dep, rules.binding_subject_deps)
-        self.in_clitic_cluster = has(lower, rules.clitic_cluster_words)
-        self.clitic = (has(lower, rules.binding_clitic_words) | ((self.person > 0) & ~subject_dep)) \
-            & self.verb[self.heads] & (np.arange(n) < self.heads)
-        # An object clitic the parser calls a subject ("et [lui] a parlé") is no
-        # subject: the verb keeps the one it shares through coordination.
-        self.subject = subject_dep & ~self.clitic
-        self.object = has(dep, rules.binding_object_deps)
-        self.phrase_object = has(dep, rules.phrase_object_deps) & ~self.object
-        self.preposition = has(dep, rules.binding_preposition_deps)
-        self.prep = self.preposition & has(lower, rules.binding_prepositions)
+    @cached_property
+    def kids(self) -> np.ndarray:
+        return self.arrays.children[0]
+
+    @cached_property
+    def kid_ptr(self) -> np.ndarray:
+        return self.arrays.children[1]
+
+    @cached_property
+    def verb(self) -> np.ndarray:
+        return has_label(self.arrays.pos, self.rules.verb_pos)
+
+    @cached_property
+    def _person_codes(self) -> Dict[str, int]:
+        persons = self.rules.class_map("person_words")
+        return {person: code for code, person in enumerate(sorted(set(persons.values())), start=1)}
+
+    @cached_property
+    def person(self) -> np.ndarray:
+        """Principle S: each first- or second-person word's person, 0 for none."""
+        return label_codes(self.arrays.lower, self.rules.class_map("person_words"), self._person_codes)
+
+    @cached_property
+    def first_person(self) -> np.ndarray:
+        return isin(self.person, [code for person, code in self._person_codes.items() if person.startswith("1")])
+
+    @cached_property
+    def vocative(self) -> np.ndarray:
+        """A vocative names the addressee ("Monsieur, je vous remercie")."""
+        return has_label(self.arrays.dep, self.rules.vocative_deps)
+
+    @cached_property
+    def _subject_dep(self) -> np.ndarray:
+        return has_label(self.arrays.dep, self.rules.binding_subject_deps)
+
+    @cached_property
+    def in_clitic_cluster(self) -> np.ndarray:
+        return has_label(self.arrays.lower, self.rules.clitic_cluster_words)
+
+    @cached_property
+    def clitic(self) -> np.ndarray:
+        """A first- or second-person pronoun before its verb, other than its
+        subject, is an object clitic too ("te/expl:comp voir")."""
+        # person > 0 is one lookup of all the person words, not one per person.
+        return (has_label(self.arrays.lower, self.rules.binding_clitic_words)
+                | (has_label(self.arrays.lower, _person_words(self.rules)) & ~self._subject_dep)) \
+            & self.verb[self.heads] & (np.arange(self.n) < self.heads)
+
+    @cached_property
+    def subject(self) -> np.ndarray:
+        """An object clitic the parser calls a subject ("et [lui] a parlé") is no
+        subject: the verb keeps the one it shares through coordination."""
+        return self._subject_dep & ~self.clitic
+
+    @cached_property
+    def object(self) -> np.ndarray:
+        return has_label(self.arrays.dep, self.rules.binding_object_deps)
+
+    @cached_property
+    def phrase_object(self) -> np.ndarray:
+        return has_label(self.arrays.dep, self.rules.phrase_object_deps) & ~self.object
+
+    @cached_property
+    def preposition(self) -> np.ndarray:
+        return has_label(self.arrays.dep, self.rules.binding_preposition_deps)
+
+    @cached_property
+    def prep(self) -> np.ndarray:
+        rules, lower = self.rules, self.arrays.lower
+        prep = self.preposition & has_label(lower, rules.binding_prepositions)
         # "argued with him": an argument where the predicate has no object ("took
         # the book with him" leaves "him" free).
-        loose = self.preposition & has(lower, rules.binding_objectless_prepositions)
+        loose = self.preposition & has_label(lower, rules.binding_objectless_prepositions)
         if loose.any():
-            with_object = np.zeros(n, dtype=bool)
+            with_object = np.zeros(self.n, dtype=bool)
             with_object[self.heads[self.object]] = True
-            self.prep |= loose & ~with_object[self.heads]
+            prep |= loose & ~with_object[self.heads]
         # "protected her from him", "discussed trade with him": a phrase of the
         # verb's frame is its argument, wherever the parser hangs it.
-        self.frame_verb = frame_verbs(arrays, rules)
-        self.prep |= self.frame_verb >= 0
-        self.conj = has(dep, rules.conj_deps)
-        self.asyndetic = has(dep, rules.binding_asyndetic_deps)
-        self.subordinator = has(dep, rules.binding_subordinator_deps)
-        self.control = has(dep, rules.control_deps)
-        self.complement = has(dep, rules.binding_complement_deps)
-        self.finite = has(arrays.tag, rules.finite_verb_tags)
-        self.nonfinite = has(arrays.tag, rules.nonfinite_verb_tags)
-        self.past = has(arrays.tag, rules.past_verb_tags)
-        self.adjectival = has(dep, rules.predicate_adjective_deps)
-        self.relcl = has(dep, rules.relative_clause_deps)
-        self.relative = has(lower, rules.relative_words)
-        self.modifier_clause = has(dep, rules.clausal_modifier_deps)
-        self.expletive = has(dep, rules.binding_expletive_deps)
-        self.no_c_command = has(dep, rules.binding_predicate_deps)
-        # A mention that is a predicate ("proclaimed himself [Emperor]", "serve
-        # as [the capital]") describes, it is not bound.
-        self.predicative = self.no_c_command | has(lower, rules.predicative_words)[self.heads]
-        self.noun = has(pos, rules.noun_pos | rules.proper_pos)
-        self.personal = has(lower, rules.binding_pronoun_words)
-        self.reflexive = has(lower, rules.reflexive_words)
-        self.determiner = has(dep, rules.determiner_deps)
-        self.possessive = has(lower, rules.binding_possessive_words) & self.determiner
-        self.noun_prep = self.prep & has(lower, rules.binding_noun_prepositions)
-        # "helped [her] do it": an accusative subject of a complement clause,
-        # or any personal one of a non-finite complement ("expects [it] to sell").
-        complement = has(dep, rules.binding_complement_deps)[self.heads]
-        self.exceptional = self.subject & complement & (
-            has(lower, rules.binding_accusative_words)
+        prep |= self.frame_verb >= 0
+        return prep
+
+    @cached_property
+    def frame_verb(self) -> np.ndarray:
+        return frame_verbs(self.arrays, self.rules)
+
+    @cached_property
+    def conj(self) -> np.ndarray:
+        return has_label(self.arrays.dep, self.rules.conj_deps)
+
+    @cached_property
+    def asyndetic(self) -> np.ndarray:
+        return has_label(self.arrays.dep, self.rules.binding_asyndetic_deps)
+
+    @cached_property
+    def subordinator(self) -> np.ndarray:
+        return has_label(self.arrays.dep, self.rules.binding_subordinator_deps)
+
+    @cached_property
+    def control(self) -> np.ndarray:
+        return has_label(self.arrays.dep, self.rules.control_deps)
+
+    @cached_property
+    def complement(self) -> np.ndarray:
+        return has_label(self.arrays.dep, self.rules.binding_complement_deps)
+
+    @cached_property
+    def finite(self) -> np.ndarray:
+        return has_label(self.arrays.tag, self.rules.finite_verb_tags)
+
+    @cached_property
+    def nonfinite(self) -> np.ndarray:
+        return has_label(self.arrays.tag, self.rules.nonfinite_verb_tags)
+
+    @cached_property
+    def past(self) -> np.ndarray:
+        return has_label(self.arrays.tag, self.rules.past_verb_tags)
+
+    @cached_property
+    def adjectival(self) -> np.ndarray:
+        return has_label(self.arrays.dep, self.rules.predicate_adjective_deps)
+
+    @cached_property
+    def relcl(self) -> np.ndarray:
+        return has_label(self.arrays.dep, self.rules.relative_clause_deps)
+
+    @cached_property
+    def relative(self) -> np.ndarray:
+        return has_label(self.arrays.lower, self.rules.relative_words)
+
+    @cached_property
+    def modifier_clause(self) -> np.ndarray:
+        return has_label(self.arrays.dep, self.rules.clausal_modifier_deps)
+
+    @cached_property
+    def expletive(self) -> np.ndarray:
+        return has_label(self.arrays.dep, self.rules.binding_expletive_deps)
+
+    @cached_property
+    def no_c_command(self) -> np.ndarray:
+        return has_label(self.arrays.dep, self.rules.binding_predicate_deps)
+
+    @cached_property
+    def predicative(self) -> np.ndarray:
+        """A mention that is a predicate ("proclaimed himself [Emperor]", "serve
+        as [the capital]") describes, it is not bound."""
+        return self.no_c_command | has_label(self.arrays.lower, self.rules.predicative_words)[self.heads]
+
+    @cached_property
+    def noun(self) -> np.ndarray:
+        return has_label(self.arrays.pos, self.rules.noun_pos | self.rules.proper_pos)
+
+    @cached_property
+    def personal(self) -> np.ndarray:
+        return has_label(self.arrays.lower, self.rules.binding_pronoun_words)
+
+    @cached_property
+    def reflexive(self) -> np.ndarray:
+        return has_label(self.arrays.lower, self.rules.reflexive_words)
+
+    @cached_property
+    def determiner(self) -> np.ndarray:
+        return has_label(self.arrays.dep, self.rules.determiner_deps)
+
+    @cached_property
+    def possessive(self) -> np.ndarray:
+        return has_label(self.arrays.lower, self.rules.binding_possessive_words) & self.determiner
+
+    @cached_property
+    def noun_prep(self) -> np.ndarray:
+        return self.prep & has_label(self.arrays.lower, self.rules.binding_noun_prepositions)
+
+    @cached_property
+    def exceptional(self) -> np.ndarray:
+        """"helped [her] do it": an accusative subject of a complement clause,
+        or any personal one of a non-finite complement ("expects [it] to sell")."""
+        arrays, rules = self.arrays, self.rules
+        complement = self.complement[self.heads]
+        return self.subject & complement & (
+            has_label(arrays.lower, rules.binding_accusative_words)
             | (self.personal & self.nonfinite[self.heads] & ~self._tensed(arrays, rules)[self.heads]))
-        self.kids, self.kid_ptr = arrays.children
 
     def _tensed(self, arrays: DocArrays, rules: LanguageRules) -> np.ndarray:
         """(n,) bool: verbs with a modal or finite auxiliary before them ("it
@@ -414,7 +547,10 @@ def binding_constraints(doc: Doc, mentions: Mentions, rules: LanguageRules,
 
     pairs: List[Tuple[int, int]] = []
     binder = np.full(n, -1, dtype=np.int32)
-    anaphors = np.flatnonzero(pronominal & (parse.personal | parse.reflexive | parse.possessive)[heads])
+    # Most stages look at pronouns only: a Doc without one builds no table for them.
+    any_pronoun = bool(pronominal.any())
+    anaphors = np.flatnonzero(pronominal & (parse.personal | parse.reflexive | parse.possessive)[heads]) \
+        if any_pronoun else np.zeros(0, dtype=np.int64)
     for m in anaphors.tolist():
         p = int(heads[m])
         if parse.possessive[p]:
@@ -445,13 +581,13 @@ def binding_constraints(doc: Doc, mentions: Mentions, rules: LanguageRules,
                 inside = with_heads(lo, hi)
                 inside = inside[~pronominal[inside] & ~parse.predicative[heads[inside]]]
                 pairs.extend((m, int(o)) for o in inside)
-    if "S" in wanted:
+    if "S" in wanted and any_pronoun:
         pairs.extend(_person_pairs(parse, heads, pronominal, with_heads))
-    if "B" in wanted and rules.subject_clitic_words:
+    if "B" in wanted and rules.subject_clitic_words and any_pronoun:
         pairs.extend(_clitic_cluster_pairs(parse, arrays, rules, heads, pronominal, with_heads))
     if "N" in wanted:
         pairs.extend(_coargument_phrases(parse, heads, pronominal, with_heads))
-    if "I" in wanted:
+    if "I" in wanted and any_pronoun:
         pairs.extend(_within_own_phrase(parse, mentions, pronominal, with_heads))
     return replace(Binding.from_pairs(n, pairs, binder), fallback=FALLBACK, clusters=rules.binding_clusters)
 

@@ -572,6 +572,8 @@ def person_conflicts(persons: np.ndarray, voices: np.ndarray, window: int = PERS
     known = np.flatnonzero((persons >= 0) & (voices >= 0))
     first, second, third = (PERSON.index(p) for p in ("1", "2", "3"))
     kind, voice = persons[known], voices[known]
+    if len(known) < 2 or not (kind == first).any():  # each conflict holds a first person
+        return np.zeros((0, 2), dtype=np.int64)
     # Bits: 1 first person, 2 second, 4 third; a conflict is a pair's union.
     bits = np.where(kind == first, 1, np.where(kind == second, 2, np.where(kind == third, 4, 0)))
     out = [np.zeros((0, 2), dtype=np.int64)]

@@ -62,9 +62,12 @@ def _expletives_and_clefts(doc: Doc, rules: LanguageRules,
     arrays = arrays_of(doc, arrays)
     heads = arrays.head.astype(np.int64)
     dep, lower = arrays.dep, arrays.lower
+    pronoun = has_label(lower, rules.expletive_pronouns)
+    if not pronoun.any() and not (rules.inverted_subject_words
+                                  and has_label(lower, rules.inverted_subject_words).any()):
+        return out, cuts  # most short Docs: no pronoun to ask about, no table to build
     tables = _Tables(rules, arrays, heads)
     out |= _inverted_expletives(arrays, rules, tables)
-    pronoun = has_label(lower, rules.expletive_pronouns)
     # A pronoun that heads a multiword function word ("[Il] y a trois ans",
     # "ago") is part of it, no subject.
     fixed = has_label(dep, rules.fixed_deps) & (heads != np.arange(n))

@@ -39,10 +39,13 @@ def verb_phrase_trims(doc, rules: LanguageRules, starts: np.ndarray, ends: np.nd
     if not rules.verb_frames or not len(heads):
         return out
     arrays = arrays_of(doc, arrays)
-    verbs = frame_verbs(arrays, rules)
     _, object_deps = _frame_tables(rules)
+    objects = np.flatnonzero(has_label(arrays.dep[heads], object_deps))
+    if not len(objects):
+        return out  # no mention headed by an object: no frame to read
+    verbs = frame_verbs(arrays, rules)
     kids, ptr = arrays.children
-    for m in np.flatnonzero(has_label(arrays.dep[heads], object_deps)).tolist():
+    for m in objects.tolist():
         h = int(heads[m])
         # A phrase of the frame of h's verb, hung on h, ending where the mention ends.
         tails = [c for c in kids[ptr[h]:ptr[h + 1]].tolist()

@@ -78,8 +78,21 @@ def quote_ids(doc: Doc, rules: LanguageRules,
     return out
 
 
-def _hashes(words) -> np.ndarray:
-    return np.array(sorted(hash_string(w) for w in words), dtype=np.uint64)
+@lru_cache(maxsize=256)
+def _hashes(words: frozenset) -> np.ndarray:
+    """The sorted string ids of a rules' word set, read-only: built once per set,
+    not per Doc."""
+    out = np.array(sorted(hash_string(w) for w in words), dtype=np.uint64)
+    out.setflags(write=False)
+    return out
+
+
+def _any_mark(arrays: DocArrays, rules: LanguageRules) -> bool:
+    """Whether the Doc holds any mark :func:`quotations` and :func:`voices` look
+    for: most short texts hold none, and need no more than this one test."""
+    marks = (rules.quote_open_marks | rules.speech_open_marks | rules.quote_close_marks
+             | rules.speech_close_marks | rules.speech_marks | rules.turn_dashes | rules.turn_label_marks)
+    return bool(isin(arrays.orth, _hashes(marks)).any())
 
 
 class Quotation(NamedTuple):
@@ -111,6 +124,8 @@ def quotations(doc: Doc, rules: LanguageRules,
     if not (len(opens) or len(toggles) or rules.turn_dashes or rules.turn_label_marks) or not len(doc):
         return []
     arrays = arrays_of(doc, arrays)
+    if not _any_mark(arrays, rules):
+        return []
     named = [(q.start, q.end) for q in name_turns(doc, rules, arrays)]
     orth = arrays.orth
     marks = np.flatnonzero(isin(orth, opens) | isin(orth, closes) | isin(orth, toggles))
@@ -141,6 +156,8 @@ def voices(doc: Doc, rules: LanguageRules, arrays: Optional[DocArrays] = None,
     spans (List[Tuple[int, int]] | None): the Doc's :func:`quotations`; None: find them now.
     """
     arrays = arrays_of(doc, arrays)
+    if not spans and not _has_speaker_column(arrays) and not _any_mark(arrays, rules):
+        return np.zeros(len(doc), dtype=np.int64)  # no quotation, no turn: all the narrator's
     if _has_speaker_column(arrays) or (rules.turn_dashes and not len(arrays.paragraph_breaks)
                                        and isin(arrays.orth, _hashes(rules.turn_dashes)).any()):
         return np.full(len(doc), -1, dtype=np.int64)
