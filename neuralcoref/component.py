@@ -141,7 +141,46 @@ def _building_from_config() -> bool:
     return False
 
 
-class NeuralCoref(Pipe):
+class GuardedPipe(Pipe):
+    """A pipe whose failures go to the pipeline's error handler one Doc at a
+    time: ``predict`` and ``set_annotations`` are the subclass's."""
+
+    def __call__(self, doc: Doc) -> Doc:
+        """Annotate one Doc. An error goes to the pipeline's error handler
+        (``nlp.set_error_handler``); if the handler returns, the Doc is returned
+        without annotations, as spaCy does for a component that raises."""
+        error_handler = self.get_error_handler()
+        try:
+            self.set_annotations([doc], self.predict([doc]))
+        except Exception as err:
+            error_handler(self.name, self, [doc], err)
+        return doc
+
+    def pipe(self, stream: Iterable[Doc], *, batch_size: int = 64) -> Iterator[Doc]:
+        """Annotate Docs in batches. A Doc that fails goes to the error handler
+        (``error_handler(name, self, [doc], e)``) and, if the handler returns, is
+        left out, as spaCy's own pipes do."""
+        error_handler = self.get_error_handler()
+        for docs in minibatch(stream, size=batch_size):
+            try:
+                self.set_annotations(docs, self.predict(docs))
+            except Exception:
+                # Only the Docs that fail on their own go to the handler, not their batch.
+                yield from self._pipe_each(docs, error_handler)
+            else:
+                yield from docs
+
+    def _pipe_each(self, docs: List[Doc], error_handler: Callable) -> Iterator[Doc]:
+        for doc in docs:
+            try:
+                self.set_annotations([doc], self.predict([doc]))
+            except Exception as err:
+                error_handler(self.name, self, [doc], err)
+            else:
+                yield doc
+
+
+class NeuralCoref(GuardedPipe):
     """Resolves coreference: clusters of mentions on ``doc.spans``.
 
     vocab (Vocab): the pipeline's vocabulary.
@@ -333,40 +372,6 @@ class NeuralCoref(Pipe):
         spaCy inspects ``pipe.model`` of every component while building a pipeline
         (e.g. ``spacy.load``), before ``from_disk`` brings the model."""
         return self._model
-
-    def __call__(self, doc: Doc) -> Doc:
-        """Resolve one Doc. An error goes to the pipeline's error handler
-        (``nlp.set_error_handler``); if the handler returns, the Doc is returned
-        without coreference, as spaCy does for a component that raises."""
-        error_handler = self.get_error_handler()
-        try:
-            self.set_annotations([doc], self.predict([doc]))
-        except Exception as err:
-            error_handler(self.name, self, [doc], err)
-        return doc
-
-    def pipe(self, stream: Iterable[Doc], *, batch_size: int = 64) -> Iterator[Doc]:
-        """Resolve Docs in batches whose mentions are scored together. A Doc that
-        fails goes to the error handler (``error_handler(name, self, [doc], e)``)
-        and, if the handler returns, is left out, as spaCy's own pipes do."""
-        error_handler = self.get_error_handler()
-        for docs in minibatch(stream, size=batch_size):
-            try:
-                self.set_annotations(docs, self.predict(docs))
-            except Exception:
-                # Only the Docs that fail on their own go to the handler, not their batch.
-                yield from self._pipe_each(docs, error_handler)
-            else:
-                yield from docs
-
-    def _pipe_each(self, docs: List[Doc], error_handler: Callable) -> Iterator[Doc]:
-        for doc in docs:
-            try:
-                self.set_annotations([doc], self.predict([doc]))
-            except Exception as err:
-                error_handler(self.name, self, [doc], err)
-            else:
-                yield doc
 
     def predict(self, docs: Iterable[Doc]) -> List[DocCoref]:
         """Coreference of parsed Docs, without changing them. Warns (W104, W105)

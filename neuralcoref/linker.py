@@ -21,16 +21,15 @@ import json
 import shutil
 from importlib import resources
 from pathlib import Path
-from typing import Any, Dict, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union
+from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Tuple, Union
 
 from spacy import util
 from spacy.language import Language
-from spacy.pipeline import Pipe
 from spacy.tokens import Doc, Span
-from spacy.util import minibatch
 from spacy.vocab import Vocab
 
 from .artifacts.kb import KnowledgeBase, kb_path, load_kb
+from .component import GuardedPipe
 from .core.link_scorer import LinkScorer
 from .core.linking import (DocContext, Unit, UnitLinks, decide, link_features, link_units, merged_clusters,
                            split_units)
@@ -94,7 +93,7 @@ class DocLinks(NamedTuple):
     clusters: List[List[int]]
 
 
-class CorefLinker(Pipe):
+class CorefLinker(GuardedPipe):
     """Links coreference clusters (and lone named entities) to a knowledge base.
 
     vocab (Vocab): the pipeline's vocabulary.
@@ -162,25 +161,6 @@ class CorefLinker(Pipe):
 
             warnings.warn(Warnings.W400.format(kb=self.cfg["kb"]))
         self._kb = kb
-
-    def __call__(self, doc: Doc) -> Doc:
-        error_handler = self.get_error_handler()
-        try:
-            self.set_annotations([doc], self.predict([doc]))
-        except Exception as err:
-            error_handler(self.name, self, [doc], err)
-        return doc
-
-    def pipe(self, stream: Iterable[Doc], *, batch_size: int = 64) -> Iterator[Doc]:
-        error_handler = self.get_error_handler()
-        for docs in minibatch(stream, size=batch_size):
-            for doc in docs:
-                try:
-                    self.set_annotations([doc], self.predict([doc]))
-                except Exception as err:
-                    error_handler(self.name, self, [doc], err)
-                    continue
-                yield doc
 
     def predict(self, docs: Iterable[Doc]) -> List[DocLinks]:
         """The linking decisions of Docs with clusters, without changing them."""
