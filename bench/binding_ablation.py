@@ -27,7 +27,7 @@ from neuralcoref.core.expletives import expletive_tokens
 from neuralcoref.core.mentions import extract_mentions
 from neuralcoref.corpora.conll import read_conll_path
 from neuralcoref.corpora.gold import parse_conll_docs
-from neuralcoref.lang.base import _FILTER_FIELDS, LanguageRules
+from neuralcoref.lang.base import CandidateRules, ExpletiveRules, LanguageRules
 
 Parsed = List[Tuple[object, object]]
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
@@ -55,11 +55,11 @@ def parse_cached(nlp, path: str) -> Parsed:
 
 def variants(rules: LanguageRules) -> Dict[str, LanguageRules]:
     """The rules with binding and the filter switched on and off, by name."""
-    off = replace(rules, binding_principles=frozenset(), **{f: frozenset() for f in _FILTER_FIELDS})
+    off = replace(rules, binding_principles=frozenset(), expletives=ExpletiveRules(), candidates=CandidateRules())
     out = {"none": off, "expletives": replace(rules, binding_principles=frozenset())}
     for p in sorted(rules.binding_principles):
         out[p] = replace(off, binding_principles=frozenset({p}))
-    out["binding"] = replace(rules, **{f: frozenset() for f in _FILTER_FIELDS})
+    out["binding"] = replace(rules, expletives=ExpletiveRules(), candidates=CandidateRules())
     out["all"] = rules
     return out
 

@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import lexicon_board as lb  # noqa: E402
 from neuralcoref.core.clustering import (agreement_codes, best_antecedents, link_offsets_of, name_words,
                                    pronoun_persons, with_speaker_genders, with_speaker_names)
-from neuralcoref.lang.base import _FILTER_FIELDS
+from neuralcoref.lang.base import CandidateRules, ExpletiveRules
 from neuralcoref.core.classes import mention_classes
 
 
@@ -74,7 +74,7 @@ def main() -> None:
         for filt in (0, 1):
             if not any(VARIANTS[v][4] == filt for v in chosen):
                 continue
-            resolver.rules = rules if filt else replace(rules, **{f: frozenset() for f in _FILTER_FIELDS})
+            resolver.rules = rules if filt else replace(rules, expletives=ExpletiveRules(), candidates=CandidateRules())
             items = [resolver.featurize_doc(doc) for doc in docs]
             scores = [resolver.score([it]) for it in items]
             bases = [{"names": name_words(doc, it.mentions.starts, it.mentions.ends, it.mentions.types),

@@ -51,7 +51,7 @@ from .core.pairs import candidate_window
 from .core.resolver import DocCoref, Resolver, warn_rules
 from .errors import Errors, ModelLoadError, NeuralcorefError, Warnings, quote
 from .extensions import SCORES_KEY, get_clusters, register_extensions, set_clusters
-from .lang import PendingRules, get_pipeline_rules, get_rules, pending_pipeline_rules
+from .lang import PendingRules, get_rules, pipeline_rules
 from .lang.base import LanguageRules
 from .language_check import judge_language, words_of
 from .validation import (COMPONENT_FIELDS, check_bool, check_float, check_int, check_tokenizer, check_with,
@@ -84,6 +84,7 @@ DEFAULT_CONFIG = {
     "store_scores": False,
     "conv_dict": None,
     "model": None,
+    "rules": None,
 }
 
 
@@ -108,8 +109,13 @@ def make_neuralcoref(
     store_scores: bool,
     conv_dict: Optional[Dict[str, List[str]]],
     model: Optional[str],
+    rules: Union[str, LanguageRules, None],
 ) -> "NeuralCoref":
     """Create the coreference component (see NeuralCoref for the settings).
+
+    rules (str | LanguageRules | None): the language rules, by registered name
+        ("neuralcoref.rules.en.v1") or language code ("fr"), or a ``{"@misc": name}``
+        block; None: the pipeline's language's (see ``neuralcoref.lang.pipeline_rules``).
 
     RAISES NeuralcorefError: E159 when the pipeline has components but no parser;
         ModelLoadError: E102 (and E103-E118) when ``nlp.add_pipe`` names a
@@ -122,7 +128,7 @@ def make_neuralcoref(
                        max_dist_nominal=max_dist_nominal, link_offsets=link_offsets,
                        top_antecedents=top_antecedents, blacklist=blacklist,
                        store_scores=store_scores, conv_dict=conv_dict, model=model,
-                       rules=pending_pipeline_rules(nlp) or get_pipeline_rules(nlp),
+                       rules=pipeline_rules(nlp, rules),
                        model_later=_building_from_config(), tensor_pipes=tensor_pipes(nlp))
 
 

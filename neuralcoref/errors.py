@@ -173,8 +173,9 @@ class Errors(metaclass=ErrorsWithCodes):
     E050 = ("No mention-extraction rules for language '{lang}' (languages with "
             "rules: {available}), and the generic Universal Dependencies rules do not "
             "fit its parser, whose labels ({labels}) are not UD labels: write a "
-            "LanguageRules for it in neuralcoref/lang/ and register it in "
-            "neuralcoref.lang.LANGUAGES, or pass rules explicitly.")
+            "LanguageRules for it and register it as 'neuralcoref.rules.{lang}.v1' in "
+            "spaCy's registry (docs/languages.md), or pass rules explicitly (the "
+            "component's 'rules' setting).")
     E051 = ("The Doc has no dependency parse: add a 'parser' to the pipeline before "
             "'neuralcoref' (mentions are built from dependency subtrees).")
     E052 = ("The Doc has no part-of-speech tags (Token.pos): add a 'tagger' and an "
@@ -492,6 +493,15 @@ class Errors(metaclass=ErrorsWithCodes):
     E408 = ("{path}, line {line}: {reason}. An entities TSV has a header and the columns "
             "doc_id, sentence, start, end, cluster, entity_type, wikipedia_title, "
             "wikidata_id ('_' where unknown).")
+    # Language rules in spaCy's registry (issue 59): E460-E462
+    E460 = ("No language rules named '{name}'. Registered rules: {names}. A language "
+            "code with registered rules works too (\"en\"); a package registers its "
+            "rules with @registry.misc(\"neuralcoref.rules.<lang>.v1\") or the "
+            "'spacy_misc' entry point (docs/languages.md).")
+    E461 = ("The rules registered as '{name}' gave a {kind}, not a LanguageRules: the "
+            "registered function takes no argument and returns the rules.")
+    E462 = ("The 'rules' setting {value} is no name: give the name of registered rules or a "
+            "language code (registered: {names}), or null for the pipeline's language.")
     # Pretraining on unlabeled text (issue 57): E465-E474
     E465 = ("Cannot read text from {path}: give a .txt file, a folder of .txt files, or a "
             "JSONL file (.jsonl or .jsonl.gz) with one object per line and a 'text' field.")

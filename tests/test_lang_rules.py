@@ -436,10 +436,10 @@ def test_lang_rules_binding_and_expletive_fields_stay_out_of_the_fingerprint():
     # them must not invalidate the models' recorded fingerprints (W101).
     from dataclasses import replace as replace_rules
 
-    from neuralcoref.lang.base import _BINDING_FIELDS, _FILTER_FIELDS, _FLAG_FIELDS
+    from neuralcoref.lang.base import BindingRules, CandidateRules, ExpletiveRules
     for rules in (get_rules("en"), fr.RULES, ud.RULES):
-        emptied = replace_rules(rules, **{f: (not getattr(rules, f)) if f in _FLAG_FIELDS else frozenset()
-                                          for f in _BINDING_FIELDS + _FILTER_FIELDS})
+        emptied = replace_rules(rules, expletives=ExpletiveRules(), candidates=CandidateRules(),
+                                binding=BindingRules(binding_clusters=not rules.binding_clusters))
         assert emptied.fingerprint() == rules.fingerprint()
     # ...while a mention field still changes it.
     assert replace_rules(fr.RULES, clitic_words=labels()).fingerprint() != fr.RULES.fingerprint()

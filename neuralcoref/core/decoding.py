@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Mapping, Optional, Sequence
 
@@ -209,8 +209,7 @@ def inputs_fingerprint(rules: LanguageRules) -> str:
     for folder in _SOURCES:
         for path in sorted(folder.glob("*.py")) + sorted(folder.glob("*.pyx")):
             digest.update(path.name.encode("utf8") + path.read_bytes())
-    data = {f.name: sorted(map(str, v)) if isinstance(v, frozenset) else v
-            for f in fields(rules) for v in [getattr(rules, f.name)]}
+    data = {name: sorted(map(str, v)) if isinstance(v, frozenset) else v for name, v in rules.items()}
     digest.update(json.dumps(data, sort_keys=True, default=str).encode("utf8"))
     for name in sorted(rules.lexicons):
         path = LEXICON_DATA / f"{name}.txt.gz"

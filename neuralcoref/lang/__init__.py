@@ -1,7 +1,11 @@
-"""Language rules for mention extraction, one module per language.
+"""Language rules for mention extraction, features and decoding, by language.
 
-Each module ``neuralcoref/lang/<code>.py`` defines ``RULES``, a
-:class:`~neuralcoref.lang.base.LanguageRules`. Modules are imported on first use.
+A language's rules are a :class:`~neuralcoref.lang.base.LanguageRules` registered
+in spaCy's registry as ``neuralcoref.rules.<code>.v<N>`` (see
+:mod:`neuralcoref.lang.registry`): the built-in ones (``neuralcoref/lang/<code>.py``,
+each defining ``RULES``, imported on first use) and those of any package that
+registers its own. The component's ``rules`` setting names them; by default a
+pipeline gets its language's.
 
 Languages without rules of their own get the generic Universal Dependencies rules
 of :mod:`neuralcoref.lang.ud` (with a warning), which fit any spaCy pipeline whose
@@ -17,20 +21,13 @@ coded error (E050) rather than silently poor mentions. A pipeline being loaded
 """
 from __future__ import annotations
 
-import importlib
 import warnings
-from typing import Dict, Iterable, List, Optional, Set, Tuple
+from typing import Iterable, List, Optional, Set, Tuple, Union
 
 from ..errors import Errors, NeuralcorefError, Warnings
 from .base import LanguageRules
+from .registry import GENERIC, NAME_PATTERN, registered_rules, resolve_rules, rules_by_name, rules_name
 
-#: Language codes with rules, mapped to their module.
-LANGUAGES: Dict[str, str] = {
-    "en": "neuralcoref.lang.en",
-    "fr": "neuralcoref.lang.fr",
-}
-#: Codes that ask for the generic UD rules ("xx" is spaCy's multi-language code).
-GENERIC: Dict[str, str] = {"ud": "neuralcoref.lang.ud", "xx": "neuralcoref.lang.ud"}
 #: Labels only UD parsers write (ClearNLP writes "dobj", "pobj"; TIGER "oa", "nk").
 UD_MARKERS = frozenset({"obj", "obl", "obl:arg", "obl:mod", "nsubj:pass", "flat",
                         "flat:name", "fixed", "iobj", "nmod"})
@@ -39,11 +36,12 @@ MIN_UD_MARKERS = 2
 
 
 def available_languages() -> Tuple[str, ...]:
-    """The language codes that have rules of their own, sorted.
+    """The language codes that have rules of their own (registered), sorted.
 
     RETURNS (Tuple[str, ...]): e.g. ("en", "fr").
     """
-    return tuple(sorted(LANGUAGES))
+    codes = {match["lang"] for match in map(NAME_PATTERN.match, registered_rules()) if match}
+    return tuple(sorted(codes - set(GENERIC)))
 
 
 def uses_ud_labels(parser_labels: Iterable[str]) -> bool:
@@ -68,9 +66,9 @@ def get_rules(lang: str, parser_labels: Optional[Iterable[str]] = None) -> Langu
         labels (see :func:`uses_ud_labels`), else a coded error (E050).
     RETURNS (LanguageRules): the language's rules, or the generic UD rules.
     """
-    module = LANGUAGES.get(lang) or GENERIC.get(lang)
-    if module is not None:
-        return importlib.import_module(module).RULES
+    name = GENERIC.get(lang) or rules_name(lang)
+    if name is not None:
+        return rules_by_name(name)
     if parser_labels is not None:
         parser_labels = sorted(parser_labels)
         if not uses_ud_labels(parser_labels):
@@ -80,7 +78,7 @@ def get_rules(lang: str, parser_labels: Optional[Iterable[str]] = None) -> Langu
                 or "none"))
     warnings.warn(Warnings.W050.format(lang=lang, available=", ".join(available_languages())),
                   stacklevel=2)
-    return importlib.import_module(GENERIC["ud"]).RULES
+    return rules_by_name(GENERIC["ud"])
 
 
 def _parsers(nlp) -> List:
@@ -135,10 +133,26 @@ def pending_pipeline_rules(nlp) -> Optional[PendingRules]:
     RETURNS (PendingRules | None): see :class:`PendingRules`.
     """
     parsers = _parsers(nlp)
-    if nlp.lang in LANGUAGES or nlp.lang in GENERIC or not parsers or _labels(parsers):
+    if nlp.lang in GENERIC or rules_name(nlp.lang) or not parsers or _labels(parsers):
         return None
     return PendingRules(nlp.lang, parsers)
 
 
-__all__ = ["LanguageRules", "LANGUAGES", "GENERIC", "available_languages", "get_rules",
+def pipeline_rules(nlp, rules: Union[str, LanguageRules, None] = None) -> Union[LanguageRules, PendingRules]:
+    """The rules of the component's ``rules`` setting for a pipeline.
+
+    nlp (Language): the pipeline.
+    rules (str | LanguageRules | None): a registered name or a language code
+        (see :func:`~neuralcoref.lang.registry.resolve_rules`); None: the
+        pipeline's language's (see :func:`get_pipeline_rules`), or
+        :class:`PendingRules` until its parser has labels.
+    RETURNS (LanguageRules | PendingRules): the rules, or those to choose later.
+    RAISES NeuralcorefError: E460-E462 for a bad setting, E050 (see :func:`get_rules`).
+    """
+    if rules is None:
+        return pending_pipeline_rules(nlp) or get_pipeline_rules(nlp)
+    return resolve_rules(rules)
+
+
+__all__ = ["LanguageRules", "GENERIC", "pipeline_rules", "registered_rules", "resolve_rules", "rules_name", "available_languages", "get_rules",
            "get_pipeline_rules", "pending_pipeline_rules", "PendingRules", "uses_ud_labels"]

@@ -1,568 +1,125 @@
-"""The language data that mention extraction and features read: label sets, word lists.
+"""The language data that mention extraction, features and decoding read.
 
 A :class:`LanguageRules` holds only strings (part-of-speech tags, fine-grained tags,
 dependency labels, lowercase words, entity labels) as the user's spaCy pipeline writes
-them, and maps from labels to the language-independent classes of the feature
-contract. The algorithms that use them live in :mod:`neuralcoref.core.mentions` and
-:mod:`neuralcoref.core.contract`; adding a language means writing one of these objects in
-``neuralcoref/lang/<code>.py``.
+them, maps from labels to the language-independent classes of the feature contract,
+and a few decoding weights. It is made of sections (:mod:`neuralcoref.lang.sections`),
+one per consumer, each declaring whether it enters :meth:`LanguageRules.fingerprint`.
+The algorithms that use them live in :mod:`neuralcoref.core`; a language is one of
+these objects, registered by name (see :mod:`neuralcoref.lang.registry`).
 """
 from __future__ import annotations
 
 import hashlib
 import json
-import math
-from dataclasses import dataclass, fields
-from typing import Any, Dict, FrozenSet, Iterable, Mapping, Tuple, Union
+from dataclasses import dataclass, fields, replace
+from typing import Any, Dict, Iterator, Mapping, Tuple, Type
 
-from ..errors import Errors, NeuralcorefError
+from .sections import (AGREEMENT_ATTRIBUTES, BINDING_PRINCIPLES, BindingRules, CandidateRules, ClassMap,
+                       DecodingRules, ExpletiveRules, FeatureRules, Labels, MentionRules, ResolvedTextRules,
+                       Section, SpeechRules, labels)
 
-Labels = FrozenSet[str]
-#: A label -> class map, stored as frozen (label, class) pairs to stay hashable.
-ClassMap = FrozenSet[Tuple[str, str]]
+#: The sections, in the order the rules hold them.
+SECTIONS: Tuple[Type[Section], ...] = (MentionRules, FeatureRules, CandidateRules, ExpletiveRules,
+                                       SpeechRules, BindingRules, DecodingRules, ResolvedTextRules)
+#: Each field's section, by field name (a field belongs to one section).
+FIELD_SECTIONS: Dict[str, str] = {f.name: section.NAME for section in SECTIONS for f in fields(section)}
+assert len(FIELD_SECTIONS) == sum(len(fields(section)) for section in SECTIONS), "a field in two sections"
+_SECTION_FIELDS: Dict[str, Tuple[str, ...]] = {
+    section.NAME: tuple(f.name for f in fields(section)) for section in SECTIONS}
 
 
-def labels(*items: str) -> Labels:
-    """A frozen set of labels: the field type of every set in :class:`LanguageRules`."""
-    return frozenset(items)
-
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class LanguageRules:
-    """What mention extraction needs to know about one language and its labels.
+    """What mention extraction, features and decoding know about one language.
 
-    Token classes (part of speech, ``Token.pos_``):
-    noun_pos (Labels): heads of nominal mentions ("NOUN").
-    proper_pos (Labels): heads of proper-noun mentions ("PROPN").
-    pronoun_pos (Labels): heads of pronominal mentions ("PRON").
-    number_pos (Labels): numbers that head a mention in argument position ("NUM").
-    modifier_head_pos (Labels): adjectives or numbers that head a mention when they
-        have a determiner or a partitive complement ("the first", "one of them").
-    verb_pos (Labels): verbs ("VERB", "AUX"): they stand for their omitted
-        subject in ``zero_subject_deps``, and make ``clitic_words`` attached to
-        them pronouns.
+    Built from sections, from flat fields, or both (a flat field overrides its
+    section's)::
 
-    Fine-grained tags (``Token.tag_``; leave empty for tag sets without them):
-    pronoun_tags (Labels): tokens that are pronoun mentions by themselves.
-    possessive_pronoun_tags (Labels): pronoun mentions that never head a phrase
-        ("his" in "his car": the phrase belongs to "car").
-    non_referential_pronoun_tags (Labels): pronouns that never start a mention
-        (interrogative and relative pronouns, existential "there").
-    punct_tags (Labels): punctuation, trimmed from mention edges.
-    open_bracket_tags (Labels): opening brackets and quotes.
-    close_bracket_tags (Labels): closing brackets and quotes, kept at a mention's
-        end when their opening partner is inside the mention.
+        LanguageRules(lang="en", noun_pos=["NOUN"], binding=BindingRules(...))
+        dataclasses.replace(rules, subject_salience=0.5)
 
-    Morphological features (UD ``Feat=Value`` items of ``Token.morph``; an
-    alternative to tags for pipelines whose tags are only parts of speech):
-    pronoun_morphs (Labels): tokens with one of these features are pronoun
-        mentions by themselves, whatever their part of speech (possessive
-        determiners: "Poss=Yes").
-    non_referential_pronoun_morphs (Labels): pronouns with one of these
-        features never start a mention ("PronType=Int").
-    untrimmed_morphs (Labels): tokens with one of these features are never
-        trimmed from a mention's edges: a preposition contracted with the
-        mention's article ("du", "au": "PronType=Art").
+    Every field reads flat too, at the cost of a plain attribute:
+    ``rules.noun_pos`` is ``rules.mentions.noun_pos``. The fields and what they
+    mean are documented on their sections (:mod:`neuralcoref.lang.sections`).
 
-    Words (``Token.lower_``):
-    pronoun_words (Labels): words that are pronoun mentions when their part of
-        speech is in ``pronoun_pos`` (demonstratives: "this", "that").
-    partitive_words (Labels): prepositions of partitive complements ("of").
-    any_pos_pronoun_words (Labels): words that are pronoun mentions by
-        themselves whatever part of speech the tagger gives them (personal
-        pronouns a tagger mislabels: French "tu", "-elle").
-    non_referential_pronoun_words (Labels): pronouns that never start a
-        mention (for tag sets without relative or reflexive tags: French "que",
-        "se").
-    clitic_words (Labels): object pronouns spelled like articles (French "le",
-        "la", "les"): pronoun mentions when parsed as determiners
-        (``determiner_deps``) of a ``verb_pos`` token, right after a pronoun
-        ("il [la] voit"), or as arguments (``argument_deps``: "[les] humiliait").
-
-    Dependency labels (``Token.dep_``), naming the relation to the head:
-    argument_deps (Labels): argument positions in which ``number_pos`` and
-        ``modifier_head_pos`` tokens head mentions.
-    number_head_deps (Labels): positions in which a ``number_pos`` token heads a
-        mention even without a determiner ("in 1920").
-    determiner_deps (Labels): determiners and possessors.
-    preposition_deps (Labels): prepositional attachments (to find partitives).
-    conj_deps (Labels): conjuncts: a head with one is a coordinated list.
-    no_list_deps (Labels): heads whose own conjunct chain is not a list mention
-        (a conjunct with further conjuncts: its members are mentions, the tail
-        is not).
-    case_deps (Labels): case markers (possessive "'s"), never trimmed.
-    punct_deps (Labels): punctuation attachments.
-    trim_deps (Labels): attachments trimmed from mention edges (conjunctions,
-        dangling prepositions, markers).
-    right_cut_deps (Labels): right dependents after which a shorter variant of the
-        phrase ends (prepositional phrases, relative clauses, appositions,
-        conjuncts): one variant per such dependent.
-    left_cut_deps (Labels): leading dependents dropped in a variant that starts
-        later ("Almost [all major intersections]", "Uh, [the Village]").
-    left_drop_deps (Labels): leading dependents that never belong to the
-        phrase: past one of them only the later start is proposed (in UD the
-        subject and copula of a nominal predicate: "she is [a doctor]").
-    zero_subject_deps (Labels): positions in which a ``verb_pos`` token
-        with no subject is a one-token mention of its omitted subject, for
-        annotations that mark zero anaphora on the verb (French "et [partit]":
-        "conj").
-    subject_deps (Labels): subjects; a verb with one has no omitted subject,
-        and a conjunct with one is a clause, so its phrase is no list
-        ("Jean et [Marie sont partis]" as parsed). English leaves it empty.
-
-    Entities:
-    entity_labels (Labels): named-entity types that refer (people, places,
-        organisations...), not amounts or dates.
-
-    Features (classes are those of :mod:`neuralcoref.core.contract`):
-    entity_classes (ClassMap): entity label -> ENTITY_CLASSES name ("person"...).
-    dep_classes (ClassMap): dependency label of a mention's head -> DEP_CLASSES
-        name ("subject", "object", "oblique", "possessive", "predicate"...).
-    content_pos (Labels): parts of speech compared by the relaxed string match.
-    quote_open_marks, quote_close_marks (Labels): quotation marks ("«", "»"):
-        with ``turn_dashes``, they give speakers to texts without any (see
-        :mod:`neuralcoref.core.quotes`); empty: no speakers from quotation marks.
-    turn_dashes (Labels): dashes that open a sentence of dialogue ("—").
-    expletive_pronouns (Labels): pronouns that can be pleonastic ("it").
-    expletive_deps (Labels): positions where they can be ("expl", subjects).
-    gender_words (ClassMap): lowercase nouns and first names -> "masc"/"fem"/"neut",
-        for mentions whose morphology has no gender ("sister", "Mary"); they also
-        count as animate.
-    animate_pronouns, inanimate_pronouns (Labels): pronouns that refer to people
-        ("he", "I") or to things ("it").
-    word_morphs (ClassMap): lowercase word -> UD features ("Person=3|Number=Sing")
-        that override the tagger's for that word: what it leaves out (French
-        possessives carry no person, inverted "-elle" no gender) or what does not
-        describe the referent ("Gender=_": a French possessive agrees with the
-        possessed noun, not with the possessor).
-
-    Decoding and resolved text (not part of :meth:`fingerprint`: mentions and
-    features do not depend on them):
-    subject_salience (float): added to the pair score of a subject of the same
-        or the previous sentence for a third-person pronoun of known gender (he,
-        his, she, her; il, elle, le): the subject is a pronoun's preferred
-        antecedent. 0: none (French: without binding, an object clitic would
-        prefer its own subject). A plural "they" takes the same salience
-        from a coordinated subject ("John and Mary ... They").
-    thing_salience (float): added to the pair score of a concrete thing (a
-        nominal mention whose head the lexicons' "thing" section lists: "the
-        shop", "his dog") of the same or the previous sentence for a referring
-        neuter pronoun ("He closed it"): one that is possessive, or outside the
-        frames of :func:`~neuralcoref.core.expletives.in_predicative_frame`
-        (a copula but for bare adjectives, ``thing_frame_deps``). 0: none.
-    thing_frame_deps (Labels): dependents that put a neuter pronoun of their
-        head in a frame where it is often an event or extraposed "it" ("it was
-        only Friday", "esteem it a folly", "it made us rich"): predicates and
-        clausal complements.
-    pronoun_gender_words (ClassMap): pronouns -> "masc"/"fem" for
-        :func:`~neuralcoref.core.classes.gender_conflicts` ("elle" never takes
-        "Pierre"), where ``decoding_agreement`` has no gender; empty: none.
-    degree_deps (Labels): dependents that leave a predicate adjective bare
-        for ``thing_frame_deps`` ("it is [very] fast", "red [and] fast"; not
-        "hard [to open]").
-    decoding_agreement (Labels): mention attributes ("gender", "number") that a
-        cluster never mixes: a mention does not join a cluster holding another
-        known value. Leave "gender" out where nouns carry grammatical gender
-        ("la personne" ... "il"), as in French.
-    possessive_suffixes (Labels): what makes a name replacing a possessive word
-        possessive in ``doc._.coref_resolved``: "'s", and "'" after an "s"
-        ("his car" -> "John's car", "Chris' car"); empty: possessive words are
-        kept (French "sa maison" has no such form).
-    elided_words (ClassMap): elided word -> full form, restored before a
-        replacement that starts with a consonant ("qu'il" -> "que Jean").
-    contracted_words (ClassMap): a preposition fused with an article -> the
-        two words ("au" -> "à le"): resolved text writes a main mention that
-        starts with one with its article alone ("les enfants" for "aux
-        enfants"), and a replaced mention that starts with one keeps its
-        preposition ("parle aux enfants" stays, "parle à Marie").
-    lexicons (Labels): compiled lexicons in ``neuralcoref/lang/data/`` ("en_lexicon":
-        noun classes and first names, see :mod:`neuralcoref.lang.lexicon`) whose
-        classes constrain decoding: "the laptop" never joins "he", "the accountant"
-        never "it", "the committee" may join "they".
-    speech_verbs (Labels): lemmas of verbs that introduce speech ("say", "reply",
-        "dire"): their subject next to a quotation is its speaker (see
-        :mod:`neuralcoref.core.quotes`), whose first-person pronouns join it.
-    speech_marks (Labels): quotation marks that open and close alike (straight
-        '"'), for speakers of quotations at decoding (besides the open and close
-        marks above, which also give speaker features).
-    speech_open_marks, speech_close_marks (Labels): marks that only open or
-        only close a quotation ("‘" and "’"; "`", the half of "``" a
-        tokenizer splits), at decoding only, as ``speech_marks``.
-    turn_label_marks (Labels): what ends a speaker's label at the start of a
-        line ("Mary: Are you coming?", ":"): two or more such lines are turns
-        of a script, chat log or interview, each spoken by its label, at
-        decoding only, as quotations are (see :func:`neuralcoref.core.quotes.name_turns`).
-
-    Binding constraints (decoding only, see :mod:`neuralcoref.core.binding`):
-    binding_principles (Labels): those applied, among "A", "B", "C", "N" (C
-        for a full noun phrase bound by another), "P" (the possessive
-        preference of :mod:`neuralcoref.core.binding`), "I" (a possessive
-        determiner is not the phrase it determines) and "S" (a first- or
-        second-person pronoun is not a co-argument of another person: "Il veut
-        te voir", "Marie te regarde"); empty: none.
-    binding_clusters (bool): whether a pair that B or C forbids stays out of
-        one cluster through every decoding step (True), or is only never a
-        direct link (False: where a model often merges two people's chains, the
-        cluster-wide constraint pulls correct mentions out with the wrong ones).
-    binding_possessive_words (Labels): possessive determiners for "P" ("its").
-    binding_pronoun_words (Labels): personal pronouns that principles B and C
-        constrain ("he", "him"; not possessives or reflexives).
-    reflexive_words (Labels): reflexives that principle A binds ("himself").
-    person_words (ClassMap): first- and second-person pronouns -> their person
-        and number ("me" -> "1s", "vous" -> "2p"), for principle "S".
-    vocative_deps (Labels): vocatives, the addressee for principle "S"
-        ("vocative": "[Monsieur], je vous remercie").
-    binding_subject_deps, binding_object_deps (Labels): a predicate's subjects
-        and its objects (prepositional objects included, "pobj").
-    phrase_object_deps (Labels): more dependents of a predicate that principle
-        "N" alone counts as its objects: a full noun phrase there is never its
-        subject's ("Le roi appela [son fils]", which the parser hangs as an
-        oblique modifier); pronouns there stay free ("près de lui").
-    binding_preposition_deps (Labels): prepositions attached to a predicate
-        ("prep", "agent") whose object is its argument when the word is one of
-        ``binding_prepositions`` ("to", "about"; not "near", "with": "John saw
-        a snake near him").
-    binding_prepositions (Labels): see ``binding_preposition_deps``.
-    binding_objectless_prepositions (Labels): prepositions whose object is an
-        argument of a predicate without an object of its own ("argued [with]
-        him"), not of one with an object ("took the book with him").
-    binding_accusative_words, binding_complement_deps (Labels): an accusative
-        pronoun that is the subject of a complement clause ("made [him]
-        leave", "helped [her] do it") is a co-argument of the matrix verb's
-        subjects too (exceptional case marking).
-    binding_noun_prepositions (Labels): prepositions whose object is also an
-        argument of the predicate when they hang on its direct object ("wrote
-        [a letter] to him"); not those of picture nouns, whose object may be
-        the subject ("a story about him", "a picture of him").
-    binding_clitic_words (Labels): pronouns that are an object of the verb they
-        precede, however the parser labels them (French "le", "lui").
-    binding_asyndetic_deps, binding_subordinator_deps (Labels): a verb hung on
-        another verb by one of the first (French "advcl", "ccomp") with neither
-        a subject nor a child of the second ("mark": "que", "avant de") shares
-        that verb's subjects, as a conjunct does: it is the second of two
-        clauses joined by a comma, or a clause its subject controls ("Marie a
-        vu Sophie, [lui] a parlé": "lui" is not Marie).
-    subject_clitic_words, clitic_cluster_words (Labels): a subject clitic
-        ("il") and the object clitics after it up to the verb (the words of
-        ``clitic_cluster_words``: "ne", "me", "le", "lui", "y"...) are arguments
-        of one verb, whatever the tagger makes of it ("Il l'écoute" read as a
-        noun): principle B keeps such a ``binding_clitic_words`` object from
-        its subject. Empty: none.
-    control_deps (Labels): complements that take their subject from the
-        governing verb's object, else its subject ("wants to see him").
-    preposed_deps (Labels): adverbial clauses and phrases whose pronoun, when
-        they precede their main clause, refers forward to the main clause's
-        subject ("When he was minister, Kallergis ...", "In his speech, the
-        president ...", see :mod:`neuralcoref.core.cataphora`); empty: none.
-    finite_verb_tags, nonfinite_verb_tags (Labels): fine tags of finite and
-        non-finite verbs. Only like forms coordinate: a finite verb the parser
-        hangs as a conjunct on a non-finite one in a complement clause ("saw
-        her take the pen and [accused] him") conjoins the clause's governor,
-        and shares its subject. Empty: conjuncts share their head's subject.
-    modal_tags (Labels): fine tags of modal auxiliaries ("MD"). A personal
-        pronoun that is the subject of a non-finite complement (no modal or
-        finite auxiliary before it: "expects [it] to sell", "made [it] work",
-        not "said it would hire") takes its case from the matrix verb, as an
-        accusative one does (``binding_accusative_words``).
-    verb_frames (Labels): "verb preposition" pairs of verb lemmas and the
-        prepositional phrases they govern ("protect from", "accuse of"): such a
-        phrase is the verb's argument for binding, and where the parser hangs
-        it on the verb's object ("protected [the designer] from harm") no part
-        of the object's mention (see :mod:`neuralcoref.core.frames`); empty: none.
-    title_words (Labels): lowercase titles before a person's name ("miss",
-        "monsieur"): no given name (see :func:`neuralcoref.core.aliases.given_name_conflicts`).
-    past_verb_tags (Labels): fine tags of finite verbs in the past; a finite
-        conjunct on a complement verb of the other tense ("noticed the nurse
-        performs badly and [sent] her") conjoins the governor of its tense.
-    relative_clause_deps (Labels), relative_words (Labels): a relative clause
-        whose subject is a relative pronoun shares the subject of the noun it
-        modifies ("the man who saw him").
-    binding_expletive_deps (Labels): an expletive subject ("there was a job
-        opening"), which no conjoined verb shares: a finite conjunct of such a
-        complement ("told the laborer there was a job opening and [invited]
-        him") conjoins the governor.
-    clausal_modifier_deps (Labels): a clause modifying a noun without a
-        relative pronoun has that noun as its subject ("a nurse [caring] for him":
-        not him).
-    binding_predicate_deps (Labels): dependents a subject pronoun does not
-        c-command for principle C (predicate nominals: "He is the teacher"),
-        and predicates that principle C leaves free wherever they are.
-    predicative_words (Labels): prepositions whose object is a predicate, left
-        free by principle C ("serve [as] the capital").
-
-    Expletives (non-referential pronouns: never mentions, see
-    :mod:`neuralcoref.core.expletives`; not part of :meth:`fingerprint`, for the reason
-    given at ``_FILTER_FIELDS``):
-    weather_lemmas (Labels): predicates whose ``expletive_pronouns`` subject is
-        always expletive ("rain", "pleuvoir", "falloir").
-    weather_adjectives (Labels): lemmas that make it expletive as the predicate of
-        a copula or ``weather_light_verbs`` ("It is cold", "il fait froid").
-    weather_light_verbs (Labels): verbs taking ``weather_adjectives`` ("faire").
-    raising_lemmas (Labels): verbs whose infinitive complement raises its
-        subject, active ("It seems to work"; "il semble dormir") or passive ("It
-        was supposed to arrive"): then "it" refers, as it does not before a
-        clause ("It seems that", "It is said that").
-    marked_clause_deps (Labels): clause labels that are extraposed only when one of
-        ``expletive_marks`` opens the clause (English "advcl": "It is hard [to]
-        believe", "It would be strange [for] him [to] say"; not "because").
-    small_clause_deps (Labels): complements of a verb that, headed by an
-        adjective, make a small clause whose "it" a following clause extraposes
-        ("made [it clear] that", "find [it hard] to believe"; English only: a
-        UD adjective heads its copula's clause too).
-    ambient_entity_types (Labels): entity types of a copula's predicate noun that
-        make its subject the ambient "it" of times and dates ("It is 4 p.m.",
-        "It was midnight when", "if it's a clear day").
-    extraposition_lemmas (Labels): verbs whose subject is expletive when they
-        have a clausal complement ("It seems that", "it turned out that").
-    copula_lemmas (Labels): "be": with an adjective and a clause it is extraposition
-        ("It is important to sleep"); with a predicate noun and a relative clause
-        a cleft ("It was Mary who called").
-    extraposed_clause_deps (Labels): clausal complements ("ccomp", "xcomp").
-    predicate_adjective_deps (Labels): adjective predicates of a copula ("acomp").
-    cleft_deps (Labels): predicate nominals of a cleft ("attr").
-    cleft_words (Labels): relative words that open the clause of a cleft
-        ("who", "that"); empty: any relative clause.
-    expletive_particles (Labels): words that make their head impersonal ("il
-        [y] a"); such a particle is no mention either.
-    existential_lemmas (Labels): the heads with which ``expletive_particles`` do
-        ("il y [a]", not "il y habite"); empty: any head.
-    expletive_idioms (Labels): fixed phrases, lowercase words joined by
-        spaces, one of whose words is an expletive pronoun however the parser
-        reads the rest ("il était une fois", "s' il vous plaît").
-    latter_words (Labels): demonstratives that take the nearest earlier phrase
-        of their gender and number, lowercase and without spaces ("celle-ci":
-        "the latter"; see :mod:`neuralcoref.core.latter`).
-    impersonal_lemmas (Labels), postverbal_subject_deps (Labels): intransitive
-        verbs ("arriver", "rester") whose expletive subject pronoun has the
-        real subject after the verb, which parsers label as an object ("il
-        arriva [une dame]", "il reste [trois pommes]"): with such a noun
-        after it, indefinite and none of ``temporal_nouns`` ("il vint [un
-        soir]"), the pronoun is expletive; so with ``impersonal_reflexive_lemmas``
-        and one of ``reflexive_clitic_words`` ("il se passa [une chose étrange]").
-    interjections (Labels): lowercase phrases, words joined by spaces, that
-        name no one when punctuation follows them ("mon dieu": "Mon Dieu !"):
-        no mention inside them.
-    fixed_deps (Labels): the later words of a multiword function word
-        ("fixed": "il [y] [a] trois ans"); an expletive pronoun that heads one
-        is part of it, no mention.
-    inverted_subject_words (Labels), neuter_subject_words (Labels),
-        euphonic_words (Labels): a subject pronoun after its verb ("-il",
-        "-elle"), "-t" between allowed (``euphonic_words``), that doubles one of
-        ``neuter_subject_words`` before the verb ("Comment [cela] finira-t-il
-        ?") is expletive: it is the demonstrative, which refers to no entity;
-        and no mention starts with a euphonic word.
-    inverted_expletive_words (Labels): inverted pronouns that are expletive
-        after a weather verb or an existential one with its particle ("Faut-[il]
-        partir ?", "Y a-t-[il] un médecin ?").
-    expletive_marks (Labels): subordinators of an extraposed clause in UD, where
-        it hangs on the adjective ("il est important [de] dormir").
-    extraposition_subject_deps (Labels): subject positions where a pronoun before
-        a clausal complement is expletive whatever the verb (passives: "It is
-        said that").
-    extraposition_object_deps (Labels): objects of an extraposing verb on
-        which the parser may hang its extraposed clause ("It took [a long time]
-        for the bus to arrive"); empty: the clause counts on the verb only.
-    extraposition_adjectives (Labels): adjectives whose copula subject is
-        expletive before a clause ("il est [possible] que"); empty: any adjective.
-    title_deps (Labels): dependencies of the words of a title before a name
-        ("compound": [President] Lincoln). A candidate that another one of the
-        same head and end holds with only such words before it ("Lincoln", the
-        entity, within "President Lincoln") is dropped: the title belongs to
-        the name's mention.
-    double_object_lemmas (Labels): verbs of the double-object frame ("owe",
-        "give"): a person noun the parser makes a modifier of such a verb's
-        only object is the indirect object ("owed [the cashier] money").
-    lead_deps (Labels): dependencies of leading words that gold mentions leave
-        out ("just [the book]", "plus [rien]"): of two candidates of the same
-        head and end, the one that holds only such words more is dropped (the
-        extractor proposes both, see ``left_cut_deps``).
-    name_part_deps (Labels): dependencies of a name's later words ("flat:name").
-        A proper noun's candidate ends before such a word when it starts with a
-        small letter and is no ``name_particles`` word: a verb the tagger took
-        for part of the name ("[Marie] dort.").
-    name_particles (Labels): lowercase words inside names ("de", "van").
+    lang (str): the language code ("en").
+    mentions (MentionRules): mention extraction (fingerprinted).
+    features (FeatureRules): features (fingerprinted).
+    candidates (CandidateRules): choices between variants of one head.
+    expletives (ExpletiveRules): the expletive filter.
+    speech (SpeechRules): speakers of quotations and turns, at decoding.
+    binding (BindingRules): binding constraints, at decoding.
+    decoding (DecodingRules): decoding preferences and constraints.
+    resolved (ResolvedTextRules): the resolved text.
+    RAISES TypeError: a name that is no section and no field, or a bad value.
     """
 
     lang: str
-    noun_pos: Labels = labels()
-    proper_pos: Labels = labels()
-    pronoun_pos: Labels = labels()
-    number_pos: Labels = labels()
-    modifier_head_pos: Labels = labels()
-    verb_pos: Labels = labels()
-    pronoun_tags: Labels = labels()
-    possessive_pronoun_tags: Labels = labels()
-    non_referential_pronoun_tags: Labels = labels()
-    punct_tags: Labels = labels()
-    open_bracket_tags: Labels = labels()
-    close_bracket_tags: Labels = labels()
-    pronoun_morphs: Labels = labels()
-    non_referential_pronoun_morphs: Labels = labels()
-    untrimmed_morphs: Labels = labels()
-    pronoun_words: Labels = labels()
-    partitive_words: Labels = labels()
-    any_pos_pronoun_words: Labels = labels()
-    non_referential_pronoun_words: Labels = labels()
-    clitic_words: Labels = labels()
-    argument_deps: Labels = labels()
-    number_head_deps: Labels = labels()
-    determiner_deps: Labels = labels()
-    preposition_deps: Labels = labels()
-    conj_deps: Labels = labels()
-    no_list_deps: Labels = labels()
-    case_deps: Labels = labels()
-    punct_deps: Labels = labels()
-    trim_deps: Labels = labels()
-    right_cut_deps: Labels = labels()
-    left_cut_deps: Labels = labels()
-    left_drop_deps: Labels = labels()
-    zero_subject_deps: Labels = labels()
-    subject_deps: Labels = labels()
-    entity_labels: Labels = labels()
-    entity_classes: Union[ClassMap, Mapping[str, str]] = frozenset()
-    dep_classes: Union[ClassMap, Mapping[str, str]] = frozenset()
-    content_pos: Labels = labels()
-    quote_open_marks: Labels = labels()
-    quote_close_marks: Labels = labels()
-    turn_dashes: Labels = labels()
-    expletive_pronouns: Labels = labels()
-    expletive_deps: Labels = labels()
-    gender_words: Union[ClassMap, Mapping[str, str]] = frozenset()
-    animate_pronouns: Labels = labels()
-    inanimate_pronouns: Labels = labels()
-    word_morphs: Union[ClassMap, Mapping[str, str]] = frozenset()
-    decoding_agreement: Labels = labels("number")
-    subject_salience: float = 0.0
-    thing_salience: float = 0.0
-    thing_frame_deps: Labels = labels()
-    degree_deps: Labels = labels()
-    pronoun_gender_words: Union[ClassMap, Mapping[str, str]] = frozenset()
-    possessive_suffixes: Labels = frozenset()
-    elided_words: Union[ClassMap, Mapping[str, str]] = frozenset()
-    contracted_words: Union[ClassMap, Mapping[str, str]] = frozenset()
-    lexicons: Labels = labels()
-    speech_verbs: Labels = labels()
-    speech_marks: Labels = labels()
-    speech_open_marks: Labels = labels()
-    speech_close_marks: Labels = labels()
-    turn_label_marks: Labels = labels()
-    binding_principles: Labels = labels()
-    binding_clusters: bool = True
-    binding_pronoun_words: Labels = labels()
-    binding_possessive_words: Labels = labels()
-    reflexive_words: Labels = labels()
-    person_words: Union[ClassMap, Mapping[str, str]] = frozenset()
-    vocative_deps: Labels = labels()
-    binding_subject_deps: Labels = labels()
-    binding_object_deps: Labels = labels()
-    binding_preposition_deps: Labels = labels()
-    binding_prepositions: Labels = labels()
-    binding_objectless_prepositions: Labels = labels()
-    binding_noun_prepositions: Labels = labels()
-    phrase_object_deps: Labels = labels()
-    binding_accusative_words: Labels = labels()
-    binding_complement_deps: Labels = labels()
-    binding_clitic_words: Labels = labels()
-    binding_asyndetic_deps: Labels = labels()
-    binding_subordinator_deps: Labels = labels()
-    subject_clitic_words: Labels = labels()
-    clitic_cluster_words: Labels = labels()
-    control_deps: Labels = labels()
-    finite_verb_tags: Labels = labels()
-    nonfinite_verb_tags: Labels = labels()
-    modal_tags: Labels = labels()
-    past_verb_tags: Labels = labels()
-    title_words: Labels = labels()
-    verb_frames: Labels = labels()
-    preposed_deps: Labels = labels()
-    relative_clause_deps: Labels = labels()
-    relative_words: Labels = labels()
-    clausal_modifier_deps: Labels = labels()
-    binding_expletive_deps: Labels = labels()
-    binding_predicate_deps: Labels = labels()
-    predicative_words: Labels = labels()
-    weather_lemmas: Labels = labels()
-    weather_adjectives: Labels = labels()
-    ambient_entity_types: Labels = labels()
-    raising_lemmas: Labels = labels()
-    marked_clause_deps: Labels = labels()
-    small_clause_deps: Labels = labels()
-    weather_light_verbs: Labels = labels()
-    extraposition_lemmas: Labels = labels()
-    copula_lemmas: Labels = labels()
-    extraposed_clause_deps: Labels = labels()
-    predicate_adjective_deps: Labels = labels()
-    cleft_deps: Labels = labels()
-    expletive_particles: Labels = labels()
-    existential_lemmas: Labels = labels()
-    expletive_idioms: Labels = labels()
-    fixed_deps: Labels = labels()
-    interjections: Labels = labels()
-    impersonal_lemmas: Labels = labels()
-    postverbal_subject_deps: Labels = labels()
-    temporal_nouns: Labels = labels()
-    impersonal_reflexive_lemmas: Labels = labels()
-    reflexive_clitic_words: Labels = labels()
-    latter_words: Labels = labels()
-    inverted_subject_words: Labels = labels()
-    neuter_subject_words: Labels = labels()
-    euphonic_words: Labels = labels()
-    inverted_expletive_words: Labels = labels()
-    expletive_marks: Labels = labels()
-    cleft_words: Labels = labels()
-    extraposition_subject_deps: Labels = labels()
-    extraposition_object_deps: Labels = labels()
-    extraposition_adjectives: Labels = labels()
-    title_deps: Labels = labels()
-    double_object_lemmas: Labels = labels()
-    lead_deps: Labels = labels()
-    name_part_deps: Labels = labels()
-    name_particles: Labels = labels()
+    mentions: MentionRules
+    features: FeatureRules
+    candidates: CandidateRules
+    expletives: ExpletiveRules
+    speech: SpeechRules
+    binding: BindingRules
+    decoding: DecodingRules
+    resolved: ResolvedTextRules
 
-    def __post_init__(self) -> None:
-        # Accept any iterable of strings (or a dict for class maps) but store
-        # frozensets, so rules stay hashable (they key the cache of label tables).
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.name.endswith(("_classes", "_words", "_morphs")) and isinstance(value, Mapping):
-                object.__setattr__(self, f.name, frozenset(value.items()))
-            elif f.name in _NUMBER_FIELDS:
-                object.__setattr__(self, f.name, _to_weight(value, f.name))
-            elif f.name in _FLAG_FIELDS:
-                if not isinstance(value, bool):
-                    raise TypeError(f"LanguageRules.{f.name} must be True or False, got {value!r}")
-            elif f.name != "lang" and not isinstance(value, frozenset):
-                object.__setattr__(self, f.name, _to_labels(value, f.name))
-        if self.binding_principles - set(BINDING_PRINCIPLES):
-            raise NeuralcorefError(Errors.E061.format(
-                found=sorted(self.binding_principles - set(BINDING_PRINCIPLES)),
-                known=", ".join(BINDING_PRINCIPLES)))
-        unknown = self.decoding_agreement - set(AGREEMENT_ATTRIBUTES)
+    def __init__(self, lang: str, **settings: Any) -> None:
+        given = {section.NAME: settings.pop(section.NAME, None) for section in SECTIONS}
+        unknown = sorted(name for name in settings if name not in FIELD_SECTIONS)
         if unknown:
-            raise ValueError(f"LanguageRules.decoding_agreement: unknown attributes {sorted(unknown)}, "
-                             f"use {AGREEMENT_ATTRIBUTES}")
+            raise TypeError(f"LanguageRules got unknown fields: {', '.join(unknown)}")
+        object.__setattr__(self, "lang", lang)
+        for section in SECTIONS:
+            flat = {name: settings[name] for name in _SECTION_FIELDS[section.NAME] if name in settings}
+            self._set_section(_section(section, given[section.NAME], flat))
+
+    def _set_section(self, section: Section) -> None:
+        # The fields are copied flat onto the rules: consumers read
+        # ``rules.noun_pos`` on hot paths, at the cost of a plain attribute.
+        object.__setattr__(self, section.NAME, section)
+        for name in _SECTION_FIELDS[section.NAME]:
+            object.__setattr__(self, name, getattr(section, name))
 
     def __hash__(self) -> int:
         # The rules key the caches of the tables built from them (lru_cache, per
         # Doc): the hash of their hundred fields is computed once, not at every lookup.
         cached = self.__dict__.get("_hash")
         if cached is None:
-            cached = hash(tuple(getattr(self, f.name) for f in fields(self)))
+            cached = hash((self.lang,) + tuple(getattr(self, section.NAME) for section in SECTIONS))
             object.__setattr__(self, "_hash", cached)
         return cached
 
     def __getstate__(self) -> Dict[str, Any]:
-        # String hashes differ between processes: a pickled copy computes its own.
-        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+        # The sections only (the flat copies are rebuilt); string hashes differ
+        # between processes: a pickled copy computes its own.
+        return {"lang": self.lang, **{section.NAME: getattr(self, section.NAME) for section in SECTIONS}}
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        object.__setattr__(self, "lang", state["lang"])
+        for section in SECTIONS:
+            self._set_section(state[section.NAME])
+
+    def sections(self) -> Iterator[Section]:
+        """The sections, in order."""
+        return (getattr(self, section.NAME) for section in SECTIONS)
+
+    def items(self) -> Iterator[Tuple[str, Any]]:
+        """Every (field name, value) pair, ``lang`` first, then section by section."""
+        yield "lang", self.lang
+        for section in self.sections():
+            yield from section.items()
 
     def fingerprint(self) -> str:
-        """A hash of the rules' data that mentions and features depend on, stable
-        across processes (a frozenset's repr follows string hashing, which Python
-        randomises per process)."""
-        data = {f.name: sorted(map(str, v)) if isinstance(v, frozenset) else v
-                for f in fields(self) if f.name not in _DECODING_FIELDS
-                for v in [getattr(self, f.name)]
-                if v or f.name not in _LATER_FIELDS}
+        """A hash of the rules' data that mentions and features depend on (the
+        fingerprinted sections' fields and ``lang``), stable across processes (a
+        frozenset's repr follows string hashing, which Python randomises per
+        process)."""
+        data = {"lang": self.lang}
+        for section in self.sections():
+            data.update((name, sorted(map(str, value)) if isinstance(value, frozenset) else value)
+                        for name, value in section.fingerprint_items())
         return hashlib.sha1(json.dumps(data, sort_keys=True).encode("utf8")).hexdigest()[:16]
 
     def class_map(self, name: str) -> Dict[str, str]:
@@ -592,65 +149,24 @@ class LanguageRules:
                     or self.clitic_words)
 
 
-#: Fields that only steer decoding, left out of the fingerprint.
-_BINDING_FIELDS = ("binding_principles", "binding_clusters", "binding_pronoun_words", "binding_possessive_words",
-                   "reflexive_words", "person_words", "vocative_deps",
-                   "binding_subject_deps", "binding_object_deps", "binding_preposition_deps",
-                   "binding_prepositions", "binding_objectless_prepositions", "binding_noun_prepositions",
-                   "phrase_object_deps", "binding_accusative_words",
-                   "binding_complement_deps", "binding_clitic_words", "subject_clitic_words",
-                   "binding_asyndetic_deps", "binding_subordinator_deps",
-                   "clitic_cluster_words", "control_deps",
-                   "finite_verb_tags", "nonfinite_verb_tags", "modal_tags", "past_verb_tags", "title_words",
-                   "verb_frames",
-                   "preposed_deps",
-                   "relative_clause_deps", "relative_words", "clausal_modifier_deps", "binding_expletive_deps",
-                   "binding_predicate_deps",
-                   "predicative_words")
-#: Fields of the expletive filter, which drops whole pronoun candidates after
-#: extraction. Left out of the fingerprint like the resolver's blacklist, which
-#: drops candidates too: the mentions kept keep their spans, heads, types and
-#: features (only distances counted in mentions shrink where a dropped "it" was
-#: in between), so a model trained with or without the filter scores them as
-#: trained, and the shipped models, trained without it, load with no W101. The
-#: title, lead and name-part fields choose between variants of one head the
-#: extractor proposes anyway ("Marie" of "Marie dort", cut at a mis-tagged verb).
-_FILTER_FIELDS = ("weather_lemmas", "weather_adjectives", "ambient_entity_types", "raising_lemmas",
-                  "marked_clause_deps", "small_clause_deps", "weather_light_verbs",
-                  "extraposition_lemmas", "copula_lemmas", "extraposed_clause_deps",
-                  "predicate_adjective_deps", "cleft_deps", "expletive_particles", "existential_lemmas",
-                  "expletive_idioms", "fixed_deps", "interjections", "impersonal_lemmas",
-                  "postverbal_subject_deps", "temporal_nouns", "impersonal_reflexive_lemmas",
-                  "reflexive_clitic_words", "inverted_subject_words", "neuter_subject_words",
-                  "euphonic_words", "inverted_expletive_words",
-                  "expletive_marks", "extraposition_subject_deps", "extraposition_object_deps",
-                  "extraposition_adjectives",
-                  "cleft_words", "title_deps", "double_object_lemmas", "lead_deps",
-                  "name_part_deps", "name_particles")
-_DECODING_FIELDS = ("decoding_agreement", "latter_words", "subject_salience", "thing_salience", "thing_frame_deps",
-                    "degree_deps", "pronoun_gender_words",
-                    "possessive_suffixes", "elided_words", "contracted_words",
-                    "lexicons", "speech_verbs", "speech_marks", "speech_open_marks", "speech_close_marks",
-                    "turn_label_marks") \
-    + _BINDING_FIELDS + _FILTER_FIELDS
-#: Numeric and true-or-false fields (the others are label sets, or ``lang``).
-_NUMBER_FIELDS = ("subject_salience", "thing_salience")
-_FLAG_FIELDS = ("binding_clusters",)
-#: Fields added after models shipped: left out of the fingerprint while empty,
-#: so rules that do not use them keep the fingerprint their models recorded.
-_LATER_FIELDS = ("quote_open_marks", "quote_close_marks", "turn_dashes")
-AGREEMENT_ATTRIBUTES = ("gender", "number")
-#: Binding principles decoding can apply (see :mod:`neuralcoref.core.binding`).
-BINDING_PRINCIPLES = ("A", "B", "C", "N", "P", "I", "S")
+def _section(kind: Type[Section], given: Any, flat: Dict[str, Any]) -> Section:
+    """A section from what was given for it (a section, a dict of its fields or
+    None), with flat fields overriding."""
+    if given is None:
+        return kind(**flat)
+    if isinstance(given, Mapping):
+        return kind(**{**given, **flat})
+    if not isinstance(given, kind):
+        raise TypeError(f"LanguageRules.{kind.NAME} must be a {kind.__name__}, got {type(given).__name__}")
+    return replace(given, **flat) if flat else given
 
 
-def _to_weight(value: Any, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
-        raise TypeError(f"LanguageRules.{name} must be a finite number >= 0, got {value!r}")
-    return float(value)
+def fingerprinted_fields() -> Tuple[str, ...]:
+    """The names of the fields that enter the fingerprint (besides ``lang``)."""
+    return tuple(f.name for section in SECTIONS if section.FINGERPRINTED for f in fields(section))
 
 
-def _to_labels(value: Iterable[str], name: str) -> Labels:
-    if isinstance(value, str):
-        raise TypeError(f"LanguageRules.{name} must be a set of labels, not a string")
-    return frozenset(value)
+__all__ = ["LanguageRules", "SECTIONS", "FIELD_SECTIONS", "Section", "MentionRules", "FeatureRules",
+           "CandidateRules", "ExpletiveRules", "SpeechRules", "BindingRules", "DecodingRules",
+           "ResolvedTextRules", "Labels", "ClassMap", "labels", "fingerprinted_fields",
+           "AGREEMENT_ATTRIBUTES", "BINDING_PRINCIPLES"]

@@ -132,10 +132,12 @@ def on_sample(args: List[str], pipeline: Path, sample: Path, out: Path) -> List[
 
 
 def test_first_examples_new_language_mention_recall_then_own_rules(new_language, tmp_path, monkeypatch):
-    import types
     from dataclasses import replace
 
-    from neuralcoref.lang import LANGUAGES, get_rules, ud
+    import catalogue
+    from spacy.util import registry
+
+    from neuralcoref.lang import get_rules, ud
     from neuralcoref.lang.base import labels
 
     pipeline, sample = new_language
@@ -144,12 +146,12 @@ def test_first_examples_new_language_mention_recall_then_own_rules(new_language,
     # Step 3: the generic rules, said so.
     with pytest.warns(UserWarning, match=r"\[W050\].*'es'"):
         assert "recall" in run_cli(mentions).output.lower()
-    # Step 7: rules of its own, registered in LANGUAGES: no warning, its own fingerprint.
-    module = types.ModuleType("neuralcoref_test_lang_es")
-    module.RULES = replace(ud.RULES, lang="es", pronoun_words=labels("ella", "él", "lo", "le", "su"))
-    monkeypatch.setitem(sys.modules, module.__name__, module)
-    monkeypatch.setitem(LANGUAGES, "es", module.__name__)
-    assert get_rules("es") is module.RULES and module.RULES.fingerprint() != ud.RULES.fingerprint()
+    # Step 7: rules of its own, registered in spaCy's registry: no warning, its own fingerprint.
+    rules = replace(ud.RULES, lang="es", pronoun_words=labels("ella", "él", "lo", "le", "su"))
+    name = "neuralcoref.rules.es.v1"
+    # What @registry.misc(name) does, undone after the test.
+    monkeypatch.setitem(catalogue.REGISTRY, registry.misc.namespace + (name,), lambda: rules)
+    assert get_rules("es") is rules and rules.fingerprint() != ud.RULES.fingerprint()
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert "recall" in run_cli(mentions).output.lower()
