@@ -47,8 +47,8 @@ def mention_classes(doc, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray
     the entity recognizer calls a person. Where the lexicons list no first
     names (French), the first names and titles of the rules' ``gender_words``
     give a name's gender ("Paul": male, "Mme Pictet": female); rules without
-    lexicons class names only, by those. A name or noun still unclassed that
-    heads a date or a number (``THING_ENTITY_KINDS``) is inanimate.
+    lexicons class names only, by those. A name or noun that heads a date or
+    a number (``THING_ENTITY_KINDS``) is inanimate.
 
     doc (Doc): the parsed Doc; starts, ends, heads, types (int (n,)): the mentions.
     rules (LanguageRules): the language's rules (``lexicons``, ``entity_classes``,
@@ -80,8 +80,9 @@ def mention_classes(doc, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray
     person = np.where(in_person_entity(arrays, rules)[name_heads], MENTION_CLASSES.index("person"), 0) \
         if lexicons else 0
     out[proper] = np.where(by_first > 0, by_first, person)
-    # A name or noun left unclassed that heads a date or a number is a thing.
-    things = (out == 0) & (nominal | proper) & in_entity_kinds(arrays, rules, THING_ENTITY_KINDS)[heads]
+    # A name or noun that heads a date or a number is a thing, whatever the
+    # first-name lists say ("in May").
+    things = (nominal | proper) & in_entity_kinds(arrays, rules, THING_ENTITY_KINDS)[heads]
     out[things] = MENTION_CLASSES.index("inanimate")
     return out
 
