@@ -99,7 +99,6 @@ _BIT = {name: 1 << GENDER.index(name) for name in GENDER[1:]}
 _CLASS_GENDERS = {"person": _BIT["masc"] | _BIT["fem"], "group": _BIT["neut"],
                   "inanimate": _BIT["neut"], "female": _BIT["fem"], "male": _BIT["masc"]}
 _SING, _PLUR = 1 << NUMBER.index("sing"), 1 << NUMBER.index("plur")
-_THEY_SINGULAR = np.array([MENTION_CLASSES.index("group"), MENTION_CLASSES.index("person")], np.int8)
 
 
 def agreement_masks(agreement: np.ndarray, classes: Optional[np.ndarray] = None) -> np.ndarray:
@@ -109,8 +108,7 @@ def agreement_masks(agreement: np.ndarray, classes: Optional[np.ndarray] = None)
 
     A person noun or name allows he and she, never "it"; a group ("the
     committee", "the company") and a thing "it", not he or she; a group in the
-    singular also "they", and so does a person noun (singular they). Animals
-    and unlisted nouns allow any.
+    singular also "they". Animals and unlisted nouns allow any.
 
     agreement (int (n, 2)): gender and number codes, from :func:`agreement_codes`
         (0 for unknown, or for an attribute that does not constrain decoding).
@@ -124,10 +122,8 @@ def agreement_masks(agreement: np.ndarray, classes: Optional[np.ndarray] = None)
     table = np.array([_CLASS_GENDERS.get(c, 0) for c in MENTION_CLASSES], dtype=np.uint32)
     gender_known = agreement[:, 0] > 0
     out[:, 0] = np.where(gender_known, out[:, 0], table[np.asarray(classes, dtype=np.int64)])
-    # A group in the singular is also "they", and so is a person of no known
-    # gender (singular they: "The teacher said they would be late").
-    epicene = isin(np.asarray(classes), _THEY_SINGULAR) & (out[:, 1] == _SING)
-    out[epicene, 1] = _SING | _PLUR
+    group_sing = (np.asarray(classes) == MENTION_CLASSES.index("group")) & (out[:, 1] == _SING)
+    out[group_sing, 1] = _SING | _PLUR
     return out
 
 
