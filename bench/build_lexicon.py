@@ -33,6 +33,9 @@ What is kept, and why (the classes are those of :mod:`neuralcoref.lexicon`):
   the antecedents a referring "it" prefers (``LanguageRules.thing_salience``).
   Abstract nouns ("plan", "fact") and events are left out: an "it" near them
   is often an event or extraposed "it" that corpora do not annotate.
+- none of them: nouns whose first sense is one of WordNet's unique beginners
+  (``TOPS``: "person", "someone", "creature", "entity", "object"), which name
+  a category, not a class.
 - female, male: first names of one gender only (a name in both lists is left out).
 
 The output is one section per class: a ``[class]`` line, then its words
@@ -52,6 +55,11 @@ ANIMATE = {"person", "animal"}
 #: "inanimate". All of them (the rule until 2026-11-26): 99 inanimate nouns fewer;
 #: only the first: LitBank dev -0.22 (docs/experiments/2026-11-26-acronyms.md).
 FREQUENT_CLASSES = 3
+#: WordNet's file of unique beginners ("entity", "person", "someone", "animal",
+#: "creature", "object"): not a class of what the noun denotes, so a noun whose
+#: first sense is there is left unclassed (agrees with anything) rather than
+#: classed "inanimate" by its rarer senses ("person": body, communication).
+TOPS = "Tops"
 #: First-sense classes of the "thing" section; with "body" too ("his head ... it")
 #: LitBank dev lost 0.06 (docs/experiments/2026-11-27-it-things.md).
 THING_CLASSES = {"artifact", "animal", "food", "object", "plant", "substance"}
@@ -89,6 +97,8 @@ def noun_classes(path: Path) -> Dict[str, List[str]]:
         if lemma in PROPER_FIRST_SENSES:  # classed by its common senses
             classes = classes[1:]
         first, frequent = classes[0], set(classes[:FREQUENT_CLASSES])
+        if first == TOPS:  # a top category ("person", "someone", "creature"): no class
+            continue
         if first in THING_CLASSES or (first not in ("person", "body") and "animal" in classes[:ANIMAL_CLASSES]):
             out["thing"].append(lemma)
         # A person first agrees with he/she only, unless an artifact comes

@@ -395,6 +395,8 @@ CASES: List[Case] = [
          "[The doctor|1] finished [her|1] shift and drove home."),
     Case("epicene_someone_she", "epicene",
          "[Someone|1] called this morning. [She|1] wanted to speak to [the manager|2]."),
+    Case("epicene_someone_lawyer", "epicene",
+         "[Someone|1] asked [the lawyer|2] to check [his|1] contract."),
     Case("epicene_neighbour_he", "epicene",
          "[Our neighbour|1] repaired [the fence|2] because [he|1] had broken [it|2]."),
     Case("epicene_child_she", "epicene",

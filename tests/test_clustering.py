@@ -494,6 +494,23 @@ def test_clustering_anchor_gives_a_pronoun_chain_its_best_scored_person():
                                  np.arange(4)) == [[0, 2, 3]]
 
 
+def test_clustering_anchor_leaves_a_chain_that_an_indefinite_pronoun_starts():
+    # "Someone"(0) asked "the lawyer"(1) to check "his"(2) contract: "his" links to
+    # Someone, a pronoun of no grammatical person that names somebody itself.
+    from neuralcoref.core.clustering import anchor_pronoun_chains
+    types, persons, agreement, classes = _anchor_setting(["unknown", "unknown", "masc"], [PRON, NOM, PRON])
+    persons[0] = PERSON.index("unknown")
+    ptr, ante = csr([[], [0], [1, 0]])
+    pair = np.array([-0.4, 0.2, 2.6], dtype=np.float32)
+    assert anchor_pronoun_chains([[0, 2]], pair, ptr, ante, types, persons, agreement, classes,
+                                 np.arange(3)) == [[0, 2]]
+    # a third-person "he" in its place names nobody: the chain takes the lawyer
+    persons[0] = PERSON.index("3")
+    agreement[0, 0] = GENDER.index("masc")
+    assert anchor_pronoun_chains([[0, 2]], pair, ptr, ante, types, persons, agreement, classes,
+                                 np.arange(3)) == [[0, 1, 2]]
+
+
 def test_clustering_anchor_respects_gender_binding_and_language():
     from neuralcoref.core.clustering import anchor_pronoun_chains
     from neuralcoref.lang.lexicon import MENTION_CLASSES

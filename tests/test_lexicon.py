@@ -41,6 +41,9 @@ def test_lexicon_classes_of_nouns_and_names():
     assert [nouns.get(w) for w in ("job", "town")] == ["inanimate", "inanimate"]
     # A person first and an artifact second may be either ("the printer ... it").
     assert [nouns.get(w) for w in ("printer", "scanner", "engineer")] == [None, None, "person"]
+    # A unique beginner of WordNet first ("person", "someone", "organism") names a
+    # category, not a class: it agrees with any pronoun.
+    assert [nouns.get(w) for w in ("person", "someone", "somebody", "organism")] == [None] * 4
     assert (names["anna"], names["tom"], names["john"]) == ("female", "male", "male")
     assert "leslie" not in names  # in both lists: no gender
     assert len(nouns) > 40000 and len(names) > 7000
@@ -116,6 +119,9 @@ def test_lexicon_classes_of_parsed_mentions(nlp_en):
     assert got["John"] == "male"
     assert got["a laptop"] == "inanimate"
     assert got["a dog"] == "none"
+    # A date or a number the recognizer finds is a thing, never a person.
+    dated = _classes_by_text(nlp_en("In 1872 he was elected, and in May he left."), en.RULES)
+    assert (dated["1872"], dated["May"]) == ("inanimate", "inanimate")
     from dataclasses import replace
 
     from neuralcoref.lang.base import labels

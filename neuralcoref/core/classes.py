@@ -20,11 +20,22 @@ from .mentions import NOMINAL, PRONOMINAL, PROPER
 from .sets import isin
 
 
+#: Entity kinds (``entity_classes``) that never name a person or a group: a date
+#: or a number ("In 1872 he was elected") is "it" if anything.
+THING_ENTITY_KINDS = frozenset({"time", "number"})
+
+
+def in_entity_kinds(arrays: DocArrays, rules: LanguageRules, kinds: frozenset) -> np.ndarray:
+    """(n_tokens,) bool: the tokens of an entity whose label the rules'
+    ``entity_classes`` give one of ``kinds``."""
+    labels = frozenset(label for label, kind in rules.class_map("entity_classes").items() if kind in kinds)
+    return has_label(arrays.ent_type, labels)
+
+
 def in_person_entity(arrays: DocArrays, rules: LanguageRules) -> np.ndarray:
     """(n_tokens,) bool: the tokens of an entity the rules class as a person
     (``entity_classes``: "PERSON" in English, "PER" in French)."""
-    people = frozenset(label for label, kind in rules.class_map("entity_classes").items() if kind == "person")
-    return has_label(arrays.ent_type, people)
+    return in_entity_kinds(arrays, rules, frozenset({"person"}))
 
 
 def mention_classes(doc, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray,
@@ -36,7 +47,8 @@ def mention_classes(doc, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray
     the entity recognizer calls a person. Where the lexicons list no first
     names (French), the first names and titles of the rules' ``gender_words``
     give a name's gender ("Paul": male, "Mme Pictet": female); rules without
-    lexicons class names only, by those.
+    lexicons class names only, by those. A name or noun that heads a date or
+    a number (``THING_ENTITY_KINDS``) is inanimate.
 
     doc (Doc): the parsed Doc; starts, ends, heads, types (int (n,)): the mentions.
     rules (LanguageRules): the language's rules (``lexicons``, ``entity_classes``,
@@ -68,6 +80,10 @@ def mention_classes(doc, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray
     person = np.where(in_person_entity(arrays, rules)[name_heads], MENTION_CLASSES.index("person"), 0) \
         if lexicons else 0
     out[proper] = np.where(by_first > 0, by_first, person)
+    # A name or noun that heads a date or a number is a thing, whatever the
+    # first-name lists say ("in May").
+    things = (nominal | proper) & in_entity_kinds(arrays, rules, THING_ENTITY_KINDS)[heads]
+    out[things] = MENTION_CLASSES.index("inanimate")
     return out
 
 

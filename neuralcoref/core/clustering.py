@@ -843,7 +843,8 @@ def anchor_pronoun_chains(clusters: List[List[int]], pair: np.ndarray, ptr: np.n
 
     "he" and "she" refer to a person that a name or a noun introduces, yet a
     chain made only of pronouns ("He ... his ... he") is common: links from
-    pronoun to pronoun outscore the link to the name. Such a chain, or a lone
+    pronoun to pronoun outscore the link to the name. Such a chain (of pronouns
+    with a grammatical person: "someone" names somebody), or a lone
     he/she pronoun, joins the cluster of its best-scored candidate antecedent
     that may be a person: a person noun of the lexicon, a gendered name or
     noun, or a name or noun of no known class (an animal; "the president",
@@ -891,6 +892,10 @@ def anchor_pronoun_chains(clusters: List[List[int]], pair: np.ndarray, ptr: np.n
     if masks is None:
         masks = agreement_masks(agreement, classes)
     partners = partners or {}
+    # A name, a noun or a pronoun of no grammatical person ("Someone asked the
+    # lawyer to check his contract": someone, everyone, nobody) introduces a
+    # referent: a chain holding one names somebody already.
+    names_somebody = (types != _PRONOMINAL) | (persons == PERSON.index("unknown"))
     groups: List[List[int]] = [list(c) for c in clusters]
     owner = owner_map(groups)
     for m in np.flatnonzero(gendered if lone is None else gendered & np.asarray(lone, dtype=bool)).tolist():
@@ -899,7 +904,7 @@ def anchor_pronoun_chains(clusters: List[List[int]], pair: np.ndarray, ptr: np.n
             groups.append([m])
     for g in sorted(range(len(groups)), key=lambda g: groups[g][0]):
         members = groups[g]
-        if any(types[m] != _PRONOMINAL for m in members) or not gendered[members].any():
+        if not gendered[members].any() or any(names_somebody[m] for m in members):
             continue
         if len(members) == 1 and _barred_from_best(members[0], pair, ptr, ante, owner, partners):
             candidates = _anchor_candidates(members, pair, ptr, ante, types != _PRONOMINAL, None)
