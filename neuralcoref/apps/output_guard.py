@@ -1,7 +1,7 @@
 """Guards of the files a command writes: never over its input, one writer at a
 time, output checked before the run, and a resumed output tied to its input.
 
-Used by ``neuralcoref batch`` (:mod:`neuralcoref.batch`) and ``neuralcoref
+Used by ``neuralcoref batch`` (:mod:`neuralcoref.apps.batch`) and ``neuralcoref
 predict`` (:mod:`neuralcoref.apps.predict`).
 """
 from __future__ import annotations

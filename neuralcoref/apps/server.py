@@ -5,7 +5,7 @@
          -d '{"text": "Anna said she likes Paris."}'
 
 ``POST /resolve`` takes ``{"text": "..."}`` and answers one record (see
-:mod:`neuralcoref.records`), or takes ``{"texts": [...]}`` and answers
+:mod:`neuralcoref.apps.records`), or takes ``{"texts": [...]}`` and answers
 ``{"results": [record, ...]}``. ``GET /health`` says the server is up (and no
 more, unless ``health_details``). A body
 that is not JSON, or neither shape, is answered with 422 and a message saying

@@ -46,13 +46,13 @@ class ServerLimits:
     timeout (float): seconds a worker may spend on one request (422, E324); a
         request may wait as long again for a free worker (503, E329).
     header_timeout (float): seconds a client has to send a request's headers
-        (408, E327; served by :func:`neuralcoref.server.serve` only).
+        (408, E327; served by :func:`neuralcoref.apps.server.serve` only).
     body_timeout (float): seconds a client has to send a request's body (408, E328).
     max_waiting (int): requests that may wait for a free worker (503, E329 beyond).
     max_connections (int): open connections; beyond it the oldest connection
         idle between requests is closed to make room, and a connection with none
         to close is answered 503 (E334) and closed (served by
-        :func:`neuralcoref.server.serve` only, as the next two).
+        :func:`neuralcoref.apps.server.serve` only, as the next two).
     max_client_connections (int): open connections from one client address; one
         more is answered 503 (E420) and closed.
     idle_timeout (float): seconds a connection may stay open without sending a

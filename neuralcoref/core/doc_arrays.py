@@ -55,7 +55,7 @@ class DocArrays:
     tensor (ndarray | None): ``doc.tensor`` as it is (not copied), (n_tokens,
         width) float32 for a pipeline with token vectors.
     speakers (List[str] | None): the per-token speaker names of
-        :func:`~neuralcoref.gold.set_speakers`, or None.
+        :func:`~neuralcoref.core.speakers.set_speakers`, or None.
     """
 
     doc: Doc

@@ -1,6 +1,6 @@
 """Per-token speaker names carried by a Doc (``doc.user_data``).
 
-CoNLL readers set them (:func:`neuralcoref.gold.set_speakers`, the same function);
+CoNLL readers set them (:func:`neuralcoref.core.speakers.set_speakers`, the same function);
 the featurizer and the quotation rules read them. Kept in the core so that the
 runtime does not depend on the corpus readers.
 """

@@ -163,7 +163,7 @@ def evaluate_mentions(
     """Recall and precision of the extractor against gold mentions.
 
     pairs (Iterable[Tuple[ConllDocument, Doc]]): gold documents with their parsed
-        Docs on the same tokens, e.g. from ``neuralcoref.gold.parse_conll_docs``.
+        Docs on the same tokens, e.g. from ``neuralcoref.corpora.gold.parse_conll_docs``.
     rules (LanguageRules): the language's rules.
     extract (Callable[[Doc, LanguageRules], Mentions]): the extractor to evaluate.
     max_misses (int): how many missed gold mentions to keep in ``misses``.
