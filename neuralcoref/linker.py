@@ -31,7 +31,7 @@ from spacy.vocab import Vocab
 from .artifacts.kb import KnowledgeBase, kb_path, load_kb
 from .component import GuardedPipe
 from .core.link_scorer import LinkScorer
-from .core.linking import (DocContext, Unit, UnitLinks, decide, link_features, link_units, merged_clusters,
+from .core.linking import (DocContext, Unit, UnitLinks, appositive_end, decide, link_features, link_units, merged_clusters,
                            split_units)
 from .errors import Errors, NeuralcorefError, Warnings
 from .extensions import CLUSTER_PREFIX, SCORES_KEY, get_clusters, register_extensions, set_clusters
@@ -326,10 +326,14 @@ def entity_mentions(doc: Doc, doc_id: str, kb: KnowledgeBase,
     seen = set()
     for cluster in get_clusters(doc):
         for m in cluster:
-            seen.add((m.start, m.end))
-            rows.append(row(m.start, m.end, str(cluster.i + 1), cluster.kb_id))
-    for span in doc.spans.get(LINKS_KEY, []):
-        if (span.start, span.end) not in seen:
-            seen.add((span.start, span.end))
-            rows.append(row(span.start, span.end, None, span.kb_id_))
+            # GUM's mentions hold a name's proper-noun apposition ("Portland , Oregon").
+            span = (m.start, appositive_end(doc, m.start, m.end))
+            if span not in seen:
+                seen.add(span)
+                rows.append(row(*span, str(cluster.i + 1), cluster.kb_id))
+    for link in doc.spans.get(LINKS_KEY, []):
+        span = (link.start, appositive_end(doc, link.start, link.end))
+        if span not in seen and (link.start, link.end) not in seen:
+            seen.add(span)
+            rows.append(row(*span, None, link.kb_id_))
     return sorted(rows, key=lambda m: (m.sentence, m.start, m.end))

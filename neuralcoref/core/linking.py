@@ -75,6 +75,7 @@ UNLINKED_LABELS = {"CARDINAL", "ORDINAL", "MONEY", "PERCENT", "QUANTITY", "DATE"
 _PERSON_PRONOUNS = {"he", "she", "him", "her", "his", "hers", "himself", "herself", "who", "whom"}
 _NOT_NAMES = {symbols.PRON, symbols.DET, symbols.PUNCT, symbols.ADP, symbols.CCONJ, symbols.PART}
 _PROPN = symbols.PROPN
+_PLACES = ("GPE", "LOC")
 #: Titles written before a name, part of its mention in GUM ("Dr. William Glennie").
 _TITLES = {"dr", "mr", "mrs", "ms", "miss", "prof", "professor", "president", "senator", "governor", "judge",
            "justice", "gen", "general", "col", "capt", "captain", "lord", "lady", "sir", "king", "queen",
@@ -128,7 +129,7 @@ def _kb_names(ctx: "DocContext", named: Sequence[Span_], kb: "KnowledgeBase") ->
     places = {(ent.start, ent.end) for ent in doc.ents if ent.label_ in ("GPE", "LOC")}
     for (s1, e1), (s2, e2) in zip(named, named[1:]):
         if e1 < len(doc) and doc[e1].text == "," and s2 in (e1 + 1, e1 + 2) \
-                and (s2 == e1 + 1 or doc[e1 + 1].lower_ == "the"):
+                and (s2 == e1 + 1 or doc[e1 + 1].lower_ == "the") and not _in_list(ctx, s1, e1, s2, e2):
             both_places = (s1, e1) in places and (s2, e2) in places
             if both_places or kb.alias_index(alias_key(ctx.text(s1, e2))) >= 0:
                 found.append((s1, e2))
@@ -144,6 +145,60 @@ def _kb_names(ctx: "DocContext", named: Sequence[Span_], kb: "KnowledgeBase") ->
                 if len(ents) and int(ents[0]) not in whole:
                     found.append((i, j))
     return found
+
+
+def _in_list(ctx: "DocContext", s1: int, e1: int, s2: int, e2: int) -> bool:
+    """Whether "A , B" is part of an enumeration rather than a name and its
+    place ("Rome , Paris , Jakarta", "China , Vietnam , and Cuba", "the
+    Netherlands , the Netherlands"): the same name twice, a comma before A, a
+    name after B's comma or "and" ("Lahore , Pakistan , and today" is no
+    list), or B's head outside A (the parse makes "Athens" of "the Middle Ages
+    , Athens experienced" a subject)."""
+    doc = ctx.doc
+    if alias_key(ctx.text(s1, e1)) == alias_key(ctx.text(s2, e2)):
+        return True
+    if s1 > 0 and doc[s1 - 1].text == ",":
+        return True
+    nxt = list(doc[e2:e2 + 3])
+    joined = bool(nxt) and nxt[0].lower_ in (",", "and", "or")
+    if nxt and nxt[0].text == ",":
+        nxt = nxt[1:]
+    if nxt and nxt[0].lower_ in ("and", "or"):
+        nxt = nxt[1:]
+    if joined and nxt and nxt[0].pos in (_PROPN, symbols.DET):
+        return True
+    root = doc[s2:e2].root
+    return not s1 <= root.head.i < e1
+
+
+def appositive_end(doc: Doc, start: int, end: int) -> int:
+    """The end of a name with the place in apposition that GUM's mentions hold
+    ("Sydney , Australia", "Trinity College , Cambridge", "Vrije Universiteit
+    Amsterdam , the Netherlands"): after a comma, an ``appos`` of a token of
+    the name, whose words are proper nouns (a determiner first: "the
+    Netherlands") ending in a place entity (not "the Senate , Madam Speaker"),
+    nothing else in its phrase ("President of the United States" stays apart,
+    as GUM keeps it). ``end`` when there is none.
+
+    doc (Doc): a parsed Doc; start, end (int): the name's tokens (end exclusive).
+    RETURNS (int): the (exclusive) end of the name with its apposition.
+    """
+    if end + 1 >= len(doc) or doc[end].text != "," or doc[end - 1].pos != _PROPN:
+        return end
+    for j in range(end + 1, min(end + 6, len(doc))):
+        tok = doc[j]
+        if tok.dep_ == "appos" and start <= tok.head.i < end:
+            break
+    else:
+        return end
+    right = tok.right_edge.i + 1
+    while right > j + 1 and doc[right - 1].pos == symbols.PUNCT:
+        right -= 1
+    words = doc[end + 1:right]
+    if tok.left_edge.i != end + 1 or len(words) > 4 or words[-1].pos != _PROPN \
+            or any(t.pos not in (_PROPN, symbols.DET) for t in words) or words[-1].ent_type_ not in _PLACES:
+        return end
+    return right
 
 
 def _propn_runs(pos: np.ndarray) -> List[Span_]:
