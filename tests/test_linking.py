@@ -415,3 +415,14 @@ def test_linking_extracted_mentions_outside_clusters_are_units(make_doc, tmp_pat
     # The runtime's mentions: the extractor's, with their heads.
     found = extracted_mentions(doc, get_rules("en"))
     assert (2, 3, 2) in found and all(s <= h < e for s, e, h in found)
+
+
+def test_linking_kb_alias_rows_are_remembered_within_a_bound(kb_dir, monkeypatch):
+    import neuralcoref.artifacts.kb as kb_module
+
+    monkeypatch.setattr(kb_module, "_ALIAS_CACHE", 2)
+    kb = load_kb(kb_dir)
+    rows = [kb.alias_index(alias_key(t)) for t in ("Obama", "nobody", "America", "Obama", "U.S.")]
+    assert rows[0] == rows[3] >= 0 and rows[1] == -1 and rows[2] >= 0 and rows[4] >= 0
+    assert [kb.ids[e] for e in kb.candidates_of_key(alias_key("America"))[0]] == ["Q30"]
+    assert len(kb._alias_rows) <= 2
