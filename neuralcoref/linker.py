@@ -31,8 +31,8 @@ from spacy.vocab import Vocab
 from .artifacts.kb import KnowledgeBase, kb_path, load_kb
 from .component import GuardedPipe
 from .core.link_scorer import LinkScorer
-from .core.linking import (DocContext, Unit, UnitLinks, appositive_end, decide, extracted_mentions, link_features, link_units, merged_clusters,
-                           split_units)
+from .core.linking import (DocContext, Unit, UnitLinks, appositive_end, decide, extracted_mentions, link_features,
+                           link_units, merged_clusters, split_units)
 from .errors import Errors, NeuralcorefError, Warnings
 from .extensions import CLUSTER_PREFIX, SCORES_KEY, get_clusters, register_extensions, set_clusters
 from .validation import check_bool, check_float

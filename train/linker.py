@@ -217,7 +217,8 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
     model = train_scorer(examples, args.hidden, args.epochs, seed=args.seed)
     model.export().to_disk(args.out, meta={
         "trained_on": f"{args.conll.parent.name}/{args.conll.name}", "model": args.model, "folds": args.folds, "hidden": args.hidden,
-        "epochs": args.epochs, "seed": args.seed, "mentions": not args.no_mentions, "units": len(examples), "units_linkable": linked})
+        "epochs": args.epochs, "seed": args.seed, "mentions": not args.no_mentions, "units": len(examples),
+        "units_linkable": linked})
     print(f"Linking scorer written to {args.out}")
 
 
