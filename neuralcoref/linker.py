@@ -31,8 +31,8 @@ from spacy.vocab import Vocab
 from .artifacts.kb import KnowledgeBase, kb_path, load_kb
 from .component import GuardedPipe
 from .core.link_scorer import LinkScorer
-from .core.linking import (DocContext, Unit, UnitLinks, decide, link_features, link_units, merged_clusters,
-                           split_units)
+from .core.linking import (DocContext, Unit, UnitLinks, appositive_end, decide, extracted_mentions, link_features,
+                           link_units, merged_clusters, split_units)
 from .errors import Errors, NeuralcorefError, Warnings
 from .extensions import CLUSTER_PREFIX, SCORES_KEY, get_clusters, register_extensions, set_clusters
 from .validation import check_bool, check_float
@@ -46,13 +46,14 @@ SETTINGS_FILE, KB_DIR, SCORER_DIR = "cfg.json", "kb", "scorer"
 DEFAULT_LINKER_CONFIG = {
     "kb": "gum",
     "scorer": None,
-    "threshold": 0.25,
+    "threshold": 0.3,
     "merge": True,
     "merge_threshold": 0.8,
     "merge_lone": False,
     "singletons": True,
     "split": True,
     "split_threshold": 0.5,
+    "mentions": True,
 }
 
 
@@ -69,7 +70,7 @@ def shipped_scorer_path() -> Path:
 )
 def make_linker(nlp: Language, name: str, kb: str, scorer: Optional[str], threshold: float, merge: bool,
                 merge_threshold: float, merge_lone: bool, singletons: bool, split: bool,
-                split_threshold: float) -> "CorefLinker":
+                split_threshold: float, mentions: bool = True) -> "CorefLinker":
     """Create the linker (see CorefLinker for the settings).
 
     RAISES NeuralcorefError: E407 when no coreference component comes before it.
@@ -81,7 +82,8 @@ def make_linker(nlp: Language, name: str, kb: str, scorer: Optional[str], thresh
 
     return CorefLinker(nlp.vocab, name, kb=kb, scorer=scorer, threshold=threshold, merge=merge,
                        merge_threshold=merge_threshold, merge_lone=merge_lone, singletons=singletons,
-                       split=split, split_threshold=split_threshold, load_later=_building_from_config())
+                       split=split, split_threshold=split_threshold, mentions=mentions,
+                       load_later=_building_from_config())
 
 
 class DocLinks(NamedTuple):
@@ -113,6 +115,9 @@ class CorefLinker(GuardedPipe):
     split (bool): split a cluster whose names link, each on its own, to
         different entities with at least ``split_threshold``.
     split_threshold (float): 0-1, see ``split``.
+    mentions (bool): also link the mention extractor's mentions outside every
+        cluster whose whole text is an alias of the KB ("iodine"); needs
+        ``singletons``.
     load_later (bool): the KB and the scorer come later (``spacy.load``: from
         ``from_disk``, which reads the copies saved with the pipeline, or at the
         first use): each is loaded once, and the folders the config names may
@@ -122,20 +127,21 @@ class CorefLinker(GuardedPipe):
 
     def __init__(self, vocab: Vocab, name: str = "neuralcoref_linker", *,
                  kb: Union[str, Path, KnowledgeBase] = "gum", scorer: Optional[Union[str, Path]] = None,
-                 threshold: float = 0.25, merge: bool = True, merge_threshold: float = 0.8,
+                 threshold: float = 0.3, merge: bool = True, merge_threshold: float = 0.8,
                  merge_lone: bool = False, singletons: bool = True, split: bool = True,
-                 split_threshold: float = 0.5, load_later: bool = False):
+                 split_threshold: float = 0.5, mentions: bool = True, load_later: bool = False):
         self.vocab, self.name = vocab, name
         self.cfg = {"kb": kb if isinstance(kb, str) else str(kb_path(kb)) if not isinstance(kb, KnowledgeBase)
                     else kb.meta.get("name", "?"),
                     "scorer": None if scorer is None else str(scorer),
                     **_checked({"threshold": threshold, "merge": merge, "merge_threshold": merge_threshold,
                                 "merge_lone": merge_lone, "singletons": singletons, "split": split,
-                                "split_threshold": split_threshold})}
+                                "split_threshold": split_threshold, "mentions": mentions})}
         self._kb: Optional[KnowledgeBase] = kb if isinstance(kb, KnowledgeBase) else None
         self._scorer: Optional[LinkScorer] = None
         self._kb_source: Optional[Path] = None if isinstance(kb, KnowledgeBase) else kb_path(kb)
         self._scorer_source = Path(scorer) if scorer is not None else shipped_scorer_path()
+        self._rules = None
         if not load_later:
             self._set_kb(load_kb(kb))
             self._scorer = LinkScorer.from_disk(self._scorer_source)
@@ -168,7 +174,9 @@ class CorefLinker(GuardedPipe):
         for doc in docs:
             clusters = [[(m.start, m.end) for m in c] for c in get_clusters(doc)]
             ctx = DocContext(doc)
-            units = link_units(doc, clusters, singletons=self.cfg["singletons"], kb=self.kb, ctx=ctx)
+            extracted = self._mentions(doc) if self.cfg["mentions"] else None
+            units = link_units(doc, clusters, singletons=self.cfg["singletons"], kb=self.kb, ctx=ctx,
+                               mentions=extracted)
             if self.cfg["split"]:
                 units = split_units(units, self.kb, ctx, self.scorer, self.cfg["split_threshold"])
             pairs = link_features(doc, units, self.kb, ctx)
@@ -179,6 +187,15 @@ class CorefLinker(GuardedPipe):
                 groups = [[u] for u, unit in enumerate(units) if unit.cluster >= 0]
             results.append(DocLinks(units, links, groups))
         return results
+
+    def _mentions(self, doc: Doc) -> List[Tuple[int, int, int]]:
+        """The mention extractor's (start, end, head) (the rules of the Doc's
+        language; the linker was trained on the same)."""
+        if self._rules is None:
+            from .lang import get_rules
+
+            self._rules = get_rules(doc.lang_)
+        return extracted_mentions(doc, self._rules)
 
     def set_annotations(self, docs: Iterable[Doc], results: List[DocLinks]) -> None:
         """Write the clusters (merged), their entities and the linked mentions."""
@@ -223,7 +240,7 @@ class CorefLinker(GuardedPipe):
 
 #: The settings of the decisions (checked wherever they come from: E170).
 DECISION_SETTINGS = ("threshold", "merge", "merge_threshold", "merge_lone", "singletons", "split",
-                     "split_threshold")
+                     "split_threshold", "mentions")
 
 
 def _checked(settings: Dict[str, Any]) -> Dict[str, Any]:
@@ -326,10 +343,14 @@ def entity_mentions(doc: Doc, doc_id: str, kb: KnowledgeBase,
     seen = set()
     for cluster in get_clusters(doc):
         for m in cluster:
-            seen.add((m.start, m.end))
-            rows.append(row(m.start, m.end, str(cluster.i + 1), cluster.kb_id))
-    for span in doc.spans.get(LINKS_KEY, []):
-        if (span.start, span.end) not in seen:
-            seen.add((span.start, span.end))
-            rows.append(row(span.start, span.end, None, span.kb_id_))
+            # GUM's mentions hold a name's proper-noun apposition ("Portland , Oregon").
+            span = (m.start, appositive_end(doc, m.start, m.end))
+            if span not in seen:
+                seen.add(span)
+                rows.append(row(*span, str(cluster.i + 1), cluster.kb_id))
+    for link in doc.spans.get(LINKS_KEY, []):
+        span = (link.start, appositive_end(doc, link.start, link.end))
+        if span not in seen and (link.start, link.end) not in seen:
+            seen.add(span)
+            rows.append(row(*span, None, link.kb_id_))
     return sorted(rows, key=lambda m: (m.sentence, m.start, m.end))

@@ -361,3 +361,68 @@ def test_linking_splits_a_cluster_whose_names_link_to_different_entities(make_do
     clusters = get_clusters(doc)
     assert [([m.text for m in c], c.kb_id) for c in clusters] == [(["Barack Obama", "Obama"], "Q76")]
     assert ("the United States", "Q30") in {(s.text, s.kb_id_) for s in doc.spans[LINKS_KEY]}
+
+
+# "They live in Portland , Oregon , not in Rome , Paris , or Jakarta ."
+PLACES = [("They", 1, "nsubj", "PRON"), ("live", 1, "ROOT", "VERB"), ("in", 1, "prep", "ADP"),
+          ("Portland", 2, "pobj", "PROPN"), (",", 3, "punct", "PUNCT"), ("Oregon", 3, "appos", "PROPN"),
+          (",", 1, "punct", "PUNCT"), ("not", 8, "neg", "PART"), ("in", 1, "prep", "ADP"),
+          ("Rome", 8, "pobj", "PROPN"), (",", 9, "punct", "PUNCT"), ("Paris", 9, "conj", "PROPN"),
+          (",", 11, "punct", "PUNCT"), ("or", 11, "cc", "CCONJ"), ("Jakarta", 11, "conj", "PROPN"),
+          (".", 1, "punct", "PUNCT")]
+PLACES_ENTS = ["O", "O", "O", "B-GPE", "O", "B-GPE", "O", "O", "O", "B-GPE", "O", "B-GPE", "O", "O", "B-GPE", "O"]
+
+
+def test_linking_gum_spans_hold_a_place_in_apposition_not_a_list(make_doc):
+    from neuralcoref.core.linking import DocContext, _in_list, appositive_end
+
+    doc = make_doc(PLACES, ents=PLACES_ENTS)
+    assert appositive_end(doc, 3, 4) == 6  # "Portland , Oregon": GUM's mention
+    assert appositive_end(doc, 9, 10) == 10 and appositive_end(doc, 5, 6) == 6
+    ctx = DocContext(doc)
+    assert not _in_list(ctx, 3, 4, 5, 6)
+    assert _in_list(ctx, 9, 10, 11, 12)  # "Rome , Paris , or Jakarta": three places
+
+
+def test_linking_entities_file_writes_the_place_in_apposition(make_doc, kb_dir):
+    doc = make_doc(PLACES, ents=PLACES_ENTS)
+    set_clusters(doc, [[(3, 4), (0, 1)]], [(3, 4)])
+    rows = entity_mentions(doc, "d", load_kb(kb_dir))
+    assert [(r.start, r.end) for r in rows] == [(0, 0), (3, 5)]
+
+
+# "Salt holds iodine , and it holds Iodine ."
+IODINE = [("Salt", 1, "nsubj", "NOUN"), ("holds", 1, "ROOT", "VERB"), ("iodine", 1, "dobj", "NOUN"),
+          (",", 1, "punct", "PUNCT"), ("and", 1, "cc", "CCONJ"), ("it", 6, "nsubj", "PRON"),
+          ("holds", 1, "conj", "VERB"), ("salt", 6, "dobj", "NOUN"), (".", 1, "punct", "PUNCT")]
+
+
+def test_linking_extracted_mentions_outside_clusters_are_units(make_doc, tmp_path):
+    from neuralcoref.core.linking import EXTRACTED, LINK_FEATURES, extracted_mentions, link_features, link_units
+    from neuralcoref.lang import get_rules
+
+    (tmp_path / "kb.tsv").write_text("id\tname\taliases\tprior\ttype\tdescription\n"
+                                     "Q1103\tIodine\t\t\tsubstance\tchemical element\n", encoding="utf8")
+    kb = build_kb(read_kb_tsv(tmp_path / "kb.tsv"))
+    doc = make_doc(IODINE)
+    assert link_units(doc, [], kb=kb) == []
+    # The pronoun and "salt" (no alias) make no unit; "Salt" and "salt" share no head with "iodine".
+    units = link_units(doc, [], kb=kb, mentions=[(0, 1, 0), (2, 3, 2), (5, 6, 5), (7, 8, 7)])
+    assert [(u.spans, u.cluster) for u in units] == [([(2, 3)], EXTRACTED)]
+    assert link_units(doc, [[(2, 3), (5, 6)]], kb=kb, mentions=[(2, 3, 2)])[1:] == []
+    pairs = link_features(doc, units, kb)
+    assert pairs.features[0, LINK_FEATURES.index("extracted")] == 1.0
+    # The runtime's mentions: the extractor's, with their heads.
+    found = extracted_mentions(doc, get_rules("en"))
+    assert (2, 3, 2) in found and all(s <= h < e for s, e, h in found)
+
+
+def test_linking_kb_alias_rows_are_remembered_within_a_bound(kb_dir, monkeypatch):
+    import neuralcoref.artifacts.kb as kb_module
+
+    monkeypatch.setattr(kb_module, "_ALIAS_CACHE", 2)
+    kb = load_kb(kb_dir)
+    rows = [kb.alias_index(alias_key(t)) for t in ("Obama", "nobody", "America", "Obama", "U.S.")]
+    assert rows[0] == rows[3] >= 0 and rows[1] == -1 and rows[2] >= 0 and rows[4] >= 0
+    assert [kb.ids[e] for e in kb.candidates_of_key(alias_key("America"))[0]] == ["Q30"]
+    assert len(kb._alias_rows) <= 2

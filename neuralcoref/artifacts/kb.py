@@ -36,6 +36,9 @@ from ..core.linking import alias_key, key_hash
 from ..errors import Errors, KBLoadError
 from ..validation import file_sha256 as _sha256
 
+#: Alias keys whose row a KB remembers (then it forgets them all: bounded memory).
+_ALIAS_CACHE = 1 << 16
+
 KB_CONFIG, KB_ARRAYS = "kb.json", "kb.npz"
 KB_FORMAT, KB_VERSION = "neuralcoref-kb", 1
 #: Shipped knowledge bases, by name: folders under ``neuralcoref/kbs/``.
@@ -91,6 +94,7 @@ class KnowledgeBase:
             StringTable(arrays[f"{t}_bytes"], arrays[f"{t}_offsets"]) for t in STRING_TABLES)
         self.types, self.priors = arrays["types"], arrays["priors"]
         self._type_index = {name: i for i, name in enumerate(self.type_names)}
+        self._alias_rows: Dict[str, int] = {}  # alias key -> row: the linker asks the same keys again
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -115,6 +119,14 @@ class KnowledgeBase:
 
     def alias_index(self, key: str) -> int:
         """The row of an alias key (see :func:`alias_key`), or -1."""
+        found = self._alias_rows.get(key)
+        if found is None:
+            if len(self._alias_rows) >= _ALIAS_CACHE:  # a long-running server: bounded
+                self._alias_rows.clear()
+            found = self._alias_rows[key] = self._find_alias(key)
+        return found
+
+    def _find_alias(self, key: str) -> int:
         hashes = self.arrays["alias_hashes"]
         if not key or len(hashes) == 0:
             return -1

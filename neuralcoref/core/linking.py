@@ -61,7 +61,7 @@ LINK_FEATURES = (
     "frac_full", "frac_partial", "log_n_full", "max_prior", "mean_prior", "top1", "exact_name",
     "upper", "entity_prior", "type_match", "type_mismatch", "kb_type_unknown", "unit_type_unknown",
     "ambiguity", "name_context", "description_context", "log_size", "singleton", "pronoun_frac",
-    "max_len",
+    "max_len", "inner_name", "extracted",
 )
 N_FEATURES = len(LINK_FEATURES)
 
@@ -75,6 +75,7 @@ UNLINKED_LABELS = {"CARDINAL", "ORDINAL", "MONEY", "PERCENT", "QUANTITY", "DATE"
 _PERSON_PRONOUNS = {"he", "she", "him", "her", "his", "hers", "himself", "herself", "who", "whom"}
 _NOT_NAMES = {symbols.PRON, symbols.DET, symbols.PUNCT, symbols.ADP, symbols.CCONJ, symbols.PART}
 _PROPN = symbols.PROPN
+_PLACES = ("GPE", "LOC")
 #: Titles written before a name, part of its mention in GUM ("Dr. William Glennie").
 _TITLES = {"dr", "mr", "mrs", "ms", "miss", "prof", "professor", "president", "senator", "governor", "judge",
            "justice", "gen", "general", "col", "capt", "captain", "lord", "lady", "sir", "king", "queen",
@@ -85,21 +86,31 @@ class Unit(NamedTuple):
     """What gets one linking decision.
 
     spans (List[Tuple[int, int]]): its mentions (start, end exclusive), in order.
-    cluster (int): its index in ``doc._.coref_clusters``, -1 for a lone entity.
+    cluster (int): its index in ``doc._.coref_clusters``, -1 for a lone entity,
+        ``EXTRACTED`` (-2) for a mention of the extractor outside every cluster.
     """
 
     spans: List[Span_]
     cluster: int
 
 
+#: The ``cluster`` of a unit made of one extracted mention outside the clusters.
+EXTRACTED = -2
+
+
 def link_units(doc: Doc, clusters: Sequence[Sequence[Span_]], singletons: bool = True,
-               kb: Optional["KnowledgeBase"] = None, ctx: Optional["DocContext"] = None) -> List[Unit]:
+               kb: Optional["KnowledgeBase"] = None, ctx: Optional["DocContext"] = None,
+               mentions: Optional[Sequence[Tuple[int, int, int]]] = None) -> List[Unit]:
     """The clusters, then the names outside every cluster when ``singletons``:
     the named entities (``doc.ents``) and the runs of proper nouns that no
     entity covers, each with a leading "the" that depends on it ("the
     Netherlands"); with a ``kb``, also the names its aliases find around and
     inside those: "Portland , Oregon", and "Amsterdam" in "Vrije Universiteit
-    Amsterdam" (a part that names another entity than the whole)."""
+    Amsterdam" (a part that names another entity than the whole); and with
+    ``mentions`` (the extractor's (start, end, head)), those outside the clusters that are no
+    pronoun, whose whole text is an alias of the KB, and whose head word no
+    unit holds yet ("iodine", "the Olympics"): the scorer knows them apart
+    (feature ``extracted``), trained on the same units."""
     units = [Unit(list(spans), i) for i, spans in enumerate(clusters)]
     if not singletons:
         return units
@@ -116,7 +127,38 @@ def link_units(doc: Doc, clusters: Sequence[Sequence[Span_]], singletons: bool =
         if span not in taken and (start, end) not in taken:
             taken.add(span)
             units.append(Unit([span], -1))
+    if mentions is not None and kb is not None:
+        units += _extracted_units(ctx, mentions, taken, kb)
     return units
+
+
+def extracted_mentions(doc: Doc, rules: "LanguageRules") -> List[Tuple[int, int, int]]:
+    """The mention extractor's mentions of a Doc as (start, end exclusive,
+    head), for :func:`link_units` (at run time and in training alike)."""
+    from .mentions import extract_mentions
+
+    found = extract_mentions(doc, rules)
+    return list(zip(found.starts.tolist(), found.ends.tolist(), found.heads.tolist()))
+
+
+def _extracted_units(ctx: "DocContext", mentions: Sequence[Tuple[int, int, int]], taken: Set[Span_],
+                     kb: "KnowledgeBase") -> List[Unit]:
+    """One unit per alias key of the extracted mentions outside the units
+    (every "iodine" of a Doc together, as a cluster would hold them)."""
+    doc = ctx.doc
+    head_of = {(s, e): h for s, e, h in mentions}
+    heads = {head_of[span] if span in head_of else doc[span[0]:span[1]].root.i for span in taken}
+    by_key: Dict[str, List[Span_]] = {}
+    for s, e, head in mentions:
+        if (s, e) in taken or head in heads:
+            continue
+        # The alias first: most mentions are none, and the key is what _name_keys computes.
+        key = alias_key(ctx.text(s, e))
+        if kb.alias_index(key) < 0 or not _name_keys(ctx, s, e)[2]:
+            continue
+        heads.add(head)
+        by_key.setdefault(key, []).append((s, e))
+    return [Unit(spans, EXTRACTED) for spans in by_key.values()]
 
 
 def _kb_names(ctx: "DocContext", named: Sequence[Span_], kb: "KnowledgeBase") -> List[Span_]:
@@ -128,7 +170,7 @@ def _kb_names(ctx: "DocContext", named: Sequence[Span_], kb: "KnowledgeBase") ->
     places = {(ent.start, ent.end) for ent in doc.ents if ent.label_ in ("GPE", "LOC")}
     for (s1, e1), (s2, e2) in zip(named, named[1:]):
         if e1 < len(doc) and doc[e1].text == "," and s2 in (e1 + 1, e1 + 2) \
-                and (s2 == e1 + 1 or doc[e1 + 1].lower_ == "the"):
+                and (s2 == e1 + 1 or doc[e1 + 1].lower_ == "the") and not _in_list(ctx, s1, e1, s2, e2):
             both_places = (s1, e1) in places and (s2, e2) in places
             if both_places or kb.alias_index(alias_key(ctx.text(s1, e2))) >= 0:
                 found.append((s1, e2))
@@ -144,6 +186,60 @@ def _kb_names(ctx: "DocContext", named: Sequence[Span_], kb: "KnowledgeBase") ->
                 if len(ents) and int(ents[0]) not in whole:
                     found.append((i, j))
     return found
+
+
+def _in_list(ctx: "DocContext", s1: int, e1: int, s2: int, e2: int) -> bool:
+    """Whether "A , B" is part of an enumeration rather than a name and its
+    place ("Rome , Paris , Jakarta", "China , Vietnam , and Cuba", "the
+    Netherlands , the Netherlands"): the same name twice, a comma before A, a
+    name after B's comma or "and" ("Lahore , Pakistan , and today" is no
+    list), or B's head outside A (the parse makes "Athens" of "the Middle Ages
+    , Athens experienced" a subject)."""
+    doc = ctx.doc
+    if alias_key(ctx.text(s1, e1)) == alias_key(ctx.text(s2, e2)):
+        return True
+    if s1 > 0 and doc[s1 - 1].text == ",":
+        return True
+    nxt = list(doc[e2:e2 + 3])
+    joined = bool(nxt) and nxt[0].lower_ in (",", "and", "or")
+    if nxt and nxt[0].text == ",":
+        nxt = nxt[1:]
+    if nxt and nxt[0].lower_ in ("and", "or"):
+        nxt = nxt[1:]
+    if joined and nxt and nxt[0].pos in (_PROPN, symbols.DET):
+        return True
+    root = doc[s2:e2].root
+    return not s1 <= root.head.i < e1
+
+
+def appositive_end(doc: Doc, start: int, end: int) -> int:
+    """The end of a name with the place in apposition that GUM's mentions hold
+    ("Sydney , Australia", "Trinity College , Cambridge", "Vrije Universiteit
+    Amsterdam , the Netherlands"): after a comma, an ``appos`` of a token of
+    the name, whose words are proper nouns (a determiner first: "the
+    Netherlands") ending in a place entity (not "the Senate , Madam Speaker"),
+    nothing else in its phrase ("President of the United States" stays apart,
+    as GUM keeps it). ``end`` when there is none.
+
+    doc (Doc): a parsed Doc; start, end (int): the name's tokens (end exclusive).
+    RETURNS (int): the (exclusive) end of the name with its apposition.
+    """
+    if end + 1 >= len(doc) or doc[end].text != "," or doc[end - 1].pos != _PROPN:
+        return end
+    for j in range(end + 1, min(end + 6, len(doc))):
+        tok = doc[j]
+        if tok.dep_ == "appos" and start <= tok.head.i < end:
+            break
+    else:
+        return end
+    right = tok.right_edge.i + 1
+    while right > j + 1 and doc[right - 1].pos == symbols.PUNCT:
+        right -= 1
+    words = doc[end + 1:right]
+    if tok.left_edge.i != end + 1 or len(words) > 4 or words[-1].pos != _PROPN \
+            or any(t.pos not in (_PROPN, symbols.DET) for t in words) or words[-1].ent_type_ not in _PLACES:
+        return end
+    return right
 
 
 def _propn_runs(pos: np.ndarray) -> List[Span_]:
@@ -340,6 +436,7 @@ def link_features(doc: Doc, units: Sequence[Unit], kb: "KnowledgeBase",
             continue
         u_type = unit_type(ctx, unit)
         names = max(n_names, 1)
+        inner = float(unit.cluster < 0 and _inner_name(ctx, *unit.spans[0]))
         for row, v in votes.items():
             k_type = kb.entity_type(row)
             rows.append([
@@ -350,11 +447,20 @@ def link_features(doc: Doc, units: Sequence[Unit], kb: "KnowledgeBase",
                 float(k_type is None), float(u_type is None), 1.0 / len(votes),
                 ctx.context(row, kb.names[row]), ctx.context(-1 - row, kb.descriptions[row]),
                 math.log1p(len(unit.spans)) / 3.0, float(unit.cluster < 0),
-                n_pronouns / len(unit.spans), min(v.max_len, 10) / 5.0])
+                n_pronouns / len(unit.spans), min(v.max_len, 10) / 5.0, inner,
+                float(unit.cluster == EXTRACTED)])
             unit_ids.append(u)
             entity_ids.append(row)
     features = np.array(rows, dtype=np.float32).reshape(len(rows), N_FEATURES)
     return LinkFeatures(features, np.array(unit_ids, dtype=np.int32), np.array(entity_ids, dtype=np.int32))
+
+
+def _inner_name(ctx: DocContext, start: int, end: int) -> bool:
+    """Whether a lone name is part of a longer run of proper nouns ("Australia"
+    of "South Australia", "Amsterdam" of "Vrije Universiteit Amsterdam"): GUM
+    marks some such parts as mentions, most not; the scorer learns how often."""
+    pos = ctx.pos
+    return (start > 0 and pos[start - 1] == _PROPN) or (end < len(pos) and pos[end] == _PROPN)
 
 
 class UnitLinks(NamedTuple):
