@@ -3,7 +3,8 @@ name's gender), for decoding's agreement (:func:`clustering.agreement_masks`),
 and the concrete things a referring "it" prefers (:func:`thing_preference`)."""
 from __future__ import annotations
 
-from typing import Optional, Tuple
+from functools import lru_cache
+from typing import FrozenSet, Optional, Tuple
 
 import numpy as np
 
@@ -23,8 +24,18 @@ from .sets import isin
 def in_person_entity(arrays: DocArrays, rules: LanguageRules) -> np.ndarray:
     """(n_tokens,) bool: the tokens of an entity the rules class as a person
     (``entity_classes``: "PERSON" in English, "PER" in French)."""
-    people = frozenset(label for label, kind in rules.class_map("entity_classes").items() if kind == "person")
-    return has_label(arrays.ent_type, people)
+    key = ("in_person_entity", rules)
+    out = arrays.memo.get(key)
+    if out is None:  # the names, the aliases and the classes ask: once per Doc
+        out = arrays.memo[key] = has_label(arrays.ent_type, _person_labels(rules))
+        out.flags.writeable = False
+    return out
+
+
+@lru_cache(maxsize=32)
+def _person_labels(rules: LanguageRules) -> FrozenSet[str]:
+    """The entity labels the rules class as a person."""
+    return frozenset(label for label, kind in rules.class_map("entity_classes").items() if kind == "person")
 
 
 def mention_classes(doc, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray,

@@ -588,14 +588,16 @@ def _preferred_variants(arrays: DocArrays, rules: LanguageRules, mentions: Menti
     pair = (heads[1:] == heads[:-1]) & (ends[1:] == ends[:-1])
     keep = np.ones(len(mentions), dtype=bool)
     title = has_label(arrays.dep, rules.title_deps)
-    lead = has_label(arrays.dep, rules.lead_deps)
-    for words, dropped in ((title, order[1:]), (lead, order[:-1])):
-        others = np.concatenate([[0], np.cumsum(~words)])
-        keep[dropped[pair & (others[starts[1:]] == others[starts[:-1]])]] = False
-    alone = np.flatnonzero((mentions.ends - mentions.starts == 1) & title[mentions.heads]
-                           & has_label(arrays.pos, rules.proper_pos)[arrays.head[mentions.heads]])
-    person = noun_classes(arrays, mentions.heads[alone], rules.lexicons)
-    keep[alone[person == MENTION_CLASSES.index("person")]] = False
+    if pair.any():  # no two candidates of one head and end: no variant to choose
+        lead = has_label(arrays.dep, rules.lead_deps)
+        for words, dropped in ((title, order[1:]), (lead, order[:-1])):
+            others = np.concatenate([[0], np.cumsum(~words)])
+            keep[dropped[pair & (others[starts[1:]] == others[starts[:-1]])]] = False
+    if title.any():
+        alone = np.flatnonzero((mentions.ends - mentions.starts == 1) & title[mentions.heads]
+                               & has_label(arrays.pos, rules.proper_pos)[arrays.head[mentions.heads]])
+        person = noun_classes(arrays, mentions.heads[alone], rules.lexicons)
+        keep[alone[person == MENTION_CLASSES.index("person")]] = False
     return mentions if keep.all() else mentions.select(keep)
 
 
