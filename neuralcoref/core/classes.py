@@ -65,6 +65,8 @@ def mention_classes(doc, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray
     nominal = types == NOMINAL
     out[nominal] = noun_classes(arrays, heads[nominal], lexicons)
     proper = types == PROPER
+    if not proper.any():
+        return out
     # The first word only: after a title ("Ms. Garcia") the head is a surname,
     # and many surnames are also first names of the lists.
     name_heads, first = heads[proper], arrays.lower[starts[proper]]

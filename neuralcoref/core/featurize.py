@@ -139,8 +139,8 @@ def _lookup(values: np.ndarray, table: Mapping[int, int], default: int = 0) -> n
     if values.size == 0:
         return np.zeros(0, dtype=np.int32)
     if values.size <= _SHORT:  # a short Doc: fewer dict lookups than numpy calls
-        return np.fromiter((table.get(v, default) for v in values.ravel().tolist()), dtype=np.int32,
-                           count=values.size)
+        get = table.get
+        return np.array([get(v, default) for v in values.ravel().tolist()], dtype=np.int32)
     uniq, inverse = np.unique(values, return_inverse=True)
     mapped = np.array([table.get(int(u), default) for u in uniq], dtype=np.int32)
     return mapped[inverse.reshape(-1)]
