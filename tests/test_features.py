@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from spacy.tokens import Doc
 
 from neuralcoref.core import _features
-from neuralcoref.core import contract, featurize as featurizer
+from neuralcoref.core import contract, featurize as F, featurize as featurizer
 from neuralcoref.core.contract import (AGREEMENT, C, COUNT_BINS, DEFINITENESS, DEP_CLASSES, DISTANCE_BINS,
                                        DISTANCE_CAP, ENTITY_CLASSES, GENDER, H, LENGTH_BINS, MENTION_CODES,
                                        MENTION_HASHES, MENTION_LAYOUT, NUMBER, PAIR_CODES, PAIR_LAYOUT,
@@ -565,6 +565,74 @@ def test_features_word_slots_kernel_matches_numpy():
     wide = tuple(a.astype(np.int64) if a.dtype == np.int32 else a for a in args)  # the numpy path
     assert np.array_equal(F._word_slots(*wide), out)
     assert F._word_slots(lower, token_heads, sent_ids, *(a[:0] for a in args[3:])).shape == (0, len(WORD_SLOTS))
+
+
+@pytest.mark.parametrize("windows,prior", [(False, False), (True, False), (False, True), (True, True)],
+                         ids=["whole-doc", "windows", "prior", "windows-prior"])
+def test_features_span_vectors_kernel_matches_numpy_bits(windows, prior):
+    # The kernel's float64 running sums and divisions are numpy's, in numpy's
+    # order: the same float32 bits, mentions across a sentence boundary and
+    # empty windows (-0.0 included) alike.
+    rng = np.random.default_rng(7)
+    for _ in range(40):
+        n_tok, dim, n = int(rng.integers(1, 60)), int(rng.integers(1, 12)), int(rng.integers(1, 25))
+        tensor = (rng.standard_normal((n_tok, dim)) * 10.0 ** rng.integers(-3, 4)).astype(np.float32)
+        flags = rng.integers(0, 2, n_tok)
+        flags[0] = 1
+        sent_ids = (np.cumsum(flags) - 1).astype(np.int32)
+        starts = rng.integers(0, n_tok, n).astype(np.int32)
+        ends = np.minimum(starts + rng.integers(1, 6, n), n_tok).astype(np.int32)
+        heads = np.array([rng.integers(a, b) for a, b in zip(starts, ends)], dtype=np.int32)
+        lo = rng.integers(0, n_tok, n)
+        win = (lo, np.minimum(lo + rng.integers(0, 10, n), n_tok)) if windows else None
+        pri = (rng.standard_normal(dim).astype(np.float32), float(rng.integers(1, 50))) if prior else None
+        args = (tensor, sent_ids, starts, ends, heads, win, pri)
+        out, ref = F._span_vectors(*args), F._span_vectors_numpy(*args)
+        assert out.dtype == np.float32 and out.shape == (n, len(SPAN_VECTORS) * dim)
+        assert np.array_equal(out.view(np.uint32), ref.view(np.uint32))
+
+
+def test_features_span_vectors_rejects_a_mention_outside_the_doc():
+    tensor = np.ones((3, 2), dtype=np.float32)
+    sent = np.zeros(3, dtype=np.int32)
+    with pytest.raises(IndexError):
+        F._span_vectors(tensor, sent, np.array([1], np.int32), np.array([5], np.int32), np.array([1], np.int32))
+
+
+def test_features_value_counts_and_nesting_kernels_match_numpy():
+    rng = np.random.default_rng(11)
+    for _ in range(200):
+        n = int(rng.integers(1, 70))
+        values = rng.integers(0, 4, n).astype(np.uint64)  # 0 never matches
+        same, earlier = F._value_counts(values)
+        assert same.dtype == earlier.dtype == np.int32
+        assert np.array_equal(same, F._same_value_counts(values))
+        assert np.array_equal(earlier, F._earlier_value_counts(values))
+        spans = sorted({(int(a), int(a + w)) for a, w in zip(rng.integers(0, 30, n), rng.integers(1, 6, n))})
+        starts, ends = (np.array(x, dtype=np.int32) for x in zip(*spans))
+        for got, ref in zip(F._nesting(starts, ends), F._nesting_numpy(starts, ends)):
+            assert got.dtype == ref.dtype == np.int32 and np.array_equal(got, ref)
+
+
+def test_features_clause_persons_from_morphology_and_auxiliaries(en_vocab):
+    from neuralcoref.core.doc_arrays import read_doc
+    from neuralcoref.core.frames import frame_verbs
+
+    words = ["She", "has", "left", "and", "I", "have", "stayed", "with", "them"]
+    doc = Doc(en_vocab, words=words, heads=[2, 2, 2, 2, 6, 6, 2, 6, 7],
+              deps=["nsubj", "aux", "ROOT", "cc", "nsubj", "aux", "conj", "prep", "pobj"],
+              pos=["PRON", "AUX", "VERB", "CCONJ", "PRON", "AUX", "VERB", "ADP", "PRON"],
+              morphs=["Person=3|PronType=Prs", "Person=3|Tense=Pres", "VerbForm=Part", "", "Person=1|PronType=Prs",
+                      "Person=1|Tense=Pres", "VerbForm=Part", "", "Person=3|PronType=Prs"])
+    arrays = read_doc(doc)
+    persons = F.clause_persons(arrays)
+    # "left" takes "has"'s third person, "stayed" "have"'s first; none for "and", "with".
+    assert persons.tolist() == [3, 3, 3, 0, 1, 1, 1, 0, 3]
+    # One array per Doc, read-only, shared by the stages that ask (and frame_verbs alike).
+    assert F.clause_persons(arrays) is persons and not persons.flags.writeable
+    verbs = frame_verbs(arrays, RULES)
+    assert frame_verbs(arrays, RULES) is verbs and not verbs.flags.writeable
+    assert F.clause_persons(read_doc(doc)).tolist() == persons.tolist()
 
 
 # Expansion to the scorers' inputs

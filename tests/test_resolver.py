@@ -83,3 +83,26 @@ def test_resolver_batch_with_a_doc_without_mentions_or_vectors(vector_resolver, 
     bare = make_doc([("Hello", 0, "ROOT", "INTJ"), ("!", 0, "punct", "PUNCT")])
     results = vector_resolver.predict([bare, parsed[0]])
     assert results[0].clusters == [] and len(results[1].clusters) == 1
+
+
+def test_resolver_keep_candidates_splits_kept_pairs_per_doc():
+    # Pruned candidates (kept positions over the batch's pairs laid end to end)
+    # go back to their Docs with each anaphor's CSR bounds recounted.
+    from neuralcoref.core.resolver import _Featurized, _keep_candidates
+
+    rng = np.random.default_rng(5)
+    for _ in range(100):
+        items = []
+        for _ in range(int(rng.integers(1, 5))):
+            ptr = np.concatenate([[0], np.cumsum(rng.integers(0, 5, int(rng.integers(0, 8))))]).astype(np.int64)
+            n_pairs = int(ptr[-1])
+            items.append(_Featurized(None, None, ptr, rng.integers(0, 9, n_pairs).astype(np.int32),
+                                     rng.integers(0, 9, (n_pairs, 3)).astype(np.int16), None))
+        offsets = np.cumsum([0] + [len(it.ante) for it in items])
+        kept = np.flatnonzero(rng.random(offsets[-1]) < 0.5).astype(np.int64)
+        for it, got, lo, hi in zip(items, _keep_candidates(items, kept), offsets[:-1], offsets[1:]):
+            local = kept[(kept >= lo) & (kept < hi)] - lo
+            counts = np.bincount(anaphor_index(it.ptr)[local], minlength=len(it.ptr) - 1)
+            assert got.ptr.dtype == it.ptr.dtype
+            assert got.ptr.tolist() == [0] + np.cumsum(counts).tolist()
+            assert np.array_equal(got.ante, it.ante[local]) and np.array_equal(got.codes, it.codes[local])

@@ -81,3 +81,18 @@ def word_slots(
     ends: np.ndarray,
     heads: np.ndarray,
 ) -> np.ndarray: ...
+def span_vectors(
+    tensor: np.ndarray,
+    sent_bounds: np.ndarray,
+    sent_ids: np.ndarray,
+    starts: np.ndarray,
+    ends: np.ndarray,
+    heads: np.ndarray,
+    doc_lo: np.ndarray,
+    doc_hi: np.ndarray,
+    prior: np.ndarray,
+    weight: float,
+    context: int,
+) -> np.ndarray: ...
+def value_counts(values: np.ndarray) -> Tuple[np.ndarray, np.ndarray]: ...
+def nesting(starts: np.ndarray, ends: np.ndarray) -> Tuple[np.ndarray, np.ndarray]: ...

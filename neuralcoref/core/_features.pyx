@@ -497,3 +497,116 @@ def word_slots(const uint64_t[:] lower, const int32_t[:] token_heads, const int3
                 raise IndexError(f"word slot {p} outside a Doc of {n_tok} tokens")
             out[i, j] = lower[p] if p < n_tok else 0
     return out_arr
+
+
+def span_vectors(const float[:, ::1] tensor, const int64_t[::1] sent_bounds, const int32_t[:] sent_ids,
+                 const int32_t[:] starts, const int32_t[:] ends, const int32_t[:] heads,
+                 const int64_t[:] doc_lo, const int64_t[:] doc_hi, const double[::1] prior,
+                 double weight, Py_ssize_t context):
+    """Mean token vectors of each mention's SPAN_VECTORS windows (mention, five
+    tokens before and after within its sentence, sentence, document, head), from
+    float64 running sums, in the order and with the operations of
+    ``featurize._span_vectors_numpy`` (so the floats are the same bits).
+
+    sent_bounds: (n_sents + 1,) first token of each sentence, then n_tok.
+    doc_lo, doc_hi: each mention's document window; empty: the whole Doc.
+    prior: the document prior's mean, counted as ``weight`` more tokens of the
+        document window; empty: none.
+    RETURNS (ndarray): (n, 6 * dim) float32.
+    """
+    cdef Py_ssize_t n = starts.shape[0], n_tok = tensor.shape[0], dim = tensor.shape[1]
+    cdef Py_ssize_t n_sents = sent_bounds.shape[0] - 1, i, d, s, w
+    cdef bint whole = doc_lo.shape[0] != n or doc_hi.shape[0] != n
+    cdef bint with_prior = prior.shape[0] > 0
+    cdef Py_ssize_t lo[5]
+    cdef Py_ssize_t hi[5]
+    cdef double width, keep
+    if with_prior and prior.shape[0] != dim:
+        raise ValueError(f"a document prior of width {prior.shape[0]} for vectors of width {dim}")
+    sums_arr = np.zeros((n_tok + 1, dim), dtype=np.float64)
+    cdef double[:, ::1] sums = sums_arr
+    out_arr = np.zeros((n, 6 * dim), dtype=np.float32)
+    cdef float[:, ::1] out = out_arr
+    with nogil:
+        for i in range(n_tok):
+            for d in range(dim):
+                sums[i + 1, d] = sums[i, d] + <double>tensor[i, d]
+    for i in range(n):
+        if not (0 <= starts[i] <= ends[i] <= n_tok and 0 <= heads[i] < n_tok):
+            raise IndexError(f"mention {i} ({starts[i]}, {ends[i]}, head {heads[i]}) outside a Doc of {n_tok} tokens")
+        s = sent_ids[heads[i]]
+        if not 0 <= s < n_sents:
+            raise IndexError(f"sentence {s} of mention {i} outside {n_sents} sentences")
+        lo[0], hi[0] = starts[i], ends[i]
+        lo[1], hi[1] = max(starts[i] - context, sent_bounds[s]), starts[i]
+        lo[2], hi[2] = ends[i], min(ends[i] + context, sent_bounds[s + 1])
+        lo[3], hi[3] = sent_bounds[s], sent_bounds[s + 1]
+        if whole:
+            lo[4], hi[4] = 0, n_tok
+        else:
+            lo[4], hi[4] = doc_lo[i], doc_hi[i]
+        for w in range(5):
+            if not (0 <= lo[w] <= n_tok and 0 <= hi[w] <= n_tok):
+                raise IndexError(f"window ({lo[w]}, {hi[w]}) outside a Doc of {n_tok} tokens")
+        with nogil:
+            for w in range(5):
+                if w == 4 and with_prior:
+                    width = <double>(hi[w] - lo[w]) + weight
+                    for d in range(dim):
+                        out[i, w * dim + d] = <float>(((sums[hi[w], d] - sums[lo[w], d]) + weight * prior[d]) / width)
+                else:
+                    width = <double>max(hi[w] - lo[w], 1)
+                    keep = 1.0 if hi[w] > lo[w] else 0.0
+                    for d in range(dim):
+                        out[i, w * dim + d] = <float>(((sums[hi[w], d] - sums[lo[w], d]) / width) * keep)
+            for d in range(dim):
+                out[i, 5 * dim + d] = tensor[heads[i], d]
+    return out_arr
+
+
+def value_counts(const uint64_t[::1] values):
+    """For each value, how many other entries hold it and how many earlier ones
+    do (0 never matches): comparisons of all pairs, for a short Doc's few
+    mentions. The references: ``featurize._same_value_counts`` and
+    ``featurize._earlier_value_counts``.
+
+    RETURNS (Tuple[ndarray, ndarray]): (n,) int32 each.
+    """
+    cdef Py_ssize_t n = values.shape[0], i, j
+    same_arr = np.zeros(n, dtype=np.int32)
+    earlier_arr = np.zeros(n, dtype=np.int32)
+    cdef int32_t[::1] same = same_arr
+    cdef int32_t[::1] earlier = earlier_arr
+    with nogil:
+        for i in range(n):
+            if values[i] == 0:
+                continue
+            for j in range(n):
+                if j != i and values[j] == values[i]:
+                    same[i] += 1
+                    if j < i:
+                        earlier[i] += 1
+    return same_arr, earlier_arr
+
+
+def nesting(const int32_t[::1] starts, const int32_t[::1] ends):
+    """Flags of mentions sorted by (start, end) without duplicates: inside
+    another mention, and containing another one. The reference:
+    ``featurize._nesting_numpy``.
+
+    RETURNS (Tuple[ndarray, ndarray]): (nested, contains), (n,) int32 each.
+    """
+    cdef Py_ssize_t n = starts.shape[0], i
+    nested_arr = np.zeros(n, dtype=np.int32)
+    contains_arr = np.zeros(n, dtype=np.int32)
+    cdef int32_t[::1] nested = nested_arr
+    cdef int32_t[::1] contains = contains_arr
+    cdef int64_t reach = -1, low = 2147483647
+    with nogil:
+        for i in range(n):  # the furthest end of the mentions before i
+            nested[i] = reach >= ends[i] or (i + 1 < n and starts[i + 1] == starts[i])
+            reach = max(reach, <int64_t>ends[i])
+        for i in range(n - 1, -1, -1):  # the nearest end of the mentions after i
+            contains[i] = low <= ends[i] or (i > 0 and starts[i - 1] == starts[i])
+            low = min(low, <int64_t>ends[i])
+    return nested_arr, contains_arr

@@ -24,7 +24,7 @@ from .classes import in_person_entity
 from .doc_arrays import DocArrays
 from .labels import has_label, label_ids
 from .mentions import MENTION_TYPES
-from .sets import isin
+from .sets import in_sorted, isin
 
 _PROPER = MENTION_TYPES.index("proper")
 _NOMINAL = MENTION_TYPES.index("nominal")
@@ -175,7 +175,8 @@ def _mark_titles(arrays: DocArrays, rules: LanguageRules, person: np.ndarray, st
                   and not person[i]]
         for i in tokens:
             titled.setdefault(int(arrays.lower[i]), []).append(m)
-        name_of[single[isin(starts[single], tokens)]] = heads[m]
+        if tokens:
+            name_of[single[isin(starts[single], tokens)]] = heads[m]
     return titled
 
 
@@ -261,7 +262,8 @@ def given_name_conflicts(arrays: DocArrays, rules: LanguageRules, starts: np.nda
         :meth:`~neuralcoref.core.binding.Binding.with_pairs`.
     """
     proper = np.flatnonzero(np.asarray(types) == _PROPER)
-    if len(proper) < 2:
+    # Two names of people at least: each pair's heads lie in person entities.
+    if len(proper) < 2 or in_person_entity(arrays, rules)[np.asarray(heads)[proper]].sum() < 2:
         return []
     given, family = _given_names(arrays, rules, np.asarray(heads)[proper])
     named = proper[given != 0]
@@ -292,7 +294,7 @@ def _given_names(arrays: DocArrays, rules: LanguageRules, heads: np.ndarray) -> 
     ok = person[heads] & (first >= 0) & (last > first)
     first, last = np.where(ok, first, 0), np.where(ok, last, 0)
     words = arrays.lower[first]
-    known = isin(words, _first_names(rules)) | (word_classes(arrays.doc, words, rules.lexicons, part="names") > 0)
+    known = in_sorted(words, _first_names(rules)) | (word_classes(arrays.doc, words, rules.lexicons, part="names") > 0)
     title = has_label(words, rules.title_words)
     if rules.lexicons:
         title |= noun_classes(arrays, first, rules.lexicons) == MENTION_CLASSES.index("person")

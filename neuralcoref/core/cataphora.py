@@ -53,6 +53,10 @@ def forward_subjects(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray
     preposed = has_label(dep, rules.preposed_deps)
     subject = has_label(dep, rules.binding_subject_deps)
     verb = has_label(pos, _VERB_POS)
+    # A pronoun climbs to a preposed dependent before its verb: a Doc without one
+    # (most short texts) has no main verb to find.
+    if not (preposed & verb[head_of] & (np.arange(len(head_of)) < head_of)).any():
+        return out
     mains = _main_verbs(heads[pronouns], head_of, verb, preposed)
     found = mains >= 0
     if not found.any():

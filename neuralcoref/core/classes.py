@@ -3,7 +3,8 @@ name's gender), for decoding's agreement (:func:`clustering.agreement_masks`),
 and the concrete things a referring "it" prefers (:func:`thing_preference`)."""
 from __future__ import annotations
 
-from typing import Optional, Tuple
+from functools import lru_cache
+from typing import FrozenSet, Optional, Tuple
 
 import numpy as np
 
@@ -23,19 +24,30 @@ from .sets import isin
 #: Entity kinds (``entity_classes``) that never name a person or a group: a date
 #: or a number ("In 1872 he was elected") is "it" if anything.
 THING_ENTITY_KINDS = frozenset({"time", "number"})
+PERSON_ENTITY_KINDS = frozenset({"person"})
 
 
-def in_entity_kinds(arrays: DocArrays, rules: LanguageRules, kinds: frozenset) -> np.ndarray:
-    """(n_tokens,) bool: the tokens of an entity whose label the rules'
-    ``entity_classes`` give one of ``kinds``."""
-    labels = frozenset(label for label, kind in rules.class_map("entity_classes").items() if kind in kinds)
-    return has_label(arrays.ent_type, labels)
+def in_entity_kinds(arrays: DocArrays, rules: LanguageRules, kinds: FrozenSet[str]) -> np.ndarray:
+    """(n_tokens,) bool, read-only: the tokens of an entity whose label the
+    rules' ``entity_classes`` give one of ``kinds``; once per Doc and kinds."""
+    key = ("in_entity_kinds", rules, kinds)
+    out = arrays.memo.get(key)
+    if out is None:  # the names, the aliases and the classes ask: once per Doc
+        out = arrays.memo[key] = has_label(arrays.ent_type, _kind_labels(rules, kinds))
+        out.flags.writeable = False
+    return out
 
 
 def in_person_entity(arrays: DocArrays, rules: LanguageRules) -> np.ndarray:
     """(n_tokens,) bool: the tokens of an entity the rules class as a person
     (``entity_classes``: "PERSON" in English, "PER" in French)."""
-    return in_entity_kinds(arrays, rules, frozenset({"person"}))
+    return in_entity_kinds(arrays, rules, PERSON_ENTITY_KINDS)
+
+
+@lru_cache(maxsize=32)
+def _kind_labels(rules: LanguageRules, kinds: FrozenSet[str]) -> FrozenSet[str]:
+    """The entity labels the rules class as one of ``kinds``."""
+    return frozenset(label for label, kind in rules.class_map("entity_classes").items() if kind in kinds)
 
 
 def mention_classes(doc, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray,
@@ -66,6 +78,8 @@ def mention_classes(doc, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray
     nominal = types == NOMINAL
     out[nominal] = noun_classes(arrays, heads[nominal], lexicons)
     proper = types == PROPER
+    if not proper.any():
+        return out
     # The first word only: after a title ("Ms. Garcia") the head is a surname,
     # and many surnames are also first names of the lists.
     name_heads, first = heads[proper], arrays.lower[starts[proper]]

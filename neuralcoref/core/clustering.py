@@ -513,9 +513,16 @@ def name_words(doc: Doc, starts: np.ndarray, ends: np.ndarray, types: np.ndarray
         titled, titles = _after_titles(doc, arrays, rules)
         named |= titled
         with_name |= (titled | titles)[np.asarray(heads, dtype=np.int64)]
-    bits = np.where(named, np.left_shift(np.uint64(1), arrays.lower & np.uint64(63)), np.uint64(0))
-    for i in np.flatnonzero(with_name).tolist():
-        out[i] = np.bitwise_or.reduce(bits[int(starts[i]):int(ends[i])])
+    spans = np.flatnonzero(with_name).tolist()
+    if not spans:
+        return out
+    # Python ints: a short name's few bits are or-ed without a ufunc call per mention.
+    bits = np.where(named, np.left_shift(np.uint64(1), arrays.lower & np.uint64(63)), np.uint64(0)).tolist()
+    for i in spans:
+        word = 0
+        for b in bits[int(starts[i]):int(ends[i])]:
+            word |= b
+        out[i] = word
     return out
 
 

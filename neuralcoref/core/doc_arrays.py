@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import List, Optional, Tuple
+from typing import Any, Dict, Hashable, List, Optional, Tuple
 
 import numpy as np
 from spacy.attrs import (DEP, ENT_IOB, ENT_TYPE, HEAD, IS_ALPHA, IS_PUNCT, IS_SPACE, LEMMA, LENGTH,
@@ -99,6 +99,13 @@ class DocArrays:
         spaces = [t for t in np.flatnonzero(self.is_space).tolist() if "\n" in self.doc[t].text]
         blank = [t for t in spaces if self.doc[t].text.count("\n") > 1]
         return np.array(blank or spaces, dtype=np.int64)
+
+    @cached_property
+    def memo(self) -> Dict[Hashable, Any]:
+        """Per-Doc results that more than one stage reads (``frames.frame_verbs``,
+        ``featurize.clause_persons``), keyed by name (and rules), filled on first
+        use: each is computed once per Doc. The arrays kept here are read-only."""
+        return {}
 
     @property
     def table(self) -> np.ndarray:

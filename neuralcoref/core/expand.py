@@ -93,10 +93,13 @@ def _expand_mention_codes_numpy(codes: np.ndarray) -> np.ndarray:
     return out
 
 
+_FLAG_SLICE = MENTION_LAYOUT.slice("flags")
+_POSITION = MENTION_LAYOUT.offset("position")
+
+
 def _set_flags_and_position(out: np.ndarray, codes: np.ndarray) -> None:
-    L = MENTION_LAYOUT
-    out[:, L.slice("flags")] = codes[:, _FLAG_COLUMNS]
-    position = L.offset("position")
+    out[:, _FLAG_SLICE] = codes[:, _FLAG_COLUMNS]
+    position = _POSITION
     out[:, position] = codes[:, C["index"]] / np.maximum(codes[:, C["n_mentions"]], 1)
     out[:, position + 1] = codes[:, C["sent"]] / np.maximum(codes[:, C["n_sents"]], 1)
 

@@ -25,7 +25,7 @@ from .contract import (ANIMACY, C, CONTEXT_WINDOW, DEFINITENESS, DEP_CLASSES, EN
 from .doc_arrays import DocArrays, arrays_of
 from .mentions import MENTION_TYPES, Mentions
 from .quotes import quote_ids
-from .sets import isin
+from .sets import in_sorted, isin
 
 
 class FeatureTables:
@@ -42,7 +42,10 @@ class FeatureTables:
         self.dep = {hash_string(k): DEP_CLASSES.index(v)
                     for k, v in rules.class_map("dep_classes").items()}
         self.content_pos = {hash_string(p) for p in rules.content_pos}
+        self.content_pos_ids = np.array(sorted(self.content_pos), dtype=np.uint64)
         self.expletives = {hash_string(w.lower()) for w in rules.expletive_pronouns}
+        self.expletive_ids = np.array(sorted(self.expletives), dtype=np.uint64)
+        self.expletive_dep_ids = np.array(sorted({hash_string(d) for d in rules.expletive_deps}), dtype=np.uint64)
         self.gender = {k: GENDER.index(g) for k, g in gender_word_ids(rules).items()}
         self.gendered = np.array(sorted(self.gender), dtype=np.uint64)
         self.animacy = {hash_string(w): ANIMACY.index("animate") for w in rules.animate_pronouns}
@@ -84,15 +87,43 @@ def clause_persons(arrays: DocArrays) -> np.ndarray:
     """Each token's grammatical person as its morphology and its auxiliaries'
     give it ("qui [a] dit": the auxiliary's), read once per distinct MORPH
     hash by the features' own parser: (n_tokens,) int32 PERSON codes, 0 where
-    none or more than one is given."""
-    doc = arrays.doc
-    keys, inverse = np.unique(arrays.morph, return_inverse=True)
-    own = np.array([_morph_codes(_feats(doc.vocab.strings[int(k)] if k else ""))[2] for k in keys.tolist()],
-                   dtype=np.int64)[inverse.reshape(-1)]
+    none or more than one is given. Computed once per Doc (read-only)."""
+    out = arrays.memo.get("clause_persons")
+    if out is None:
+        out = arrays.memo["clause_persons"] = _clause_persons(arrays)
+        out.flags.writeable = False
+    return out
+
+
+#: MORPH hash -> its PERSON code, and DEP hash -> whether the label is an
+#: auxiliary's: a hash names one string in every vocab, so one table serves all.
+_MORPH_PERSON: Dict[int, int] = {}
+_AUX_DEP: Dict[int, bool] = {}
+#: Past this many entries a table starts again (a stream of unseen analyses).
+_TABLE_SIZE = 100_000
+
+
+def _per_token(column: np.ndarray, table: Dict[int, object], value, strings, dtype) -> np.ndarray:
+    # ``value(string)`` of each entry's string, looked up once per hash ever.
+    keys, inverse = (column, None) if len(column) <= _SHORT else np.unique(column, return_inverse=True)
+    if len(table) > _TABLE_SIZE:
+        table.clear()
+    found = []
+    for k in keys.tolist():
+        v = table.get(k)
+        if v is None:
+            v = table[k] = value(strings[k] if k else "")
+        found.append(v)
+    out = np.array(found, dtype=dtype)
+    return out if inverse is None else out[inverse.reshape(-1)]
+
+
+def _clause_persons(arrays: DocArrays) -> np.ndarray:
+    strings = arrays.doc.vocab.strings
+    own = _per_token(arrays.morph, _MORPH_PERSON, lambda m: _morph_codes(_feats(m))[2], strings, np.int64)
     bits = np.where(own > 0, np.left_shift(1, own), 0)
-    deps, dep_inverse = np.unique(arrays.dep, return_inverse=True)
-    aux = np.array([doc.vocab.strings[int(d)].startswith("aux") if d else False for d in deps.tolist()],
-                   dtype=bool)[dep_inverse.reshape(-1)] & (arrays.head != np.arange(len(own)))
+    aux = _per_token(arrays.dep, _AUX_DEP, lambda d: d.startswith("aux"), strings, bool) \
+        & (arrays.head != np.arange(len(own)))
     clause = bits.copy()
     np.bitwise_or.at(clause, arrays.head[aux].astype(np.int64), bits[aux])
     single = (clause > 0) & ((clause & (clause - 1)) == 0)
@@ -108,8 +139,8 @@ def _lookup(values: np.ndarray, table: Mapping[int, int], default: int = 0) -> n
     if values.size == 0:
         return np.zeros(0, dtype=np.int32)
     if values.size <= _SHORT:  # a short Doc: fewer dict lookups than numpy calls
-        return np.fromiter((table.get(v, default) for v in values.ravel().tolist()), dtype=np.int32,
-                           count=values.size)
+        get = table.get
+        return np.array([get(v, default) for v in values.ravel().tolist()], dtype=np.int32)
     uniq, inverse = np.unique(values, return_inverse=True)
     mapped = np.array([table.get(int(u), default) for u in uniq], dtype=np.int32)
     return mapped[inverse.reshape(-1)]
@@ -189,13 +220,12 @@ def featurize(doc: Doc, mentions: Mentions, tables: FeatureTables,
     hashes[:, H["head"]] = lower[heads]
     every = np.ones(n_tok, dtype=np.uint8)
     hashes[:, H["exact"]] = _features.hash_spans(lower, every, starts, ends)
-    content = isin(pos, np.fromiter(tables.content_pos, dtype=np.uint64)).astype(np.uint8)
+    content = in_sorted(pos, tables.content_pos_ids).astype(np.uint8)
     hashes[:, H["relaxed"]] = _features.hash_spans(lower, content, starts, ends)
-    codes[:, C["head_count"]] = _same_value_counts(np.where(pronoun, 0, hashes[:, H["head"]]))
-    codes[:, C["string_count"]] = _same_value_counts(np.where(pronoun, 0, hashes[:, H["exact"]]))
     # Earlier occurrences tell a repeated name's first mention from its later ones.
-    codes[:, C["head_before"]] = _earlier_value_counts(np.where(pronoun, 0, hashes[:, H["head"]]))
-    codes[:, C["string_before"]] = _earlier_value_counts(np.where(pronoun, 0, hashes[:, H["exact"]]))
+    codes[:, C["head_count"]], codes[:, C["head_before"]] = _value_counts(np.where(pronoun, 0, hashes[:, H["head"]]))
+    codes[:, C["string_count"]], codes[:, C["string_before"]] = _value_counts(
+        np.where(pronoun, 0, hashes[:, H["exact"]]))
     _set_speakers(codes, hashes, arrays, heads, tables.rules)
 
     words = _word_slots(lower, token_heads, sent_ids, starts, ends, heads)
@@ -247,16 +277,23 @@ def _animacy(codes: np.ndarray, tables: "FeatureTables", head_lower: np.ndarray)
     by_entity = np.where(entity == ENTITY_CLASSES.index("person"), 1,
                          np.where(isin(entity, tables.inanimate_entities), 2, 0))
     out = np.where(out == 0, by_entity, out)
-    lexical_gender = isin(head_lower, tables.gendered)
+    lexical_gender = in_sorted(head_lower, tables.gendered)
     return np.where((out == 0) & lexical_gender, 1, out).astype(np.int32)
 
 
 def _nesting(starts: np.ndarray, ends: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-    """Flags for mentions inside another mention, and containing another one.
+    """Flags for mentions inside another mention, and containing another one, in
+    one kernel call (``_features.nesting``; the reference: :func:`_nesting_numpy`).
 
     Relies on mentions sorted by (start, end) without duplicates.
     RETURNS (Tuple[ndarray, ndarray]): (nested, contains), each (n,) int32.
     """
+    return _features.nesting(np.ascontiguousarray(starts, dtype=np.int32),
+                             np.ascontiguousarray(ends, dtype=np.int32))
+
+
+def _nesting_numpy(starts: np.ndarray, ends: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """The numpy reference of :func:`_nesting` (parity tests)."""
     n = len(starts)
     if n == 0:
         return np.zeros(0, np.int32), np.zeros(0, np.int32)
@@ -271,9 +308,17 @@ def _nesting(starts: np.ndarray, ends: np.ndarray) -> Tuple[np.ndarray, np.ndarr
 
 def _is_expletive(head_lower: np.ndarray, head_dep: np.ndarray, tables: FeatureTables) -> np.ndarray:
     """1 for pronouns that may be pleonastic ('it' as expletive or subject)."""
-    expl_deps = np.array([hash_string(d) for d in tables.rules.expletive_deps], dtype=np.uint64)
-    words = np.fromiter(tables.expletives, dtype=np.uint64, count=len(tables.expletives))
-    return (isin(head_lower, words) & isin(head_dep, expl_deps)).astype(np.int32)
+    return (in_sorted(head_lower, tables.expletive_ids) & in_sorted(head_dep, tables.expletive_dep_ids)
+            ).astype(np.int32)
+
+
+def _value_counts(values: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """:func:`_same_value_counts` and :func:`_earlier_value_counts` of (n,) uint64
+    values: for a short Doc's few mentions one kernel call (``_features.value_counts``)
+    compares all pairs. RETURNS (Tuple[ndarray, ndarray]): (n,) int32 each."""
+    if 0 < values.size <= _SHORT and values.dtype == np.uint64:
+        return _features.value_counts(np.ascontiguousarray(values.reshape(-1)))
+    return _same_value_counts(values), _earlier_value_counts(values)
 
 
 def _same_value_counts(values: np.ndarray) -> np.ndarray:
@@ -372,9 +417,36 @@ def _word_slots_numpy(lower, token_heads, sent_ids, starts, ends, heads) -> np.n
     return np.stack([padded[slots[s]] for s in WORD_SLOTS], axis=1)
 
 
+#: The windows in the order of SPAN_VECTORS, as ``_features.span_vectors`` writes them.
+_KERNEL_VECTORS = ("mention", "before", "after", "sentence", "document", "head")
+_NO_WINDOW = np.zeros(0, dtype=np.int64)
+_NO_PRIOR = np.zeros(0, dtype=np.float64)
+
+
 def _span_vectors(tensor: Optional[np.ndarray], sent_ids, starts, ends, heads, document_windows=None,
                   document_prior=None) -> np.ndarray:
-    """Mean token vectors of the SPAN_VECTORS windows, from the Doc's tensor.
+    """Mean token vectors of the SPAN_VECTORS windows, from the Doc's tensor, in
+    one kernel call (``_features.span_vectors``; the reference:
+    :func:`_span_vectors_numpy`). RETURNS (n, 6 * dim) float32."""
+    n_tok = len(sent_ids)
+    if tensor is None or tensor.size == 0 or tensor.shape[0] != n_tok:
+        raise NeuralcorefError(Errors.E100.format(n_tokens=n_tok))
+    if SPAN_VECTORS != _KERNEL_VECTORS:
+        return _span_vectors_numpy(tensor, sent_ids, starts, ends, heads, document_windows, document_prior)
+    sent_ids = np.asarray(sent_ids, dtype=np.int32)
+    bounds = np.searchsorted(sent_ids, np.arange(sent_ids[-1] + 2))
+    lo, hi = (_NO_WINDOW, _NO_WINDOW) if document_windows is None else \
+        (np.ascontiguousarray(w, dtype=np.int64) for w in document_windows)
+    prior, weight = (_NO_PRIOR, 0.0) if document_prior is None else \
+        (np.ascontiguousarray(document_prior[0], dtype=np.float64), float(document_prior[1]))
+    return _features.span_vectors(
+        np.ascontiguousarray(tensor, dtype=np.float32), bounds.astype(np.int64, copy=False), sent_ids,
+        *(np.asarray(a, dtype=np.int32) for a in (starts, ends, heads)), lo, hi, prior, weight, CONTEXT_WINDOW)
+
+
+def _span_vectors_numpy(tensor: Optional[np.ndarray], sent_ids, starts, ends, heads, document_windows=None,
+                        document_prior=None) -> np.ndarray:
+    """The numpy reference of :func:`_span_vectors` (parity tests).
     RETURNS (n, 6 * dim) float32."""
     n_tok = len(sent_ids)
     if tensor is None or tensor.size == 0 or tensor.shape[0] != n_tok:

@@ -67,6 +67,15 @@ def frame_verbs(arrays: DocArrays, rules: LanguageRules) -> np.ndarray:
     arrays (DocArrays): the Doc's arrays; rules (LanguageRules): ``verb_frames``.
     RETURNS (ndarray): (n_tokens,) int64.
     """
+    key = ("frame_verbs", rules)
+    out = arrays.memo.get(key)
+    if out is None:  # binding and the trims both read it: computed once per Doc
+        out = arrays.memo[key] = _frame_verbs(arrays, rules)
+        out.flags.writeable = False
+    return out
+
+
+def _frame_verbs(arrays: DocArrays, rules: LanguageRules) -> np.ndarray:
     out = np.full(len(arrays.head), -1, dtype=np.int64)
     if not rules.verb_frames:
         return out

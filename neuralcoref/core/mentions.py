@@ -361,9 +361,8 @@ def _filtered(arrays: DocArrays, rules: LanguageRules, t: "TokenArrays", mention
     # (French pipelines tag "«" and "…" as nouns now and then); nor one of emoji
     # or other symbols ("😀😀 🎉 He said 👍 to her" made "😀😀 🎉" a mention that
     # replaced "He"): a span with no letter or digit.
-    mentions = _with_a_word(mentions, arrays.is_punct)
     words = _word_types(arrays)
-    mentions = _with_a_word(mentions, _symbol_tokens(*words))
+    mentions = _with_a_word(mentions, arrays.is_punct, _symbol_tokens(*words))
     mentions = _whole_hyphenated_words(arrays, mentions, _continuations(arrays, *words, rules.any_pos_pronoun_words))
     mentions = _names_cut_at_small_letters(arrays, rules, mentions, *words)
     mentions = _modifier_nouns_as_phrases(arrays, rules, t, mentions)
@@ -414,7 +413,7 @@ def _withheld_names(arrays: DocArrays, mentions: Mentions, texts: List[str], inv
     nineteenth century write for a name they keep back. ``texts``,
     ``inverse``: :func:`_word_types`."""
     n = len(inverse)
-    if not len(mentions) or n < 2:
+    if not len(mentions) or n < 2 or _WITHHELD_MARKS.isdisjoint(texts):
         return mentions
     initial = np.array([len(t) == 1 and t.isupper() for t in texts], dtype=bool)[inverse]
     mark = np.array([t in _WITHHELD_MARKS for t in texts], dtype=bool)[inverse]
@@ -495,10 +494,12 @@ def _continuations(arrays: DocArrays, texts: List[str], inverse: np.ndarray,
     words, even where the tagger makes the verb a noun). ``texts``,
     ``inverse``: :func:`_word_types`."""
     n = len(inverse)
+    if n < 2 or not any(t[:1] == "-" for t in texts):  # no suffix, no hyphen: nothing continues
+        return np.zeros(n, dtype=bool)
     suffix = np.array([t[:1] == "-" and t[1:2].isalpha() and t.lower() not in pronouns for t in texts],
                       dtype=bool)[inverse]
     hyphen = np.array([t == "-" for t in texts], dtype=bool)[inverse]
-    if n < 2 or not (suffix.any() or hyphen.any()):
+    if not (suffix.any() or hyphen.any()):
         return np.zeros(n, dtype=bool)
     attached = np.zeros(n, dtype=bool)
     attached[1:] = arrays.doc.to_array(SPACY)[:-1] == 0
@@ -588,24 +589,30 @@ def _preferred_variants(arrays: DocArrays, rules: LanguageRules, mentions: Menti
     pair = (heads[1:] == heads[:-1]) & (ends[1:] == ends[:-1])
     keep = np.ones(len(mentions), dtype=bool)
     title = has_label(arrays.dep, rules.title_deps)
-    lead = has_label(arrays.dep, rules.lead_deps)
-    for words, dropped in ((title, order[1:]), (lead, order[:-1])):
-        others = np.concatenate([[0], np.cumsum(~words)])
-        keep[dropped[pair & (others[starts[1:]] == others[starts[:-1]])]] = False
-    alone = np.flatnonzero((mentions.ends - mentions.starts == 1) & title[mentions.heads]
-                           & has_label(arrays.pos, rules.proper_pos)[arrays.head[mentions.heads]])
-    person = noun_classes(arrays, mentions.heads[alone], rules.lexicons)
-    keep[alone[person == MENTION_CLASSES.index("person")]] = False
+    if pair.any():  # no two candidates of one head and end: no variant to choose
+        lead = has_label(arrays.dep, rules.lead_deps)
+        for words, dropped in ((title, order[1:]), (lead, order[:-1])):
+            others = np.concatenate([[0], np.cumsum(~words)])
+            keep[dropped[pair & (others[starts[1:]] == others[starts[:-1]])]] = False
+    if title.any():
+        alone = np.flatnonzero((mentions.ends - mentions.starts == 1) & title[mentions.heads]
+                               & has_label(arrays.pos, rules.proper_pos)[arrays.head[mentions.heads]])
+        person = noun_classes(arrays, mentions.heads[alone], rules.lexicons)
+        keep[alone[person == MENTION_CLASSES.index("person")]] = False
     return mentions if keep.all() else mentions.select(keep)
 
 
-def _with_a_word(mentions: Mentions, blank: np.ndarray) -> Mentions:
-    # The mentions holding a token that is not ``blank`` ((n_tokens,) bool).
-    if not blank.any():
-        return mentions
-    words = np.concatenate([[0], np.cumsum(~blank)])
-    keep = words[mentions.ends] > words[mentions.starts]
-    return mentions if keep.all() else mentions.select(keep)
+def _with_a_word(mentions: Mentions, *blanks: np.ndarray) -> Mentions:
+    # The mentions holding, for each of ``blanks`` ((n_tokens,) bool), a token
+    # that is not blank: one selection for all.
+    keep = None
+    for blank in blanks:
+        if not blank.any():
+            continue
+        words = np.concatenate([[0], np.cumsum(~blank)])
+        has = words[mentions.ends] > words[mentions.starts]
+        keep = has if keep is None else keep & has
+    return mentions if keep is None or keep.all() else mentions.select(keep)
 
 
 def _word_types(arrays: DocArrays) -> Tuple[List[str], np.ndarray]:
@@ -629,5 +636,11 @@ _FEW_TOKENS = 64
 def _symbol_tokens(texts: List[str], inverse: np.ndarray) -> np.ndarray:
     """(n_tokens,) bool: tokens without a letter or digit (``texts``,
     ``inverse``: :func:`_word_types`)."""
-    wordless = np.array([not any(c.isalnum() for c in t) for t in texts], dtype=bool)
+    wordless = np.array([_wordless(t) for t in texts], dtype=bool)
     return wordless[inverse]
+
+
+@lru_cache(maxsize=1 << 16)
+def _wordless(text: str) -> bool:
+    # Cached: a short Doc's word types are mostly words seen before.
+    return not any(c.isalnum() for c in text)

@@ -8,7 +8,7 @@ training code can reuse the decoding on its stored features.
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
@@ -24,7 +24,7 @@ from .decoding import DecodeInputs, DecodeSettings, DocScores, decode
 from .featurize import FeatureTables, prior_argument
 from .mentions import Mentions
 from .model import CorefModel, ModelConfig
-from .pairs import anaphor_index, check_top_antecedents, nominal_window
+from .pairs import check_top_antecedents, nominal_window
 from .prepare import candidate_pairs, prepare_doc
 from .threads import one_blas_thread
 
@@ -236,15 +236,14 @@ class Resolver:
 def _keep_candidates(items: Sequence[_Featurized], kept: np.ndarray) -> List[_Featurized]:
     """Copies of the items with only the candidate pairs at positions ``kept``
     (increasing) of the items' pairs laid end to end."""
-    bounds = np.searchsorted(kept, np.cumsum([0] + [len(it.ante) for it in items]))
+    bounds = np.searchsorted(kept, np.cumsum([0] + [len(it.ante) for it in items])).tolist()
     start, out = 0, []
     for it, lo, hi in zip(items, bounds[:-1], bounds[1:]):
         local = kept[lo:hi] - start
         start += len(it.ante)
-        anaphor = anaphor_index(it.ptr)[local]
-        ptr = np.concatenate([[0], np.cumsum(np.bincount(anaphor, minlength=len(it.ptr) - 1))]
-                             ).astype(it.ptr.dtype)
-        out.append(replace(it, ptr=ptr, ante=it.ante[local], codes=it.codes[local]))
+        # Each anaphor's first kept pair: the kept positions before its first pair.
+        ptr = np.searchsorted(local, it.ptr).astype(it.ptr.dtype)
+        out.append(_Featurized(it.mentions, it.features, ptr, it.ante[local], it.codes[local], it.inputs))
     return out
 
 

@@ -37,6 +37,21 @@ def isin(element: Any, test_elements: Any) -> np.ndarray:
     return np.isin(element, test)
 
 
+def in_sorted(element: np.ndarray, sorted_test: np.ndarray) -> np.ndarray:
+    """``np.isin(element, sorted_test)`` for a 1-d uint64 ``element`` against an
+    increasing uint64 ``sorted_test`` (a lexicon's or the rules' word ids): a
+    binary search per element in one kernel call, where ``np.isin`` sorts
+    both arrays for each of a short Doc's few words.
+
+    RETURNS (ndarray): (len(element),) bool.
+    """
+    element = np.asarray(element)
+    if element.ndim == 1 and element.dtype == np.uint64 and sorted_test.dtype == np.uint64 \
+            and sorted_test.ndim == 1 and sorted_test.flags.c_contiguous:
+        return _mentions.label_mask(element, sorted_test)
+    return isin(element, sorted_test)
+
+
 def _same_kind(a: np.dtype, b: np.dtype) -> bool:
     # Signed with unsigned integers (or object arrays) are left to np.isin, whose
     # comparisons of such mixes are exact.
