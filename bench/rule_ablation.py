@@ -70,31 +70,45 @@ def run_folds(folds_dir: Path, names: Sequence[str]) -> Dict:
     return out
 
 
+def _scored(coref, pairs, keep_singletons: bool):
+    """The Docs featurized and scored once by the component's resolver; decoded per variant."""
+    from neuralcoref.artifacts.tuning import ScoredDev, scored_docs
+
+    resolver = coref.resolver
+    return ScoredDev(scored_docs(resolver, pairs), keep_singletons, resolver.greedyness)
+
+
 def _gap(nlp, coref, module_gap):
     examples = module_gap.read_gap(DATA / "gap" / "gap-development.tsv")
     with nlp.select_pipes(disable=["neuralcoref"]):
         docs = list(tqdm(nlp.pipe((e.text for e in examples), batch_size=64), total=len(examples),
                          desc="parse GAP", leave=False))
+    scored = _scored(coref, [([], d) for d in docs], True)
 
     def measure() -> Dict[str, float]:
-        scores = module_gap.score_gap(examples, [module_gap.decide(e, module_gap.char_clusters(coref(d)))
-                                                 for e, d in zip(examples, docs)])
+        scored.off = coref.resolver.decode_off
+        predicted = scored.clusters(coref.resolver.link_offsets)
+        decisions = []
+        for example, doc, clusters in zip(examples, docs, predicted):
+            chars = [[(doc[s:e].start_char, doc[s:e].end_char, doc[s:e].root.idx,
+                       doc[s:e].root.idx + len(doc[s:e].root)) for s, e in c] for c in clusters]
+            decisions.append(module_gap.decide(example, chars))
+        scores = module_gap.score_gap(examples, decisions)
         return {"gap_m": 100 * scores.masculine.f1, "gap_f": 100 * scores.feminine.f1,
                 "gap_bias": scores.bias or 0.0, "gap_all": 100 * scores.overall.f1}
     return measure
 
 
 def _conll(nlp, coref, relative: str, keep_singletons: bool, key: str, muc: bool):
-    from neuralcoref.apps.board import score_resolved
     from neuralcoref.corpora.conll import read_conll_path
     from neuralcoref.corpora.gold import parse_conll_docs
 
     parsed = list(parse_conll_docs(nlp, read_conll_path(DATA / relative)))
-    gold = [g for g, _ in parsed]
-    docs = [d for _, d in parsed]
+    scored = _scored(coref, [(g.clusters, d) for g, d in parsed], keep_singletons)
 
     def measure() -> Dict[str, float]:
-        scores = score_resolved(gold, [coref(d) for d in docs], keep_singletons)
+        scored.off = coref.resolver.decode_off
+        scores = scored.scores(coref.resolver.link_offsets)
         return {key: 100 * (scores.muc.f1 if muc else scores.conll_f1)}
     return measure
 
