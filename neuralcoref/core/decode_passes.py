@@ -101,12 +101,11 @@ def _rescue_pronouns(s: DecodeState) -> None:
 
 
 def _clusters(s: DecodeState) -> None:
-    s.clusters = clusters_from_links(s.links)
+    # One span per head token: an invariant of the output, not a rule to switch off
+    # (without it a few clusters hold nested spans of one head, which gold never does:
+    # docs/experiments/2026-12-07-rules-on-folds.md).
+    s.clusters = one_span_per_head(clusters_from_links(s.links), s.heads, s.span_scores)
     s.partners = s.binding.partners() if s.binding is not None else {}
-
-
-def _one_span_per_head(s: DecodeState) -> None:
-    s.clusters = one_span_per_head(s.clusters, s.heads, s.span_scores)
 
 
 def _repeats(s: DecodeState) -> None:
@@ -181,7 +180,6 @@ PASSES: Tuple[Tuple[str, Pass], ...] = (
     ("link", _link),
     ("rescue_pronouns", _rescue_pronouns),
     ("clusters", _clusters),
-    ("one_span_per_head", _one_span_per_head),
     ("repeats", _repeats),
     ("merge_shared_heads", _merge_shared_heads),
     ("aliases", _aliases),
