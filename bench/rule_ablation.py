@@ -9,7 +9,7 @@ singletons kept)::
     python bench/rule_ablation.py folds --folds runs/folds/baseline --out /tmp/rules-folds.json
 
 The shipped model's board rows that decoding decides (GAP development, WinoBias
-dev, LitBank dev, the English challenge set): every text parsed once (coref
+dev, LitBank dev, OntoGUM dev, the English challenge set): every text parsed once (coref
 off), then the coref step run again per variant with the resolver's
 ``decode_off`` set::
 
@@ -140,6 +140,7 @@ def run_board(model: str, names: Sequence[str]) -> Dict:
         measures = [_gap(nlp, coref, module_gap),
                     *[_conll(nlp, coref, rel, True, f"wb_{n}", True) for n, rel in WINOBIAS_FILES.items()],
                     _conll(nlp, coref, "litbank/dev.english.v4_gold_conll", False, "litbank", False),
+                    _conll(nlp, coref, "ontogum/dev.english.v4_gold_conll", True, "ontogum", False),
                     _challenge(nlp, coref)]
         out: Dict = {"model": model, "rows": {}}
         for name in tqdm([""] + list(names), desc="variants"):
