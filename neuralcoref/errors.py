@@ -578,6 +578,8 @@ class Errors(metaclass=ErrorsWithCodes):
             "application/json) or declare a known charset.")
     E423 = ("The request body is not valid {charset}, its declared charset ({error}): "
             "send the body in the charset declared by its Content-Type, or as UTF-8.")
+    # The decoder as passes (issues 52, 59): E450-E454
+    E450 = ("Unknown decoding rule(s) to switch off: {names}. The rules are: {rules}.")
 
 #: How much of a line, cell or name from the input an error message quotes.
 QUOTE_LIMIT = 200

@@ -17,8 +17,9 @@ from spacy.tokens import Doc
 
 from neuralcoref.artifacts.model_dir import shipped_model_path
 from neuralcoref.core.binding import Binding, allowed_together, binding_constraints
-from neuralcoref.core.clustering import (attach_repeats, best_antecedents, decode_clusters, join_speakers,
+from neuralcoref.core.clustering import (attach_repeats, best_antecedents, join_speakers,
                                    merge_repeats, rescue_pronouns)
+from neuralcoref.core.decode_passes import decode_clusters
 from neuralcoref.core.contract import GENDER, PERSON
 from neuralcoref.core.expletives import expletive_tokens
 from neuralcoref.core.mentions import extract_mentions

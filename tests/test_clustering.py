@@ -8,12 +8,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from neuralcoref.core.clustering import (attach_repeats, best_antecedents, check_link_offsets,
-                                    clusters_from_links, coordination_preference, decode_clusters,
+                                    clusters_from_links, coordination_preference,
                                     greedyness_offset,
                                     link_offsets_of, main_mention, merge_repeats, merge_shared_heads,
                                     name_words,
                                     one_span_per_head, prefer_near, repeat_keys, spans_of,
                                     subject_salience)
+from neuralcoref.core.decode_passes import decode_clusters
 from neuralcoref.core.contract import DEP_CLASSES, GENDER, MENTION_CODES, MENTION_HASHES, NUMBER, PERSON
 from neuralcoref.core.mentions import MENTION_TYPES
 

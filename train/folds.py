@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import logging
+import pickle
 import statistics
 import time
 from collections import Counter
@@ -40,7 +41,7 @@ from neuralcoref.errors import Errors, NeuralcorefError
 from neuralcoref.lang import get_pipeline_rules
 
 from .config import TrainConfig, load_config
-from .evaluation import dev_scores
+from .evaluation import predict_scores, scored_dev
 from .featurize import featurize_corpus, load_pipeline, pipeline_id
 from .interrupt import GracefulStop, TrainingInterrupted
 from .model import CorefScorers
@@ -55,6 +56,9 @@ logger = logging.getLogger("neuralcoref.train")
 DEFAULT_FOLDS = 5
 #: The results file a fold run writes in its output folder (the board reads it).
 RESULTS_FILE = "folds.json"
+#: A fold's held-out documents scored by its model (a pickled ScoredDev): re-decoded
+#: under other decode settings without retraining (``bench/fold_decode.py``).
+SCORED_FILE = "fold_{fold}.scored.pkl"
 
 
 def assign_folds(keys: Sequence[str], k: int = DEFAULT_FOLDS) -> List[int]:
@@ -140,7 +144,7 @@ def run_folds(sources: Sequence[Union[str, Path]], spacy_model: str, out_dir: Un
                 "selection": "none: every epoch of every phase, scored at offset 0"}
     with GracefulStop() as stop:
         for held_out in (range(k) if only is None else only):
-            fold_result = _run_fold(cfg, corpora, held_out, stop, progress, swapped)
+            fold_result = _run_fold(cfg, corpora, held_out, stop, progress, swapped, keep=out)
             if fold_result is None:
                 raise TrainingInterrupted(stop.requested)
             results.append(fold_result)
@@ -155,11 +159,13 @@ def run_folds(sources: Sequence[Union[str, Path]], spacy_model: str, out_dir: Un
 
 
 def _run_fold(cfg: TrainConfig, corpora, held_out: int, stop: GracefulStop, progress: bool,
-              swapped=()) -> Optional[Dict]:
+              swapped=(), keep: Optional[Path] = None) -> Optional[Dict]:
     """Train on every corpus but ``held_out`` for the recipe's full schedule and score it.
 
     swapped (Sequence[FeaturizedCorpus]): the folds' gender-swapped copies (``gender_swap``),
         trained with their folds.
+    keep (Path | None): folder that keeps the fold's model weights and its scored held-out
+        fold (:data:`SCORED_FILE`), so that decoding variants re-decode it without retraining.
 
     RETURNS (Dict | None): the fold's scores; None when a stop was requested.
     """
@@ -183,7 +189,12 @@ def _run_fold(cfg: TrainConfig, corpora, held_out: int, stop: GracefulStop, prog
     losses = fixed_schedule(model, cfg, train_data, device, rng, stop, progress, label=f"fold {held_out} ")
     if losses is None:
         return None
-    _, scores, _ = dev_scores(model, test_data, device, cfg.pair_budget, tune=False)
+    dev = scored_dev(test_data, *predict_scores(model, test_data, device, cfg.pair_budget))
+    if keep is not None:
+        torch.save(model.state_dict(), Path(keep) / f"fold_{held_out}.pt")
+        with open(Path(keep) / SCORED_FILE.format(fold=held_out), "wb") as f:
+            pickle.dump(dev, f, protocol=pickle.HIGHEST_PROTOCOL)
+    scores = dev.scores({})
     return {"fold": held_out, "docs": test_data.corpus.n_docs, "mentions": len(test_data),
             "conll_f1": 100 * scores.conll_f1, "muc_f1": 100 * scores.muc.f1, "b3_f1": 100 * scores.bcub.f1,
             "ceafe_f1": 100 * scores.ceafe.f1, "lea_f1": 100 * scores.lea.f1 if hasattr(scores, "lea") else None,

@@ -71,17 +71,20 @@ class ScoredDev:
     docs (Sequence[ScoredDoc]): the documents.
     keep_singletons (bool): False scores without one-mention clusters.
     greedyness (float): the greedyness every decoding uses.
+    off (frozenset): decoding rules switched off (``DecodeSettings.off``), for ablations.
     """
 
-    def __init__(self, docs: Sequence[ScoredDoc], keep_singletons: bool = True, greedyness: float = 0.5):
+    def __init__(self, docs: Sequence[ScoredDoc], keep_singletons: bool = True, greedyness: float = 0.5,
+                 off: frozenset = frozenset()):
         self.docs = list(docs)
         self.keep_singletons = keep_singletons
         self.greedyness = greedyness
+        self.off = off
 
     def clusters(self, link_offsets: Mapping[str, float]) -> List[List[List[Span]]]:
         """RETURNS (List[List[List[Tuple[int, int]]]]): each document's predicted
         clusters (token spans) under these per-type link offsets."""
-        settings = DecodeSettings(self.greedyness, link_offsets)
+        settings = DecodeSettings(self.greedyness, link_offsets, getattr(self, "off", frozenset()))
         out = []
         for doc in self.docs:
             clusters = decode(doc.scores, doc.inputs, settings)

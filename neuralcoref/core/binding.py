@@ -23,7 +23,7 @@ Computed once per Doc from its :class:`~neuralcoref.core.doc_arrays.DocArrays` (
 subtree bounds, labels, words): the loops run
 over personal pronouns only, the mentions in a pronoun's domain are found with
 a sorted array of mention heads. Decoding
-(:func:`~neuralcoref.core.clustering.decode_clusters`) never puts a forbidden pair in
+(:func:`~neuralcoref.core.decode_passes.decode_clusters`) never puts a forbidden pair in
 one cluster and links a reflexive to its binder when agreement allows.
 """
 from __future__ import annotations

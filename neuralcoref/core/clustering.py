@@ -43,7 +43,7 @@ def greedyness_offset(greedyness: float) -> float:
 
 
 def link_offsets_of(types: np.ndarray, link_offsets: Mapping[str, float]) -> Optional[np.ndarray]:
-    """Per-mention offsets from per-type ones, for :func:`decode_clusters`.
+    """Per-mention offsets from per-type ones, for :func:`~neuralcoref.core.decode_passes.decode_clusters`.
 
     types (int (n,)): mention types (indices into MENTION_TYPES).
     link_offsets (Mapping[str, float]): score offset per mention type name (see
@@ -239,108 +239,6 @@ def top_scores(pair: np.ndarray, ptr: np.ndarray) -> np.ndarray:
     if has.any():
         top[has] = np.maximum.reduceat(pair, ptr[:-1][has])
     return top
-
-
-def decode_clusters(single: np.ndarray, pair: np.ndarray, ptr: np.ndarray, ante: np.ndarray,
-                    heads: np.ndarray, greedyness: float = 0.5,
-                    agreement: Optional[np.ndarray] = None,
-                    offsets: Optional[np.ndarray] = None,
-                    repeats: Optional[np.ndarray] = None,
-                    names: Optional[np.ndarray] = None,
-                    span_scores: Optional[np.ndarray] = None,
-                    classes: Optional[np.ndarray] = None,
-                    persons: Optional[np.ndarray] = None,
-                    speakers: Optional[np.ndarray] = None,
-                    binding: Optional[Binding] = None,
-                    types: Optional[np.ndarray] = None,
-                    sentences: Optional[np.ndarray] = None,
-                    aliases: Optional[np.ndarray] = None,
-                    name_of: Optional[np.ndarray] = None,
-                    preferences: Sequence[Tuple[np.ndarray, np.ndarray]] = (),
-                    forward: Optional[np.ndarray] = None,
-                    trims: Optional[np.ndarray] = None) -> List[List[int]]:
-    """The clusters a Doc's scores decode to: :func:`prefer_near`, then
-    :func:`best_antecedents`, then :func:`clusters_from_links`, then :func:`one_span_per_head`, then
-    :func:`attach_repeats` and :func:`merge_repeats`, then :func:`merge_shared_heads`,
-    then :func:`join_aliases`, then :func:`anchor_pronoun_chains`, then
-    :func:`refer_forward`, then :func:`join_speakers`, then :func:`merge_shared_heads`
-    again, then :func:`drop_name_words`, then :func:`without_verb_phrases`.
-
-    heads (int (n,)): head token of each mention; the other arguments as for
-        :func:`best_antecedents`.
-    offsets (float (n,) | None): added to each mention's link threshold (from
-        :func:`link_offsets_of`: per-type thresholds tuned on dev data).
-    repeats (uint64 (n,) | None): from :func:`repeat_keys`; None skips the last two steps.
-    names (uint64 (n,) | None): from :func:`name_words`, for :func:`best_antecedents`.
-    span_scores (float (n,) | None): for :func:`one_span_per_head` (the mention
-        scorer's scores, when the model has one).
-    classes (int (n,) | None): lexicon classes, for :func:`best_antecedents`.
-    persons (int (n,) | None): pronouns' PERSON codes (-1 for other mentions),
-        for :func:`rescue_pronouns`; None skips it.
-    speakers (int (k, 2) | None): pronouns and their speakers, for a last step,
-        :func:`join_speakers` (after the repeats' steps, or after
-        :func:`one_span_per_head` without repeats).
-    binding (Binding | None): binding constraints, which every step keeps: no
-        cluster holds a forbidden pair (with ``binding.clusters`` False: no
-        forbidden pair is a link, see :meth:`Binding.as_link_scores`).
-    types (int (n,) | None): mention types; with ``persons`` and ``agreement``
-        they turn on :func:`anchor_pronoun_chains`; sentences (int (n,) | None): for its forward reference.
-    aliases (int (n,) | None): for :func:`join_aliases`; None skips it.
-    name_of (int (n,) | None): for :func:`drop_name_words`; None skips it.
-    preferences (sequence of (float (n,), bool (n,))): salience and the
-        pronouns it is for, for :func:`prefer_near` (with ``sentences``); empty skips it.
-    forward (int (n,) | None): for :func:`refer_forward` (with ``persons``,
-        ``agreement`` and ``types``); None skips it.
-    trims (int (n,) | None): for :func:`without_verb_phrases`; None skips it.
-    RETURNS (List[List[int]]): mention indices per cluster.
-
-    The component, training's dev evaluation and the tuner all call it through
-    :func:`neuralcoref.core.decoding.decode`, with every input from
-    :func:`neuralcoref.core.decoding.decode_inputs`.
-    """
-    if offsets is not None:  # a higher no-antecedent score is a higher threshold
-        single = np.asarray(single, dtype=np.float32) + offsets
-    if len(preferences) and sentences is not None:
-        pair = prefer_near(pair, ptr, ante, sentences, preferences)
-    # Computed once for every step below.
-    masks = agreement_masks(agreement, classes) if agreement is not None else None
-    if binding is not None and not binding.clusters:
-        direct, rest = binding.as_link_scores(pair, ptr, ante)
-        first = best_antecedents(single, direct, ptr, ante, greedyness, agreement, names, classes, rest, masks)
-        pair, binding = binding.as_link_scores(pair, ptr, ante, first)
-    top = top_scores(pair, ptr) if persons is not None else None  # the rescue's and anchoring's
-    links = best_antecedents(single, pair, ptr, ante, greedyness, agreement, names, classes, binding, masks)
-    if persons is not None:
-        links = rescue_pronouns(links, single, pair, ptr, ante, persons, greedyness, agreement,
-                                names, classes, binding=binding, masks=masks, top=top, name_of=name_of)
-    clusters = one_span_per_head(clusters_from_links(links), heads, span_scores)
-    partners = binding.partners() if binding is not None else {}
-    if repeats is not None:
-        clusters = merge_repeats(attach_repeats(clusters, repeats, heads, partners), repeats, heads,
-                                 span_scores, names, partners)
-    clusters = merge_shared_heads(clusters, heads, types, span_scores, names, partners, masks)
-    if aliases is not None:
-        clusters = join_aliases(clusters, aliases, heads, span_scores, names, partners, masks)
-    if persons is not None and agreement is not None and types is not None:
-        # A he/she refers: one left alone is anchored, unless greedyness and
-        # offsets raise its threshold by more than the rescue's margin; then
-        # only when its scores nearly called it anaphoric, as for the rescue.
-        margin = greedyness_offset(greedyness) - RESCUE_MARGIN
-        raised = margin + (offsets if offsets is not None else 0.0)
-        lone = (raised < 0) | ((np.diff(ptr) > 0) & (top - single > margin))
-        clusters = anchor_pronoun_chains(clusters, pair, ptr, ante, types, persons, agreement, classes,
-                                         heads, names, span_scores, partners, sentences, lone, masks, name_of)
-        if forward is not None:
-            clusters = refer_forward(clusters, forward, types, persons, agreement, classes, heads,
-                                     names, span_scores, partners, masks)
-    if speakers is not None and len(speakers):
-        clusters = join_speakers(clusters, speakers, heads, masks, names, span_scores, partners)
-    if persons is not None or (speakers is not None and len(speakers)):
-        # Anchoring and speakers may take a free span whose head another cluster
-        # already holds ("Helen Modern (born 1983)" and "Helen Modern" ... "Helen").
-        clusters = merge_shared_heads(clusters, heads, types, span_scores, names, partners, masks)
-    clusters = clusters if name_of is None else drop_name_words(clusters, name_of, heads)
-    return clusters if trims is None else without_verb_phrases(clusters, trims)
 
 
 def without_verb_phrases(clusters: List[List[int]], trims: np.ndarray) -> List[List[int]]:

@@ -15,7 +15,7 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Mapping, Optional, Sequence
+from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence
 
 import numpy as np
 from spacy.tokens import Doc
@@ -28,10 +28,10 @@ from .classes import (gender_conflicts, mention_classes, relative_persons, speec
                       thing_preference)
 from .binding import Binding, binding_constraints, with_binders
 from .cataphora import forward_subjects
-from .clustering import (agreement_codes, check_link_offsets, coordination_preference, decode_clusters,
-                         link_offsets_of, name_words, person_conflicts, pronoun_persons, repeat_keys,
+from .clustering import (agreement_codes, check_link_offsets, coordination_preference, link_offsets_of, name_words, person_conflicts, pronoun_persons, repeat_keys,
                          speaker_conflicts, subject_salience, with_speaker_genders, with_speaker_names)
 from .contract import C, MentionFeatures
+from .decode_passes import RULES, DecodeState, run_passes
 from .doc_arrays import DocArrays, arrays_of
 from .frames import verb_phrase_trims
 from .latter import latter_referents
@@ -112,14 +112,32 @@ class DocScores:
 
 @dataclass(frozen=True)
 class DecodeSettings:
-    """The decoding knobs: greedyness (0-1, 0.5 as trained) and a link threshold
-    offset per mention type (see :func:`~neuralcoref.core.clustering.check_link_offsets`)."""
+    """The decoding knobs: greedyness (0-1, 0.5 as trained), a link threshold
+    offset per mention type (see :func:`~neuralcoref.core.clustering.check_link_offsets`),
+    and the decoding rules switched off (names from
+    :data:`~neuralcoref.core.decode_passes.RULES`; none by default: every rule runs).
+    """
 
     greedyness: float = 0.5
     link_offsets: Mapping[str, float] = field(default_factory=dict)
+    off: FrozenSet[str] = frozenset()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "link_offsets", check_link_offsets(self.link_offsets))
+        object.__setattr__(self, "off", check_rules(self.off))
+
+
+def check_rules(names: Iterable[str]) -> FrozenSet[str]:
+    """The decoding rules named, as a frozenset.
+
+    RAISES NeuralcorefError: E450 for a name that is no rule (a string is one name,
+        not its letters).
+    """
+    names = frozenset([names] if isinstance(names, str) else names)
+    unknown = sorted(str(name) for name in names - set(RULES))
+    if unknown:
+        raise NeuralcorefError(Errors.E450.format(names=", ".join(unknown), rules=", ".join(RULES)))
+    return names
 
 
 def decode_inputs(doc: Doc, mentions: Mentions, features: MentionFeatures,
@@ -218,8 +236,9 @@ def inputs_fingerprint(rules: LanguageRules) -> str:
 
 
 def decode(scores: DocScores, inputs: DecodeInputs, settings: DecodeSettings) -> List[List[int]]:
-    """The clusters one Doc's scores decode to (mention indices per cluster), by
-    :func:`~neuralcoref.core.clustering.decode_clusters` with every input.
+    """The clusters one Doc's scores decode to (mention indices per cluster): the
+    passes of :mod:`~neuralcoref.core.decode_passes` in order over every input, but the
+    rules ``settings.off`` names.
 
     RAISES NeuralcorefError: E119 when the scores and the inputs are not of the
         same mentions (never a numpy error from deep inside the decoding).
@@ -229,16 +248,15 @@ def decode(scores: DocScores, inputs: DecodeInputs, settings: DecodeSettings) ->
             or (scores.mention is not None and len(scores.mention) != n):
         raise NeuralcorefError(Errors.E119.format(n=n, single=len(scores.single), pairs=len(scores.pair),
                                                   ante=len(scores.ante)))
-    return decode_clusters(scores.single, scores.pair, scores.ptr, scores.ante, inputs.heads,
-                           settings.greedyness, inputs.agreement,
-                           link_offsets_of(inputs.types, settings.link_offsets), inputs.repeats,
-                           inputs.names, scores.mention, inputs.classes, inputs.persons,
-                           inputs.speakers, inputs.binding, inputs.types, inputs.sentences, inputs.aliases,
-                           inputs.name_of, ((inputs.salience, inputs.prefers_subject),
-                                            (inputs.thing_salience, inputs.prefers_thing),
-                                            coordination_preference(inputs.salience, inputs.types,
-                                                                    inputs.persons, inputs.agreement)),
-                           inputs.forward, inputs.trims)
+    state = DecodeState(
+        scores.single, scores.pair, scores.ptr, scores.ante, inputs.heads, settings.greedyness,
+        inputs.agreement, link_offsets_of(inputs.types, settings.link_offsets), inputs.repeats, inputs.names,
+        scores.mention, inputs.classes, inputs.persons, inputs.speakers, inputs.binding, inputs.types,
+        inputs.sentences, inputs.aliases, inputs.name_of,
+        ((inputs.salience, inputs.prefers_subject), (inputs.thing_salience, inputs.prefers_thing),
+         coordination_preference(inputs.salience, inputs.types, inputs.persons, inputs.agreement)),
+        inputs.forward, inputs.trims)
+    return run_passes(state, settings.off)
 
 
 #: The per-mention arrays of DecodeInputs, as stored (all documents concatenated).

@@ -134,6 +134,8 @@ class Resolver:
             warn_rules(model.config, self.rules)
         self.tables = FeatureTables(self.rules)
         self.greedyness = greedyness
+        #: Decoding rules switched off (``decode_passes.RULES``): for ablations, none by default.
+        self.decode_off: frozenset = frozenset()
         self.link_offsets = check_link_offsets(
             model.config.defaults.get("link_offsets", {}) if link_offsets is None else link_offsets)
         self.top_antecedents = check_top_antecedents(
@@ -226,10 +228,10 @@ class Resolver:
     @property
     def settings(self) -> DecodeSettings:
         """The current greedyness and link offsets, for :func:`~neuralcoref.core.decoding.decode`."""
-        key = (self.greedyness, tuple(self.link_offsets.items()))
+        key = (self.greedyness, tuple(self.link_offsets.items()), self.decode_off)
         cached = getattr(self, "_settings", None)
         if cached is None or cached[0] != key:  # built once, not validated again per Doc
-            cached = self._settings = (key, DecodeSettings(self.greedyness, self.link_offsets))
+            cached = self._settings = (key, DecodeSettings(self.greedyness, self.link_offsets, self.decode_off))
         return cached[1]
 
 

@@ -1,6 +1,7 @@
 """The mention-type head: typed mentions read and aligned, its loss trains it, the fold
 run with it (tiny data, one epoch)."""
 import json
+import pickle
 from pathlib import Path
 
 import numpy as np
@@ -18,7 +19,7 @@ from neuralcoref.train import TrainConfig  # noqa: E402
 from neuralcoref.train.dataset import TrainingData  # noqa: E402
 from neuralcoref.train.evaluation import batch_outputs, to_tensors  # noqa: E402
 from neuralcoref.train.featurize import featurize_corpus  # noqa: E402
-from neuralcoref.train.folds import run_folds  # noqa: E402
+from neuralcoref.train.folds import SCORED_FILE, run_folds  # noqa: E402
 from neuralcoref.train.model import CorefScorers  # noqa: E402
 from neuralcoref.train.types import (attach_types, read_typed_mentions, type_head, type_labels,  # noqa: E402
                                      type_loss)
@@ -120,3 +121,8 @@ def test_folds_run_trains_and_scores_every_fold_with_a_type_head(tmp_path):
     written = json.loads((tmp_path / "runs" / "typed" / "folds.json").read_text(encoding="utf8"))
     assert written["name"] == "typed" and written["conll_f1"]["mean"] == pytest.approx(result["conll_f1"]["mean"])
     assert (tmp_path / "runs" / "cache" / "folds" / "fold_2.conll").is_file()
+    # each fold's held-out documents are kept scored: decoding them again gives the fold's F1
+    with open(tmp_path / "runs" / "typed" / SCORED_FILE.format(fold=1), "rb") as f:
+        kept = pickle.load(f)
+    assert 100 * kept.scores({}).conll_f1 == pytest.approx(result["folds"][1]["conll_f1"])
+    assert (tmp_path / "runs" / "typed" / "fold_1.pt").is_file()
