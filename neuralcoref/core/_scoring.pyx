@@ -37,6 +37,8 @@ cdef extern from *:
     #define NC_INLINE static inline __attribute__((always_inline))
     typedef float nc_v8 __attribute__((vector_size(32)));
     typedef int32_t nc_v8i __attribute__((vector_size(32)));
+    /* 8 floats at any float's address, which may alias floats */
+    typedef float nc_v8u __attribute__((vector_size(32), aligned(4), may_alias));
     /* An unaligned load of 8 floats (a macro: a vector return value would be a
        different ABI with and without AVX). */
     #define NC_LOAD8(dst, src) memcpy(&(dst), (src), sizeof(nc_v8))
@@ -64,21 +66,15 @@ cdef extern from *:
                                   const float* __restrict__ val, Py_ssize_t nnz) {
         Py_ssize_t c = 0, k;
     #if NC_VEC
-        for (; c + 64 <= w; c += 64) {  /* 64 outputs in 8 vector registers */
-            nc_v8 a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0}, a4 = {0}, a5 = {0}, a6 = {0}, a7 = {0};
+        for (; c + 32 <= w; c += 32) {  /* 32 outputs in 4 vector registers (more spill with GCC 12) */
+            nc_v8 a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0};
             for (k = 0; k < nnz; k++) {
-                const float* row = W + idx[k] * ld + c;
+                const nc_v8u* row = (const nc_v8u*)(W + idx[k] * ld + c);
                 float v = val[k];
-                nc_v8 r0, r1, r2, r3;
-                NC_LOAD8(r0, row); NC_LOAD8(r1, row + 8); NC_LOAD8(r2, row + 16); NC_LOAD8(r3, row + 24);
-                a0 += v * r0; a1 += v * r1; a2 += v * r2; a3 += v * r3;
-                NC_LOAD8(r0, row + 32); NC_LOAD8(r1, row + 40); NC_LOAD8(r2, row + 48); NC_LOAD8(r3, row + 56);
-                a4 += v * r0; a5 += v * r1; a6 += v * r2; a7 += v * r3;
+                a0 += v * row[0]; a1 += v * row[1]; a2 += v * row[2]; a3 += v * row[3];
             }
             memcpy(acc + c, &a0, 32); memcpy(acc + c + 8, &a1, 32);
             memcpy(acc + c + 16, &a2, 32); memcpy(acc + c + 24, &a3, 32);
-            memcpy(acc + c + 32, &a4, 32); memcpy(acc + c + 40, &a5, 32);
-            memcpy(acc + c + 48, &a6, 32); memcpy(acc + c + 56, &a7, 32);
         }
         for (; c + 8 <= w; c += 8) {
             nc_v8 a0 = {0};
