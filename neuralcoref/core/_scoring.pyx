@@ -221,12 +221,14 @@ cdef extern from *:
     }
     #endif
 
-    static int nc_use_avx2 = 0;
+    static int nc_use_avx2 = 0, nc_has_avx2 = 0;
+    /* At import (the table is then only read); later calls only ask the CPU again. */
     static void nc_init(void) {
     #if NC_AVX2
-        nc_pack_lut_init();
-        __builtin_cpu_init();
-        nc_use_avx2 = __builtin_cpu_supports("avx2");
+        static int ready = 0;
+        if (!ready) { nc_pack_lut_init(); __builtin_cpu_init(); ready = 1; }
+        nc_has_avx2 = __builtin_cpu_supports("avx2");
+        nc_use_avx2 = nc_has_avx2;
     #endif
     }
     static void nc_pair_loop(nc_pair_args* x) {
