@@ -7,7 +7,9 @@ same function and the export writes the same names. Weights ``W`` are shaped
 
 The pair net's first layer is linear in ``[antecedent; anaphor; pair features]``,
 so the antecedent and anaphor parts are computed once per mention and only the
-small pair part per pair.
+small pair part per pair. A pair net of two hidden layers (every shipped model)
+then runs pair by pair in one kernel, ``_scoring.pair_net``, whose second layer
+reads only the units the ReLU left positive; other depths run layer by layer.
 """
 from __future__ import annotations
 
@@ -259,6 +261,7 @@ class _PairNet(NamedTuple):
 
 
 def _pair_net_weights(net: Net) -> _PairNet:
+    """The later layers of a pair net of two hidden layers, laid out for the kernel."""
     hidden, out = net.rest
     sizes = [W.size for W, _ in hidden]
     return _PairNet(np.ascontiguousarray(np.concatenate([W.ravel() for W, _ in hidden]), dtype=np.float32),
