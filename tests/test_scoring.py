@@ -185,3 +185,73 @@ def test_scoring_weights_are_float32_and_not_shared():
     assert all(w.dtype == np.float32 for w in scorers.w.values())
     weights["single.0.b"][:] = 100.0  # the caller's arrays are copies, not views
     assert not np.any(scorers.w["single.0.b"] == 100.0)
+
+
+#: Pair nets of two hidden layers (the fused kernel's) with widths that are and
+#: are not multiples of the kernel's vector widths, merged or not into blocks.
+KERNEL_CONFIGS = {
+    "one-block": ScorerConfig(vector_dim=4, vocab_size=9, embedding_dim=3, single_hidden=[5],
+                              pair_hidden=[13, 70]),
+    "four-blocks": ScorerConfig(vector_dim=4, vocab_size=9, embedding_dim=4, single_hidden=[8, 4],
+                                pair_hidden=[44, 148], single_blocks=[[2, 2, 2, 2], [1, 1, 1, 1]],
+                                pair_blocks=[[8, 16, 4, 16], [64, 8, 3, 73]]),
+}
+
+
+def block_diagonal(weights: Dict[str, np.ndarray], name: str, rows: list, cols: list) -> None:
+    """Zero the weights of ``name`` (shaped (out, in)) outside its diagonal blocks."""
+    mask = np.zeros(weights[name].shape, dtype=bool)
+    for r0, r1, c0, c1 in zip(np.cumsum([0] + rows), np.cumsum(rows), np.cumsum([0] + cols), np.cumsum(cols)):
+        mask[r0:r1, c0:c1] = True
+    weights[name] = np.where(mask, weights[name], 0).astype(np.float32)
+
+
+def kernel_case(name: str, seed: int = 0):
+    config = KERNEL_CONFIGS[name]
+    rng = np.random.default_rng(seed)
+    weights = random_weights(config, rng)
+    if config.pair_blocks:
+        block_diagonal(weights, "single.1.W", config.single_blocks[1], config.single_blocks[0])
+        block_diagonal(weights, "pair.1.W", config.pair_blocks[1], config.pair_blocks[0])
+    scorers = Scorers(config, weights)
+    feats = random_mentions(config, 40, rng)
+    ptr, ante = candidate_antecedents(feats, 12, 40)
+    parts = scorers.mention_parts(feats, feats.words.astype(np.int64))
+    return scorers, parts, ante.astype(np.int64), anaphor_index(ptr).astype(np.int64), pair_codes(feats, ptr, ante)
+
+
+@pytest.mark.parametrize("name", KERNEL_CONFIGS)
+def test_scoring_pair_kernel_equals_the_layered_forward(name):
+    scorers, parts, ante, ana, codes = kernel_case(name)
+    assert scorers._pair_net is not None and len(ante) > 100
+    k = scorers.n_members
+    for first, end, bias in [(0, k, True), (0, 1, False), (1, k, True), (k - 1, k, False)]:
+        if first >= end:
+            continue
+        fused = scorers._pair_net_scores(parts, ante, ana, codes, first, end, bias)
+        layered = scorers._layered_pair_scores(parts, ante, ana, codes, first, end, bias)
+        assert fused.dtype == np.float32 and fused.shape == (len(ante),)
+        # Another summation order: equal but for the last bits.
+        np.testing.assert_allclose(fused, layered, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("name", KERNEL_CONFIGS)
+def test_scoring_pair_kernel_gives_the_same_bits_in_both_builds(name):
+    from neuralcoref.core import _scoring
+
+    scorers, parts, ante, ana, codes = kernel_case(name, seed=1)
+    vector = _scoring.vector_build()
+    try:
+        fast = scorers.pair_scores(parts, ante, ana, codes)
+        assert _scoring.vector_build(False) is False
+        generic = scorers.pair_scores(parts, ante, ana, codes)
+    finally:
+        _scoring.vector_build(vector)
+    assert np.array_equal(fast, generic)
+
+
+def test_scoring_pair_kernel_refuses_pairs_outside_the_parts():
+    scorers, parts, ante, ana, codes = kernel_case("one-block")
+    ante[3] = len(parts.single)
+    with pytest.raises(ValueError, match="within the parts"):
+        scorers.pair_scores(parts, ante, ana, codes)

@@ -7,7 +7,9 @@ same function and the export writes the same names. Weights ``W`` are shaped
 
 The pair net's first layer is linear in ``[antecedent; anaphor; pair features]``,
 so the antecedent and anaphor parts are computed once per mention and only the
-small pair part per pair.
+small pair part per pair. A pair net of two hidden layers (every shipped model)
+then runs pair by pair in one kernel, ``_scoring.pair_net``, whose second layer
+reads only the units the ReLU left positive; other depths run layer by layer.
 """
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from typing import Dict, List, Mapping, NamedTuple, Optional, Tuple
 
 import numpy as np
 
-from . import _features
+from . import _features, _scoring
 from .contract import MENTION_LAYOUT, PAIR_LAYOUT, SPAN_VECTORS, WORD_SLOTS, MentionFeatures
 from .entities import refine, soft_clusters
 from .expand import expand_mention_codes, pair_tables
@@ -243,6 +245,33 @@ def _split_blocks(W: np.ndarray, b: np.ndarray, edges_in: np.ndarray, edges_out:
     return blocks
 
 
+class _PairNet(NamedTuple):
+    """The pair net's second hidden layer and output layer as ``_scoring.pair_net``
+    reads them (a pair net of two hidden layers): per block, its second-layer
+    weights flattened (C order) into ``w2`` from ``starts[k]``; ``edges``: the
+    second layer's block boundaries; the bias ``b2`` and output weights ``w_out``
+    of every second-layer unit; the output bias ``b_out``."""
+
+    w2: np.ndarray
+    starts: np.ndarray
+    edges: np.ndarray
+    b2: np.ndarray
+    w_out: np.ndarray
+    b_out: float
+
+
+def _pair_net_weights(net: Net) -> _PairNet:
+    """The later layers of a pair net of two hidden layers, laid out for the kernel."""
+    hidden, out = net.rest
+    sizes = [W.size for W, _ in hidden]
+    return _PairNet(np.ascontiguousarray(np.concatenate([W.ravel() for W, _ in hidden]), dtype=np.float32),
+                    np.cumsum([0] + sizes[:-1]).astype(np.int64),
+                    np.cumsum([0] + [W.shape[1] for W, _ in hidden]).astype(np.int64),
+                    np.ascontiguousarray(np.concatenate([b for _, b in hidden]), dtype=np.float32),
+                    np.ascontiguousarray(np.concatenate([W[:, 0] for W, _ in out]), dtype=np.float32),
+                    float(out[0][1][0]))
+
+
 class _MemberInputs(NamedTuple):
     """One member's fused first layers over mention inputs (see
     :meth:`Scorers._fused_first_layers`): ``x[:, rows] @ W + b`` gives its
@@ -273,6 +302,7 @@ class Scorers:
         self._first = self._fused_first_layers()
         self._w_pair = self.w["pair.0.W_pair"].T.copy()
         self._tables = pair_tables(self._w_pair)
+        self._pair_net = _pair_net_weights(self._pair) if len(config.pair_hidden) == 2 else None
         rank = config.similarity_rank
         self._sim_u = self.w["pair.sim.U"].T.copy() if rank else np.zeros((config.mention_width, 0), np.float32)
         self._sim_v = self.w["pair.sim.V"].T.copy() if rank else np.zeros((config.mention_width, 0), np.float32)
@@ -438,10 +468,38 @@ class Scorers:
         bias (bool): add the output bias (and the similarity and mention terms).
         RETURNS (ndarray): (n_pairs,) float32.
         """
-        out = np.empty(len(ante), dtype=np.float32)
         ante = np.ascontiguousarray(ante, dtype=np.int64)
         ana = np.ascontiguousarray(ana, dtype=np.int64)
         first, end = blocks or (0, self.n_members)
+        if self._pair_net is not None:
+            out = self._pair_net_scores(parts, ante, ana, pair_codes, first, end, bias)
+        else:
+            out = self._layered_pair_scores(parts, ante, ana, pair_codes, first, end, bias)
+        extra = bias and (self.config.bilinear_width or self._mention)
+        for lo in range(0, len(ante) if extra else 0, PAIR_CHUNK):
+            hi = min(lo + PAIR_CHUNK, len(ante))
+            if self.config.bilinear_width:
+                out[lo:hi] += np.einsum("ij,ij->i", parts.sim_ante[ante[lo:hi]],
+                                        parts.sim_ana[ana[lo:hi]])
+            if self._mention:
+                out[lo:hi] += parts.mention[ante[lo:hi]] + parts.mention[ana[lo:hi]]
+        return out
+
+    def _pair_net_scores(self, parts: MentionParts, ante: np.ndarray, ana: np.ndarray,
+                         pair_codes: np.ndarray, first: int, end: int, bias: bool) -> np.ndarray:
+        """The pair net's scores of a net of two hidden layers, pair by pair in one
+        kernel (see ``_scoring.pair_net``): no activations are stored."""
+        net, t = self._pair_net, self._tables
+        return _scoring.pair_net(np.ascontiguousarray(parts.ante), np.ascontiguousarray(parts.ana),
+                                 ante, ana, np.ascontiguousarray(pair_codes), t.columns, t.caps,
+                                 t.strides, t.starts, t.tables, self._pair.edges[first:end + 1],
+                                 net.w2, net.starts[first:end], net.edges[first:end + 1], net.b2,
+                                 net.w_out, net.b_out if bias else 0.0)
+
+    def _layered_pair_scores(self, parts: MentionParts, ante: np.ndarray, ana: np.ndarray,
+                             pair_codes: np.ndarray, first: int, end: int, bias: bool) -> np.ndarray:
+        """The pair net's scores layer by layer, in chunks of pairs (any depth)."""
+        out = np.empty(len(ante), dtype=np.float32)
         edges = self._pair.edges[first:end + 1]
         for lo in range(0, len(ante), PAIR_CHUNK):
             hi = min(lo + PAIR_CHUNK, len(ante))
@@ -453,9 +511,4 @@ class Scorers:
             n, e = hi - lo, edges - edges[0]
             out[lo:hi] = _forward([flat[n * e0:n * e1].reshape(n, e1 - e0) for e0, e1 in zip(e[:-1], e[1:])],
                                   self._pair.rest, first, bias)
-            if bias and self.config.bilinear_width:
-                out[lo:hi] += np.einsum("ij,ij->i", parts.sim_ante[ante[lo:hi]],
-                                        parts.sim_ana[ana[lo:hi]])
-            if bias and self._mention:
-                out[lo:hi] += parts.mention[ante[lo:hi]] + parts.mention[ana[lo:hi]]
         return out

@@ -1,0 +1,368 @@
+# cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Cython kernel of the pair scorer: a pair's whole network in one pass.
+
+Private: :mod:`neuralcoref.core.scoring` prepares the weights and keeps the numpy
+forward pass that the parity tests hold this kernel to. All inputs are ``const``
+memoryviews, so read-only (memory-mapped) arrays work.
+"""
+import numpy as np
+
+cimport numpy as cnp
+from libc.stdint cimport int16_t, int32_t, int64_t
+from libc.stdlib cimport free, malloc
+
+cnp.import_array()
+
+
+cdef extern from *:
+    """
+    #include <string.h>
+    #include <stdint.h>
+    /* The pair net pair by pair (see pair_net). Its second layer reads only the
+       units the ReLU left positive (a fifth to two fifths of them in the shipped
+       models), so it costs that share of a dense product. Every second-layer unit
+       sums its terms in the order of the first layer's units, from 0, then adds its
+       bias; the output sums unit c into lane c % 8, in order, then the 8 lanes in
+       order; no product is fused into an add (the build passes -ffp-contract=off).
+       So the figures are the same whichever of the two builds below runs: one for
+       CPUs with AVX2 (x86-64 with GCC or clang), one for any other. */
+    #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+    #define NC_AVX2 1
+    #include <immintrin.h>
+    #else
+    #define NC_AVX2 0
+    #endif
+    #if defined(__GNUC__) || defined(__clang__)
+    #define NC_VEC 1
+    #define NC_INLINE static inline __attribute__((always_inline))
+    typedef float nc_v8 __attribute__((vector_size(32)));
+    typedef int32_t nc_v8i __attribute__((vector_size(32)));
+    /* 8 floats at any float's address, which may alias floats */
+    typedef float nc_v8u __attribute__((vector_size(32), aligned(4), may_alias));
+    /* An unaligned load of 8 floats (a macro: a vector return value would be a
+       different ABI with and without AVX). */
+    #define NC_LOAD8(dst, src) memcpy(&(dst), (src), sizeof(nc_v8))
+    #else
+    #define NC_VEC 0
+    #define NC_INLINE static inline
+    #endif
+
+    typedef struct {
+        const float *a_part, *m_part, *tables, *w2, *b2, *w_out;
+        const int64_t *ante, *ana, *edges, *w2_starts, *edges2;
+        const int16_t* codes;
+        const int32_t *columns, *caps, *strides, *starts;
+        Py_ssize_t n_pairs, h, n_codes, k, n_blocks;
+        float b_out;
+        float* out;
+        /* scratch: hidden (h), val and idx (the widest block + 8), acc (the widest second block) */
+        float *hidden, *val, *acc;
+        int32_t* idx;
+    } nc_pair_args;
+
+    /* acc[c] = sum over k of val[k] * W[idx[k] * ld + c], for c in [0, w). */
+    NC_INLINE void nc_sparse_rows(float* __restrict__ acc, const float* __restrict__ W,
+                                  Py_ssize_t ld, Py_ssize_t w, const int32_t* __restrict__ idx,
+                                  const float* __restrict__ val, Py_ssize_t nnz) {
+        Py_ssize_t c = 0, k;
+    #if NC_VEC
+        for (; c + 32 <= w; c += 32) {  /* 32 outputs in 4 vector registers (more spill with GCC 12) */
+            nc_v8 a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0};
+            for (k = 0; k < nnz; k++) {
+                const nc_v8u* row = (const nc_v8u*)(W + idx[k] * ld + c);
+                float v = val[k];
+                a0 += v * row[0]; a1 += v * row[1]; a2 += v * row[2]; a3 += v * row[3];
+            }
+            memcpy(acc + c, &a0, 32); memcpy(acc + c + 8, &a1, 32);
+            memcpy(acc + c + 16, &a2, 32); memcpy(acc + c + 24, &a3, 32);
+        }
+        for (; c + 8 <= w; c += 8) {
+            nc_v8 a0 = {0};
+            for (k = 0; k < nnz; k++) {
+                nc_v8 r0;
+                NC_LOAD8(r0, W + idx[k] * ld + c);
+                a0 += val[k] * r0;
+            }
+            memcpy(acc + c, &a0, 32);
+        }
+    #endif
+        for (; c < w; c++) {
+            float a = 0.0f;
+            for (k = 0; k < nnz; k++) a += val[k] * W[idx[k] * ld + c];
+            acc[c] = a;
+        }
+    }
+
+    /* w_out . relu(acc + b2) over w units: lane c % 8 sums unit c, then the lanes in order. */
+    NC_INLINE float nc_output(const float* __restrict__ acc, const float* __restrict__ b2,
+                              const float* __restrict__ w_out, Py_ssize_t w) {
+        float lanes[8] = {0, 0, 0, 0, 0, 0, 0, 0}, s = 0.0f;
+        Py_ssize_t c = 0, j;
+    #if NC_VEC
+        nc_v8 sum = {0};
+        for (; c + 8 <= w; c += 8) {
+            nc_v8 u, b, o;
+            NC_LOAD8(u, acc + c); NC_LOAD8(b, b2 + c); NC_LOAD8(o, w_out + c);
+            u = u + b;
+            u = (nc_v8)((nc_v8i)u & (u > 0.0f));  /* ReLU: the mask is all ones where u > 0 */
+            sum += u * o;
+        }
+        memcpy(lanes, &sum, sizeof lanes);
+    #endif
+        for (; c < w; c++) {
+            float u = acc[c] + b2[c];
+            lanes[c & 7] += (u > 0.0f ? u : 0.0f) * w_out[c];
+        }
+        for (j = 0; j < 8; j++) s += lanes[j];
+        return s;
+    }
+
+    /* h[0:w] = a + m + the table rows, added in turn. */
+    NC_INLINE void nc_first_sum(float* __restrict__ h, const float* __restrict__ a,
+                                const float* __restrict__ m, const float* __restrict__ tables,
+                                Py_ssize_t ld, const Py_ssize_t* rows, Py_ssize_t n_rows, Py_ssize_t w) {
+        Py_ssize_t i = 0, r;
+    #if NC_VEC
+        for (; i + 8 <= w; i += 8) {
+            nc_v8 x, y;
+            NC_LOAD8(x, a + i); NC_LOAD8(y, m + i);
+            x += y;
+            for (r = 0; r < n_rows; r++) {
+                NC_LOAD8(y, tables + rows[r] * ld + i);
+                x += y;
+            }
+            memcpy(h + i, &x, sizeof x);
+        }
+    #endif
+        for (; i < w; i++) {
+            float x = a[i] + m[i];
+            for (r = 0; r < n_rows; r++) x += tables[rows[r] * ld + i];
+            h[i] = x;
+        }
+    }
+
+    /* The positive units of h[0:w]: their indices and values, in order; returns their count. */
+    NC_INLINE Py_ssize_t nc_positive(const float* __restrict__ h, Py_ssize_t w,
+                                     int32_t* __restrict__ idx, float* __restrict__ val) {
+        Py_ssize_t j, n = 0;
+        for (j = 0; j < w; j++) {  /* without branches: a mispredicted branch per unit costs more */
+            idx[n] = (int32_t)j;
+            val[n] = h[j];
+            n += h[j] > 0.0f;
+        }
+        return n;
+    }
+
+    /* The pair-code groups' table rows of pair p. */
+    NC_INLINE Py_ssize_t nc_table_rows(const nc_pair_args* x, Py_ssize_t p, Py_ssize_t* rows) {
+        Py_ssize_t g = -1, j, value;
+        for (j = 0; j < x->k; j++) {
+            if (x->starts[j] >= 0) rows[++g] = x->starts[j];
+            value = x->codes[p * x->n_codes + x->columns[j]];
+            value = value < 0 ? 0 : (value > x->caps[j] ? x->caps[j] : value);
+            rows[g] += value * x->strides[j];
+        }
+        return g + 1;
+    }
+
+    #define NC_PAIR_LOOP(POSITIVE)                                                       \\
+        Py_ssize_t p, blk, rows[64], first = x->edges[0];                                \\
+        for (p = 0; p < x->n_pairs; p++) {                                               \\
+            Py_ssize_t n_rows = nc_table_rows(x, p, rows);                               \\
+            nc_first_sum(x->hidden, x->a_part + x->ante[p] * x->h + first,               \\
+                         x->m_part + x->ana[p] * x->h + first, x->tables + first, x->h,  \\
+                         rows, n_rows, x->edges[x->n_blocks] - first);                   \\
+            float score = 0.0f;                                                          \\
+            for (blk = 0; blk < x->n_blocks; blk++) {                                    \\
+                Py_ssize_t lo2 = x->edges2[blk], w2 = x->edges2[blk + 1] - lo2;          \\
+                Py_ssize_t nnz = POSITIVE(x->hidden + x->edges[blk] - first,             \\
+                                          x->edges[blk + 1] - x->edges[blk], x->idx, x->val); \\
+                nc_sparse_rows(x->acc, x->w2 + x->w2_starts[blk], w2, w2, x->idx, x->val, nnz); \\
+                score += nc_output(x->acc, x->b2 + lo2, x->w_out + lo2, w2);             \\
+            }                                                                            \\
+            x->out[p] = score + x->b_out;                                                \\
+        }
+
+    static void nc_pair_loop_generic(nc_pair_args* x) { NC_PAIR_LOOP(nc_positive) }
+
+    #if NC_AVX2
+    /* For each mask of 8 lanes, the lanes set, packed to the front. */
+    static int32_t nc_pack_lut[256][8];
+    static void nc_pack_lut_init(void) {
+        for (int m = 0; m < 256; m++) {
+            int n = 0;
+            for (int j = 0; j < 8; j++) if (m & (1 << j)) nc_pack_lut[m][n++] = j;
+            while (n < 8) nc_pack_lut[m][n++] = 0;
+        }
+    }
+    /* nc_positive 8 units at a time: a compare, a mask and one permutation
+       (writes up to 8 entries past the count: the buffers hold w + 8). */
+    __attribute__((target("avx2"))) static inline Py_ssize_t nc_positive_avx2(
+            const float* __restrict__ h, Py_ssize_t w, int32_t* __restrict__ idx, float* __restrict__ val) {
+        Py_ssize_t j = 0, n = 0;
+        const __m256 zero = _mm256_setzero_ps();
+        for (; j + 8 <= w; j += 8) {
+            __m256 v = _mm256_loadu_ps(h + j);
+            int mask = _mm256_movemask_ps(_mm256_cmp_ps(v, zero, _CMP_GT_OQ));
+            __m256i perm = _mm256_loadu_si256((const __m256i*)nc_pack_lut[mask]);
+            _mm256_storeu_ps(val + n, _mm256_permutevar8x32_ps(v, perm));
+            _mm256_storeu_si256((__m256i*)(idx + n), _mm256_add_epi32(perm, _mm256_set1_epi32((int)j)));
+            n += __builtin_popcount(mask);
+        }
+        for (; j < w; j++) {
+            idx[n] = (int32_t)j;
+            val[n] = h[j];
+            n += h[j] > 0.0f;
+        }
+        return n;
+    }
+    __attribute__((target("avx2"))) static void nc_pair_loop_avx2(nc_pair_args* x) {
+        NC_PAIR_LOOP(nc_positive_avx2)
+    }
+    #endif
+
+    static int nc_use_avx2 = 0, nc_has_avx2 = 0;
+    /* At import (the table is then only read); later calls only ask the CPU again. */
+    static void nc_init(void) {
+    #if NC_AVX2
+        static int ready = 0;
+        if (!ready) { nc_pack_lut_init(); __builtin_cpu_init(); ready = 1; }
+        nc_has_avx2 = __builtin_cpu_supports("avx2");
+        nc_use_avx2 = nc_has_avx2;
+    #endif
+    }
+    static void nc_pair_loop(nc_pair_args* x) {
+    #if NC_AVX2
+        if (nc_use_avx2) { nc_pair_loop_avx2(x); return; }
+    #endif
+        nc_pair_loop_generic(x);
+    }
+    """
+    ctypedef struct nc_pair_args:
+        const float* a_part
+        const float* m_part
+        const float* tables
+        const float* w2
+        const float* b2
+        const float* w_out
+        const int64_t* ante
+        const int64_t* ana
+        const int64_t* edges
+        const int64_t* w2_starts
+        const int64_t* edges2
+        const int16_t* codes
+        const int32_t* columns
+        const int32_t* caps
+        const int32_t* strides
+        const int32_t* starts
+        Py_ssize_t n_pairs, h, n_codes, k, n_blocks
+        float b_out
+        float* out
+        float* hidden
+        float* val
+        float* acc
+        int32_t* idx
+    int nc_use_avx2
+    void nc_init()
+    void nc_pair_loop(nc_pair_args* x) nogil
+
+
+nc_init()
+
+
+def vector_build(on=None):
+    """Whether the kernel runs its AVX2 build (True only on CPUs that have AVX2).
+
+    on (bool | None): None: only ask; False: run the generic build from now on;
+        True: the AVX2 build again where the CPU has it (for the parity tests).
+    RETURNS (bool): whether the AVX2 build runs now.
+    """
+    global nc_use_avx2
+    if on is not None:
+        nc_init()
+        if not on:
+            nc_use_avx2 = 0
+    return bool(nc_use_avx2)
+
+
+def pair_net(const float[:, ::1] a_part, const float[:, ::1] m_part,
+             const int64_t[::1] ante, const int64_t[::1] ana,
+             const int16_t[:, ::1] codes, const int32_t[::1] columns,
+             const int32_t[::1] caps, const int32_t[::1] strides,
+             const int32_t[::1] starts, const float[:, ::1] tables,
+             const int64_t[::1] edges, const float[::1] w2, const int64_t[::1] w2_starts,
+             const int64_t[::1] edges2, const float[::1] b2, const float[::1] w_out,
+             float b_out):
+    """Scores of pairs through a pair net of two hidden layers split into blocks
+    (the members of a merged ensemble; one block for a single model), block k of
+    the second layer reading block k of the first:
+    ``sum_k w_out_k . relu(relu(a_part[ante] + m_part[ana] + x_pair W_pair)_k W2_k + b2_k) + b_out``.
+
+    The pair inputs' part is summed from ``expand.PairTables`` (the codes of each
+    group index one precomputed row). No activations of more than one pair are kept.
+    a_part, m_part (float32 (n, h)): per-mention first-layer parts (m_part holds the bias).
+    ante, ana (int64 (n_pairs,)): antecedent and anaphor of each pair.
+    codes (int16 (n_pairs, n_codes)): pair codes.
+    columns, caps, strides, starts (int32 (k,)), tables (float32 (rows, h)): the
+        fields of ``PairTables``.
+    edges (int64 (n_blocks + 1,)): first-layer unit boundaries of the blocks to
+        score, a contiguous run of the layer's blocks within [0, h].
+    w2 (float32): the blocks' second-layer weights, block k a C-ordered
+        (edges[k + 1] - edges[k], edges2[k + 1] - edges2[k]) array from w2_starts[k].
+    edges2 (int64 (n_blocks + 1,)): second-layer unit boundaries of the same blocks.
+    b2, w_out (float32 (h2,)): the second layer's bias and the output weights.
+    b_out (float): added to every score (0 for none).
+    RETURNS (ndarray): (n_pairs,) float32 scores.
+    """
+    cdef Py_ssize_t n_pairs = ante.shape[0], h = a_part.shape[1], k = columns.shape[0]
+    cdef Py_ssize_t n_blocks = edges.shape[0] - 1, j, n_groups = 0, blk
+    cdef Py_ssize_t lo, hi, lo2, hi2, width = 0, width2 = 0, n_mentions = a_part.shape[0]
+    for j in range(k):
+        n_groups += starts[j] >= 0
+        if columns[j] < 0 or columns[j] >= codes.shape[1] or (starts[j] >= 0 and (
+                starts[j] + <Py_ssize_t>caps[j] * strides[j] >= tables.shape[0])):
+            raise ValueError("pair-code tables must lie within the codes and tables")
+    if n_groups > 64 or (k and starts[0] < 0):
+        raise ValueError("pair-code groups must start at the first code and be at most 64")
+    if n_blocks < 1 or edges2.shape[0] != n_blocks + 1 or w2_starts.shape[0] != n_blocks:
+        raise ValueError("one second-layer block per first-layer block")
+    if edges[0] < 0 or edges[n_blocks] > h or m_part.shape[1] != h or tables.shape[1] != h \
+            or m_part.shape[0] != n_mentions or ana.shape[0] != n_pairs or codes.shape[0] != n_pairs:
+        raise ValueError("block edges must lie within the layer, one code row per pair")
+    for blk in range(n_blocks):
+        lo, hi, lo2, hi2 = edges[blk], edges[blk + 1], edges2[blk], edges2[blk + 1]
+        if hi < lo or hi2 < lo2 or lo2 < 0 or hi2 > b2.shape[0] or hi2 > w_out.shape[0] \
+                or w2_starts[blk] < 0 or w2_starts[blk] + (hi - lo) * (hi2 - lo2) > w2.shape[0]:
+            raise ValueError("second-layer blocks must lie within their weights")
+        width, width2 = max(width, hi - lo), max(width2, hi2 - lo2)
+    for j in range(n_pairs):
+        if not (0 <= ante[j] < n_mentions and 0 <= ana[j] < n_mentions):
+            raise ValueError("pair mentions must lie within the parts")
+    out_arr = np.empty(n_pairs, dtype=np.float32)
+    cdef float[::1] out = out_arr
+    cdef nc_pair_args x
+    x.n_pairs, x.h, x.n_codes, x.k, x.n_blocks, x.b_out = n_pairs, h, codes.shape[1], k, n_blocks, b_out
+    if n_pairs == 0:
+        return out_arr
+    x.a_part, x.m_part, x.tables = &a_part[0, 0], &m_part[0, 0], &tables[0, 0]
+    x.w2, x.b2, x.w_out = &w2[0], &b2[0], &w_out[0]
+    x.ante, x.ana, x.edges, x.w2_starts, x.edges2 = &ante[0], &ana[0], &edges[0], &w2_starts[0], &edges2[0]
+    x.codes, x.columns, x.caps, x.strides, x.starts = NULL, NULL, NULL, NULL, NULL
+    if k:  # no codes read without groups
+        x.codes, x.columns, x.caps, x.strides, x.starts = &codes[0, 0], &columns[0], &caps[0], &strides[0], &starts[0]
+    x.out = &out[0]
+    # Scratch of one pair: the first layer, its positive units (8 more: the
+    # vector packing writes past the count) and the second layer.
+    x.hidden = <float*>malloc((h + width + 8 + width2 + 8) * sizeof(float))
+    x.idx = <int32_t*>malloc((width + 8) * sizeof(int32_t))
+    if x.hidden == NULL or x.idx == NULL:
+        free(x.hidden)
+        free(x.idx)
+        raise MemoryError()
+    x.val = x.hidden + h
+    x.acc = x.val + width + 8
+    with nogil:
+        nc_pair_loop(&x)
+    free(x.hidden)
+    free(x.idx)
+    return out_arr
