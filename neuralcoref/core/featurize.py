@@ -283,27 +283,13 @@ def _animacy(codes: np.ndarray, tables: "FeatureTables", head_lower: np.ndarray)
 
 def _nesting(starts: np.ndarray, ends: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
     """Flags for mentions inside another mention, and containing another one, in
-    one kernel call (``_features.nesting``; the reference: :func:`_nesting_numpy`).
+    one kernel call (``_features.nesting``; its reference: ``tests/oracles.py``).
 
     Relies on mentions sorted by (start, end) without duplicates.
     RETURNS (Tuple[ndarray, ndarray]): (nested, contains), each (n,) int32.
     """
     return _features.nesting(np.ascontiguousarray(starts, dtype=np.int32),
                              np.ascontiguousarray(ends, dtype=np.int32))
-
-
-def _nesting_numpy(starts: np.ndarray, ends: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-    """The numpy reference of :func:`_nesting` (parity tests)."""
-    n = len(starts)
-    if n == 0:
-        return np.zeros(0, np.int32), np.zeros(0, np.int32)
-    prev_max_end = np.concatenate([[-1], np.maximum.accumulate(ends)[:-1]])
-    next_min_end = np.concatenate([np.minimum.accumulate(ends[::-1])[::-1][1:], [np.iinfo(np.int32).max]])
-    same_start_next = np.concatenate([starts[1:] == starts[:-1], [False]])
-    same_start_prev = np.concatenate([[False], starts[1:] == starts[:-1]])
-    nested = (prev_max_end >= ends) | same_start_next
-    contains = (next_min_end <= ends) | same_start_prev
-    return nested.astype(np.int32), contains.astype(np.int32)
 
 
 def _is_expletive(head_lower: np.ndarray, head_dep: np.ndarray, tables: FeatureTables) -> np.ndarray:
@@ -417,7 +403,8 @@ def _word_slots_numpy(lower, token_heads, sent_ids, starts, ends, heads) -> np.n
     return np.stack([padded[slots[s]] for s in WORD_SLOTS], axis=1)
 
 
-#: The windows in the order of SPAN_VECTORS, as ``_features.span_vectors`` writes them.
+#: The windows in the order ``_features.span_vectors`` writes them: SPAN_VECTORS's
+#: (a test holds them equal).
 _KERNEL_VECTORS = ("mention", "before", "after", "sentence", "document", "head")
 _NO_WINDOW = np.zeros(0, dtype=np.int64)
 _NO_PRIOR = np.zeros(0, dtype=np.float64)
@@ -426,13 +413,11 @@ _NO_PRIOR = np.zeros(0, dtype=np.float64)
 def _span_vectors(tensor: Optional[np.ndarray], sent_ids, starts, ends, heads, document_windows=None,
                   document_prior=None) -> np.ndarray:
     """Mean token vectors of the SPAN_VECTORS windows, from the Doc's tensor, in
-    one kernel call (``_features.span_vectors``; the reference:
-    :func:`_span_vectors_numpy`). RETURNS (n, 6 * dim) float32."""
+    one kernel call (``_features.span_vectors``; its reference: ``tests/oracles.py``).
+    RETURNS (n, 6 * dim) float32."""
     n_tok = len(sent_ids)
     if tensor is None or tensor.size == 0 or tensor.shape[0] != n_tok:
         raise NeuralcorefError(Errors.E100.format(n_tokens=n_tok))
-    if SPAN_VECTORS != _KERNEL_VECTORS:
-        return _span_vectors_numpy(tensor, sent_ids, starts, ends, heads, document_windows, document_prior)
     sent_ids = np.asarray(sent_ids, dtype=np.int32)
     bounds = np.searchsorted(sent_ids, np.arange(sent_ids[-1] + 2))
     lo, hi = (_NO_WINDOW, _NO_WINDOW) if document_windows is None else \
@@ -442,42 +427,6 @@ def _span_vectors(tensor: Optional[np.ndarray], sent_ids, starts, ends, heads, d
     return _features.span_vectors(
         np.ascontiguousarray(tensor, dtype=np.float32), bounds.astype(np.int64, copy=False), sent_ids,
         *(np.asarray(a, dtype=np.int32) for a in (starts, ends, heads)), lo, hi, prior, weight, CONTEXT_WINDOW)
-
-
-def _span_vectors_numpy(tensor: Optional[np.ndarray], sent_ids, starts, ends, heads, document_windows=None,
-                        document_prior=None) -> np.ndarray:
-    """The numpy reference of :func:`_span_vectors` (parity tests).
-    RETURNS (n, 6 * dim) float32."""
-    n_tok = len(sent_ids)
-    if tensor is None or tensor.size == 0 or tensor.shape[0] != n_tok:
-        raise NeuralcorefError(Errors.E100.format(n_tokens=n_tok))
-    tensor = np.asarray(tensor, dtype=np.float32)
-    n, dim = len(starts), tensor.shape[1]
-    cumsum = np.zeros((n_tok + 1, dim), dtype=np.float64)
-    np.cumsum(tensor, axis=0, out=cumsum[1:])
-    sent_bounds = np.searchsorted(sent_ids, np.arange(sent_ids[-1] + 2))
-    s_start, s_end = sent_bounds[sent_ids[heads]], sent_bounds[sent_ids[heads] + 1]
-
-    def mean(lo: np.ndarray, hi: np.ndarray, prior=None) -> np.ndarray:
-        if prior is not None:  # the prior's mean, counted as ``weight`` more tokens
-            vector, weight = prior
-            return (cumsum[hi] - cumsum[lo] + weight * np.asarray(vector, np.float64)) / \
-                (hi - lo + weight)[:, None]
-        width = np.maximum(hi - lo, 1)[:, None]
-        return ((cumsum[hi] - cumsum[lo]) / width) * (hi > lo)[:, None]
-
-    windows = {
-        "mention": (starts, ends),
-        "before": (np.maximum(starts - CONTEXT_WINDOW, s_start), starts),
-        "after": (ends, np.minimum(ends + CONTEXT_WINDOW, s_end)),
-        "sentence": (s_start, s_end),
-        "document": document_windows or (np.zeros(n, dtype=np.int64), np.full(n, n_tok)),
-    }
-    parts = [tensor[heads] if name == "head" else
-             mean(*windows[name], document_prior if name == "document" else None)
-             for name in SPAN_VECTORS]
-    return np.concatenate(parts, axis=1).astype(np.float32)
-
 
 
 _PAIR_CODE_COLS = np.array([C[c] for c in ("start", "end", "sent", "speaker", "type",
