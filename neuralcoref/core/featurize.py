@@ -41,11 +41,10 @@ class FeatureTables:
                        for k, v in rules.class_map("entity_classes").items()}
         self.dep = {hash_string(k): DEP_CLASSES.index(v)
                     for k, v in rules.class_map("dep_classes").items()}
-        self.content_pos = {hash_string(p) for p in rules.content_pos}
-        self.content_pos_ids = np.array(sorted(self.content_pos), dtype=np.uint64)
-        self.expletives = {hash_string(w.lower()) for w in rules.expletive_pronouns}
-        self.expletive_ids = np.array(sorted(self.expletives), dtype=np.uint64)
-        self.expletive_dep_ids = np.array(sorted({hash_string(d) for d in rules.expletive_deps}), dtype=np.uint64)
+        # Sorted uint64 ids, as :func:`~neuralcoref.core.sets.in_sorted` reads them.
+        self.content_pos_ids = _sorted_ids(rules.content_pos)
+        self.expletive_ids = _sorted_ids(w.lower() for w in rules.expletive_pronouns)
+        self.expletive_dep_ids = _sorted_ids(rules.expletive_deps)
         self.gender = {k: GENDER.index(g) for k, g in gender_word_ids(rules).items()}
         self.gendered = np.array(sorted(self.gender), dtype=np.uint64)
         self.animacy = {hash_string(w): ANIMACY.index("animate") for w in rules.animate_pronouns}
@@ -81,6 +80,11 @@ def _morph_codes(feats: Mapping[str, str]) -> Tuple[int, int, int, int, int]:
     else:
         definite = {"Def": 1, "Ind": 2}.get(feats.get("Definite", ""), 0)
     return number, gender, person, definite, int(feats.get("Reflex") == "Yes")
+
+
+def _sorted_ids(strings: Iterable[str]) -> np.ndarray:
+    """The distinct string hashes of ``strings``, increasing: (k,) uint64."""
+    return np.array(sorted({hash_string(x) for x in strings}), dtype=np.uint64)
 
 
 def clause_persons(arrays: DocArrays) -> np.ndarray:
