@@ -9,9 +9,10 @@ parity tests, are in ``tests/oracles.py``.
 """
 from __future__ import annotations
 
-from typing import Dict, Iterable, Mapping, Optional, Tuple
+from typing import Callable, Dict, Iterable, Mapping, Optional, Tuple
 
 import numpy as np
+from spacy.strings import StringStore
 from spacy.strings import get_string_id as hash_string
 from spacy.tokens import Doc
 
@@ -107,7 +108,8 @@ _AUX_DEP: Dict[int, bool] = {}
 _TABLE_SIZE = 100_000
 
 
-def _per_token(column: np.ndarray, table: Dict[int, object], value, strings, dtype) -> np.ndarray:
+def _per_token(column: np.ndarray, table: Dict[int, object], value: Callable[[str], object],
+               strings: StringStore, dtype: type) -> np.ndarray:
     # ``value(string)`` of each entry's string, looked up once per hash ever.
     keys, inverse = (column, None) if len(column) <= _SHORT else np.unique(column, return_inverse=True)
     if len(table) > _TABLE_SIZE:
