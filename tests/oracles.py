@@ -11,7 +11,7 @@ from typing import List, Optional, Sequence, Tuple
 import numpy as np
 from spacy.tokens import Doc
 
-from neuralcoref.core.contract import C, H, PAIR_CODES, MentionFeatures
+from neuralcoref.core.contract import C, CONTEXT_WINDOW, H, PAIR_CODES, SPAN_VECTORS, MentionFeatures
 from neuralcoref.core.doc_arrays import DocArrays, arrays_of, read_doc
 from neuralcoref.core.mentions import (  # private ones: the oracles reuse the runtime's own steps
     DEP_ARGUMENT, DEP_CASE, DEP_CONJ, DEP_DETERMINER, DEP_LEFT_CUT, DEP_LEFT_DROP, DEP_NO_LIST,
@@ -24,6 +24,7 @@ from neuralcoref.core.mentions import (  # private ones: the oracles reuse the r
 )
 from neuralcoref.core.pairs import nominal_window
 from neuralcoref.core.sets import isin
+from neuralcoref.errors import Errors, NeuralcorefError
 from neuralcoref.lang.base import LanguageRules
 
 
@@ -58,6 +59,55 @@ def hash_spans_reference(words: np.ndarray, keep: np.ndarray, starts: np.ndarray
                 kept = True
         out[i] = h if kept else 0
     return out
+
+
+def nesting_reference(starts: np.ndarray, ends: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """Reference of ``_features.nesting`` (``featurize._nesting``), for the parity tests."""
+    n = len(starts)
+    if n == 0:
+        return np.zeros(0, np.int32), np.zeros(0, np.int32)
+    prev_max_end = np.concatenate([[-1], np.maximum.accumulate(ends)[:-1]])
+    next_min_end = np.concatenate([np.minimum.accumulate(ends[::-1])[::-1][1:], [np.iinfo(np.int32).max]])
+    same_start_next = np.concatenate([starts[1:] == starts[:-1], [False]])
+    same_start_prev = np.concatenate([[False], starts[1:] == starts[:-1]])
+    nested = (prev_max_end >= ends) | same_start_next
+    contains = (next_min_end <= ends) | same_start_prev
+    return nested.astype(np.int32), contains.astype(np.int32)
+
+
+def span_vectors_reference(tensor: Optional[np.ndarray], sent_ids, starts, ends, heads, document_windows=None,
+                             document_prior=None) -> np.ndarray:
+    """Reference of ``_features.span_vectors`` (``featurize._span_vectors``), for the parity tests.
+    RETURNS (n, 6 * dim) float32."""
+    n_tok = len(sent_ids)
+    if tensor is None or tensor.size == 0 or tensor.shape[0] != n_tok:
+        raise NeuralcorefError(Errors.E100.format(n_tokens=n_tok))
+    tensor = np.asarray(tensor, dtype=np.float32)
+    n, dim = len(starts), tensor.shape[1]
+    cumsum = np.zeros((n_tok + 1, dim), dtype=np.float64)
+    np.cumsum(tensor, axis=0, out=cumsum[1:])
+    sent_bounds = np.searchsorted(sent_ids, np.arange(sent_ids[-1] + 2))
+    s_start, s_end = sent_bounds[sent_ids[heads]], sent_bounds[sent_ids[heads] + 1]
+
+    def mean(lo: np.ndarray, hi: np.ndarray, prior=None) -> np.ndarray:
+        if prior is not None:  # the prior's mean, counted as ``weight`` more tokens
+            vector, weight = prior
+            return (cumsum[hi] - cumsum[lo] + weight * np.asarray(vector, np.float64)) / \
+                (hi - lo + weight)[:, None]
+        width = np.maximum(hi - lo, 1)[:, None]
+        return ((cumsum[hi] - cumsum[lo]) / width) * (hi > lo)[:, None]
+
+    windows = {
+        "mention": (starts, ends),
+        "before": (np.maximum(starts - CONTEXT_WINDOW, s_start), starts),
+        "after": (ends, np.minimum(ends + CONTEXT_WINDOW, s_end)),
+        "sentence": (s_start, s_end),
+        "document": document_windows or (np.zeros(n, dtype=np.int64), np.full(n, n_tok)),
+    }
+    parts = [tensor[heads] if name == "head" else
+             mean(*windows[name], document_prior if name == "document" else None)
+             for name in SPAN_VECTORS]
+    return np.concatenate(parts, axis=1).astype(np.float32)
 
 
 def pair_codes_reference(features: MentionFeatures, ptr: np.ndarray, ante: np.ndarray) -> np.ndarray:

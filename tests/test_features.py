@@ -27,7 +27,7 @@ from neuralcoref.errors import NeuralcorefError
 from neuralcoref.lang.en import RULES
 
 from oracles import (bin_values_reference, candidate_antecedents_reference, hash_spans_reference,
-                     pair_codes_reference)
+                     nesting_reference, pair_codes_reference, span_vectors_reference)
 
 TABLES = FeatureTables(RULES)
 PRON_MORPH = "Case=Nom|Gender={g}|Number=Sing|Person=3|PronType=Prs"
@@ -573,6 +573,7 @@ def test_features_span_vectors_kernel_matches_numpy_bits(windows, prior):
     # The kernel's float64 running sums and divisions are numpy's, in numpy's
     # order: the same float32 bits, mentions across a sentence boundary and
     # empty windows (-0.0 included) alike.
+    assert SPAN_VECTORS == F._KERNEL_VECTORS  # the kernel's fixed order
     rng = np.random.default_rng(7)
     for _ in range(40):
         n_tok, dim, n = int(rng.integers(1, 60)), int(rng.integers(1, 12)), int(rng.integers(1, 25))
@@ -587,7 +588,7 @@ def test_features_span_vectors_kernel_matches_numpy_bits(windows, prior):
         win = (lo, np.minimum(lo + rng.integers(0, 10, n), n_tok)) if windows else None
         pri = (rng.standard_normal(dim).astype(np.float32), float(rng.integers(1, 50))) if prior else None
         args = (tensor, sent_ids, starts, ends, heads, win, pri)
-        out, ref = F._span_vectors(*args), F._span_vectors_numpy(*args)
+        out, ref = F._span_vectors(*args), span_vectors_reference(*args)
         assert out.dtype == np.float32 and out.shape == (n, len(SPAN_VECTORS) * dim)
         assert np.array_equal(out.view(np.uint32), ref.view(np.uint32))
 
@@ -610,7 +611,7 @@ def test_features_value_counts_and_nesting_kernels_match_numpy():
         assert np.array_equal(earlier, F._earlier_value_counts(values))
         spans = sorted({(int(a), int(a + w)) for a, w in zip(rng.integers(0, 30, n), rng.integers(1, 6, n))})
         starts, ends = (np.array(x, dtype=np.int32) for x in zip(*spans))
-        for got, ref in zip(F._nesting(starts, ends), F._nesting_numpy(starts, ends)):
+        for got, ref in zip(F._nesting(starts, ends), nesting_reference(starts, ends)):
             assert got.dtype == ref.dtype == np.int32 and np.array_equal(got, ref)
 
 

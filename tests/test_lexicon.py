@@ -122,6 +122,8 @@ def test_lexicon_classes_of_parsed_mentions(nlp_en):
     # A date or a number the recognizer finds is a thing, never a person.
     dated = _classes_by_text(nlp_en("In 1872 he was elected, and in May he left."), en.RULES)
     assert (dated["1872"], dated["May"]) == ("inanimate", "inanimate")
+    # So in a Doc without any name, too.
+    assert _classes_by_text(nlp_en("In 1872 he was elected."), en.RULES)["1872"] == "inanimate"
     from dataclasses import replace
 
     from neuralcoref.lang.base import labels

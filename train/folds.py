@@ -57,7 +57,7 @@ DEFAULT_FOLDS = 5
 #: The results file a fold run writes in its output folder (the board reads it).
 RESULTS_FILE = "folds.json"
 #: A fold's held-out documents scored by its model (a pickled ScoredDev): re-decoded
-#: under other decode settings without retraining (``bench/fold_decode.py``).
+#: under other decode settings without retraining (``bench/rule_ablation.py folds``).
 SCORED_FILE = "fold_{fold}.scored.pkl"
 
 

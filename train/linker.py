@@ -216,8 +216,8 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
     logger.info("%d units with candidates, %d with the gold entity among them", len(examples), linked)
     model = train_scorer(examples, args.hidden, args.epochs, seed=args.seed)
     model.export().to_disk(args.out, meta={
-        "trained_on": f"{args.conll.parent.name}/{args.conll.name}", "model": args.model, "folds": args.folds, "hidden": args.hidden,
-        "epochs": args.epochs, "seed": args.seed, "mentions": not args.no_mentions, "units": len(examples),
+        "trained_on": f"{args.conll.parent.name}/{args.conll.name}", "model": args.model, "folds": args.folds,
+        "hidden": args.hidden, "epochs": args.epochs, "seed": args.seed, "mentions": not args.no_mentions, "units": len(examples),
         "units_linkable": linked})
     print(f"Linking scorer written to {args.out}")
 

@@ -16,7 +16,7 @@ import json
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Mapping, Sequence, Tuple, Union
+from typing import Dict, FrozenSet, List, Mapping, Sequence, Tuple, Union
 
 import numpy as np
 from spacy.language import Language
@@ -71,11 +71,11 @@ class ScoredDev:
     docs (Sequence[ScoredDoc]): the documents.
     keep_singletons (bool): False scores without one-mention clusters.
     greedyness (float): the greedyness every decoding uses.
-    off (frozenset): decoding rules switched off (``DecodeSettings.off``), for ablations.
+    off (FrozenSet[str]): decoding rules switched off (``DecodeSettings.off``), for ablations.
     """
 
     def __init__(self, docs: Sequence[ScoredDoc], keep_singletons: bool = True, greedyness: float = 0.5,
-                 off: frozenset = frozenset()):
+                 off: FrozenSet[str] = frozenset()):
         self.docs = list(docs)
         self.keep_singletons = keep_singletons
         self.greedyness = greedyness

@@ -7,6 +7,7 @@ from functools import lru_cache
 from typing import FrozenSet, Optional, Tuple
 
 import numpy as np
+from spacy.tokens import Doc
 
 from ..lang.base import LanguageRules
 from ..lang.lexicon import (GENDER_CLASSES, MENTION_CLASSES, gender_word_ids, has_names, noun_classes, thing_nouns,
@@ -78,27 +79,33 @@ def mention_classes(doc, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray
     nominal = types == NOMINAL
     out[nominal] = noun_classes(arrays, heads[nominal], lexicons)
     proper = types == PROPER
-    if not proper.any():
-        return out
+    if proper.any():  # a short Doc often has no name: no name lists read
+        out[proper] = _name_classes(doc, arrays, rules, starts[proper], heads[proper])
+    # A name or noun that heads a date or a number is a thing, whatever the
+    # first-name lists say ("in May").
+    things = (nominal | proper) & in_entity_kinds(arrays, rules, THING_ENTITY_KINDS)[heads]
+    out[things] = MENTION_CLASSES.index("inanimate")
+    return out
+
+
+def _name_classes(doc: Doc, arrays: DocArrays, rules: LanguageRules, starts: np.ndarray,
+                  name_heads: np.ndarray) -> np.ndarray:
+    """The classes of proper names (see :func:`mention_classes`): (n,) int8."""
+    lexicons = rules.lexicons
     # The first word only: after a title ("Ms. Garcia") the head is a surname,
     # and many surnames are also first names of the lists.
-    name_heads, first = heads[proper], arrays.lower[starts[proper]]
+    first = arrays.lower[starts]
     # Without first names in the lexicons, those and the titles of the rules' gender words.
     by_first = word_classes(doc, first, lexicons, part="names") if has_names(lexicons) \
         else _gender_word_classes(rules, first)
     # Nor a name headed by its first word that is the last word of a longer name
     # of the Doc: "Collins" after "Sandra Collins" is her surname, whatever the
     # lists say of "Collins".
-    alone = name_heads == starts[proper]
+    alone = name_heads == starts
     by_first[alone & isin(first, arrays.lower[name_heads[~alone]])] = 0
     person = np.where(in_person_entity(arrays, rules)[name_heads], MENTION_CLASSES.index("person"), 0) \
         if lexicons else 0
-    out[proper] = np.where(by_first > 0, by_first, person)
-    # A name or noun that heads a date or a number is a thing, whatever the
-    # first-name lists say ("in May").
-    things = (nominal | proper) & in_entity_kinds(arrays, rules, THING_ENTITY_KINDS)[heads]
-    out[things] = MENTION_CLASSES.index("inanimate")
-    return out
+    return np.where(by_first > 0, by_first, person)
 
 
 def _gender_word_classes(rules: LanguageRules, keys: np.ndarray) -> np.ndarray:

@@ -64,9 +64,6 @@ class DecodeState:
     links: Optional[np.ndarray] = None
     clusters: List[List[int]] = field(default_factory=list)
     partners: Dict[int, Set[int]] = field(default_factory=dict)
-    #: Whether a pass that may free a span whose head another cluster holds ran
-    #: (anchoring, speakers): then the shared heads are merged again.
-    freed: bool = False
 
 
 def _link_offsets(s: DecodeState) -> None:

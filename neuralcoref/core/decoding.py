@@ -28,8 +28,9 @@ from .classes import (gender_conflicts, mention_classes, relative_persons, speec
                       thing_preference)
 from .binding import Binding, binding_constraints, with_binders
 from .cataphora import forward_subjects
-from .clustering import (agreement_codes, check_link_offsets, coordination_preference, link_offsets_of, name_words, person_conflicts, pronoun_persons, repeat_keys,
-                         speaker_conflicts, subject_salience, with_speaker_genders, with_speaker_names)
+from .clustering import (agreement_codes, check_link_offsets, coordination_preference, link_offsets_of, name_words,
+                         person_conflicts, pronoun_persons, repeat_keys, speaker_conflicts, subject_salience,
+                         with_speaker_genders, with_speaker_names)
 from .contract import C, MentionFeatures
 from .decode_passes import RULES, DecodeState, run_passes
 from .doc_arrays import DocArrays, arrays_of

@@ -103,7 +103,7 @@ class DocArrays:
     @cached_property
     def memo(self) -> Dict[Hashable, Any]:
         """Per-Doc results that more than one stage reads (``frames.frame_verbs``,
-        ``featurize.clause_persons``), keyed by name (and rules), filled on first
+        ``featurize.clause_persons``, ``classes.in_entity_kinds``), keyed by name (and rules), filled on first
         use: each is computed once per Doc. The arrays kept here are read-only."""
         return {}
 

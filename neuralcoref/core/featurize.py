@@ -9,9 +9,10 @@ parity tests, are in ``tests/oracles.py``.
 """
 from __future__ import annotations
 
-from typing import Dict, Iterable, Mapping, Optional, Tuple
+from typing import Callable, Dict, Iterable, Mapping, Optional, Tuple
 
 import numpy as np
+from spacy.strings import StringStore
 from spacy.strings import get_string_id as hash_string
 from spacy.tokens import Doc
 
@@ -41,11 +42,10 @@ class FeatureTables:
                        for k, v in rules.class_map("entity_classes").items()}
         self.dep = {hash_string(k): DEP_CLASSES.index(v)
                     for k, v in rules.class_map("dep_classes").items()}
-        self.content_pos = {hash_string(p) for p in rules.content_pos}
-        self.content_pos_ids = np.array(sorted(self.content_pos), dtype=np.uint64)
-        self.expletives = {hash_string(w.lower()) for w in rules.expletive_pronouns}
-        self.expletive_ids = np.array(sorted(self.expletives), dtype=np.uint64)
-        self.expletive_dep_ids = np.array(sorted({hash_string(d) for d in rules.expletive_deps}), dtype=np.uint64)
+        # Sorted uint64 ids, as :func:`~neuralcoref.core.sets.in_sorted` reads them.
+        self.content_pos_ids = _sorted_ids(rules.content_pos)
+        self.expletive_ids = _sorted_ids(w.lower() for w in rules.expletive_pronouns)
+        self.expletive_dep_ids = _sorted_ids(rules.expletive_deps)
         self.gender = {k: GENDER.index(g) for k, g in gender_word_ids(rules).items()}
         self.gendered = np.array(sorted(self.gender), dtype=np.uint64)
         self.animacy = {hash_string(w): ANIMACY.index("animate") for w in rules.animate_pronouns}
@@ -83,6 +83,11 @@ def _morph_codes(feats: Mapping[str, str]) -> Tuple[int, int, int, int, int]:
     return number, gender, person, definite, int(feats.get("Reflex") == "Yes")
 
 
+def _sorted_ids(strings: Iterable[str]) -> np.ndarray:
+    """The distinct string hashes of ``strings``, increasing: (k,) uint64."""
+    return np.array(sorted({hash_string(x) for x in strings}), dtype=np.uint64)
+
+
 def clause_persons(arrays: DocArrays) -> np.ndarray:
     """Each token's grammatical person as its morphology and its auxiliaries'
     give it ("qui [a] dit": the auxiliary's), read once per distinct MORPH
@@ -103,7 +108,8 @@ _AUX_DEP: Dict[int, bool] = {}
 _TABLE_SIZE = 100_000
 
 
-def _per_token(column: np.ndarray, table: Dict[int, object], value, strings, dtype) -> np.ndarray:
+def _per_token(column: np.ndarray, table: Dict[int, object], value: Callable[[str], object],
+               strings: StringStore, dtype: type) -> np.ndarray:
     # ``value(string)`` of each entry's string, looked up once per hash ever.
     keys, inverse = (column, None) if len(column) <= _SHORT else np.unique(column, return_inverse=True)
     if len(table) > _TABLE_SIZE:
@@ -283,27 +289,13 @@ def _animacy(codes: np.ndarray, tables: "FeatureTables", head_lower: np.ndarray)
 
 def _nesting(starts: np.ndarray, ends: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
     """Flags for mentions inside another mention, and containing another one, in
-    one kernel call (``_features.nesting``; the reference: :func:`_nesting_numpy`).
+    one kernel call (``_features.nesting``; its reference: ``tests/oracles.py``).
 
     Relies on mentions sorted by (start, end) without duplicates.
     RETURNS (Tuple[ndarray, ndarray]): (nested, contains), each (n,) int32.
     """
     return _features.nesting(np.ascontiguousarray(starts, dtype=np.int32),
                              np.ascontiguousarray(ends, dtype=np.int32))
-
-
-def _nesting_numpy(starts: np.ndarray, ends: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-    """The numpy reference of :func:`_nesting` (parity tests)."""
-    n = len(starts)
-    if n == 0:
-        return np.zeros(0, np.int32), np.zeros(0, np.int32)
-    prev_max_end = np.concatenate([[-1], np.maximum.accumulate(ends)[:-1]])
-    next_min_end = np.concatenate([np.minimum.accumulate(ends[::-1])[::-1][1:], [np.iinfo(np.int32).max]])
-    same_start_next = np.concatenate([starts[1:] == starts[:-1], [False]])
-    same_start_prev = np.concatenate([[False], starts[1:] == starts[:-1]])
-    nested = (prev_max_end >= ends) | same_start_next
-    contains = (next_min_end <= ends) | same_start_prev
-    return nested.astype(np.int32), contains.astype(np.int32)
 
 
 def _is_expletive(head_lower: np.ndarray, head_dep: np.ndarray, tables: FeatureTables) -> np.ndarray:
@@ -417,7 +409,8 @@ def _word_slots_numpy(lower, token_heads, sent_ids, starts, ends, heads) -> np.n
     return np.stack([padded[slots[s]] for s in WORD_SLOTS], axis=1)
 
 
-#: The windows in the order of SPAN_VECTORS, as ``_features.span_vectors`` writes them.
+#: The windows in the order ``_features.span_vectors`` writes them: SPAN_VECTORS's
+#: (a test holds them equal).
 _KERNEL_VECTORS = ("mention", "before", "after", "sentence", "document", "head")
 _NO_WINDOW = np.zeros(0, dtype=np.int64)
 _NO_PRIOR = np.zeros(0, dtype=np.float64)
@@ -426,13 +419,11 @@ _NO_PRIOR = np.zeros(0, dtype=np.float64)
 def _span_vectors(tensor: Optional[np.ndarray], sent_ids, starts, ends, heads, document_windows=None,
                   document_prior=None) -> np.ndarray:
     """Mean token vectors of the SPAN_VECTORS windows, from the Doc's tensor, in
-    one kernel call (``_features.span_vectors``; the reference:
-    :func:`_span_vectors_numpy`). RETURNS (n, 6 * dim) float32."""
+    one kernel call (``_features.span_vectors``; its reference: ``tests/oracles.py``).
+    RETURNS (n, 6 * dim) float32."""
     n_tok = len(sent_ids)
     if tensor is None or tensor.size == 0 or tensor.shape[0] != n_tok:
         raise NeuralcorefError(Errors.E100.format(n_tokens=n_tok))
-    if SPAN_VECTORS != _KERNEL_VECTORS:
-        return _span_vectors_numpy(tensor, sent_ids, starts, ends, heads, document_windows, document_prior)
     sent_ids = np.asarray(sent_ids, dtype=np.int32)
     bounds = np.searchsorted(sent_ids, np.arange(sent_ids[-1] + 2))
     lo, hi = (_NO_WINDOW, _NO_WINDOW) if document_windows is None else \
@@ -442,42 +433,6 @@ def _span_vectors(tensor: Optional[np.ndarray], sent_ids, starts, ends, heads, d
     return _features.span_vectors(
         np.ascontiguousarray(tensor, dtype=np.float32), bounds.astype(np.int64, copy=False), sent_ids,
         *(np.asarray(a, dtype=np.int32) for a in (starts, ends, heads)), lo, hi, prior, weight, CONTEXT_WINDOW)
-
-
-def _span_vectors_numpy(tensor: Optional[np.ndarray], sent_ids, starts, ends, heads, document_windows=None,
-                        document_prior=None) -> np.ndarray:
-    """The numpy reference of :func:`_span_vectors` (parity tests).
-    RETURNS (n, 6 * dim) float32."""
-    n_tok = len(sent_ids)
-    if tensor is None or tensor.size == 0 or tensor.shape[0] != n_tok:
-        raise NeuralcorefError(Errors.E100.format(n_tokens=n_tok))
-    tensor = np.asarray(tensor, dtype=np.float32)
-    n, dim = len(starts), tensor.shape[1]
-    cumsum = np.zeros((n_tok + 1, dim), dtype=np.float64)
-    np.cumsum(tensor, axis=0, out=cumsum[1:])
-    sent_bounds = np.searchsorted(sent_ids, np.arange(sent_ids[-1] + 2))
-    s_start, s_end = sent_bounds[sent_ids[heads]], sent_bounds[sent_ids[heads] + 1]
-
-    def mean(lo: np.ndarray, hi: np.ndarray, prior=None) -> np.ndarray:
-        if prior is not None:  # the prior's mean, counted as ``weight`` more tokens
-            vector, weight = prior
-            return (cumsum[hi] - cumsum[lo] + weight * np.asarray(vector, np.float64)) / \
-                (hi - lo + weight)[:, None]
-        width = np.maximum(hi - lo, 1)[:, None]
-        return ((cumsum[hi] - cumsum[lo]) / width) * (hi > lo)[:, None]
-
-    windows = {
-        "mention": (starts, ends),
-        "before": (np.maximum(starts - CONTEXT_WINDOW, s_start), starts),
-        "after": (ends, np.minimum(ends + CONTEXT_WINDOW, s_end)),
-        "sentence": (s_start, s_end),
-        "document": document_windows or (np.zeros(n, dtype=np.int64), np.full(n, n_tok)),
-    }
-    parts = [tensor[heads] if name == "head" else
-             mean(*windows[name], document_prior if name == "document" else None)
-             for name in SPAN_VECTORS]
-    return np.concatenate(parts, axis=1).astype(np.float32)
-
 
 
 _PAIR_CODE_COLS = np.array([C[c] for c in ("start", "end", "sent", "speaker", "type",

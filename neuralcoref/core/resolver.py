@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
-from typing import Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tuple
+from typing import FrozenSet, Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 from spacy.tokens import Doc
@@ -135,7 +135,7 @@ class Resolver:
         self.tables = FeatureTables(self.rules)
         self.greedyness = greedyness
         #: Decoding rules switched off (``decode_passes.RULES``): for ablations, none by default.
-        self.decode_off: frozenset = frozenset()
+        self.decode_off: FrozenSet[str] = frozenset()
         self.link_offsets = check_link_offsets(
             model.config.defaults.get("link_offsets", {}) if link_offsets is None else link_offsets)
         self.top_antecedents = check_top_antecedents(

@@ -154,5 +154,6 @@ def pipeline_rules(nlp, rules: Union[str, LanguageRules, None] = None) -> Union[
     return resolve_rules(rules)
 
 
-__all__ = ["LanguageRules", "GENERIC", "pipeline_rules", "registered_rules", "resolve_rules", "rules_name", "available_languages", "get_rules",
-           "get_pipeline_rules", "pending_pipeline_rules", "PendingRules", "uses_ud_labels"]
+__all__ = ["LanguageRules", "GENERIC", "pipeline_rules", "registered_rules", "resolve_rules", "rules_name",
+           "available_languages", "get_rules", "get_pipeline_rules", "pending_pipeline_rules", "PendingRules",
+           "uses_ud_labels"]
