@@ -49,6 +49,7 @@ from .core.clustering import check_link_offsets
 from .core.model import CorefModel, ModelConfig
 from .core.pairs import candidate_window
 from .core.resolver import DocCoref, Resolver, warn_rules
+from .core.shared_mentions import keep_mentions
 from .errors import Errors, ModelLoadError, NeuralcorefError, Warnings, quote
 from .extensions import SCORES_KEY, get_clusters, register_extensions, set_clusters
 from .lang import PendingRules, get_rules, pipeline_rules
@@ -401,8 +402,13 @@ class NeuralCoref(GuardedPipe):
                 return
 
     def set_annotations(self, docs: Iterable[Doc], results: List[DocCoref]) -> None:
-        """Write clusters (and scores) to the Docs."""
+        """Write clusters (and scores) to the Docs, and keep the extracted mentions
+        for the linker (``core.shared_mentions``; not when a blacklist left some out)."""
+        resolver = self.resolver
+        keep = not resolver.blacklist
         for doc, result in zip(docs, results):
+            if keep:
+                keep_mentions(doc, result.mentions, resolver.rules)
             spans = result.cluster_spans()
             s, e = result.mentions.starts, result.mentions.ends
             set_clusters(doc, spans, [(int(s[m]), int(e[m])) for m in result.mains])

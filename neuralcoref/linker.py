@@ -32,7 +32,8 @@ from .artifacts.kb import KnowledgeBase, kb_path, load_kb
 from .component import GuardedPipe
 from .core.link_scorer import LinkScorer
 from .core.linking import (DocContext, Unit, UnitLinks, appositive_end, decide, extracted_mentions, link_features,
-                           link_units, merged_clusters, split_units)
+                           link_units, mention_triples, merged_clusters, split_units)
+from .core.shared_mentions import kept_mentions
 from .errors import Errors, NeuralcorefError, Warnings
 from .extensions import CLUSTER_PREFIX, SCORES_KEY, get_clusters, register_extensions, set_clusters
 from .validation import check_bool, check_float
@@ -190,12 +191,14 @@ class CorefLinker(GuardedPipe):
 
     def _mentions(self, doc: Doc) -> List[Tuple[int, int, int]]:
         """The mention extractor's (start, end, head) (the rules of the Doc's
-        language; the linker was trained on the same)."""
+        language; the linker was trained on the same): those the coreference
+        component extracted with the same rules, else extracted now."""
         if self._rules is None:
             from .lang import get_rules
 
             self._rules = get_rules(doc.lang_)
-        return extracted_mentions(doc, self._rules)
+        kept = kept_mentions(doc, self._rules)
+        return mention_triples(kept) if kept is not None else extracted_mentions(doc, self._rules)
 
     def set_annotations(self, docs: Iterable[Doc], results: List[DocLinks]) -> None:
         """Write the clusters (merged), their entities and the linked mentions."""

@@ -8,6 +8,7 @@ import warnings
 import numpy as np
 import pytest
 import spacy
+from spacy.tokens import Doc
 from typer.testing import CliRunner
 
 from neuralcoref.apps.cli import app
@@ -426,3 +427,59 @@ def test_linking_kb_alias_rows_are_remembered_within_a_bound(kb_dir, monkeypatch
     assert rows[0] == rows[3] >= 0 and rows[1] == -1 and rows[2] >= 0 and rows[4] >= 0
     assert [kb.ids[e] for e in kb.candidates_of_key(alias_key("America"))[0]] == ["Q30"]
     assert len(kb._alias_rows) <= 2
+
+
+def _counting_extractor(monkeypatch):
+    """Count the linker's own extractions (``extracted_mentions`` as it imports it)."""
+    import neuralcoref.linker as linker_module
+
+    calls = []
+    real = linker_module.extracted_mentions
+    monkeypatch.setattr(linker_module, "extracted_mentions", lambda doc, rules: calls.append(doc) or real(doc, rules))
+    return calls
+
+
+def test_linking_reuses_the_mentions_of_the_coreference_component(make_doc, handmade_model, kb_dir, monkeypatch):
+    from neuralcoref.component import NeuralCoref
+    from neuralcoref.core.linking import extracted_mentions
+    from neuralcoref.lang import get_rules
+
+    calls = _counting_extractor(monkeypatch)
+    doc, again = make_doc(OBAMA, ents=OBAMA_ENTS), make_doc(OBAMA, ents=OBAMA_ENTS)
+    coref = NeuralCoref(doc.vocab, model=str(handmade_model))
+    linker = CorefLinker(doc.vocab, kb=kb_dir)
+    linker(coref(doc))
+    list(linker.pipe(coref.pipe([again])))
+    assert calls == []  # the component's mentions served, in __call__ and pipe alike
+    assert linker._mentions(doc) == extracted_mentions(doc, get_rules("en"))
+    assert [(s.start, s.end, s.kb_id_) for s in doc.spans[LINKS_KEY]] == \
+        [(s.start, s.end, s.kb_id_) for s in again.spans[LINKS_KEY]]
+
+
+def test_linking_extracts_the_mentions_itself_when_none_are_kept(make_doc, handmade_model, kb_dir, monkeypatch):
+    import pickle
+
+    from neuralcoref.component import NeuralCoref
+    from neuralcoref.core.shared_mentions import kept_mentions
+    from neuralcoref.lang import get_rules
+
+    calls = _counting_extractor(monkeypatch)
+    doc = make_doc(OBAMA, ents=OBAMA_ENTS)
+    coref = NeuralCoref(doc.vocab, model=str(handmade_model))
+    linker = CorefLinker(doc.vocab, kb=kb_dir)
+    coref(doc)
+    # A Doc copied, deserialized or pickled carries no kept mentions (nor do its bytes).
+    assert not any("mention" in str(key) for key in doc.user_data)
+    for other in (doc.copy(), Doc(doc.vocab).from_bytes(doc.to_bytes()), pickle.loads(pickle.dumps(doc))):
+        linker(other)
+    assert len(calls) == 3
+    # Other rules than the component's, or a Doc changed since: none served.
+    assert kept_mentions(doc, get_rules("en")) is not None and kept_mentions(doc, get_rules("fr")) is None
+    doc.ents = []
+    linker._mentions(doc)
+    assert len(calls) == 4
+    # A blacklist leaves mentions out: none are kept.
+    blacklisted = make_doc(OBAMA, ents=OBAMA_ENTS)
+    NeuralCoref(doc.vocab, model=str(handmade_model), blacklist=["he"])(blacklisted)
+    linker(blacklisted)
+    assert len(calls) == 5

@@ -137,7 +137,11 @@ def extracted_mentions(doc: Doc, rules: "LanguageRules") -> List[Tuple[int, int,
     head), for :func:`link_units` (at run time and in training alike)."""
     from .mentions import extract_mentions
 
-    found = extract_mentions(doc, rules)
+    return mention_triples(extract_mentions(doc, rules))
+
+
+def mention_triples(found: "Mentions") -> List[Tuple[int, int, int]]:
+    """Mentions as the (start, end exclusive, head) that :func:`link_units` reads."""
     return list(zip(found.starts.tolist(), found.ends.tolist(), found.heads.tolist()))
 
 
