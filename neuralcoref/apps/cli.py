@@ -111,6 +111,25 @@ def _training() -> ModuleType:
     return train
 
 
+def _training_session(threads: int) -> ModuleType:
+    """Set up a command that trains: INFO logging, the ``neuralcoref.train``
+    package (exits with E225 when it is missing) and PyTorch's CPU threads
+    (0: its default)."""
+    import logging
+
+    from ..errors import NeuralcorefError
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    try:
+        training = _training()
+    except NeuralcorefError as err:
+        _fail(err)
+    if threads:
+        import torch
+        torch.set_num_threads(threads)
+    return training
+
+
 def _stdin_is_terminal() -> bool:
     """Whether nothing is piped in: standard input is a terminal."""
     return sys.stdin.isatty()
@@ -294,20 +313,11 @@ def train_command(
     Ctrl-C (SIGINT) or SIGTERM: finish the batch, export the best model so far
     (marked interrupted), exit 130/143; a second Ctrl-C aborts at once.
     """
-    import logging
-
     from ..errors import NeuralcorefError
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
-    try:
-        training = _training()
-    except NeuralcorefError as err:
-        _fail(err)
+    training = _training_session(threads)
     try:
         load_config, run_training = training.load_config, training.train
-        if threads:
-            import torch
-            torch.set_num_threads(threads)
         settings = load_config(config)
         if seed is not None:
             settings.seed = seed
@@ -350,19 +360,10 @@ def pretrain_command(
     Self-supervised: masked repeated names, and names replaced by their pronouns.
     Ctrl-C (SIGINT) or SIGTERM: finish the batch, write the output so far, exit 130/143.
     """
-    import logging
-
     from ..errors import NeuralcorefError
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    training = _training_session(threads)
     try:
-        training = _training()
-    except NeuralcorefError as err:
-        _fail(err)
-    try:
-        if threads:
-            import torch
-            torch.set_num_threads(threads)
         with _warnings_on_stderr():
             result = training.pretrain(text, spacy_model, out, config=config, max_steps=max_steps,
                                        device=device, lr=lr, eval_every=eval_every, names=names,
@@ -773,20 +774,13 @@ def folds_command(
     OntoGUM train + dev are split by document into K folds; OUT/folds.json holds
     every fold's scores (evaluate-board --only folds shows every variant against
     runs/folds/baseline)."""
-    import logging
-
     from ..errors import NeuralcorefError
     from .board import find_data_dir
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    load_config = _training_session(threads).load_config
     try:
-        load_config = _training().load_config  # E225 when the training package is missing
         from ..train.folds import run_folds
         from ..train.types import gum_pairs
-
-        if threads:
-            import torch
-            torch.set_num_threads(threads)
 
         data_dir = find_data_dir(data)
         root = data_dir / "ontogum"
