@@ -133,6 +133,19 @@ def subtree_bounds(const cnp.int32_t[::1] heads):
     return left_arr, right_arr
 
 
+cdef inline Py_ssize_t _lower_bound(const uint64_t[::1] keys, Py_ssize_t lo, Py_ssize_t hi,
+                                    uint64_t key) noexcept nogil:
+    # The first index in keys[lo:hi] (increasing) whose key is not below ``key``.
+    cdef Py_ssize_t mid
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if keys[mid] < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
 def token_classes(const uint64_t[:, :] array, Py_ssize_t head_column,
                   const int64_t[::1] columns, const uint64_t[::1] table_keys,
                   const uint32_t[::1] table_masks, const int64_t[::1] bounds):
@@ -154,7 +167,7 @@ def token_classes(const uint64_t[:, :] array, Py_ssize_t head_column,
     masks_arr = np.zeros((n_tables, n), dtype=np.uint32)
     cdef int32_t[::1] heads = heads_arr
     cdef uint32_t[:, ::1] masks = masks_arr
-    cdef Py_ssize_t i, t, lo, hi, mid, end, col
+    cdef Py_ssize_t i, t, lo, end, col
     cdef uint64_t key
     with nogil:
         for i in range(n):
@@ -162,15 +175,8 @@ def token_classes(const uint64_t[:, :] array, Py_ssize_t head_column,
             heads[i] = <int32_t>(i + <int64_t>array[i, head_column])
             for t in range(n_tables):
                 key = array[i, columns[t]]
-                lo = bounds[t]
                 end = bounds[t + 1]
-                hi = end
-                while lo < hi:
-                    mid = (lo + hi) >> 1
-                    if table_keys[mid] < key:
-                        lo = mid + 1
-                    else:
-                        hi = mid
+                lo = _lower_bound(table_keys, bounds[t], end, key)
                 if lo < end and table_keys[lo] == key:
                     masks[t, i] = table_masks[lo]
     return heads_arr, masks_arr
@@ -505,20 +511,14 @@ def label_mask(cnp.ndarray column, const uint64_t[::1] sorted_ids):
     cdef char* data = <char*>cnp.PyArray_DATA(column)
     cdef cnp.ndarray out = cnp.PyArray_ZEROS(1, &n, cnp.NPY_BOOL, 0)
     cdef cnp.npy_bool* dst = <cnp.npy_bool*>cnp.PyArray_DATA(out)
-    cdef Py_ssize_t k = sorted_ids.shape[0], i, lo, hi, mid
+    cdef Py_ssize_t k = sorted_ids.shape[0], i, lo
     cdef uint64_t value
     if k == 0:
         return out
     with nogil:
         for i in range(n):
             value = (<uint64_t*>(data + i * stride))[0]
-            lo, hi = 0, k
-            while lo < hi:
-                mid = (lo + hi) >> 1
-                if sorted_ids[mid] < value:
-                    lo = mid + 1
-                else:
-                    hi = mid
+            lo = _lower_bound(sorted_ids, 0, k, value)
             dst[i] = lo < k and sorted_ids[lo] == value
     return out
 
