@@ -80,6 +80,19 @@ def test_ensemble_scores_the_members_mean(members, tmp_path, greedyness):
     assert len(pair) > 100 and np.std(pair) > 0.1  # real pairs with varied scores
 
 
+def _assert_members_mean(merged, paths, seed: int):
+    """The merged single and pair scores are the mean of the members' own, on 40
+    random mentions; RETURNS the mentions and their candidates."""
+    feats = mentions_with_words(40, seed=seed)
+    ptr, ante = candidate_antecedents(feats, 6, 20)
+    codes = pair_codes(feats, ptr, ante)
+    single, pair = scores(merged, feats, ptr, ante, codes)
+    each = [scores(load_model(p), feats, ptr, ante, codes) for p in paths]
+    np.testing.assert_allclose(single, np.mean([s for s, _ in each], axis=0), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(pair, np.mean([p for _, p in each], axis=0), rtol=1e-4, atol=1e-4)
+    return feats, ptr, ante, codes
+
+
 def test_ensemble_with_mention_scorers_scores_the_members_mean(tmp_path):
     # Two members with mention scorers of different depths, one without: the
     # merged pair scores are still the mean of what each member scores alone.
@@ -89,13 +102,7 @@ def test_ensemble_with_mention_scorers_scores_the_members_mean(tmp_path):
              for i, (c, v) in enumerate(zip(configs, VOCABS))]
     merged = load_model(save_ensemble(paths, tmp_path / "merged"))
     assert merged.config.scorer.mention_hidden == [4 + 2]
-    feats = mentions_with_words(40, seed=7)
-    ptr, ante = candidate_antecedents(feats, 6, 20)
-    codes = pair_codes(feats, ptr, ante)
-    single, pair = scores(merged, feats, ptr, ante, codes)
-    each = [scores(load_model(p), feats, ptr, ante, codes) for p in paths]
-    np.testing.assert_allclose(single, np.mean([s for s, _ in each], axis=0), rtol=1e-4, atol=1e-4)
-    np.testing.assert_allclose(pair, np.mean([p for _, p in each], axis=0), rtol=1e-4, atol=1e-4)
+    feats, ptr, ante, codes = _assert_members_mean(merged, paths, seed=7)
     # The merged mention score is the members' mean, the third counting 0.
     mention = [mention_scores(load_model(p), feats) for p in paths]
     assert np.std(mention[0]) > 0.1 and not mention[2].any()
@@ -114,13 +121,7 @@ def test_ensemble_with_type_heads_scores_the_members_mean(tmp_path):
     merged = load_model(save_ensemble(paths, tmp_path / "merged"))
     scorer = merged.config.scorer
     assert (scorer.type_classes, scorer.type_hidden, scorer.type_groups) == (8, [8], 2)
-    feats = mentions_with_words(40, seed=8)
-    ptr, ante = candidate_antecedents(feats, 6, 20)
-    codes = pair_codes(feats, ptr, ante)
-    single, pair = scores(merged, feats, ptr, ante, codes)
-    each = [scores(load_model(p), feats, ptr, ante, codes) for p in paths]
-    np.testing.assert_allclose(single, np.mean([s for s, _ in each], axis=0), rtol=1e-4, atol=1e-4)
-    np.testing.assert_allclose(pair, np.mean([p for _, p in each], axis=0), rtol=1e-4, atol=1e-4)
+    feats, ptr, ante, codes = _assert_members_mean(merged, paths, seed=8)
     # Each group is a distribution: one member's own.
     x = merged.scorers.mention_inputs(feats, merged.vocab.rows(feats.words))
     np.testing.assert_allclose(merged.scorers.type_probs(x).reshape(40, 2, 4).sum(axis=2), 1.0, rtol=1e-5)
@@ -128,7 +129,8 @@ def test_ensemble_with_type_heads_scores_the_members_mean(tmp_path):
     nested = load_model(save_ensemble([tmp_path / "merged", paths[0]], tmp_path / "nested"))
     assert nested.config.scorer.type_groups == 3
     s_nested, p_nested = scores(nested, feats, ptr, ante, codes)
-    np.testing.assert_allclose(p_nested, (3 * pair + each[0][1]) / 4, rtol=1e-4, atol=1e-4)
+    pair, first = (scores(load_model(m), feats, ptr, ante, codes)[1] for m in (tmp_path / "merged", paths[0]))
+    np.testing.assert_allclose(p_nested, (3 * pair + first) / 4, rtol=1e-4, atol=1e-4)
     linear = write_member(tmp_path / "linear", replace(MEMBERS[2], type_classes=4), [], seed=30)
     with pytest.raises(NeuralcorefError, match="E111.*type heads differ"):
         save_ensemble([paths[0], linear], tmp_path / "refused")
