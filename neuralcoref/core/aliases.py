@@ -12,14 +12,13 @@ but nothing joined the two when the scorers left the part unlinked.
 """
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Dict, List, Tuple
 
 import numpy as np
 from spacy.symbols import ADP, CCONJ, DET, PART, PROPN, PUNCT
 
 from ..lang.base import LanguageRules
-from ..lang.lexicon import MENTION_CLASSES, gender_word_ids, noun_classes, word_classes
+from ..lang.lexicon import MENTION_CLASSES, gendered_ids, noun_classes, word_classes
 from .classes import in_person_entity
 from .doc_arrays import DocArrays
 from .labels import has_label, label_ids
@@ -294,7 +293,7 @@ def _given_names(arrays: DocArrays, rules: LanguageRules, heads: np.ndarray) -> 
     ok = person[heads] & (first >= 0) & (last > first)
     first, last = np.where(ok, first, 0), np.where(ok, last, 0)
     words = arrays.lower[first]
-    known = in_sorted(words, _first_names(rules)) | (word_classes(arrays.doc, words, rules.lexicons, part="names") > 0)
+    known = in_sorted(words, gendered_ids(rules)) | (word_classes(arrays.doc, words, rules.lexicons, part="names") > 0)
     title = has_label(words, rules.title_words)
     if rules.lexicons:
         title |= noun_classes(arrays, first, rules.lexicons) == MENTION_CLASSES.index("person")
@@ -303,8 +302,3 @@ def _given_names(arrays: DocArrays, rules: LanguageRules, heads: np.ndarray) -> 
     return (np.where(keep, arrays.lower[first], zero).astype(np.uint64),
             np.where(keep, arrays.lower[last], zero).astype(np.uint64))
 
-
-@lru_cache(maxsize=None)
-def _first_names(rules: LanguageRules) -> np.ndarray:
-    """String ids of the rules' gendered words (first names among them)."""
-    return np.array(sorted(gender_word_ids(rules)), dtype=np.uint64)

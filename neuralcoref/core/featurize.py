@@ -18,7 +18,7 @@ from spacy.tokens import Doc
 
 from ..errors import Errors, NeuralcorefError
 from ..lang.base import LanguageRules
-from ..lang.lexicon import gender_word_ids
+from ..lang.lexicon import gender_word_ids, gendered_ids
 from . import _features
 from .contract import (ANIMACY, C, CONTEXT_WINDOW, DEFINITENESS, DEP_CLASSES, ENTITY_CLASSES, GENDER, H,
                        MENTION_CODES, MENTION_HASHES, MentionFeatures, NUMBER, SPAN_VECTORS,
@@ -47,7 +47,7 @@ class FeatureTables:
         self.expletive_ids = _sorted_ids(w.lower() for w in rules.expletive_pronouns)
         self.expletive_dep_ids = _sorted_ids(rules.expletive_deps)
         self.gender = {k: GENDER.index(g) for k, g in gender_word_ids(rules).items()}
-        self.gendered = np.array(sorted(self.gender), dtype=np.uint64)
+        self.gendered = gendered_ids(rules)
         self.animacy = {hash_string(w): ANIMACY.index("animate") for w in rules.animate_pronouns}
         self.animacy.update({hash_string(w): ANIMACY.index("inanimate") for w in rules.inanimate_pronouns})
         self.inanimate_entities = np.array([ENTITY_CLASSES.index(c) for c in

@@ -52,12 +52,12 @@ from spacy.tokens import Doc
 
 from ..errors import Errors, NeuralcorefError
 from ..lang.base import LanguageRules
-from ..lang.lexicon import MENTION_CLASSES, gender_word_ids, noun_classes
+from ..lang.lexicon import MENTION_CLASSES, gendered_ids, noun_classes
 from . import _mentions
 from .doc_arrays import COLUMN, DocArrays, arrays_of
 from .expletives import without_expletives
 from .labels import has_label, lower_words
-from .sets import isin
+from .sets import in_sorted
 
 MENTION_TYPES = ("pronominal", "nominal", "proper", "list")
 PRONOMINAL, NOMINAL, PROPER, LIST = range(len(MENTION_TYPES))
@@ -465,8 +465,7 @@ def _names_cut_at_small_letters(arrays: DocArrays, rules: LanguageRules, mention
     # A name: a proper noun, or a first name of the lexicon the tagger took for
     # a noun ("Marie sourit." tags "Marie" NOUN).
     capital = np.array([t[:1].isupper() for t in texts], dtype=bool)[inverse]
-    first_names = np.fromiter(gender_word_ids(rules), dtype=np.uint64)
-    named = has_label(arrays.pos, rules.proper_pos) | (capital & isin(arrays.lower, first_names))
+    named = has_label(arrays.pos, rules.proper_pos) | (capital & in_sorted(arrays.lower, gendered_ids(rules)))
     parts = np.flatnonzero(small & has_label(arrays.dep, rules.name_part_deps)
                            & ~has_label(arrays.lower, rules.name_particles) & named[arrays.head])
     if not len(parts):

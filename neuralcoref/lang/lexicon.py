@@ -75,6 +75,15 @@ def gender_word_ids(rules: "LanguageRules") -> Dict[int, str]:
     return {get_string_id(w): g for w, g in rules.class_map("gender_words").items()}
 
 
+@lru_cache(maxsize=None)
+def gendered_ids(rules: "LanguageRules") -> np.ndarray:
+    """The string ids of the rules' ``gender_words``, sorted uint64 (as
+    :func:`neuralcoref.core.sets.in_sorted` reads them); built once per rules."""
+    out = np.array(sorted(gender_word_ids(rules)), dtype=np.uint64)
+    out.flags.writeable = False
+    return out
+
+
 def word_classes(doc, keys: np.ndarray, lexicons: Iterable[str], part: str = "nouns") -> np.ndarray:
     """What the lexicons say of words given as string ids, as MENTION_CLASSES codes.
 
