@@ -639,8 +639,7 @@ def merge_repeats(clusters: List[List[int]], keys: np.ndarray, heads: np.ndarray
     groups: Dict[int, List[int]] = {}
     for c, members in enumerate(clusters):
         groups.setdefault(root(c), []).extend(members)
-    merged = one_span_per_head([sorted(g) for g in groups.values()], heads, span_scores)
-    return sorted(merged, key=lambda members: members[0])
+    return settled(groups.values(), heads, span_scores)
 
 
 def with_speaker_names(names: np.ndarray, speakers: np.ndarray) -> np.ndarray:
@@ -726,8 +725,7 @@ def join_speakers(clusters: List[List[int]], speakers: np.ndarray, heads: np.nda
                     groups[owner[m]] = [x for x in groups[owner[m]] if x != m]
                 owner[m] = target
                 groups[target].append(m)
-    joined = one_span_per_head([sorted(g) for g in groups if g], heads, span_scores)
-    return sorted(joined, key=lambda members: members[0])
+    return settled(groups, heads, span_scores)
 
 
 #: MENTION_CLASSES codes of mentions known to name a person (he/she may refer to them).
@@ -820,8 +818,7 @@ def anchor_pronoun_chains(clusters: List[List[int]], pair: np.ndarray, ptr: np.n
             if _compatible(members, target, masks, names) and allowed_together(partners, members, target):
                 _move_into(groups, owner, g, a)
                 break
-    anchored = one_span_per_head([sorted(c) for c in groups if len(c) > 1], heads, span_scores)
-    return sorted(anchored, key=lambda members: members[0])
+    return settled(groups, heads, span_scores)
 
 
 def refer_forward(clusters: List[List[int]], forward: np.ndarray, types: np.ndarray,
@@ -863,8 +860,7 @@ def refer_forward(clusters: List[List[int]], forward: np.ndarray, types: np.ndar
         owner[m] = len(groups)
         groups.append([m])
         _move_into(groups, owner, owner[m], s)
-    moved = one_span_per_head([sorted(c) for c in groups if len(c) > 1], heads, span_scores)
-    return sorted(moved, key=lambda members: members[0])
+    return settled(groups, heads, span_scores)
 
 
 def _person_like(types: np.ndarray, classes: np.ndarray, agreement: np.ndarray) -> np.ndarray:
@@ -991,8 +987,7 @@ def join_aliases(clusters: List[List[int]], aliases: np.ndarray, heads: np.ndarr
                 owner[m] = len(groups)
                 groups.append([m])
             _move_into(groups, owner, owner[m], a)
-    joined = one_span_per_head([sorted(c) for c in groups if len(c) > 1], heads, span_scores)
-    return sorted(joined, key=lambda members: members[0])
+    return settled(groups, heads, span_scores)
 
 
 def clusters_from_links(links: np.ndarray) -> List[List[int]]:
@@ -1049,6 +1044,15 @@ def one_span_per_head(clusters: List[List[int]], heads: np.ndarray,
         if len(kept) > 1:
             out.append(sorted(kept.values()))
     return out
+
+
+def settled(groups: Iterable[List[int]], heads: np.ndarray,
+            span_scores: Optional[np.ndarray] = None) -> List[List[int]]:
+    """The clusters a pass's groups of mentions make: each sorted, one span per
+    head (:func:`one_span_per_head`, which drops those left with one mention),
+    in order of their first mention."""
+    clusters = one_span_per_head([sorted(g) for g in groups], heads, span_scores)
+    return sorted(clusters, key=lambda members: members[0])
 
 
 def main_mention(cluster: List[int], types: np.ndarray) -> int:
