@@ -1,8 +1,8 @@
 """Self-supervised coreference examples from unlabeled text.
 
 Raw text is parsed by the user's spaCy pipeline and its candidate mentions and
-features are computed by the runtime's own code (``extract_mentions``,
-``featurize``, ``decode_inputs``), exactly as for labelled training data. Two
+features are computed by the runtime's own code (``prepare_doc``: mention
+extraction, features, decode inputs), exactly as for labelled training data. Two
 tasks give anaphors whose antecedents are known without annotation:
 
 - masked repeated names: a proper name whose head word recurs in a document; one
@@ -38,10 +38,11 @@ from tqdm import tqdm
 from neuralcoref.about import __version__
 from neuralcoref.artifacts.model_dir import pipeline_id
 from neuralcoref.core.contract import C, H, SCHEMA_HASH, SPAN_VECTORS, WORD_SLOTS, MentionFeatures
-from neuralcoref.core.decoding import decode_inputs, inputs_fingerprint
+from neuralcoref.core.decoding import inputs_fingerprint
 from neuralcoref.core.doc_arrays import read_doc
-from neuralcoref.core.featurize import FeatureTables, featurize
+from neuralcoref.core.featurize import FeatureTables
 from neuralcoref.core.mentions import PROPER, extract_mentions
+from neuralcoref.core.prepare import prepare_doc
 from neuralcoref.errors import Errors, NeuralcorefError
 from neuralcoref.lang.base import LanguageRules
 
@@ -424,17 +425,16 @@ def featurize_text(path: Union[str, Path], nlp: Language, rules: LanguageRules, 
                                                                            use_vectors, batch_size)),
                                               total=len(texts), desc="pretraining data", unit="text",
                                               disable=None if progress else True):
-        arrays = read_doc(doc)
-        mentions = extract_mentions(doc, rules, arrays)
         doc_vectors = use_vectors and doc.tensor is not None and doc.tensor.ndim == 2 and doc.tensor.shape[1] > 0
-        feats = featurize(doc, mentions, tables, use_vectors=doc_vectors, arrays=arrays)
+        prepared = prepare_doc(doc, rules, tables, doc_vectors)
+        mentions, feats = prepared.mentions, prepared.features
         doc_labels, clusters = name_labels(doc, mentions)
         tasks, kinds, masked = make_tasks(doc, mentions, doc_labels, pronouns, clusters, rng)
         feats = MentionFeatures(*(np.array(a) for a in (feats.codes, feats.hashes, feats.words, feats.vectors)))
         mask_mentions(feats, masked)
         features.append(feats)
         labels.append(doc_labels)
-        inputs.append(decode_inputs(doc, mentions, feats, rules, arrays))
+        inputs.append(prepared.inputs)  # stored as for labelled data; pretraining decodes nothing
         docs.append({"id": text_id, "part": 0, "n_tokens": len(doc), "clusters": [],
                      "tasks": tasks.tolist(), "kinds": kinds.tolist()})
         words.update(t.lower_ for t in doc)
