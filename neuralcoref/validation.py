@@ -448,6 +448,12 @@ class CheckedTokenizer:
     def __reduce__(self) -> Any:
         return (CheckedTokenizer, (self.tokenizer,))
 
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:
+        # isinstance(nlp.tokenizer, Tokenizer) stays true for code that checks
+        # the pipeline's tokenizer type (isinstance also sees the wrapper's own type).
+        return type(self.tokenizer)
+
 
 def check_tokenizer(nlp: Any) -> None:
     """Wrap ``nlp.tokenizer`` in a CheckedTokenizer, once."""

@@ -5,6 +5,7 @@ import pickle
 
 import pytest
 import spacy
+from spacy.tokenizer import Tokenizer
 from typer.testing import CliRunner
 
 from neuralcoref.apps.cli import app
@@ -40,6 +41,7 @@ def test_hostile_texts_checked_tokenizer_is_the_tokenizer(blank_coref, tmp_path)
 
     tokenizer = blank_coref.tokenizer
     assert isinstance(tokenizer, CheckedTokenizer)
+    assert isinstance(tokenizer, Tokenizer)  # code that checks the tokenizer's type still works
     tokenizer.add_special_case("gimme", [{"ORTH": "gim"}, {"ORTH": "me"}])
     tokenizer.token_match = None  # an assignment changes the tokenizer itself
     assert tokenizer.tokenizer.token_match is None
@@ -50,6 +52,7 @@ def test_hostile_texts_checked_tokenizer_is_the_tokenizer(blank_coref, tmp_path)
     blank_coref.to_disk(tmp_path / "p")
     loaded = spacy.load(tmp_path / "p")
     assert isinstance(loaded.tokenizer, CheckedTokenizer)
+    assert isinstance(loaded.tokenizer, Tokenizer)
     assert not isinstance(loaded.tokenizer.tokenizer, CheckedTokenizer)  # wrapped once
     assert [t.text for t in loaded.make_doc("gimme that")] == ["gim", "me", "that"]
     with pytest.raises(NeuralcorefError, match=r"^\[E171\]"):
