@@ -521,6 +521,13 @@ class Errors(metaclass=ErrorsWithCodes):
             "settings ({keys}). Use the same --text, --spacy-model and --config, or "
             "--overwrite to start over.")
     E472 = "--max-steps must be a positive number of steps, not {value}."
+    # Entity Equalization in training (issue 57): E473-E475
+    E473 = ("The recipe key 'refine' is {value}: use false (no entity pass), true (the "
+            "entity pass in every phase) or \"late\" (only in the top_pairs and ranking "
+            "phases; the model decodes with it either way).")
+    E474 = ("'refine': \"late\" trains the entity pass in the top_pairs and ranking "
+            "phases, and this recipe has none (its phases: {losses}): add one, or use "
+            "'refine': true.")
     E409 = ("--entities needs --kb: give a knowledge base (a shipped name such as 'gum', "
             "or a folder) to link the predicted clusters to.")
 

@@ -59,8 +59,10 @@ class TrainConfig:
     similarity_rank (int): rank of the bilinear mention-similarity pair term (0: none).
     mention_hidden (List[int] | None): hidden sizes of the mention scorer, whose
         scores of both mentions are added to pair scores (None: no mention scorer).
-    refine (bool): entity-level second pass (antecedents as soft clusters), in
-        training and at runtime.
+    refine (bool | str): entity-level second pass (antecedents as soft clusters,
+        Entity Equalization; neuralcoref/core/entities.py): True in every phase,
+        "late" only in the top_pairs and ranking phases (REFINE_LATE_LOSSES); the
+        model decodes with it, and dev is scored with it, in both cases.
     mention_loss_weight (float): weight of the auxiliary mention-detection loss
         (binary cross-entropy of the mention scores against gold mentions).
     dropout (float): dropout on inputs and hidden layers while training.
@@ -128,7 +130,7 @@ class TrainConfig:
     similarity_rank: int = 0
     mention_hidden: Optional[List[int]] = None
     mention_loss_weight: float = 1.0
-    refine: bool = False
+    refine: Union[bool, str] = False
     dropout: float = 0.3
     word_dropout: float = 0.0
     vector_dropout: float = 0.0
@@ -184,6 +186,7 @@ class TrainConfig:
                 raise NeuralcorefError(Errors.E212.format(loss=phase.loss, costs=phase.costs))
         if not self.pair_hidden:
             raise NeuralcorefError(Errors.E202)
+        check_refine(self.refine, [phase.loss for phase in self.phases])
         if isinstance(self.document_prior_tokens, bool) or not isinstance(
                 self.document_prior_tokens, (int, float)) or self.document_prior_tokens < 0:
             raise NeuralcorefError(Errors.E214.format(value=self.document_prior_tokens))
@@ -195,6 +198,23 @@ class TrainConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1:
                 raise NeuralcorefError(Errors.E213.format(name=name, value=value))
+
+
+#: The phases a "late" entity pass trains in: top pairs and slack-rescaled ranking.
+REFINE_LATE_LOSSES = ("top_pairs", "ranking")
+
+
+def check_refine(value, losses: List[str]) -> None:
+    """E473 unless ``value`` is False, True or "late"; E474 for "late" without a late phase."""
+    if not (isinstance(value, bool) or value == "late"):
+        raise NeuralcorefError(Errors.E473.format(value=repr(value)[:80]))
+    if value == "late" and not set(losses) & set(REFINE_LATE_LOSSES):
+        raise NeuralcorefError(Errors.E474.format(losses=", ".join(losses) or "none"))
+
+
+def phase_refines(refine: Union[bool, str], loss: str) -> bool:
+    """Whether a phase with this loss trains with the entity pass."""
+    return refine is True or (refine == "late" and loss in REFINE_LATE_LOSSES)
 
 
 def _phase(index: int, value) -> PhaseConfig:

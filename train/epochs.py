@@ -18,7 +18,7 @@ import torch
 from tqdm import tqdm
 
 from .batching import make_batches
-from .config import PhaseConfig, TrainConfig
+from .config import PhaseConfig, TrainConfig, phase_refines
 from .dataset import TrainingData
 from .evaluation import batch_outputs, set_soft_clusters, to_tensors
 from .augment import alternate
@@ -128,8 +128,12 @@ def train_epoch(model: CorefScorers, optimizer: torch.optim.Optimizer, phase: Ph
                 average: WeightAverage, stop: GracefulStop) -> Optional[float]:
     """One pass over the batches; RETURNS the mean loss per anaphor, or None when
     a stop was requested before the last batch (the current batch is finished)."""
-    for data in datasets if model.config.refine else ():
-        set_soft_clusters(model, data, device, cfg.pair_budget)
+    refines = model.config.refine and phase_refines(cfg.refine, phase.loss)
+    for data in datasets:  # soft clusters from this epoch's first pass; none: plain pairs
+        if refines:
+            set_soft_clusters(model, data, device, cfg.pair_budget)
+        else:
+            data.set_soft_clusters(None, None)
     model.train()
     loss_fn = LOSSES[phase.loss]
     if phase.costs is not None:

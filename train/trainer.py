@@ -488,7 +488,7 @@ def scorer_config(cfg: TrainConfig, vocab_size: int, vector_dim: int) -> ScorerC
                         single_hidden=list(cfg.single_hidden), pair_hidden=list(cfg.pair_hidden),
                         similarity_rank=cfg.similarity_rank,
                         mention_hidden=None if cfg.mention_hidden is None else list(cfg.mention_hidden),
-                        refine=cfg.refine, **type_head(cfg))
+                        refine=bool(cfg.refine), **type_head(cfg))
 
 
 def _run_phases(model: CorefScorers, run: Run, state: RunState, restored: Optional[Dict],
