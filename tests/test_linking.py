@@ -298,8 +298,9 @@ def test_linking_predict_writes_the_entities_file(tmp_path):
     assert scores["mention"].f1 == 100.0
 
 
-@pytest.mark.parametrize("settings", [{"threshold": 2.0}, {"merge": "yes"}, {"merge_threshold": -1}],
-                         ids=["threshold", "merge", "merge_threshold"])
+@pytest.mark.parametrize("settings", [{"threshold": 2.0}, {"merge": "yes"}, {"merge_threshold": -1},
+                                      {"doc_candidates": "yes"}],
+                         ids=["threshold", "merge", "merge_threshold", "doc_candidates"])
 def test_linking_bad_settings_are_coded_errors(kb_dir, settings):
     with pytest.raises(NeuralcorefError, match="E170"):
         CorefLinker(spacy.blank("en").vocab, kb=kb_dir, **settings)
@@ -543,3 +544,23 @@ def test_linking_doc_candidates_leave_units_the_kb_names_in_full(make_doc, tmp_p
     found = {u: sorted(kb.ids[e] for e, v in zip(pairs.entities, pairs.units) if v == u) for u in range(3)}
     # "the school" is an alias of School: it keeps that candidate alone; "Harrow" has none of its own.
     assert found == {0: ["Q1247373"], 1: ["Q1247373"], 2: ["Q9"]}
+
+
+def test_linking_component_setting_doc_candidates(make_doc, tmp_path):
+    from neuralcoref.core.linking import LINK_FEATURES, N_FEATURES
+
+    (tmp_path / "kb.tsv").write_text(HARROW_TSV, encoding="utf8")
+    kb = build_kb(read_kb_tsv(tmp_path / "kb.tsv"))
+    # A scorer that links on a full alias or on a match in the Doc, nothing else.
+    w = np.zeros((1, N_FEATURES), np.float32)
+    w[0, LINK_FEATURES.index("frac_full")] = w[0, LINK_FEATURES.index("doc_head")] = 10.0
+    LinkScorer([(w, np.array([-1.0], np.float32))]).to_disk(tmp_path / "scorer")
+    linked = {}
+    for flag in (True, False):
+        linker = CorefLinker(spacy.blank("en").vocab, kb=kb, scorer=tmp_path / "scorer", doc_candidates=flag,
+                             mentions=False)
+        result = linker.predict([make_doc(HARROW)])[0]
+        linked[flag] = {span: kb.ids[e] for unit, e in zip(result.units, result.links.entities.tolist())
+                        for span in unit.spans if e >= 0}
+    assert linked[True][(7, 8)] == "Q1247373" and (7, 8) not in linked[False]
+    assert linked[False][(4, 6)] == "Q1247373"
