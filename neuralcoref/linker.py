@@ -120,9 +120,10 @@ class CorefLinker(GuardedPipe):
     mentions (bool): also link the mention extractor's mentions outside every
         cluster whose whole text is an alias of the KB ("iodine"); needs
         ``singletons``.
-    doc_candidates (bool): a unit's mentions whose head word is a word of an
-        entity that another unit of the Doc names also get that entity as a
-        candidate ("Harrow" ... "Harrow School", "the lake" ... "Crater Lake").
+    doc_candidates (bool): a unit that no mention names in full (no whole
+        text is an alias) also gets, as candidates, the entities other units of
+        the Doc name whose names hold its mentions' head words ("Harrow" ...
+        "Harrow School", "the lake" ... "Crater Lake").
     load_later (bool): the KB and the scorer come later (``spacy.load``: from
         ``from_disk``, which reads the copies saved with the pipeline, or at the
         first use): each is loaded once, and the folders the config names may

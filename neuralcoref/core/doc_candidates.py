@@ -3,12 +3,14 @@ that the same Doc names in full elsewhere ("Harrow" ... "Harrow School", "the
 lake" ... "Crater Lake", "this cyclone" ... "Cyclone Phailin").
 
 A unit *names* an entity when one of its mentions is a full alias of it and
-the entity is that mention's likeliest candidate. Every other unit whose
-mentions have a head word (a name's or a noun's, not a pronoun's) that is a
-word of the entity's name, or of the mentions that name it, gets the entity as
-a candidate; the linker's feature ``doc_head`` (the share of the unit's named
+the entity is that mention's likeliest candidate. A unit that no mention names
+in full (the KB knows none of its mentions' whole texts), and whose mentions
+have a head word (a name's or a noun's, not a pronoun's) that is a word of the
+entity's name or of the mentions that name it, gets the entity as a
+candidate; the linker's feature ``doc_head`` (the share of the unit's named
 mentions whose head matches) lets the scorer, trained on the same units, weigh
-it against the alias matches.
+it. (Given to every unit, these candidates competed with full alias matches:
+worse on GUM train, docs/experiments/2026-12-07-entity-linking.md.)
 """
 from __future__ import annotations
 
