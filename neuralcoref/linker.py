@@ -55,6 +55,7 @@ DEFAULT_LINKER_CONFIG = {
     "split": True,
     "split_threshold": 0.5,
     "mentions": True,
+    "doc_candidates": True,
 }
 
 
@@ -71,7 +72,7 @@ def shipped_scorer_path() -> Path:
 )
 def make_linker(nlp: Language, name: str, kb: str, scorer: Optional[str], threshold: float, merge: bool,
                 merge_threshold: float, merge_lone: bool, singletons: bool, split: bool,
-                split_threshold: float, mentions: bool = True) -> "CorefLinker":
+                split_threshold: float, mentions: bool = True, doc_candidates: bool = True) -> "CorefLinker":
     """Create the linker (see CorefLinker for the settings).
 
     RAISES NeuralcorefError: E407 when no coreference component comes before it.
@@ -84,7 +85,7 @@ def make_linker(nlp: Language, name: str, kb: str, scorer: Optional[str], thresh
     return CorefLinker(nlp.vocab, name, kb=kb, scorer=scorer, threshold=threshold, merge=merge,
                        merge_threshold=merge_threshold, merge_lone=merge_lone, singletons=singletons,
                        split=split, split_threshold=split_threshold, mentions=mentions,
-                       load_later=_building_from_config())
+                       doc_candidates=doc_candidates, load_later=_building_from_config())
 
 
 class DocLinks(NamedTuple):
@@ -119,6 +120,10 @@ class CorefLinker(GuardedPipe):
     mentions (bool): also link the mention extractor's mentions outside every
         cluster whose whole text is an alias of the KB ("iodine"); needs
         ``singletons``.
+    doc_candidates (bool): a unit that no mention names in full (no whole
+        text is an alias) also gets, as candidates, the entities other units of
+        the Doc name whose names hold its mentions' head words ("Harrow" ...
+        "Harrow School", "the lake" ... "Crater Lake").
     load_later (bool): the KB and the scorer come later (``spacy.load``: from
         ``from_disk``, which reads the copies saved with the pipeline, or at the
         first use): each is loaded once, and the folders the config names may
@@ -130,14 +135,16 @@ class CorefLinker(GuardedPipe):
                  kb: Union[str, Path, KnowledgeBase] = "gum", scorer: Optional[Union[str, Path]] = None,
                  threshold: float = 0.3, merge: bool = True, merge_threshold: float = 0.8,
                  merge_lone: bool = False, singletons: bool = True, split: bool = True,
-                 split_threshold: float = 0.5, mentions: bool = True, load_later: bool = False):
+                 split_threshold: float = 0.5, mentions: bool = True, doc_candidates: bool = True,
+                 load_later: bool = False):
         self.vocab, self.name = vocab, name
         self.cfg = {"kb": kb if isinstance(kb, str) else str(kb_path(kb)) if not isinstance(kb, KnowledgeBase)
                     else kb.meta.get("name", "?"),
                     "scorer": None if scorer is None else str(scorer),
                     **_checked({"threshold": threshold, "merge": merge, "merge_threshold": merge_threshold,
                                 "merge_lone": merge_lone, "singletons": singletons, "split": split,
-                                "split_threshold": split_threshold, "mentions": mentions})}
+                                "split_threshold": split_threshold, "mentions": mentions,
+                                "doc_candidates": doc_candidates})}
         self._kb: Optional[KnowledgeBase] = kb if isinstance(kb, KnowledgeBase) else None
         self._scorer: Optional[LinkScorer] = None
         self._kb_source: Optional[Path] = None if isinstance(kb, KnowledgeBase) else kb_path(kb)
@@ -180,7 +187,7 @@ class CorefLinker(GuardedPipe):
                                mentions=extracted)
             if self.cfg["split"]:
                 units = split_units(units, self.kb, ctx, self.scorer, self.cfg["split_threshold"])
-            pairs = link_features(doc, units, self.kb, ctx)
+            pairs = link_features(doc, units, self.kb, ctx, self.cfg["doc_candidates"])
             links = decide(self.scorer(pairs.features), pairs, len(units), self.cfg["threshold"])
             if self.cfg["merge"]:
                 groups = merged_clusters(units, links, self.cfg["merge_threshold"], self.cfg["merge_lone"])
@@ -243,7 +250,7 @@ class CorefLinker(GuardedPipe):
 
 #: The settings of the decisions (checked wherever they come from: E170).
 DECISION_SETTINGS = ("threshold", "merge", "merge_threshold", "merge_lone", "singletons", "split",
-                     "split_threshold", "mentions")
+                     "split_threshold", "mentions", "doc_candidates")
 
 
 def _checked(settings: Dict[str, Any]) -> Dict[str, Any]:

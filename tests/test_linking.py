@@ -298,8 +298,9 @@ def test_linking_predict_writes_the_entities_file(tmp_path):
     assert scores["mention"].f1 == 100.0
 
 
-@pytest.mark.parametrize("settings", [{"threshold": 2.0}, {"merge": "yes"}, {"merge_threshold": -1}],
-                         ids=["threshold", "merge", "merge_threshold"])
+@pytest.mark.parametrize("settings", [{"threshold": 2.0}, {"merge": "yes"}, {"merge_threshold": -1},
+                                      {"doc_candidates": "yes"}],
+                         ids=["threshold", "merge", "merge_threshold", "doc_candidates"])
 def test_linking_bad_settings_are_coded_errors(kb_dir, settings):
     with pytest.raises(NeuralcorefError, match="E170"):
         CorefLinker(spacy.blank("en").vocab, kb=kb_dir, **settings)
@@ -483,3 +484,83 @@ def test_linking_extracts_the_mentions_itself_when_none_are_kept(make_doc, handm
     NeuralCoref(doc.vocab, model=str(handmade_model), blacklist=["he"])(blacklisted)
     linker(blacklisted)
     assert len(calls) == 5
+
+
+# "Senator Obama went to Harrow School . Harrow is old and the school is big ."
+HARROW = [("Senator", 1, "compound", "PROPN"), ("Obama", 2, "nsubj", "PROPN"), ("went", 2, "ROOT", "VERB"),
+          ("to", 2, "prep", "ADP"), ("Harrow", 5, "compound", "PROPN"), ("School", 3, "pobj", "PROPN"),
+          (".", 2, "punct", "PUNCT"),
+          ("Harrow", 8, "nsubj", "PROPN"), ("is", 8, "ROOT", "AUX"), ("old", 8, "acomp", "ADJ"),
+          ("and", 8, "cc", "CCONJ"), ("the", 12, "det", "DET"), ("school", 13, "nsubj", "NOUN"),
+          ("is", 8, "conj", "AUX"), ("big", 13, "acomp", "ADJ"), (".", 8, "punct", "PUNCT")]
+HARROW_TSV = ("id\tname\taliases\tprior\ttype\tdescription\n"
+              "Q76\tBarack_Obama\t\t50\tperson\t44th president\n"
+              "Q1247373\tHarrow_School\t\t\torganization\tschool\n")
+
+
+def test_linking_a_name_after_its_title_is_a_full_alias(make_doc, tmp_path):
+    from neuralcoref.core.linking import LINK_FEATURES, Unit, link_features
+    from neuralcoref.core.name_forms import untitled
+
+    assert untitled("senator hatfield") == "hatfield" and untitled("vice president mondale") == "mondale"
+    assert untitled("harrow school") == "" and untitled("president") == ""
+    (tmp_path / "kb.tsv").write_text(HARROW_TSV, encoding="utf8")
+    kb = build_kb(read_kb_tsv(tmp_path / "kb.tsv"))
+    doc = make_doc(HARROW)
+    pairs = link_features(doc, [Unit([(0, 2)], -1)], kb, doc_candidates=False)
+    assert [kb.ids[e] for e in pairs.entities] == ["Q76"]
+    # "Senator Obama" finds Barack Obama in full ("Obama"), not only by its words.
+    assert pairs.features[0, LINK_FEATURES.index("frac_full")] == 1.0
+    assert pairs.features[0, LINK_FEATURES.index("frac_partial")] == 0.0
+
+
+def test_linking_doc_candidates_come_from_names_elsewhere_in_the_doc(make_doc, tmp_path):
+    from neuralcoref.core.linking import LINK_FEATURES, Unit, link_features
+
+    (tmp_path / "kb.tsv").write_text(HARROW_TSV, encoding="utf8")
+    kb = build_kb(read_kb_tsv(tmp_path / "kb.tsv"))
+    doc = make_doc(HARROW)
+    # "Harrow School" names the school; "Harrow" and "the school" are no alias of it.
+    units = [Unit([(4, 6)], -1), Unit([(7, 8)], -1), Unit([(11, 13)], 0)]
+    alone = link_features(doc, units, kb, doc_candidates=False)
+    assert alone.units.tolist() == [0]
+    pairs = link_features(doc, units, kb)
+    assert pairs.units.tolist() == [0, 1, 2] and {kb.ids[e] for e in pairs.entities} == {"Q1247373"}
+    doc_head = pairs.features[:, LINK_FEATURES.index("doc_head")].tolist()
+    # The unit that names it does not count for itself.
+    assert doc_head == [0.0, 1.0, 1.0]
+    # Without the naming unit, nothing comes from the Doc.
+    assert link_features(doc, units[1:], kb).units.tolist() == []
+
+
+def test_linking_doc_candidates_leave_units_the_kb_names_in_full(make_doc, tmp_path):
+    from neuralcoref.core.linking import Unit, link_features
+
+    (tmp_path / "kb.tsv").write_text(HARROW_TSV + "Q9\tSchool\t\t\tabstract\tinstitution\n", encoding="utf8")
+    kb = build_kb(read_kb_tsv(tmp_path / "kb.tsv"))
+    doc = make_doc(HARROW)
+    units = [Unit([(4, 6)], -1), Unit([(7, 8)], -1), Unit([(11, 13)], 0)]
+    pairs = link_features(doc, units, kb)
+    found = {u: sorted(kb.ids[e] for e, v in zip(pairs.entities, pairs.units) if v == u) for u in range(3)}
+    # "the school" is an alias of School: it keeps that candidate alone; "Harrow" has none of its own.
+    assert found == {0: ["Q1247373"], 1: ["Q1247373"], 2: ["Q9"]}
+
+
+def test_linking_component_setting_doc_candidates(make_doc, tmp_path):
+    from neuralcoref.core.linking import LINK_FEATURES, N_FEATURES
+
+    (tmp_path / "kb.tsv").write_text(HARROW_TSV, encoding="utf8")
+    kb = build_kb(read_kb_tsv(tmp_path / "kb.tsv"))
+    # A scorer that links on a full alias or on a match in the Doc, nothing else.
+    w = np.zeros((1, N_FEATURES), np.float32)
+    w[0, LINK_FEATURES.index("frac_full")] = w[0, LINK_FEATURES.index("doc_head")] = 10.0
+    LinkScorer([(w, np.array([-1.0], np.float32))]).to_disk(tmp_path / "scorer")
+    linked = {}
+    for flag in (True, False):
+        linker = CorefLinker(spacy.blank("en").vocab, kb=kb, scorer=tmp_path / "scorer", doc_candidates=flag,
+                             mentions=False)
+        result = linker.predict([make_doc(HARROW)])[0]
+        linked[flag] = {span: kb.ids[e] for unit, e in zip(result.units, result.links.entities.tolist())
+                        for span in unit.spans if e >= 0}
+    assert linked[True][(7, 8)] == "Q1247373" and (7, 8) not in linked[False]
+    assert linked[False][(4, 6)] == "Q1247373"

@@ -76,14 +76,15 @@ def extracted_mentions(doc: Doc) -> List[Tuple[int, int, int]]:
 
 
 def doc_examples(doc: Doc, gold: Sequence[EntityMention], kb: KnowledgeBase,
-                 mentions: bool = True) -> List[UnitExample]:
+                 mentions: bool = True, doc_candidates: bool = True) -> List[UnitExample]:
     """The training examples of one resolved Doc (units with candidates);
-    ``mentions``: with the extractor's mentions outside the clusters as units."""
+    ``mentions``: with the extractor's mentions outside the clusters as units;
+    ``doc_candidates``: with the candidates from the Doc (the linker's setting)."""
     clusters = [[(m.start, m.end) for m in c] for c in get_clusters(doc)]
     ctx = DocContext(doc)  # read the Doc once for the units and the features
     units = link_units(doc, clusters, kb=kb, ctx=ctx, mentions=extracted_mentions(doc) if mentions else None)
     labels = unit_labels(units, gold_spans(doc, gold))
-    pairs = link_features(doc, units, kb, ctx)
+    pairs = link_features(doc, units, kb, ctx, doc_candidates)
     examples = []
     for u in np.unique(pairs.units):
         rows = np.flatnonzero(pairs.units == u)
@@ -176,7 +177,7 @@ def parsed_docs(conll: Path, cache: Optional[Path], model: str = "en") -> Tuple[
 
 
 def fold_examples(names: Sequence[str], docs: Sequence[Doc], entities: Path, conll: Path, wiki_map: Path,
-                  folds: int = 2, mentions: bool = True) -> List[UnitExample]:
+                  folds: int = 2, mentions: bool = True, doc_candidates: bool = True) -> List[UnitExample]:
     """Examples of every document, each fold's with a KB built from the other folds' mentions."""
     gold: Dict[str, List[EntityMention]] = defaultdict(list)
     for m in read_entities(entities):
@@ -188,7 +189,7 @@ def fold_examples(names: Sequence[str], docs: Sequence[Doc], entities: Path, con
         kb = build_kb(gum_records(wiki_map, entities, conll, documents=others))
         for name, doc in zip(names, docs):
             if name in held:
-                examples += doc_examples(doc, gold[name], kb, mentions)
+                examples += doc_examples(doc, gold[name], kb, mentions, doc_candidates)
         logger.info("fold %d: %d examples", fold, len(examples))
     return examples
 
@@ -207,17 +208,20 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-mentions", action="store_true",
                         help="no units of the extractor's mentions outside the clusters (linker mentions=false)")
+    parser.add_argument("--no-doc-candidates", action="store_true",
+                        help="no candidates from the Doc's other units (linker doc_candidates=false)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     names, docs = parsed_docs(args.conll, args.cache, args.model)
     examples = fold_examples(names, docs, args.entities, args.conll, args.wiki_map, args.folds,
-                             not args.no_mentions)
+                             not args.no_mentions, not args.no_doc_candidates)
     linked = sum(e.label < len(e.features) for e in examples)
     logger.info("%d units with candidates, %d with the gold entity among them", len(examples), linked)
     model = train_scorer(examples, args.hidden, args.epochs, seed=args.seed)
     model.export().to_disk(args.out, meta={
         "trained_on": f"{args.conll.parent.name}/{args.conll.name}", "model": args.model, "folds": args.folds,
-        "hidden": args.hidden, "epochs": args.epochs, "seed": args.seed, "mentions": not args.no_mentions, "units": len(examples),
+        "hidden": args.hidden, "epochs": args.epochs, "seed": args.seed, "mentions": not args.no_mentions,
+        "doc_candidates": not args.no_doc_candidates, "units": len(examples),
         "units_linkable": linked})
     print(f"Linking scorer written to {args.out}")
 

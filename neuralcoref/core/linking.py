@@ -26,6 +26,9 @@ from spacy.attrs import IDX, IS_ALPHA, IS_STOP, LENGTH, LOWER, POS
 from spacy.strings import hash_string
 from spacy.tokens import Doc
 
+from .doc_candidates import doc_matches, name_index, words_of
+from .name_forms import untitled
+
 Span_ = Tuple[int, int]
 _PUNCT = re.compile(r"[\"“”‘’`,;:!?()\[\]{}]")
 _SPACES = re.compile(r"\s+")
@@ -61,7 +64,7 @@ LINK_FEATURES = (
     "frac_full", "frac_partial", "log_n_full", "max_prior", "mean_prior", "top1", "exact_name",
     "upper", "entity_prior", "type_match", "type_mismatch", "kb_type_unknown", "unit_type_unknown",
     "ambiguity", "name_context", "description_context", "log_size", "singleton", "pronoun_frac",
-    "max_len", "inner_name", "extracted",
+    "max_len", "inner_name", "extracted", "doc_head",
 )
 N_FEATURES = len(LINK_FEATURES)
 
@@ -279,6 +282,10 @@ class _Votes:
     exact: bool = False
     upper: bool = False
     max_len: int = 0
+    #: Mentions whose head word is a word of the entity's name as another unit names it.
+    n_doc: int = 0
+    #: The alias keys of this unit's mentions that name the entity (a full alias, its likeliest entity).
+    naming: Optional[List[str]] = None
 
 
 class DocContext:
@@ -302,12 +309,21 @@ class DocContext:
         #: What :func:`_name_keys` found for each mention (start, end).
         self.names: Dict[Span_, Tuple[Optional[str], List[str], str]] = {}
         self._text = doc.text  # built from the tokens at each call: read once
+        self._heads: Dict[Span_, str] = {}
         self.ent_types: Dict[int, str] = {}
         for ent in doc.ents:
             gum = NER_TYPES.get(ent.label_)
             if gum:
                 self.ent_types[ent.root.i] = gum
 
+
+    def head_key(self, start: int, end: int) -> str:
+        """The alias key of the head word of tokens start..end (exclusive)."""
+        key = self._heads.get((start, end))
+        if key is None:
+            root = self.doc[start:end].root
+            key = self._heads[(start, end)] = alias_key(root.text)
+        return key
 
     def text(self, start: int, end: int) -> str:
         """The text of tokens start..end (exclusive), read from the Doc's text."""
@@ -385,6 +401,8 @@ def _unit_votes(ctx: DocContext, unit: Unit, kb: "KnowledgeBase") -> Tuple[Dict[
         if not len(ents) and "," in text:
             # "Bilbao , Spain", "Amsterdam , the Netherlands": the name before the comma.
             ents, priors = kb.candidates(text.split(",")[0])
+        if not len(ents) and untitled(key):  # "Senator Hatfield": the name after its title
+            ents, priors = kb.candidates_of_key(untitled(key))
         full = len(ents) > 0
         if not full:
             found = [kb.candidates_of_key(r) for r in runs if r != key]
@@ -398,6 +416,8 @@ def _unit_votes(ctx: DocContext, unit: Unit, kb: "KnowledgeBase") -> Tuple[Dict[
             if full:
                 v.n_full += 1
                 v.exact = v.exact or key == alias_key(kb.names[row])
+                if row == best:
+                    v.naming = (v.naming or []) + [key]
             else:
                 v.n_partial += 1
             v.max_prior = max(v.max_prior, prior)
@@ -422,20 +442,25 @@ class LinkFeatures(NamedTuple):
 
 
 def link_features(doc: Doc, units: Sequence[Unit], kb: "KnowledgeBase",
-                  ctx: Optional[DocContext] = None) -> LinkFeatures:
+                  ctx: Optional[DocContext] = None, doc_candidates: bool = True) -> LinkFeatures:
     """Features of every candidate of every unit (see LINK_FEATURES).
 
     doc (Doc): the parsed Doc the units belong to.
     units (Sequence[Unit]): from :func:`link_units`.
     kb (KnowledgeBase): the knowledge base.
+    doc_candidates (bool): add the entities other units name whose names hold
+        a unit's head words (:mod:`.doc_candidates`: "Harrow" ... "Harrow School").
     RETURNS (LinkFeatures): the pairs, grouped by unit, in unit order.
     """
     ctx = ctx or DocContext(doc)
     rows: List[List[float]] = []
     unit_ids: List[int] = []
     entity_ids: List[int] = []
+    read = [_unit_votes(ctx, unit, kb) for unit in units]
+    if doc_candidates:
+        _add_doc_votes(ctx, units, read, kb)
     for u, unit in enumerate(units):
-        votes, n_names, n_pronouns = _unit_votes(ctx, unit, kb)
+        votes, n_names, n_pronouns = read[u]
         if not votes:
             continue
         u_type = unit_type(ctx, unit)
@@ -452,11 +477,36 @@ def link_features(doc: Doc, units: Sequence[Unit], kb: "KnowledgeBase",
                 ctx.context(row, kb.names[row]), ctx.context(-1 - row, kb.descriptions[row]),
                 math.log1p(len(unit.spans)) / 3.0, float(unit.cluster < 0),
                 n_pronouns / len(unit.spans), min(v.max_len, 10) / 5.0, inner,
-                float(unit.cluster == EXTRACTED)])
+                float(unit.cluster == EXTRACTED), v.n_doc / names])
             unit_ids.append(u)
             entity_ids.append(row)
     features = np.array(rows, dtype=np.float32).reshape(len(rows), N_FEATURES)
     return LinkFeatures(features, np.array(unit_ids, dtype=np.int32), np.array(entity_ids, dtype=np.int32))
+
+
+def _add_doc_votes(ctx: DocContext, units: Sequence[Unit],
+                   read: List[Tuple[Dict[int, _Votes], int, int]], kb: "KnowledgeBase") -> None:
+    """The candidates from the document (:mod:`.doc_candidates`), added to the
+    votes of each unit in ``read`` that no mention names in full (a unit of
+    nominals gets its first votes)."""
+    named = [{row: words_of([alias_key(kb.names[row]), *v.naming]) for row, v in votes.items() if v.naming}
+             for votes, _, _ in read]
+    index = name_index(named)
+    if not index:
+        return
+    for u, unit in enumerate(units):
+        votes = read[u][0]
+        if any(v.n_full for v in votes.values()):
+            continue  # a unit the KB knows by a whole name keeps its candidates
+        spans = [span for span in unit.spans if _name_keys(ctx, *span)[2]]
+        matches = doc_matches(index, u, [ctx.head_key(s, e) for s, e in spans])
+        for row, n in matches.items():
+            v = votes.get(row)
+            if v is None:  # a candidate from the document only ("the lake" of a unit of nominals)
+                texts = [_name_keys(ctx, *span)[2] for span in spans]
+                v = votes[row] = _Votes(upper=any(t != t.lower() for t in texts),
+                                        max_len=max(e - s for s, e in spans))
+            v.n_doc = n
 
 
 def _inner_name(ctx: DocContext, start: int, end: int) -> bool:
@@ -529,7 +579,7 @@ def _split_unit(unit: Unit, kb: "KnowledgeBase", ctx: DocContext, score: Callabl
     if len({key for _, key in names}) < 2:  # one name, however often: nothing to split (and cheap)
         return [unit]
     singles = [Unit([span], -1) for span, _ in names]
-    pairs = link_features(ctx.doc, singles, kb, ctx)
+    pairs = link_features(ctx.doc, singles, kb, ctx, doc_candidates=False)
     links = decide(score(pairs.features), pairs, len(singles), threshold)
     entity_of = {span: int(e) for (span, _), e in zip(names, links.entities.tolist()) if e >= 0}
     if len(set(entity_of.values())) < 2:

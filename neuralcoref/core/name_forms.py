@@ -1,0 +1,31 @@
+"""Forms of a mention's name that the KB may know when the whole does not:
+the name after the titles written before it ("Senator Hatfield" -> "Hatfield",
+"Vice President Mondale" -> "Mondale", "Reverend Moomaw" -> "Moomaw"). GUM's
+spans hold such titles, and the KB's aliases (a title, its surname) do not.
+"""
+from __future__ import annotations
+
+#: Words of a title before a name (alias keys: lower case, no dots).
+LEADING_TITLES = frozenset({
+    "dr", "mr", "mrs", "ms", "miss", "prof", "professor", "president", "vice", "senator", "sen", "governor",
+    "gov", "judge", "justice", "chief", "gen", "general", "col", "colonel", "capt", "captain", "lt",
+    "lieutenant", "sgt", "sergeant", "major", "admiral", "lord", "lady", "sir", "dame", "king", "queen",
+    "prince", "princess", "duke", "emperor", "pope", "saint", "st", "rev", "reverend", "father", "sister",
+    "brother", "bishop", "cardinal", "rabbi", "speaker", "secretary", "minister", "mayor", "chancellor",
+    "representative", "rep", "congressman", "congresswoman", "ambassador", "detective", "officer", "coach",
+    "uncle", "aunt", "madam", "madame", "mister", "sheikh", "chairman",
+})
+
+
+def untitled(key: str) -> str:
+    """An alias key without the title words before the name ('' when the key
+    has no title before a name, or is nothing but titles).
+
+    key (str): an alias key (``alias_key``: lower case, single spaces).
+    RETURNS (str): the key of the name after its titles, or ''.
+    """
+    words = key.split()
+    i = 0
+    while i < len(words) and words[i] in LEADING_TITLES:
+        i += 1
+    return " ".join(words[i:]) if 0 < i < len(words) else ""
