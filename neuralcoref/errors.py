@@ -502,7 +502,7 @@ class Errors(metaclass=ErrorsWithCodes):
             "registered function takes no argument and returns the rules.")
     E462 = ("The 'rules' setting {value} is no name: give the name of registered rules or a "
             "language code (registered: {names}), or null for the pipeline's language.")
-    # Pretraining on unlabeled text (issue 57): E465-E474
+    # Pretraining on unlabeled text (issue 57): E465-E472
     E465 = ("Cannot read text from {path}: give a .txt file, a folder of .txt files, or a "
             "JSONL file (.jsonl or .jsonl.gz) with one object per line and a 'text' field.")
     E466 = ("{path}, line {line}: {reason}. A JSONL text file holds one JSON object per "
