@@ -45,7 +45,7 @@ from spacy.vocab import Vocab
 from .artifacts.model_dir import (CARD_FILE, CONFIG_BYTES, CONFIG_FILE, VOCAB_FILE, WEIGHTS_FILE,
                                   check_model_folder, fallback_models, load_model_bytes, pipeline_id,
                                   read_model, resolve_model_path, tensor_pipes, vectors_fingerprint)
-from .core.clustering import check_link_offsets
+from .core.decode_signals import check_link_offsets
 from .core.model import CorefModel, ModelConfig
 from .core.pairs import candidate_window
 from .core.resolver import DocCoref, Resolver, warn_rules

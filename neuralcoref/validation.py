@@ -23,7 +23,7 @@ import re
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, TypeVar
 
-from .core.clustering import check_link_offsets
+from .core.decode_signals import check_link_offsets
 from .core.pairs import check_top_antecedents
 from .errors import Errors, NeuralcorefError
 

@@ -15,11 +15,10 @@ from hypothesis import strategies as st
 import spacy
 from spacy.tokens import Doc
 
+from decode_calls import best_antecedents, decode_clusters, rescue_pronouns
 from neuralcoref.artifacts.model_dir import shipped_model_path
 from neuralcoref.core.binding import Binding, allowed_together, binding_constraints
-from neuralcoref.core.clustering import (attach_repeats, best_antecedents, join_speakers,
-                                   merge_repeats, rescue_pronouns)
-from neuralcoref.core.decode_passes import decode_clusters
+from neuralcoref.core.cluster_passes import attach_repeats, join_speakers, merge_repeats
 from neuralcoref.core.contract import GENDER, PERSON
 from neuralcoref.core.expletives import expletive_tokens
 from neuralcoref.core.mentions import extract_mentions

@@ -2,8 +2,9 @@
 import numpy as np
 import pytest
 
+from decode_calls import decode_clusters
 from neuralcoref.core.binding import Binding
-from neuralcoref.core.decode_passes import PASSES, RULES, DecodeState, decode_clusters, run_passes
+from neuralcoref.core.decode_passes import PASSES, RULES, DecodeState, run_passes
 from neuralcoref.core.decoding import DecodeSettings, check_rules
 from neuralcoref.errors import NeuralcorefError
 

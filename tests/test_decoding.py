@@ -4,8 +4,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from decode_calls import decode_clusters
 from neuralcoref.core.binding import Binding
-from neuralcoref.core.decode_passes import decode_clusters
 from neuralcoref.core.decoding import (PACKED_ARRAYS, DecodeInputs, DecodeSettings, DocScores, decode,
                                   pack_inputs, unpack_inputs)
 from neuralcoref.core.mentions import MENTION_TYPES

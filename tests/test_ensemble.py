@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from neuralcoref.apps.cli import app
 from neuralcoref.artifacts.ensemble import save_ensemble
 from neuralcoref.artifacts.model_dir import load_model, save_model
-from neuralcoref.core.clustering import greedyness_offset
+from neuralcoref.core.decode_signals import greedyness_offset
 from neuralcoref.core.contract import MentionFeatures
 from neuralcoref.core.featurize import pair_codes
 from neuralcoref.core.model import CorefModel, ModelConfig

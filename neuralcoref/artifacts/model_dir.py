@@ -24,7 +24,7 @@ from typing import Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Seq
 
 import numpy as np
 
-from ..core.clustering import check_link_offsets
+from ..core.decode_signals import check_link_offsets
 from ..core.contract import SCHEMA_HASH
 from ..core.embeddings import WordVocab
 from ..core.model import CorefModel, ModelConfig

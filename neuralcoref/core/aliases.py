@@ -2,11 +2,11 @@
 abbreviates; a person's surname or given name alone and their full name.
 
 "the World Health Organization ... WHO" is one entity by construction, yet the two
-share no word, so the name check of decoding (:func:`~neuralcoref.core.clustering.name_words`)
+share no word, so the name check of decoding (:func:`~neuralcoref.core.decode_signals.name_words`)
 kept them apart whatever the scores said. An acronym here takes the repeat key
 and the name words of the name it abbreviates, so that decoding treats the two
 as a repeated name, and points to that name, so that decoding puts both in one
-cluster (:func:`~neuralcoref.core.clustering.join_aliases`). A person's name
+cluster (:func:`~neuralcoref.core.cluster_passes.join_aliases`). A person's name
 given in part ("Maxim Gvinjia ... Gvinjia") shares a word with the full name,
 but nothing joined the two when the scorers left the part unlinked.
 """
@@ -47,8 +47,8 @@ def acronym_aliases(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray,
 
     arrays (DocArrays): the Doc's arrays; starts, ends, types (int (n,)): the mentions.
     rules (LanguageRules): the language's rules (which entity labels are people).
-    repeats (uint64 (n,)): from :func:`~neuralcoref.core.clustering.repeat_keys`.
-    names (uint64 (n,)): from :func:`~neuralcoref.core.clustering.name_words`.
+    repeats (uint64 (n,)): from :func:`~neuralcoref.core.decode_signals.repeat_keys`.
+    names (uint64 (n,)): from :func:`~neuralcoref.core.decode_signals.name_words`.
     RETURNS (Tuple[ndarray, ndarray, ndarray]): the repeat keys and name words
         (copies where an acronym was found, else the arrays given), and (n,)
         int32 aliases: for an acronym the name it abbreviates, else -1.
@@ -106,8 +106,8 @@ def name_parts(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, ends
     either). A one-word name inside a full name ("Hillary" in "Hillary
     Clinton"), or a person's title ("President" in "President Obama"), is
     marked with that name's head instead, for
-    :func:`~neuralcoref.core.clustering.drop_name_words` and
-    :func:`~neuralcoref.core.clustering.anchor_pronoun_chains`.
+    :func:`~neuralcoref.core.cluster_passes.drop_name_words` and
+    :func:`~neuralcoref.core.pronoun_chains.anchor_pronoun_chains`.
 
     heads (int (n,)): the mentions' head tokens; arrays, rules, starts, ends,
         types, repeats, names and aliases as for :func:`acronym_aliases`, whose

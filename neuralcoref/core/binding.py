@@ -139,7 +139,7 @@ class Binding:
         left for decoding's steps (binders only): what ``clusters`` False means.
 
         pair (float (n_pairs,)), ptr (int (n + 1,)), ante (int (n_pairs,)): the
-            scores (CSR), as for ``clustering.best_antecedents``.
+            scores (CSR), as for ``antecedents.best_antecedents``.
         links (int (n,) | None): links decided without the constraint; given,
             a mention may not link to a forbidden partner's own antecedent
             either ("Jean a vu Marie et il lui a parlé": "lui" is not "il",

@@ -10,7 +10,7 @@ the topic; a scorer that only looks back ties the pronoun to an earlier name.
 Computed once per Doc from its :class:`~neuralcoref.core.doc_arrays.DocArrays`:
 for each pronoun, the mention headed by the main clause's subject when the
 pronoun is in such a preposed clause or phrase (``LanguageRules.preposed_deps``).
-Decoding (:func:`~neuralcoref.core.clustering.refer_forward`) moves the pronoun
+Decoding (:func:`~neuralcoref.core.pronoun_chains.refer_forward`) moves the pronoun
 to that subject's cluster when agreement and binding allow.
 """
 from __future__ import annotations

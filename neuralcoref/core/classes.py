@@ -1,5 +1,5 @@
 """Each mention's class in the language's lexicons (person, group, inanimate, a
-name's gender), for decoding's agreement (:func:`clustering.agreement_masks`),
+name's gender), for decoding's agreement (:func:`decode_signals.agreement_masks`),
 and the concrete things a referring "it" prefers (:func:`thing_preference`)."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from spacy.tokens import Doc
 from ..lang.base import LanguageRules
 from ..lang.lexicon import (GENDER_CLASSES, MENTION_CLASSES, gender_word_ids, has_names, noun_classes, thing_nouns,
                             word_classes)
-from .clustering import pronoun_persons, third_person_pronouns
+from .decode_signals import pronoun_persons, third_person_pronouns
 from .contract import C, DEP_CLASSES, GENDER, NUMBER, PERSON
 from .doc_arrays import DocArrays, arrays_of
 from .expletives import in_predicative_frame
@@ -117,7 +117,7 @@ def _gender_word_classes(rules: LanguageRules, keys: np.ndarray) -> np.ndarray:
 
 def speech_persons(classes: np.ndarray, codes: np.ndarray) -> np.ndarray:
     """Lexicon classes with "I" and "you" given the class "person" where nothing
-    said more (a speaker's gender, :func:`~neuralcoref.core.clustering.with_speaker_genders`):
+    said more (a speaker's gender, :func:`~neuralcoref.core.decode_signals.with_speaker_genders`):
     whoever says "I" or is called "you" is a person, so neither ever joins "the
     book" or "it". "We" is left free: a company speaks as "we".
 
@@ -138,12 +138,12 @@ def relative_persons(doc, rules: LanguageRules, heads: np.ndarray, persons: np.n
     """Pronoun persons with a relative pronoun given the person of the verb it
     is the subject of: "qui" has none of its own, but "la femme qui habite" is
     a third person and "moi qui suis" a first, so neither joins the other's
-    "je" (:func:`~neuralcoref.core.clustering.person_conflicts`).
+    "je" (:func:`~neuralcoref.core.decode_signals.person_conflicts`).
 
     doc (Doc): the parsed Doc; rules (LanguageRules): ``relative_words`` and
         ``binding_subject_deps``.
     heads (int (n,)): the mentions' heads; persons (int (n,)): their PERSON
-        codes (:func:`~neuralcoref.core.clustering.pronoun_persons`).
+        codes (:func:`~neuralcoref.core.decode_signals.pronoun_persons`).
     RETURNS (ndarray): (n,) int32, a copy of ``persons``.
     """
     out = np.array(persons, dtype=np.int32)
@@ -163,7 +163,7 @@ def subject_persons(doc, heads: np.ndarray, types: np.ndarray, codes: np.ndarray
                     persons: np.ndarray, arrays: Optional[DocArrays] = None) -> np.ndarray:
     """First-person pronouns and the names and noun phrases that are subjects
     of a third-person verb, by person, for
-    :func:`~neuralcoref.core.clustering.person_conflicts`: in the narration
+    :func:`~neuralcoref.core.decode_signals.person_conflicts`: in the narration
     "Paul est parti" is not the narrator's "je" ("Paul est parti. Je
     partirai."), whatever the scores; a narrator is the subject of a
     first-person verb. Paired apart from the pronouns, so that names do not
@@ -171,7 +171,7 @@ def subject_persons(doc, heads: np.ndarray, types: np.ndarray, codes: np.ndarray
 
     doc (Doc): the parsed Doc; heads, types (int (n,)): the mentions;
     codes (int (n, k)): their mention codes; persons (int (n,)): pronoun
-        persons (:func:`~neuralcoref.core.clustering.pronoun_persons`).
+        persons (:func:`~neuralcoref.core.decode_signals.pronoun_persons`).
     RETURNS (ndarray): (n,) int32: 1 for a first-person pronoun, 3 for such a
         subject, -1 for the others.
     """
@@ -250,7 +250,7 @@ def thing_preference(doc, heads: np.ndarray, types: np.ndarray, codes: np.ndarra
     rules (LanguageRules): the language's rules (``thing_salience``, ``lexicons``).
     arrays (DocArrays | None): the Doc's arrays; None: read them now.
     RETURNS (Tuple[ndarray, ndarray]): (n,) float32 and (n,) bool, for
-        :func:`~neuralcoref.core.clustering.prefer_near`.
+        :func:`~neuralcoref.core.antecedents.prefer_near`.
     """
     n = len(heads)
     salience, prefers = np.zeros(n, dtype=np.float32), np.zeros(n, dtype=bool)

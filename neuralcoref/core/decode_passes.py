@@ -5,7 +5,7 @@ and what earlier passes made: masks, links, clusters); :data:`PASSES` lists them
 in order. A decoding rule is switched off by name (:data:`RULES`,
 ``DecodeSettings.off``): a pass of that name is skipped, a constraint of that
 name is given no data (agreement, binding, names...). With nothing off the
-clusters are those :func:`decode_clusters` always gave (bit-identical).
+clusters are those the former ``decode_clusters`` gave (bit-identical).
 """
 from __future__ import annotations
 
@@ -14,13 +14,15 @@ from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tup
 
 import numpy as np
 
+from .antecedents import RESCUE_MARGIN, DocScores, LinkConstraints, best_antecedents, prefer_near, \
+    rescue_pronouns, top_scores
 from .binding import Binding
-from .clustering import (RESCUE_MARGIN, agreement_masks, anchor_pronoun_chains, attach_repeats,
-                         best_antecedents, clusters_from_links, drop_name_words, greedyness_offset,
-                         join_aliases, join_speakers, merge_repeats, merge_shared_heads, one_span_per_head,
-                         prefer_near, refer_forward, rescue_pronouns, top_scores, without_verb_phrases)
+from .cluster_passes import (attach_repeats, clusters_from_links, drop_name_words, join_aliases, join_speakers,
+                             merge_repeats, merge_shared_heads, one_span_per_head, without_verb_phrases)
+from .decode_signals import agreement_masks, greedyness_offset
+from .pronoun_chains import ChainInputs, anchor_pronoun_chains, refer_forward
 
-#: The salience preferences of :func:`~neuralcoref.core.clustering.prefer_near`, in the
+#: The salience preferences of :func:`~neuralcoref.core.antecedents.prefer_near`, in the
 #: order ``decode`` builds them: he/she for a near subject, "it" for a near thing, they
 #: for a near coordinated subject.
 PREFERENCES = ("prefer_subject", "prefer_thing", "prefer_coordination")
@@ -34,7 +36,7 @@ CONSTRAINTS = ("link_offsets", "agreement", "lexicon_classes", "name_words", "bi
 class DecodeState:
     """What the passes share: one Doc's scores, its decode inputs, and what
     the passes made of them so far. Optional inputs left None skip the passes
-    that need them (as :func:`decode_clusters`' arguments always did)."""
+    that need them."""
 
     single: np.ndarray
     pair: np.ndarray
@@ -76,25 +78,30 @@ def _prefer_near(s: DecodeState) -> None:
         s.pair = prefer_near(s.pair, s.ptr, s.ante, s.sentences, s.preferences)
 
 
+def _scores(s: DecodeState) -> DocScores:
+    return DocScores(s.single, s.pair, s.ptr, s.ante)
+
+
+def _constraints(s: DecodeState) -> LinkConstraints:
+    return LinkConstraints(s.agreement, s.names, s.classes, s.binding, s.masks, s.name_of)
+
+
 def _link(s: DecodeState) -> None:
     """Best antecedents under every constraint (binding's links-only mode first)."""
     if s.masks is None and s.agreement is not None:  # computed once for every pass below
         s.masks = agreement_masks(s.agreement, s.classes)
     if s.binding is not None and not s.binding.clusters:
         direct, rest = s.binding.as_link_scores(s.pair, s.ptr, s.ante)
-        first = best_antecedents(s.single, direct, s.ptr, s.ante, s.greedyness, s.agreement, s.names,
-                                 s.classes, rest, s.masks)
+        first = best_antecedents(DocScores(s.single, direct, s.ptr, s.ante), s.greedyness,
+                                 LinkConstraints(s.agreement, s.names, s.classes, rest, s.masks))
         s.pair, s.binding = s.binding.as_link_scores(s.pair, s.ptr, s.ante, first)
     s.top = top_scores(s.pair, s.ptr) if s.persons is not None else None  # the rescue's and anchoring's
-    s.links = best_antecedents(s.single, s.pair, s.ptr, s.ante, s.greedyness, s.agreement, s.names,
-                               s.classes, s.binding, s.masks)
+    s.links = best_antecedents(_scores(s), s.greedyness, _constraints(s))
 
 
 def _rescue_pronouns(s: DecodeState) -> None:
     if s.persons is not None:
-        s.links = rescue_pronouns(s.links, s.single, s.pair, s.ptr, s.ante, s.persons, s.greedyness,
-                                  s.agreement, s.names, s.classes, binding=s.binding, masks=s.masks,
-                                  top=s.top, name_of=s.name_of)
+        s.links = rescue_pronouns(s.links, _scores(s), s.persons, s.greedyness, _constraints(s), top=s.top)
 
 
 def _clusters(s: DecodeState) -> None:
@@ -124,6 +131,11 @@ def _pronoun_passes_apply(s: DecodeState) -> bool:
     return s.persons is not None and s.agreement is not None and s.types is not None
 
 
+def _chain_inputs(s: DecodeState) -> ChainInputs:
+    return ChainInputs(s.types, s.persons, s.agreement, s.classes, s.heads, s.names, s.span_scores,
+                       s.sentences, s.masks, s.name_of)
+
+
 def _anchor_pronoun_chains(s: DecodeState) -> None:
     if not _pronoun_passes_apply(s):
         return
@@ -133,15 +145,12 @@ def _anchor_pronoun_chains(s: DecodeState) -> None:
     margin = greedyness_offset(s.greedyness) - RESCUE_MARGIN
     raised = margin + (s.offsets if s.offsets is not None else 0.0)
     lone = (raised < 0) | ((np.diff(s.ptr) > 0) & (s.top - s.single > margin))
-    s.clusters = anchor_pronoun_chains(s.clusters, s.pair, s.ptr, s.ante, s.types, s.persons, s.agreement,
-                                       s.classes, s.heads, s.names, s.span_scores, s.partners, s.sentences,
-                                       lone, s.masks, s.name_of)
+    s.clusters = anchor_pronoun_chains(s.clusters, s.pair, s.ptr, s.ante, _chain_inputs(s), s.partners, lone)
 
 
 def _refer_forward(s: DecodeState) -> None:
     if _pronoun_passes_apply(s) and s.forward is not None:
-        s.clusters = refer_forward(s.clusters, s.forward, s.types, s.persons, s.agreement, s.classes, s.heads,
-                                   s.names, s.span_scores, s.partners, s.masks)
+        s.clusters = refer_forward(s.clusters, s.forward, _chain_inputs(s), s.partners)
 
 
 def _join_speakers(s: DecodeState) -> None:
@@ -230,15 +239,3 @@ def without_rules(state: DecodeState, off: FrozenSet[str]) -> DecodeState:
     if state.preferences:
         state.preferences = tuple(p for name, p in zip(PREFERENCES, state.preferences) if name not in off)
     return state
-
-
-def decode_clusters(*args, **kwargs) -> List[List[int]]:
-    """The clusters a Doc's scores decode to, every pass on, from the
-    :class:`DecodeState` inputs in their order (``single, pair, ptr, ante, heads,
-    greedyness, agreement, offsets, repeats, names, span_scores, classes, ...``):
-    the decoder's former signature, kept for direct callers;
-    :func:`~neuralcoref.core.decoding.decode` builds the state itself.
-
-    RETURNS (List[List[int]]): mention indices per cluster.
-    """
-    return run_passes(DecodeState(*args, **kwargs))

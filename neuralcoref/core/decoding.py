@@ -26,11 +26,12 @@ from ..lang.lexicon import DATA as LEXICON_DATA
 from .aliases import acronym_aliases, given_name_conflicts, name_parts
 from .classes import (gender_conflicts, mention_classes, relative_persons, speech_persons, subject_persons,
                       thing_preference)
+from .antecedents import DocScores
 from .binding import Binding, binding_constraints, with_binders
 from .cataphora import forward_subjects
-from .clustering import (agreement_codes, check_link_offsets, coordination_preference, link_offsets_of, name_words,
-                         person_conflicts, pronoun_persons, repeat_keys, speaker_conflicts, subject_salience,
-                         with_speaker_genders, with_speaker_names)
+from .decode_signals import (agreement_codes, check_link_offsets, coordination_preference, link_offsets_of,
+                             name_words, person_conflicts, pronoun_persons, repeat_keys, speaker_conflicts,
+                             subject_salience, with_speaker_genders, with_speaker_names)
 from .contract import C, MentionFeatures
 from .decode_passes import RULES, DecodeState, run_passes
 from .doc_arrays import DocArrays, arrays_of
@@ -46,9 +47,9 @@ class DecodeInputs:
 
     heads (int32 (n,)): head token of each mention.
     types (int8 (n,)): mention types (indices into MENTION_TYPES).
-    agreement (int32 (n, 2)): gender and number codes (clustering.agreement_codes).
-    repeats (uint64 (n,)): repeat keys (clustering.repeat_keys).
-    names (uint64 (n,)): name words, the speaker's added (clustering.name_words).
+    agreement (int32 (n, 2)): gender and number codes (decode_signals.agreement_codes).
+    repeats (uint64 (n,)): repeat keys (decode_signals.repeat_keys).
+    names (uint64 (n,)): name words, the speaker's added (decode_signals.name_words).
     classes (int8 (n,)): lexicon classes, speakers' genders added.
     persons (int32 (n,)): a pronoun's PERSON code, -1 for other mentions (rescue).
     speakers (int32 (k, 2)): (pronoun, speaker mention) pairs (quotes.speaker_links).
@@ -60,9 +61,9 @@ class DecodeInputs:
         longer name ("Hillary" in "Hillary Clinton", "President" in "President
         Obama"), the head token of that name, else -1 (aliases.name_parts).
     salience (float32 (n,)): what a mention adds, as a subject, to the pair
-        scores of the pronouns after it that prefer subjects (clustering.subject_salience).
+        scores of the pronouns after it that prefer subjects (decode_signals.subject_salience).
     prefers_subject (bool (n,)): a third-person pronoun of known gender, which
-        prefers a near subject (clustering.subject_salience).
+        prefers a near subject (decode_signals.subject_salience).
     thing_salience (float32 (n,)), prefers_thing (bool (n,)): the same for
         concrete things and the neuter pronouns that refer (classes.thing_preference).
     forward (int32 (n,)): for a pronoun in a preposed adverbial clause or phrase, the
@@ -94,27 +95,10 @@ class DecodeInputs:
         return int(self.heads.shape[0])
 
 
-@dataclass
-class DocScores:
-    """One Doc's scores and the candidates they score.
-
-    single (float32 (n,)): no-antecedent scores.
-    pair (float32 (n_pairs,)): pair scores, in the order of ``ante``.
-    ptr (int64 (n + 1,)), ante (int32 (n_pairs,)): candidate antecedents (CSR).
-    mention (float32 (n,) | None): mention scores, which pick a cluster's span per head.
-    """
-
-    single: np.ndarray
-    pair: np.ndarray
-    ptr: np.ndarray
-    ante: np.ndarray
-    mention: Optional[np.ndarray] = None
-
-
 @dataclass(frozen=True)
 class DecodeSettings:
     """The decoding knobs: greedyness (0-1, 0.5 as trained), a link threshold
-    offset per mention type (see :func:`~neuralcoref.core.clustering.check_link_offsets`),
+    offset per mention type (see :func:`~neuralcoref.core.decode_signals.check_link_offsets`),
     and the decoding rules switched off (names from
     :data:`~neuralcoref.core.decode_passes.RULES`; none by default: every rule runs).
     """

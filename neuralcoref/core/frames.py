@@ -6,7 +6,7 @@
 person. A verb's frames (``LanguageRules.verb_frames``: "protect from",
 "accuse of", "thank for") say which phrases belong to the verb
 (:func:`frame_verbs`): decoding puts the candidate without such a phrase in
-the cluster instead (:func:`~neuralcoref.core.clustering.without_verb_phrases`),
+the cluster instead (:func:`~neuralcoref.core.cluster_passes.without_verb_phrases`),
 and binding counts the phrase's object as the verb's argument.
 """
 from __future__ import annotations

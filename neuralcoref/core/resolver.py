@@ -18,7 +18,8 @@ from ..errors import Warnings
 from ..lang import get_rules
 from ..lang.base import LanguageRules
 from .binding import Binding
-from .clustering import check_link_offsets, main_mention
+from .cluster_passes import main_mention
+from .decode_signals import check_link_offsets
 from .contract import MentionFeatures
 from .decoding import DecodeInputs, DecodeSettings, DocScores, decode
 from .featurize import FeatureTables, prior_argument
@@ -109,7 +110,7 @@ class Resolver:
         of other mentions (names, nominals); None: ``max_dist``.
     blacklist (Iterable[str]): lowercased words never resolved (e.g. "i", "you").
     link_offsets (Mapping[str, float] | None): link threshold offset per mention
-        type (see :func:`~neuralcoref.core.clustering.check_link_offsets`); None: the
+        type (see :func:`~neuralcoref.core.decode_signals.check_link_offsets`); None: the
         model's (``neuralcoref tune`` records them), else none.
     top_antecedents (int | None): for an ensemble, the candidates of each
         mention that all members score, picked by the first member's scores

@@ -61,7 +61,7 @@ def load(name: str) -> Dict[str, Dict[str, str]]:
     return out
 
 
-#: What the lexicon says of a mention, for decoding (see core.classes, clustering.agreement_masks).
+#: What the lexicon says of a mention, for decoding (see core.classes, decode_signals.agreement_masks).
 MENTION_CLASSES = ("none", "person", "group", "inanimate", "female", "male")
 #: The class a gender ("masc", "fem": gender words, gender codes) gives a person.
 GENDER_CLASSES = {"masc": MENTION_CLASSES.index("male"), "fem": MENTION_CLASSES.index("female")}
