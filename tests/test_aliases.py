@@ -27,8 +27,7 @@ def aliases_of(nlp, text: str, parts: bool = False) -> Dict[str, str]:
                                            mentions.types, repeats, names)
     if parts:
         assert not (aliases >= 0).any()
-        keys, words, aliases, _ = name_parts(arrays, en.RULES, mentions.starts, mentions.ends,
-                                             mentions.heads, mentions.types, repeats, names, aliases)
+        keys, words, aliases, _ = name_parts(arrays, en.RULES, mentions, repeats, names, aliases)
     out = {}
     for m in np.flatnonzero(aliases >= 0).tolist():
         a = int(aliases[m])
@@ -111,8 +110,7 @@ def words_inside_names(nlp, text: str) -> Dict[Tuple[int, int], str]:
     doc = nlp(text)
     mentions = extract_mentions(doc, en.RULES)
     n = len(mentions)
-    within = name_parts(arrays_of(doc, None), en.RULES, mentions.starts, mentions.ends, mentions.heads,
-                        mentions.types, np.zeros(n, np.uint64), np.zeros(n, np.uint64),
+    within = name_parts(arrays_of(doc, None), en.RULES, mentions, np.zeros(n, np.uint64), np.zeros(n, np.uint64),
                         np.full(n, -1, np.int32))[3]
     return {(int(mentions.starts[m]), int(mentions.ends[m])): doc[int(within[m])].text
             for m in np.flatnonzero(within >= 0).tolist()}

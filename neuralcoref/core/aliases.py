@@ -22,7 +22,7 @@ from ..lang.lexicon import MENTION_CLASSES, gendered_ids, noun_classes, word_cla
 from .classes import in_person_entity
 from .doc_arrays import DocArrays
 from .labels import has_label, label_ids
-from .mentions import MENTION_TYPES
+from .mentions import MENTION_TYPES, Mentions
 from .sets import in_sorted, isin
 
 _PROPER = MENTION_TYPES.index("proper")
@@ -89,8 +89,7 @@ def acronym_aliases(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray,
     return repeats, names, aliases
 
 
-def name_parts(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, ends: np.ndarray,
-               heads: np.ndarray, types: np.ndarray, repeats: np.ndarray, names: np.ndarray,
+def name_parts(arrays: DocArrays, rules: LanguageRules, mentions: Mentions, repeats: np.ndarray, names: np.ndarray,
                aliases: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """People named in part, against the Doc's full names of people (proper
     names of two words or more, every word in a person entity, the words
@@ -109,16 +108,16 @@ def name_parts(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, ends
     :func:`~neuralcoref.core.cluster_passes.drop_name_words` and
     :func:`~neuralcoref.core.pronoun_chains.anchor_pronoun_chains`.
 
-    heads (int (n,)): the mentions' head tokens; arrays, rules, starts, ends,
-        types, repeats, names and aliases as for :func:`acronym_aliases`, whose
-        result this extends (an acronym keeps its name).
+    mentions (Mentions): the Doc's mentions (starts, ends, heads, types);
+        arrays, rules, repeats, names and aliases as for :func:`acronym_aliases`,
+        whose result this extends (an acronym keeps its name).
     RETURNS (Tuple[ndarray, ndarray, ndarray, ndarray]): repeat keys, name words
         and aliases (copies where a part was found), and (n,) int32 ``name_of``:
         for a word inside a full name, the name's head token, else -1.
     """
-    starts, ends, heads = np.asarray(starts), np.asarray(ends), np.asarray(heads)
+    starts, ends, heads = np.asarray(mentions.starts), np.asarray(mentions.ends), np.asarray(mentions.heads)
     name_of = np.full(len(starts), -1, dtype=np.int32)
-    proper = np.flatnonzero(np.asarray(types) == _PROPER)
+    proper = np.flatnonzero(np.asarray(mentions.types) == _PROPER)
     if not len(proper):
         return repeats, names, aliases, name_of
     named = (arrays.pos == PROPN) & arrays.is_alpha
@@ -129,8 +128,7 @@ def name_parts(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray, ends
     person = in_person_entity(arrays, rules)
     titled = _mark_titles(arrays, rules, person, starts, ends, heads, proper, name_of)
     if titled:
-        repeats, names, aliases = _title_roles(arrays, starts, ends, heads, types, titled,
-                                               repeats, names, aliases)
+        repeats, names, aliases = _title_roles(arrays, mentions, titled, (repeats, names, aliases))
     full, by_end = _person_names(arrays, person, starts, ends, proper[n_words >= 2], named)
     if not full or not len(one):
         return repeats, names, aliases, name_of
@@ -179,18 +177,21 @@ def _mark_titles(arrays: DocArrays, rules: LanguageRules, person: np.ndarray, st
     return titled
 
 
-def _title_roles(arrays: DocArrays, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray,
-                 types: np.ndarray, titled: Dict[int, List[int]], repeats: np.ndarray, names: np.ndarray,
-                 aliases: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _title_roles(arrays: DocArrays, mentions: Mentions, titled: Dict[int, List[int]],
+                 keyed: Tuple[np.ndarray, np.ndarray, np.ndarray]) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A definite role noun that repeats a person's title ("Captain Ahab ... The
     captain") takes the repeat key, name words and alias of the name before it,
     when one person of the Doc bears that title ("President Obama ... President
     Biden ... the president": none). A determiner with ``Definite=Def`` (or a
     demonstrative) and the noun, no other word.
 
+    keyed (Tuple[ndarray, ndarray, ndarray]): repeat keys, name words and aliases.
     RETURNS (Tuple[ndarray, ndarray, ndarray]): repeat keys, name words and
         aliases, copies where a role was found.
     """
+    repeats, names, aliases = keyed
+    starts, ends, heads = np.asarray(mentions.starts), np.asarray(mentions.ends), np.asarray(mentions.heads)
+    types = mentions.types
     role = np.flatnonzero((np.asarray(types) == _NOMINAL) & (ends - starts == 2) & (heads == ends - 1)
                           & (arrays.pos[starts] == DET))
     strings = arrays.doc.vocab.strings

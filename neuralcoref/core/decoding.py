@@ -150,8 +150,7 @@ def decode_inputs(doc: Doc, mentions: Mentions, features: MentionFeatures,
         repeat_keys(codes, features.hashes, narrated),
         name_words(doc, mentions.starts, mentions.ends, mentions.types, arrays,
                    mentions.heads, rules))
-    repeats, names, aliases, name_of = name_parts(arrays, rules, mentions.starts, mentions.ends,
-                                                  mentions.heads, mentions.types, repeats, names, aliases)
+    repeats, names, aliases, name_of = name_parts(arrays, rules, mentions, repeats, names, aliases)
     salience, prefers_subject = subject_salience(codes, rules, narrated)
     thing_salience, prefers_thing = thing_preference(doc, mentions.heads, mentions.types, codes, rules, arrays)
     names = with_speaker_names(names, speakers)
