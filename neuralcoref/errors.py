@@ -580,6 +580,10 @@ class Errors(metaclass=ErrorsWithCodes):
             "send the body in the charset declared by its Content-Type, or as UTF-8.")
     # The decoder as passes (issues 52, 59): E450-E454
     E450 = ("Unknown decoding rule(s) to switch off: {names}. The rules are: {rules}.")
+    # One settings object for the component (issue 59): E479-E481
+    E479 = ("The settings of a neuralcoref component are read-only through 'cfg' "
+            "(their JSON form): set new ones, e.g. pipe.settings = "
+            "dataclasses.replace(pipe.settings, greedyness=0.6).")
 
 #: How much of a line, cell or name from the input an error message quotes.
 QUOTE_LIMIT = 200

@@ -462,6 +462,7 @@ def test_linking_extracts_the_mentions_itself_when_none_are_kept(make_doc, handm
     from neuralcoref.component import NeuralCoref
     from neuralcoref.core.shared_mentions import kept_mentions
     from neuralcoref.lang import get_rules
+    from neuralcoref.validation import CorefSettings
 
     calls = _counting_extractor(monkeypatch)
     doc = make_doc(OBAMA, ents=OBAMA_ENTS)
@@ -480,6 +481,6 @@ def test_linking_extracts_the_mentions_itself_when_none_are_kept(make_doc, handm
     assert len(calls) == 4
     # A blacklist leaves mentions out: none are kept.
     blacklisted = make_doc(OBAMA, ents=OBAMA_ENTS)
-    NeuralCoref(doc.vocab, model=str(handmade_model), blacklist=["he"])(blacklisted)
+    NeuralCoref(doc.vocab, model=str(handmade_model), settings=CorefSettings(blacklist=["he"]))(blacklisted)
     linker(blacklisted)
     assert len(calls) == 5
