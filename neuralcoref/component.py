@@ -48,7 +48,7 @@ from .artifacts.model_dir import (CARD_FILE, CONFIG_BYTES, CONFIG_FILE, VOCAB_FI
                                   read_model, resolve_model_path, tensor_pipes, vectors_fingerprint)
 from .core.model import CorefModel, ModelConfig
 from .core.pairs import candidate_window
-from .core.resolver import DocCoref, Resolver, warn_rules
+from .core.resolver import DocCoref, Resolver, ResolverSettings, warn_rules
 from .core.shared_mentions import keep_mentions
 from .errors import Errors, ModelLoadError, NeuralcorefError, Warnings, quote
 from .extensions import SCORES_KEY, get_clusters, register_extensions, set_clusters
@@ -377,12 +377,10 @@ class NeuralCoref(GuardedPipe):
         # An unset candidate window is the one the model records.
         max_dist, max_dist_match, max_dist_nominal = candidate_window(
             model.config.defaults, cfg["max_dist"], cfg["max_dist_match"], cfg["max_dist_nominal"])
-        return Resolver(model, rules=self.rules,
-                        greedyness=cfg["greedyness"], max_dist=max_dist,
-                        max_dist_match=max_dist_match, max_dist_nominal=max_dist_nominal,
-                        link_offsets=cfg["link_offsets"],
-                        top_antecedents=cfg["top_antecedents"], blacklist=cfg["blacklist"],
-                        conv_dict=cfg["conv_dict"], check_rules=False)  # warned by _set_model / __init__
+        settings = ResolverSettings(cfg["greedyness"], max_dist, max_dist_match, max_dist_nominal,
+                                    cfg["link_offsets"], cfg["top_antecedents"])
+        return Resolver(model, self.rules, settings, conv_dict=cfg["conv_dict"], blacklist=cfg["blacklist"],
+                        check_rules=False)  # warned by _set_model / __init__
 
     @property
     def resolver(self) -> Resolver:

@@ -98,17 +98,15 @@ class _Featurized:
         return self.inputs.binding
 
 
-class Resolver:
-    """Resolves coreference on parsed Docs with a loaded model.
+@dataclass(frozen=True)
+class ResolverSettings:
+    """How a :class:`Resolver` picks candidates and links.
 
-    model (CorefModel): the scorers and vocabulary.
-    rules (LanguageRules | None): mention rules; by default the model's language's.
     greedyness (float): 0-1; 0.5 links as trained, higher links more.
     max_dist (int): preceding mentions considered as antecedents of a pronoun.
     max_dist_match (int): how far back head-matching mentions are considered.
     max_dist_nominal (int | None): preceding mentions considered as antecedents
         of other mentions (names, nominals); None: ``max_dist``.
-    blacklist (Iterable[str]): lowercased words never resolved (e.g. "i", "you").
     link_offsets (Mapping[str, float] | None): link threshold offset per mention
         type (see :func:`~neuralcoref.core.decode_signals.check_link_offsets`); None: the
         model's (``neuralcoref tune`` records them), else none.
@@ -116,33 +114,48 @@ class Resolver:
         mention that all members score, picked by the first member's scores
         (coarse-to-fine pruning); 0: all candidates; None: the model's setting,
         else 0. Single models always score every candidate.
+    """
+
+    greedyness: float = 0.5
+    max_dist: int = 50
+    max_dist_match: int = 500
+    max_dist_nominal: Optional[int] = None
+    link_offsets: Optional[Mapping[str, float]] = None
+    top_antecedents: Optional[int] = None
+
+
+class Resolver:
+    """Resolves coreference on parsed Docs with a loaded model.
+
+    model (CorefModel): the scorers and vocabulary.
+    rules (LanguageRules | None): mention rules; by default the model's language's.
+    settings (ResolverSettings): greedyness, candidate window, link offsets,
+        ensemble pruning.
     conv_dict (Mapping[str, Sequence[str]] | None): rare words represented by the
         mean embedding of common ones.
+    blacklist (Iterable[str]): lowercased words never resolved (e.g. "i", "you").
     check_rules (bool): warn (W100, W101) when ``rules`` are not the model's;
         False for a caller that warned already (the component, at add_pipe).
     """
 
     def __init__(self, model: CorefModel, rules: Optional[LanguageRules] = None,
-                 greedyness: float = 0.5, max_dist: int = 50, max_dist_match: int = 500,
-                 max_dist_nominal: Optional[int] = None,
-                 blacklist: Iterable[str] = (),
-                 link_offsets: Optional[Mapping[str, float]] = None,
-                 top_antecedents: Optional[int] = None,
-                 conv_dict: Optional[Mapping[str, Sequence[str]]] = None, check_rules: bool = True):
+                 settings: ResolverSettings = ResolverSettings(),
+                 conv_dict: Optional[Mapping[str, Sequence[str]]] = None, blacklist: Iterable[str] = (),
+                 check_rules: bool = True):
         self.model = model
         self.rules = rules or get_rules(model.config.rules or model.config.lang)
         if check_rules:
             warn_rules(model.config, self.rules)
         self.tables = FeatureTables(self.rules)
-        self.greedyness = greedyness
+        self.greedyness = settings.greedyness
         #: Decoding rules switched off (``decode_passes.RULES``): for ablations, none by default.
         self.decode_off: FrozenSet[str] = frozenset()
-        self.link_offsets = check_link_offsets(
-            model.config.defaults.get("link_offsets", {}) if link_offsets is None else link_offsets)
-        self.top_antecedents = check_top_antecedents(
-            model.config.defaults.get("top_antecedents", 0) if top_antecedents is None else top_antecedents)
-        self.max_dist, self.max_dist_match = max_dist, max_dist_match
-        self.max_dist_nominal = nominal_window(max_dist, max_dist_nominal)
+        defaults, link_offsets, top = model.config.defaults, settings.link_offsets, settings.top_antecedents
+        self.link_offsets = check_link_offsets(defaults.get("link_offsets", {}) if link_offsets is None
+                                               else link_offsets)
+        self.top_antecedents = check_top_antecedents(defaults.get("top_antecedents", 0) if top is None else top)
+        self.max_dist, self.max_dist_match = settings.max_dist, settings.max_dist_match
+        self.max_dist_nominal = nominal_window(settings.max_dist, settings.max_dist_nominal)
         self.blacklist = {w.lower() for w in blacklist}
         self.vocab = model.vocab
         self.scorers = model.scorers
