@@ -17,11 +17,11 @@ import spacy
 
 sys.path.insert(0, str(Path(__file__).parent))
 import lexicon_board as lb  # noqa: E402
-from neuralcoref.core.antecedents import DocScores, LinkConstraints, best_antecedents
-from neuralcoref.core.decode_signals import (agreement_codes, link_offsets_of, name_words, pronoun_persons,
-                                             with_speaker_genders, with_speaker_names)
+from neuralcoref.core.decode.antecedents import DocScores, LinkConstraints, best_antecedents
+from neuralcoref.core.discourse.decode_signals import (agreement_codes, link_offsets_of, name_words, pronoun_persons,
+                                                       with_speaker_genders, with_speaker_names)
 from neuralcoref.lang.base import CandidateRules, ExpletiveRules
-from neuralcoref.core.classes import mention_classes
+from neuralcoref.core.discourse.classes import mention_classes
 
 
 def kwargs(item, base, lex, rescue, spk, bind, rescue_agr=False, resolver=None, s=None, p=None):

@@ -44,12 +44,12 @@ from spacy.util import minibatch, registry
 from spacy.vocab import Vocab
 
 from .artifacts.model_dir import (CARD_FILE, CONFIG_BYTES, CONFIG_FILE, VOCAB_FILE, WEIGHTS_FILE,
-                                  check_model_folder, fallback_models, load_model_bytes, pipeline_id,
-                                  read_model, resolve_model_path, tensor_pipes, vectors_fingerprint)
-from .core.model import CorefModel, ModelConfig
-from .core.pairs import candidate_window
+                                  check_model_folder, fallback_models, load_model_bytes, pipeline_id, read_model,
+                                  resolve_model_path, tensor_pipes, vectors_fingerprint)
+from .core.features.pairs import candidate_window
+from .core.mentions.shared_mentions import keep_mentions
 from .core.resolver import DocCoref, Resolver, ResolverSettings, warn_rules
-from .core.shared_mentions import keep_mentions
+from .core.scoring.model import CorefModel, ModelConfig
 from .errors import Errors, ModelLoadError, NeuralcorefError, Warnings, quote
 from .extensions import SCORES_KEY, get_clusters, register_extensions, set_clusters
 from .lang import PendingRules, get_rules, pipeline_rules
@@ -419,7 +419,7 @@ class NeuralCoref(GuardedPipe):
 
     def set_annotations(self, docs: Iterable[Doc], results: List[DocCoref]) -> None:
         """Write clusters (and scores) to the Docs, and keep the extracted mentions
-        for the linker (``core.shared_mentions``; not when a blacklist left some out)."""
+        for the linker (``core.mentions.shared_mentions``; not when a blacklist left some out)."""
         resolver = self.resolver
         keep = not resolver.blacklist
         for doc, result in zip(docs, results):
@@ -653,7 +653,7 @@ def _model_card(source: Optional[Path], folder: Path) -> Optional[bytes]:
 def _raw_scores(result: DocCoref) -> Dict[str, list]:
     """Scores as plain lists (msgpack-safe, so they survive DocBin): mention spans,
     single scores, and (anaphor, antecedent, score) triples."""
-    from .core.pairs import anaphor_index
+    from .core.features.pairs import anaphor_index
 
     ana = anaphor_index(result.ptr).tolist()
     return {"mentions": [[int(s), int(e)] for s, e in zip(result.mentions.starts, result.mentions.ends)],

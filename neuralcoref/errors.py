@@ -466,10 +466,10 @@ class Errors(metaclass=ErrorsWithCodes):
     E172 = "The text{where} is {found}, not a string: give each text as a str."
     E173 = "Unknown setting {name} of {owner}: the settings are {known}."
 
-    # A Doc read once (issue 29): neuralcoref.core.doc_arrays (E125-E129)
+    # A Doc read once (issue 29): neuralcoref.core.doc.doc_arrays (E125-E129)
     E125 = ("The token arrays passed were read from another Doc ({found} tokens) than "
             "the one being processed ({expected} tokens): pass the DocArrays that "
-            "neuralcoref.core.doc_arrays.read_doc made from this Doc, or none.")
+            "neuralcoref.core.doc.doc_arrays.read_doc made from this Doc, or none.")
 
 
     # Knowledge bases and entity linking (issue 54): E400-E449

@@ -25,8 +25,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, TypeVar, Union
 
-from .core.decode_signals import check_link_offsets
-from .core.pairs import check_top_antecedents
+from .core.discourse.decode_signals import check_link_offsets
+from .core.features.pairs import check_top_antecedents
 from .errors import Errors, NeuralcorefError
 
 #: Fields of config.json (besides "checksums", checked by model_dir).

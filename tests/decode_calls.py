@@ -8,11 +8,11 @@ from typing import Dict, List, Optional, Set
 
 import numpy as np
 
-from neuralcoref.core import antecedents, pronoun_chains
-from neuralcoref.core.antecedents import DocScores, LinkConstraints
-from neuralcoref.core.binding import Binding
-from neuralcoref.core.decode_passes import DecodeState, run_passes
-from neuralcoref.core.pronoun_chains import ChainInputs
+from neuralcoref.core.decode import antecedents, pronoun_chains
+from neuralcoref.core.decode.antecedents import DocScores, LinkConstraints
+from neuralcoref.core.decode.decode_passes import DecodeState, run_passes
+from neuralcoref.core.decode.pronoun_chains import ChainInputs
+from neuralcoref.core.discourse.binding import Binding
 
 
 def decode_clusters(*args, **kwargs) -> List[List[int]]:

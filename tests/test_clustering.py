@@ -8,13 +8,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from decode_calls import best_antecedents, decode_clusters
-from neuralcoref.core.antecedents import prefer_near
-from neuralcoref.core.cluster_passes import (attach_repeats, clusters_from_links, main_mention, merge_repeats,
-                                             merge_shared_heads, one_span_per_head, spans_of)
-from neuralcoref.core.decode_signals import (check_link_offsets, coordination_preference, greedyness_offset,
-                                             link_offsets_of, name_words, repeat_keys, subject_salience)
-from neuralcoref.core.contract import DEP_CLASSES, GENDER, MENTION_CODES, MENTION_HASHES, NUMBER, PERSON
-from neuralcoref.core.mentions import MENTION_TYPES
+from neuralcoref.core.decode.antecedents import prefer_near
+from neuralcoref.core.decode.cluster_passes import (attach_repeats, clusters_from_links, main_mention, merge_repeats,
+                                                    merge_shared_heads, one_span_per_head, spans_of)
+from neuralcoref.core.discourse.decode_signals import (check_link_offsets, coordination_preference, greedyness_offset,
+                                                       link_offsets_of, name_words, repeat_keys, subject_salience)
+from neuralcoref.core.features.contract import DEP_CLASSES, GENDER, MENTION_CODES, MENTION_HASHES, NUMBER, PERSON
+from neuralcoref.core.mentions.mentions import MENTION_TYPES
 
 PRON, NOM, PROPER, LIST = (MENTION_TYPES.index(t) for t in ("pronominal", "nominal", "proper", "list"))
 
@@ -400,7 +400,7 @@ def test_clustering_repeat_keys_are_names_and_first_person_speakers():
 
 
 def test_clustering_person_conflicts_part_persons_of_one_voice():
-    from neuralcoref.core.decode_signals import person_conflicts
+    from neuralcoref.core.discourse.decode_signals import person_conflicts
     # narration: "I"(0) "he"(1) "me"(2); a quotation: "it"(3) "you"(4) "I"(5);
     # "Anna"(6); unknown voice: "I"(7) "you"(8)
     persons = np.array([1, 3, 1, 3, 2, 1, -1, 1, 2])
@@ -414,7 +414,7 @@ def test_clustering_person_conflicts_part_persons_of_one_voice():
 
 
 def test_clustering_speaker_conflicts_are_shared_through_speaker_links():
-    from neuralcoref.core.decode_signals import speaker_conflicts
+    from neuralcoref.core.discourse.decode_signals import speaker_conflicts
     # '"I"(0) am tired," said Anna(1). "I"(2) will help you(3)," replied Tom(4)':
     # 2 and 3 conflict (one voice); 0 speaks for 1, 2 for 4; 3 is 1 (the addressee).
     pairs = speaker_conflicts(np.array([[3, 2]]), np.array([[0, 1], [2, 4], [3, 1]]), 5)
@@ -686,9 +686,9 @@ def test_clustering_refer_forward_moves_the_pronoun_alone_to_its_main_subject():
 
 
 def test_clustering_forward_subjects_of_preposed_clauses_only(nlp_en):
-    from neuralcoref.core.cataphora import forward_subjects
-    from neuralcoref.core.doc_arrays import read_doc
-    from neuralcoref.core.mentions import extract_mentions
+    from neuralcoref.core.discourse.cataphora import forward_subjects
+    from neuralcoref.core.doc.doc_arrays import read_doc
+    from neuralcoref.core.mentions.mentions import extract_mentions
     from neuralcoref.lang import en
 
     def forward(text: str, rules=en.RULES):
@@ -712,8 +712,8 @@ def test_clustering_forward_subjects_of_preposed_clauses_only(nlp_en):
 
 
 def test_verb_phrase_trims_of_parsed_objects(nlp_en):
-    from neuralcoref.core.frames import verb_phrase_trims
-    from neuralcoref.core.mentions import extract_mentions
+    from neuralcoref.core.discourse.frames import verb_phrase_trims
+    from neuralcoref.core.mentions.mentions import extract_mentions
     from neuralcoref.lang import en
 
     doc = nlp_en("The lawyer accused the banker of fraud. The lawyer met the banker of the town.")
@@ -729,7 +729,7 @@ def test_verb_phrase_trims_of_parsed_objects(nlp_en):
 
 
 def test_without_verb_phrases_replaces_unless_the_short_span_is_clustered():
-    from neuralcoref.core.cluster_passes import without_verb_phrases
+    from neuralcoref.core.decode.cluster_passes import without_verb_phrases
 
     trims = np.array([-1, 0, -1, 2, -1])
     assert without_verb_phrases([[1, 4]], trims) == [[0, 4]]

@@ -322,7 +322,7 @@ def test_component_vector_width_mismatch_with_a_document_prior(make_nlp, tmp_pat
 
 
 def test_component_document_prior_reaches_the_features(make_nlp, tmp_path):
-    from neuralcoref.core.contract import SPAN_VECTORS
+    from neuralcoref.core.features.contract import SPAN_VECTORS
     nlp = make_nlp(model=_model_with_prior(tmp_path / "m", 96, 1.0, 50.0))
     doc = nlp(ANNA)
     item = nlp.get_pipe("neuralcoref").resolver.featurize_doc(doc)

@@ -14,8 +14,8 @@ from typer.testing import CliRunner
 from neuralcoref.apps.cli import app
 from neuralcoref.artifacts.kb import KB_ARRAYS, KB_CONFIG, load_kb
 from neuralcoref.artifacts.kb_build import build_kb, derived_aliases, read_kb_tsv
-from neuralcoref.core.link_scorer import LinkScorer
-from neuralcoref.core.linking import N_FEATURES, alias_key
+from neuralcoref.core.linking.link_scorer import LinkScorer
+from neuralcoref.core.linking.linking import N_FEATURES, alias_key
 from neuralcoref.corpora.entities import EntityMention, link_scores, read_entities, write_entities
 from neuralcoref.errors import KBLoadError, NeuralcorefError
 from neuralcoref.extensions import get_clusters, set_clusters
@@ -375,7 +375,7 @@ PLACES_ENTS = ["O", "O", "O", "B-GPE", "O", "B-GPE", "O", "O", "O", "B-GPE", "O"
 
 
 def test_linking_gum_spans_hold_a_place_in_apposition_not_a_list(make_doc):
-    from neuralcoref.core.linking import DocContext, _in_list, appositive_end
+    from neuralcoref.core.linking.linking import DocContext, _in_list, appositive_end
 
     doc = make_doc(PLACES, ents=PLACES_ENTS)
     assert appositive_end(doc, 3, 4) == 6  # "Portland , Oregon": GUM's mention
@@ -399,7 +399,7 @@ IODINE = [("Salt", 1, "nsubj", "NOUN"), ("holds", 1, "ROOT", "VERB"), ("iodine",
 
 
 def test_linking_extracted_mentions_outside_clusters_are_units(make_doc, tmp_path):
-    from neuralcoref.core.linking import EXTRACTED, LINK_FEATURES, extracted_mentions, link_features, link_units
+    from neuralcoref.core.linking.linking import EXTRACTED, LINK_FEATURES, extracted_mentions, link_features, link_units
     from neuralcoref.lang import get_rules
 
     (tmp_path / "kb.tsv").write_text("id\tname\taliases\tprior\ttype\tdescription\n"
@@ -441,7 +441,7 @@ def _counting_extractor(monkeypatch):
 
 def test_linking_reuses_the_mentions_of_the_coreference_component(make_doc, handmade_model, kb_dir, monkeypatch):
     from neuralcoref.component import NeuralCoref
-    from neuralcoref.core.linking import extracted_mentions
+    from neuralcoref.core.linking.linking import extracted_mentions
     from neuralcoref.lang import get_rules
 
     calls = _counting_extractor(monkeypatch)
@@ -460,7 +460,7 @@ def test_linking_extracts_the_mentions_itself_when_none_are_kept(make_doc, handm
     import pickle
 
     from neuralcoref.component import NeuralCoref
-    from neuralcoref.core.shared_mentions import kept_mentions
+    from neuralcoref.core.mentions.shared_mentions import kept_mentions
     from neuralcoref.lang import get_rules
     from neuralcoref.validation import CorefSettings
 

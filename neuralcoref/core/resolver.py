@@ -17,17 +17,17 @@ from spacy.tokens import Doc
 from ..errors import Warnings
 from ..lang import get_rules
 from ..lang.base import LanguageRules
-from .binding import Binding
-from .cluster_passes import main_mention
-from .decode_signals import check_link_offsets
-from .contract import MentionFeatures
-from .decoding import DecodeInputs, DecodeSettings, DocScores, decode
-from .featurize import FeatureTables, prior_argument
-from .mentions import Mentions
-from .model import CorefModel, ModelConfig
-from .pairs import check_top_antecedents, nominal_window
+from .decode.cluster_passes import main_mention
+from .decode.decoding import DecodeInputs, DecodeSettings, DocScores, decode
+from .discourse.binding import Binding
+from .discourse.decode_signals import check_link_offsets
+from .features.contract import MentionFeatures
+from .features.featurize import FeatureTables, prior_argument
+from .features.pairs import check_top_antecedents, nominal_window
+from .mentions.mentions import Mentions
 from .prepare import candidate_pairs, prepare_doc
-from .threads import one_blas_thread
+from .scoring.model import CorefModel, ModelConfig
+from .util.threads import one_blas_thread
 
 
 @dataclass
@@ -108,7 +108,7 @@ class ResolverSettings:
     max_dist_nominal (int | None): preceding mentions considered as antecedents
         of other mentions (names, nominals); None: ``max_dist``.
     link_offsets (Mapping[str, float] | None): link threshold offset per mention
-        type (see :func:`~neuralcoref.core.decode_signals.check_link_offsets`); None: the
+        type (see :func:`~neuralcoref.core.discourse.decode_signals.check_link_offsets`); None: the
         model's (``neuralcoref tune`` records them), else none.
     top_antecedents (int | None): for an ensemble, the candidates of each
         mention that all members score, picked by the first member's scores
@@ -229,7 +229,7 @@ class Resolver:
     def decide_featurized(self, item: _Featurized, single: np.ndarray, pair: np.ndarray,
                           store_scores: bool = False, mention: Optional[np.ndarray] = None) -> DocCoref:
         """Clusters and main mentions of a featurized Doc from its scores (from
-        :meth:`score`), by :func:`~neuralcoref.core.decoding.decode`, as training's dev
+        :meth:`score`), by :func:`~neuralcoref.core.decode.decoding.decode`, as training's dev
         evaluation and the tuner decode."""
         mentions = item.mentions
         clusters = decode(DocScores(single, pair, item.ptr, item.ante, mention), item.inputs,
@@ -241,7 +241,7 @@ class Resolver:
 
     @property
     def settings(self) -> DecodeSettings:
-        """The current greedyness and link offsets, for :func:`~neuralcoref.core.decoding.decode`."""
+        """The current greedyness and link offsets, for :func:`~neuralcoref.core.decode.decoding.decode`."""
         key = (self.greedyness, tuple(self.link_offsets.items()), self.decode_off)
         cached = getattr(self, "_settings", None)
         if cached is None or cached[0] != key:  # built once, not validated again per Doc
@@ -276,7 +276,7 @@ def warn_rules(config: ModelConfig, rules: LanguageRules) -> None:
 
 
 def _with_embeddings(model: CorefModel, table: np.ndarray):
-    from .scoring import ScorerConfig, Scorers
+    from .scoring.scoring import ScorerConfig, Scorers
 
     config = ScorerConfig.from_dict({**model.config.scorer.to_dict(), "vocab_size": table.shape[0]})
     weights = dict(model.scorers.w)

@@ -1,0 +1,1 @@
+"""What the parse and the lexicons say about mentions for decoding: binding, cataphora, frames, lexicon classes, aliases, and the decode signals."""
