@@ -1,1 +1,2 @@
-"""From scores to clusters: the decode inputs, the passes in order, links and cluster passes."""
+"""From scores to clusters: the decode inputs, the passes in order, links and cluster
+passes."""

@@ -1,1 +1,2 @@
-"""A Doc read once: its token arrays, labels matched against the rules' sets, speakers and quotations."""
+"""A Doc read once: its token arrays, labels matched against the rules' sets, speakers
+and quotations."""
