@@ -54,7 +54,10 @@ setup(
     long_description_content_type="text/markdown",
     license="MIT",
     python_requires=">=3.9",
-    packages=["neuralcoref", "neuralcoref.core", "neuralcoref.artifacts", "neuralcoref.corpora",
+    packages=["neuralcoref", "neuralcoref.core",
+              "neuralcoref.core.util", "neuralcoref.core.doc", "neuralcoref.core.mentions", "neuralcoref.core.features",
+              "neuralcoref.core.discourse", "neuralcoref.core.scoring", "neuralcoref.core.decode", "neuralcoref.core.linking",
+              "neuralcoref.artifacts", "neuralcoref.corpora",
               "neuralcoref.apps", "neuralcoref.lang", "neuralcoref.train", "neuralcoref.configs"],
     # The training recipes (configs/*.json) land beside neuralcoref/train/, where
     # train/recipes.py finds them in both layouts.

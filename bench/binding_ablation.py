@@ -22,9 +22,9 @@ import numpy as np
 
 from neuralcoref.api import load_spacy
 from neuralcoref.apps.board import score_resolved
-from neuralcoref.core.binding import binding_constraints
-from neuralcoref.core.expletives import expletive_tokens
-from neuralcoref.core.mentions import extract_mentions
+from neuralcoref.core.discourse.binding import binding_constraints
+from neuralcoref.core.mentions.expletives import expletive_tokens
+from neuralcoref.core.mentions.mentions import extract_mentions
 from neuralcoref.corpora.conll import read_conll_path
 from neuralcoref.corpora.gold import parse_conll_docs
 from neuralcoref.lang.base import CandidateRules, ExpletiveRules, LanguageRules
@@ -144,8 +144,8 @@ def main(argv: Sequence[str] = None) -> None:
     parser.add_argument("--veto", action="store_true", help="no fallback link past a forbidden candidate")
     args = parser.parse_args(argv)
     if args.veto:
-        import neuralcoref.core.binding
-        neuralcoref.core.binding.FALLBACK = False
+        import neuralcoref.core.discourse.binding
+        neuralcoref.core.discourse.binding.FALLBACK = False
     nlp = load_spacy(args.spacy_model)
     coref = nlp.add_pipe("neuralcoref", config={"model": args.model} if args.model else {})
     rules = coref.resolver.rules

@@ -21,8 +21,8 @@ from pathlib import Path
 import numpy as np
 
 from neuralcoref.artifacts.model_dir import save_model
-from neuralcoref.core.contract import MENTION_LAYOUT, SPAN_VECTORS, WORD_SLOTS
-from neuralcoref.core.model import ModelConfig
+from neuralcoref.core.features.contract import MENTION_LAYOUT, SPAN_VECTORS, WORD_SLOTS
+from neuralcoref.core.scoring.model import ModelConfig
 
 
 def _block(sizes, k: int) -> slice:

@@ -3,7 +3,7 @@
     python bench/entity_refinement.py [--model PATH] [--dev CONLL] [--spacy-model NAME]
 
 Each mention's antecedent-side representation is replaced by the mean over its
-soft cluster — the runtime's own ``neuralcoref.core.entities.soft_clusters``, built
+soft cluster — the runtime's own ``neuralcoref.core.scoring.entities.soft_clusters``, built
 left to right from the model's antecedent distributions — and every pair is
 rescored with it. Prints dev CoNLL F1 without and with refinement (mixing
 weights 0.5 and 1, one and two iterations) and the time the refinement adds. It
@@ -17,9 +17,9 @@ import numpy as np
 from devset import DEV
 from neuralcoref.api import load_spacy
 from neuralcoref.artifacts.model_dir import load_model, resolve_model_path
-from neuralcoref.core.contract import MentionFeatures
-from neuralcoref.core.entities import refine, soft_clusters
-from neuralcoref.core.pairs import anaphor_index, candidate_window
+from neuralcoref.core.features.contract import MentionFeatures
+from neuralcoref.core.scoring.entities import refine, soft_clusters
+from neuralcoref.core.features.pairs import anaphor_index, candidate_window
 from neuralcoref.lang import get_pipeline_rules
 from neuralcoref.train.dataset import TrainingData
 from neuralcoref.train.evaluation import decode, score_predictions

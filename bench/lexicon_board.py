@@ -19,15 +19,15 @@ import numpy as np
 import spacy
 from spacy.tokens import DocBin
 
-from neuralcoref.core import clustering
-from neuralcoref.core.clustering import (name_words, pronoun_persons, with_speaker_genders,
-                                          with_speaker_names)
-from neuralcoref.core.decoding import DocScores, decode
-from neuralcoref.core.mentions import PROPER
+from neuralcoref.core.decode import antecedents
+from neuralcoref.core.decode.decoding import DocScores, decode
+from neuralcoref.core.discourse.classes import mention_classes
+from neuralcoref.core.discourse.decode_signals import (name_words, pronoun_persons, with_speaker_genders,
+                                                       with_speaker_names)
+from neuralcoref.core.mentions.mentions import PROPER
 from neuralcoref.corpora.conll import read_conll_path
 from neuralcoref.corpora.coref_scorer import CorefScores, remove_singletons, score_documents
 from neuralcoref.corpora.gold import parse_conll_docs
-from neuralcoref.core.classes import mention_classes
 from neuralcoref.lang.lexicon import MENTION_CLASSES
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
@@ -122,7 +122,7 @@ def main() -> None:
     parser.add_argument("--margin", type=float, default=None)
     args = parser.parse_args()
     if args.margin is not None:
-        clustering.RESCUE_MARGIN = args.margin
+        antecedents.RESCUE_MARGIN = args.margin
     chosen = {k: v for k, v in variants().items() if args.variants is None or k in args.variants}
     loaded = {}
     print(f"{'set':16}" + "".join(f"{k:>16}" for k in chosen))

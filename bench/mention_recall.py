@@ -23,7 +23,7 @@ import spacy
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from neuralcoref.core.mentions import extract_mentions
+from neuralcoref.core.mentions.mentions import extract_mentions
 from neuralcoref.corpora.conll import read_conll_path
 from neuralcoref.corpora.gold import parse_conll_docs
 from neuralcoref.corpora.mention_eval import evaluate_mentions

@@ -17,10 +17,11 @@ import spacy
 
 sys.path.insert(0, str(Path(__file__).parent))
 import lexicon_board as lb  # noqa: E402
-from neuralcoref.core.clustering import (agreement_codes, best_antecedents, link_offsets_of, name_words,
-                                   pronoun_persons, with_speaker_genders, with_speaker_names)
+from neuralcoref.core.decode.antecedents import DocScores, LinkConstraints, best_antecedents
+from neuralcoref.core.discourse.decode_signals import (agreement_codes, link_offsets_of, name_words, pronoun_persons,
+                                                       with_speaker_genders, with_speaker_names)
 from neuralcoref.lang.base import CandidateRules, ExpletiveRules
-from neuralcoref.core.classes import mention_classes
+from neuralcoref.core.discourse.classes import mention_classes
 
 
 def kwargs(item, base, lex, rescue, spk, bind, rescue_agr=False, resolver=None, s=None, p=None):
@@ -37,8 +38,9 @@ def kwargs(item, base, lex, rescue, spk, bind, rescue_agr=False, resolver=None, 
         off = link_offsets_of(item.mentions.types, resolver.link_offsets)
         if off is not None:
             single = single + off
-        nb = best_antecedents(single, p, item.ptr, item.ante, resolver.greedyness,
-                              agreement_codes(f.codes, resolver.rules.decoding_agreement), names, classes)
+        agreement = agreement_codes(f.codes, resolver.rules.decoding_agreement)
+        nb = best_antecedents(DocScores(single, p, item.ptr, item.ante), resolver.greedyness,
+                              LinkConstraints(agreement, names, classes))
         persons = np.where(nb >= 0, -1, persons).astype(np.int32)
     return {"classes": classes, "names": names, "persons": persons,
             "speakers": item.speakers if spk else None, "binding": item.binding if bind else None}

@@ -7,7 +7,7 @@ OntoGUM dev is parsed once; the coref step is timed on one BLAS thread, best of
 ``--repeats`` passes per setting, the settings alternating pass by pass so that a
 change of the machine's load reaches both. The switch is the loaded model's
 ``scorer.refine``: the same weights, with and without the second pass
-(``Scorers.all_pair_scores``, neuralcoref/core/entities.py).
+(``Scorers.all_pair_scores``, neuralcoref/core/scoring/entities.py).
 """
 from __future__ import annotations
 

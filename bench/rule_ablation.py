@@ -37,8 +37,8 @@ DATA = ROOT.parent / "shared" / "data"
 
 def variants(rules: str) -> List[str]:
     """The rules to switch off, one per variant (after the baseline, '')."""
-    from neuralcoref.core.decode_passes import RULES
-    from neuralcoref.core.decoding import check_rules
+    from neuralcoref.core.decode.decode_passes import RULES
+    from neuralcoref.core.decode.decoding import check_rules
 
     names = list(RULES) if not rules else [r for r in rules.split(",") if r]
     check_rules(names)

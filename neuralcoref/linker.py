@@ -9,7 +9,7 @@ knowledge base, one decision per cluster.
 
 It runs after ``neuralcoref``: each cluster, and each named entity outside the
 clusters, gets one decision (an entity of the KB or none) from the features of
-all its mentions (:mod:`neuralcoref.core.linking`). A cluster whose names link
+all its mentions (:mod:`neuralcoref.core.linking.linking`). A cluster whose names link
 to different entities is split first (``split``); clusters confidently linked
 to the same entity merge (``merge``). Results: ``cluster.kb_id``, ``kb_id_`` on
 every mention in the cluster span groups, the span group ``coref_links`` (every
@@ -30,10 +30,10 @@ from spacy.vocab import Vocab
 
 from .artifacts.kb import KnowledgeBase, kb_path, load_kb
 from .component import GuardedPipe
-from .core.link_scorer import LinkScorer
-from .core.linking import (DocContext, Unit, UnitLinks, appositive_end, decide, extracted_mentions, link_features,
-                           link_units, mention_triples, merged_clusters, split_units)
-from .core.shared_mentions import kept_mentions
+from .core.linking.link_scorer import LinkScorer
+from .core.linking.linking import (DocContext, Unit, UnitLinks, appositive_end, decide, extracted_mentions,
+                                   link_features, link_units, mention_triples, merged_clusters, split_units)
+from .core.mentions.shared_mentions import kept_mentions
 from .errors import Errors, NeuralcorefError, Warnings
 from .extensions import CLUSTER_PREFIX, SCORES_KEY, get_clusters, register_extensions, set_clusters
 from .validation import check_bool, check_float

@@ -20,11 +20,13 @@ import json
 import math
 import numbers
 import re
+from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, TypeVar
+from types import MappingProxyType
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, TypeVar, Union
 
-from .core.clustering import check_link_offsets
-from .core.pairs import check_top_antecedents
+from .core.discourse.decode_signals import check_link_offsets
+from .core.features.pairs import check_top_antecedents
 from .errors import Errors, NeuralcorefError
 
 #: Fields of config.json (besides "checksums", checked by model_dir).
@@ -36,9 +38,98 @@ SCORER_FIELDS = {"vector_dim", "vocab_size", "embedding_dim", "single_hidden", "
                  "type_classes", "type_hidden", "type_groups"}
 WINDOW_SETTINGS = ("max_dist", "max_dist_match", "max_dist_nominal")
 DEFAULTS_FIELDS = {"greedyness", *WINDOW_SETTINGS, "link_offsets", "top_antecedents"}
+#: The predecessor's blacklist: first- and second-person pronouns left unresolved.
+DEFAULT_BLACKLIST = ("i", "me", "my", "you", "your")
+
+
+@dataclass(frozen=True)
+class CorefSettings:
+    """The ``neuralcoref`` component's settings: checked once, when made (E170
+    for a bad value), then read-only. The fields are the one list of them: the
+    factory's config keys (with ``model``, ``rules`` and ``scorer``), the
+    component's ``cfg`` and a saved pipeline's ``cfg.json`` (:meth:`to_dict`)
+    follow it. Change a component's settings with ``dataclasses.replace``:
+    ``pipe.settings = replace(pipe.settings, greedyness=0.6)``.
+
+    greedyness (float): 0-1; 0.5 links as trained, higher links more.
+    max_dist (int | None): preceding mentions considered as antecedents of a
+        pronoun; None: the model's setting (50 when it records none).
+    max_dist_match (int | None): how far back head-matching mentions are
+        considered; None: the model's setting (500 when it records none).
+    max_dist_nominal (int | None): preceding mentions considered as antecedents
+        of other mentions (names, nominals, lists), besides the head-matching
+        ones; None: the model's setting (``max_dist`` when it records none).
+    link_offsets (Mapping[str, float] | None): added to the link threshold of
+        anaphors of each mention type ("pronominal", "nominal", "proper",
+        "list"); negative links more. None: the model's (tuned on dev data by
+        ``neuralcoref tune``), {} for none.
+    top_antecedents (int | None): for an ensemble model (such as "en"), how many
+        candidate antecedents of each mention all its members score, picked by
+        its first member's scores (coarse-to-fine); 0 for all of them. None: the
+        model's setting.
+    blacklist (bool | Sequence[str]): leave these words unresolved; True means
+        the predecessor's list (i, me, my, you, your). Kept as a tuple of words.
+    store_scores (bool): keep the scores in ``doc._.coref_scores``.
+    conv_dict (Mapping[str, Sequence[str]] | None): rare words represented by the
+        mean embedding of common ones, e.g. {"Angela": ["woman", "girl"]}.
+    """
+
+    greedyness: float = 0.5
+    max_dist: Optional[int] = None
+    max_dist_match: Optional[int] = None
+    max_dist_nominal: Optional[int] = None
+    link_offsets: Optional[Mapping[str, float]] = None
+    top_antecedents: Optional[int] = None
+    blacklist: Union[bool, Sequence[str]] = False
+    store_scores: bool = False
+    conv_dict: Optional[Mapping[str, Sequence[str]]] = None
+
+    def __post_init__(self) -> None:
+        model_s = "the model's setting"  # what null means, which E170 says
+        blacklist = self.blacklist
+        if not isinstance(blacklist, bool):
+            blacklist = check_with("blacklist", blacklist, words, "true, false or a list of words")
+        offsets = check_with("link_offsets", self.link_offsets, check_link_offsets,
+                             "a mapping of mention types to numbers", none_means=model_s)
+        conv = check_with("conv_dict", self.conv_dict, word_lists, "a mapping of words to lists of words",
+                          none_means="no conversions") or {}
+        checked = {
+            "greedyness": check_float("greedyness", self.greedyness, 0.0, 1.0),
+            **{name: check_int(name, getattr(self, name), 0, none_means=model_s) for name in WINDOW_SETTINGS},
+            "link_offsets": None if offsets is None else MappingProxyType(offsets),
+            "top_antecedents": check_int("top_antecedents", self.top_antecedents, 0, hint=" (0: every candidate)",
+                                         none_means=model_s),
+            "store_scores": check_bool("store_scores", self.store_scores),
+            "blacklist": DEFAULT_BLACKLIST if blacklist is True else tuple(blacklist or ()),
+            "conv_dict": MappingProxyType({word: tuple(common) for word, common in conv.items()}),
+        }
+        for name, value in checked.items():
+            object.__setattr__(self, name, value)
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The settings as JSON values (lists and objects): the component's
+        ``cfg`` and what ``cfg.json`` holds."""
+        return {**{f.name: getattr(self, f.name) for f in fields(self)},
+                "link_offsets": None if self.link_offsets is None else dict(self.link_offsets),
+                "blacklist": list(self.blacklist),
+                "conv_dict": {word: list(common) for word, common in self.conv_dict.items()}}
+
+
 #: The component settings a saved pipeline's cfg.json holds.
-COMPONENT_FIELDS = {"greedyness", *WINDOW_SETTINGS, "link_offsets", "top_antecedents",
-                    "store_scores", "blacklist", "conv_dict"}
+COMPONENT_FIELDS = {f.name for f in fields(CorefSettings)}
+
+
+class ReadOnlySettings(dict):
+    """A component's ``cfg``: its settings as JSON values (a dict, so that
+    ``json.dumps`` takes it), refusing changes (E479) rather than dropping them."""
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> None:
+        raise NeuralcorefError(Errors.E479)
+
+    __setitem__ = __delitem__ = __ior__ = update = setdefault = pop = popitem = clear = _refuse
+
+    def __reduce__(self):  # copies and pickles are made whole, not item by item
+        return (ReadOnlySettings, (dict(self),))
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 
 

@@ -1,7 +1,7 @@
 """Real parsed texts and a snapshot of everything the core derives from them.
 
 ``tests/fixtures/doc_arrays_expected.json`` holds the snapshots made before the
-stages read one :class:`~neuralcoref.core.doc_arrays.DocArrays` instead of calling
+stages read one :class:`~neuralcoref.core.doc.doc_arrays.DocArrays` instead of calling
 ``doc.to_array`` each (``python tests/doc_arrays_cases.py`` rewrites it):
 test_doc_arrays holds today's outputs bit-identical to them. Rewritten when a
 rule changes what they hold, and only then (last: the French rules class
@@ -85,9 +85,9 @@ def snapshot(doc: Doc, resolver) -> Dict[str, object]:
     """Mentions, features (vectors as a digest), pair codes, speakers, names,
     lexicon classes, binding, expletives, quotations and clusters of one Doc, as
     JSON values (uint64 hashes as digests)."""
-    from neuralcoref.core.expletives import expletive_tokens
-    from neuralcoref.core.featurize import featurize
-    from neuralcoref.core.quotes import attribute_quotations, quote_ids, quotations
+    from neuralcoref.core.mentions.expletives import expletive_tokens
+    from neuralcoref.core.features.featurize import featurize
+    from neuralcoref.core.doc.quotes import attribute_quotations, quote_ids, quotations
 
     rules = resolver.rules
     item = resolver.featurize_doc(doc)

@@ -15,10 +15,10 @@ from typing import Dict
 import numpy as np
 
 from neuralcoref.artifacts.model_dir import WEIGHTS_FILE, save_model
-from neuralcoref.core.contract import PAIR_LAYOUT
-from neuralcoref.core.mentions import MENTION_TYPES
-from neuralcoref.core.model import ModelConfig
-from neuralcoref.core.scoring import ScorerConfig, weight_shapes
+from neuralcoref.core.features.contract import PAIR_LAYOUT
+from neuralcoref.core.mentions.mentions import MENTION_TYPES
+from neuralcoref.core.scoring.model import ModelConfig
+from neuralcoref.core.scoring.scoring import ScorerConfig, weight_shapes
 
 SINGLE_SCORE = 2.5
 

@@ -11,9 +11,9 @@ from typing import List, Optional, Sequence, Tuple
 import numpy as np
 from spacy.tokens import Doc
 
-from neuralcoref.core.contract import C, CONTEXT_WINDOW, H, PAIR_CODES, SPAN_VECTORS, MentionFeatures
-from neuralcoref.core.doc_arrays import DocArrays, arrays_of, read_doc
-from neuralcoref.core.mentions import (  # private ones: the oracles reuse the runtime's own steps
+from neuralcoref.core.features.contract import C, CONTEXT_WINDOW, H, PAIR_CODES, SPAN_VECTORS, MentionFeatures
+from neuralcoref.core.doc.doc_arrays import DocArrays, arrays_of, read_doc
+from neuralcoref.core.mentions.mentions import (  # private ones: the oracles reuse the runtime's own steps
     DEP_ARGUMENT, DEP_CASE, DEP_CONJ, DEP_DETERMINER, DEP_LEFT_CUT, DEP_LEFT_DROP, DEP_NO_LIST,
     DEP_NUMBER_HEAD, DEP_PREPOSITION, DEP_PUNCT, DEP_RIGHT_CUT, DEP_SUBJECT, DEP_TRIM,
     DEP_ZERO_SUBJECT, ENT_REFERENTIAL, IOB_BEGIN, IOB_IN, LIST, MENTION_TYPES, Mentions, NOMINAL,
@@ -22,13 +22,13 @@ from neuralcoref.core.mentions import (  # private ones: the oracles reuse the r
     TAG_PUNCT, TokenArrays, WORD_PARTITIVE, WORD_PRONOUN, _HEAD_COLUMN, _filtered, _fold_classes,
     _only_whitespace, check_annotations, rule_tables,
 )
-from neuralcoref.core.pairs import nominal_window
-from neuralcoref.core.sets import isin
+from neuralcoref.core.features.pairs import nominal_window
+from neuralcoref.core.util.sets import isin
 from neuralcoref.errors import Errors, NeuralcorefError
 from neuralcoref.lang.base import LanguageRules
 
 
-# Features (neuralcoref.core._features, core/featurize.py).
+# Features (neuralcoref.core._features, core/features/featurize.py).
 #: The kernels' span hash (64-bit FNV-1a over word hashes); equal to _features.pyx.
 _HASH_SEED, _HASH_MULT, _MASK64 = 14695981039346656037, 1099511628211, (1 << 64) - 1
 _INT16_MAX = 32767
@@ -111,7 +111,7 @@ def span_vectors_reference(tensor: Optional[np.ndarray], sent_ids, starts, ends,
 
 
 def pair_codes_reference(features: MentionFeatures, ptr: np.ndarray, ante: np.ndarray) -> np.ndarray:
-    """Reference of :func:`neuralcoref.core.featurize.pair_codes` in plain numpy, for the parity tests.
+    """Reference of :func:`neuralcoref.core.features.featurize.pair_codes` in plain numpy, for the parity tests.
 
     RETURNS (ndarray): (n_pairs, len(PAIR_CODES)) int16.
     """
@@ -155,7 +155,7 @@ def _speaker_relation_reference(a: np.ndarray, m: np.ndarray) -> np.ndarray:
     return np.where(known, relation, 0)
 
 
-# Candidate antecedents (core/pairs.py).
+# Candidate antecedents (core/features/pairs.py).
 def candidate_antecedents_reference(
     is_pronoun: np.ndarray, head_hash: np.ndarray, max_dist: int, max_dist_match: int,
     max_dist_nominal: Optional[int] = None,
@@ -178,7 +178,7 @@ def candidate_antecedents_reference(
 
 
 def top_candidates_reference(scores: np.ndarray, ptr: np.ndarray, k: int) -> np.ndarray:
-    """Pure-numpy reference of :func:`neuralcoref.core.pairs.top_candidates`, for the parity tests."""
+    """Pure-numpy reference of :func:`neuralcoref.core.features.pairs.top_candidates`, for the parity tests."""
     kept = []
     for lo, hi in zip(ptr[:-1], ptr[1:]):
         order = np.argsort(-scores[lo:hi], kind="stable")[:k]  # stable: earlier ties first
@@ -186,10 +186,10 @@ def top_candidates_reference(scores: np.ndarray, ptr: np.ndarray, k: int) -> np.
     return np.concatenate(kept).astype(np.int64) if kept else np.zeros(0, np.int64)
 
 
-# Mentions (neuralcoref.core._mentions, core/mentions.py).
+# Mentions (neuralcoref.core._mentions, core/mentions/mentions.py).
 def token_arrays_reference(doc: Doc, rules: LanguageRules,
                            arrays: Optional[DocArrays] = None) -> TokenArrays:
-    """:func:`~neuralcoref.core.mentions.token_arrays` with :func:`token_classes_reference`
+    """:func:`~neuralcoref.core.mentions.mentions.token_arrays` with :func:`token_classes_reference`
     in place of the Cython kernel (the numpy folding of word and morphology classes
     is the runtime's own)."""
     arrays = arrays_of(doc, arrays)

@@ -1,16 +1,16 @@
 """Acronyms and the names they abbreviate, people named in part and their full
-names (neuralcoref.core.aliases), and how decoding joins them
-(clustering.join_aliases) and drops the words of a name from its cluster
-(clustering.drop_name_words)."""
+names (neuralcoref.core.discourse.aliases), and how decoding joins them
+(cluster_passes.join_aliases) and drops the words of a name from its cluster
+(cluster_passes.drop_name_words)."""
 from typing import Dict, Tuple
 
 import numpy as np
 
-from neuralcoref.core.aliases import acronym_aliases, given_name_conflicts, name_parts
-from neuralcoref.core.clustering import drop_name_words, join_aliases
-from neuralcoref.core.contract import GENDER, NUMBER
-from neuralcoref.core.doc_arrays import arrays_of
-from neuralcoref.core.mentions import extract_mentions
+from neuralcoref.core.discourse.aliases import acronym_aliases, given_name_conflicts, name_parts
+from neuralcoref.core.decode.cluster_passes import drop_name_words, join_aliases
+from neuralcoref.core.features.contract import GENDER, NUMBER
+from neuralcoref.core.doc.doc_arrays import arrays_of
+from neuralcoref.core.mentions.mentions import extract_mentions
 from neuralcoref.lang import en
 
 
@@ -27,8 +27,7 @@ def aliases_of(nlp, text: str, parts: bool = False) -> Dict[str, str]:
                                            mentions.types, repeats, names)
     if parts:
         assert not (aliases >= 0).any()
-        keys, words, aliases, _ = name_parts(arrays, en.RULES, mentions.starts, mentions.ends,
-                                             mentions.heads, mentions.types, repeats, names, aliases)
+        keys, words, aliases, _ = name_parts(arrays, en.RULES, mentions, repeats, names, aliases)
     out = {}
     for m in np.flatnonzero(aliases >= 0).tolist():
         a = int(aliases[m])
@@ -111,8 +110,7 @@ def words_inside_names(nlp, text: str) -> Dict[Tuple[int, int], str]:
     doc = nlp(text)
     mentions = extract_mentions(doc, en.RULES)
     n = len(mentions)
-    within = name_parts(arrays_of(doc, None), en.RULES, mentions.starts, mentions.ends, mentions.heads,
-                        mentions.types, np.zeros(n, np.uint64), np.zeros(n, np.uint64),
+    within = name_parts(arrays_of(doc, None), en.RULES, mentions, np.zeros(n, np.uint64), np.zeros(n, np.uint64),
                         np.full(n, -1, np.int32))[3]
     return {(int(mentions.starts[m]), int(mentions.ends[m])): doc[int(within[m])].text
             for m in np.flatnonzero(within >= 0).tolist()}
@@ -174,7 +172,7 @@ def test_aliases_two_given_names_of_one_family_are_two_people(nlp_en):
 
 
 def test_binding_with_pairs_keeps_what_it_held():
-    from neuralcoref.core.binding import Binding
+    from neuralcoref.core.discourse.binding import Binding
 
     base = Binding.from_pairs(4, [(2, 0)], np.array([-1, -1, -1, 1], dtype=np.int32))
     assert base.with_pairs([]) is base
@@ -201,7 +199,7 @@ def _titled_doc(rows):
 
 def test_name_words_after_a_title_whatever_the_tagger_says():
     # fr_core_news_md's parse: "Des Franches" is a preposition and a noun.
-    from neuralcoref.core.clustering import name_words
+    from neuralcoref.core.discourse.decode_signals import name_words
     from neuralcoref.lang import fr
     doc = _titled_doc([("Mme", 2, "nsubj", "NOUN"), ("Denis", 0, "flat:name", "PROPN"), ("reçut", 2, "ROOT", "VERB"),
                        ("Mme", 2, "obj", "NOUN"), ("Des", 5, "case", "ADP"), ("Franches", 3, "nmod", "NOUN"),

@@ -1,5 +1,5 @@
-"""Binding constraints (neuralcoref.core.binding), the expletive filter
-(neuralcoref.core.expletives), and decoding under the constraints.
+"""Binding constraints (neuralcoref.core.discourse.binding), the expletive filter
+(neuralcoref.core.mentions.expletives), and decoding under the constraints.
 
 The syntax is tested on hand-built parses (what the rules compute from a given
 parse) and on sentences the English pipeline parses (what users get).
@@ -15,14 +15,13 @@ from hypothesis import strategies as st
 import spacy
 from spacy.tokens import Doc
 
+from decode_calls import best_antecedents, decode_clusters, rescue_pronouns
 from neuralcoref.artifacts.model_dir import shipped_model_path
-from neuralcoref.core.binding import Binding, allowed_together, binding_constraints
-from neuralcoref.core.clustering import (attach_repeats, best_antecedents, join_speakers,
-                                   merge_repeats, rescue_pronouns)
-from neuralcoref.core.decode_passes import decode_clusters
-from neuralcoref.core.contract import GENDER, PERSON
-from neuralcoref.core.expletives import expletive_tokens
-from neuralcoref.core.mentions import extract_mentions
+from neuralcoref.core.discourse.binding import Binding, allowed_together, binding_constraints
+from neuralcoref.core.decode.cluster_passes import attach_repeats, join_speakers, merge_repeats
+from neuralcoref.core.features.contract import GENDER, PERSON
+from neuralcoref.core.mentions.expletives import expletive_tokens
+from neuralcoref.core.mentions.mentions import extract_mentions
 from neuralcoref.errors import NeuralcorefError
 from neuralcoref.lang import en, fr
 from neuralcoref.lang.base import LanguageRules
@@ -771,7 +770,7 @@ def test_binding_kernel_matches_a_loop(score_rows, pairs, binders, fallback):
 
 @pytest.mark.parametrize("size", [0, 1, 3, 6, 7, 20])
 def test_has_label_matches_isin_for_few_and_many_labels(size):
-    from neuralcoref.core.labels import has_label, label_ids
+    from neuralcoref.core.doc.labels import has_label, label_ids
     words = frozenset(f"w{i}" for i in range(size))
     column = label_ids(frozenset(f"w{i}" for i in range(0, 30, 2)))
     column = np.concatenate([column, np.zeros(3, np.uint64)])

@@ -7,16 +7,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from neuralcoref.core.clustering import (attach_repeats, best_antecedents, check_link_offsets,
-                                    clusters_from_links, coordination_preference,
-                                    greedyness_offset,
-                                    link_offsets_of, main_mention, merge_repeats, merge_shared_heads,
-                                    name_words,
-                                    one_span_per_head, prefer_near, repeat_keys, spans_of,
-                                    subject_salience)
-from neuralcoref.core.decode_passes import decode_clusters
-from neuralcoref.core.contract import DEP_CLASSES, GENDER, MENTION_CODES, MENTION_HASHES, NUMBER, PERSON
-from neuralcoref.core.mentions import MENTION_TYPES
+from decode_calls import best_antecedents, decode_clusters
+from neuralcoref.core.decode.antecedents import prefer_near
+from neuralcoref.core.decode.cluster_passes import (attach_repeats, clusters_from_links, main_mention, merge_repeats,
+                                                    merge_shared_heads, one_span_per_head, spans_of)
+from neuralcoref.core.discourse.decode_signals import (check_link_offsets, coordination_preference, greedyness_offset,
+                                                       link_offsets_of, name_words, repeat_keys, subject_salience)
+from neuralcoref.core.features.contract import DEP_CLASSES, GENDER, MENTION_CODES, MENTION_HASHES, NUMBER, PERSON
+from neuralcoref.core.mentions.mentions import MENTION_TYPES
 
 PRON, NOM, PROPER, LIST = (MENTION_TYPES.index(t) for t in ("pronominal", "nominal", "proper", "list"))
 
@@ -402,7 +400,7 @@ def test_clustering_repeat_keys_are_names_and_first_person_speakers():
 
 
 def test_clustering_person_conflicts_part_persons_of_one_voice():
-    from neuralcoref.core.clustering import person_conflicts
+    from neuralcoref.core.discourse.decode_signals import person_conflicts
     # narration: "I"(0) "he"(1) "me"(2); a quotation: "it"(3) "you"(4) "I"(5);
     # "Anna"(6); unknown voice: "I"(7) "you"(8)
     persons = np.array([1, 3, 1, 3, 2, 1, -1, 1, 2])
@@ -416,7 +414,7 @@ def test_clustering_person_conflicts_part_persons_of_one_voice():
 
 
 def test_clustering_speaker_conflicts_are_shared_through_speaker_links():
-    from neuralcoref.core.clustering import speaker_conflicts
+    from neuralcoref.core.discourse.decode_signals import speaker_conflicts
     # '"I"(0) am tired," said Anna(1). "I"(2) will help you(3)," replied Tom(4)':
     # 2 and 3 conflict (one voice); 0 speaks for 1, 2 for 4; 3 is 1 (the addressee).
     pairs = speaker_conflicts(np.array([[3, 2]]), np.array([[0, 1], [2, 4], [3, 1]]), 5)
@@ -481,7 +479,7 @@ def _anchor_setting(genders, types, classes=None):
 def test_clustering_anchor_gives_a_pronoun_chain_its_best_scored_person():
     # "Marenghi"(0) "the series"(1) "he"(2) "his"(3): "he" and "his" link to each
     # other; "Marenghi" scores under their thresholds, "the series" (a thing) higher.
-    from neuralcoref.core.clustering import anchor_pronoun_chains
+    from decode_calls import anchor_pronoun_chains
     from neuralcoref.lang.lexicon import MENTION_CLASSES
     types, persons, agreement, classes = _anchor_setting(
         ["unknown", "neut", "masc", "masc"], [PROPER, NOM, PRON, PRON],
@@ -498,7 +496,7 @@ def test_clustering_anchor_gives_a_pronoun_chain_its_best_scored_person():
 def test_clustering_anchor_leaves_a_chain_that_an_indefinite_pronoun_starts():
     # "Someone"(0) asked "the lawyer"(1) to check "his"(2) contract: "his" links to
     # Someone, a pronoun of no grammatical person that names somebody itself.
-    from neuralcoref.core.clustering import anchor_pronoun_chains
+    from decode_calls import anchor_pronoun_chains
     types, persons, agreement, classes = _anchor_setting(["unknown", "unknown", "masc"], [PRON, NOM, PRON])
     persons[0] = PERSON.index("unknown")
     ptr, ante = csr([[], [0], [1, 0]])
@@ -513,7 +511,7 @@ def test_clustering_anchor_leaves_a_chain_that_an_indefinite_pronoun_starts():
 
 
 def test_clustering_anchor_respects_gender_binding_and_language():
-    from neuralcoref.core.clustering import anchor_pronoun_chains
+    from decode_calls import anchor_pronoun_chains
     from neuralcoref.lang.lexicon import MENTION_CLASSES
     female = MENTION_CLASSES.index("female")
     # "Anna"(0) "Tom"(1) "she"(2): Tom scores best, but only Anna may be "she"
@@ -533,7 +531,7 @@ def test_clustering_anchor_respects_gender_binding_and_language():
 def test_clustering_anchor_refers_forward_within_the_sentence_only():
     # "he"(0) "the lawyer"(1) | "Tom"(2): no candidate before "he"; the lawyer
     # follows in its sentence, Tom in the next one.
-    from neuralcoref.core.clustering import anchor_pronoun_chains
+    from decode_calls import anchor_pronoun_chains
     from neuralcoref.lang.lexicon import MENTION_CLASSES
     person = MENTION_CLASSES.index("person")
     types, persons, agreement, classes = _anchor_setting(["masc", "unknown", "unknown"], [PRON, NOM, PROPER],
@@ -583,7 +581,7 @@ def test_clustering_decode_anchors_unless_thresholds_keep_the_pronoun_alone():
 def test_clustering_anchor_gives_a_bound_pronoun_any_allowed_mention():
     # "John"(0) "a dog"(1) "He"(2) "him"(3): "him" scores best with "He", which
     # principle B forbids; "a dog" is no person by the lexicon, yet "him" takes it.
-    from neuralcoref.core.clustering import anchor_pronoun_chains
+    from decode_calls import anchor_pronoun_chains
     types, persons, agreement, classes = _anchor_setting(["unknown", "unknown", "masc", "masc"],
                                                          [PROPER, NOM, PRON, PRON])
     ptr, ante = csr([[], [0], [1, 0], [2, 1, 0]])
@@ -670,7 +668,7 @@ def test_clustering_coordination_preference_gives_they_a_coordinated_subject():
 def test_clustering_refer_forward_moves_the_pronoun_alone_to_its_main_subject():
     # "Otto"(0) ... When "he"(1) was elected, "Kallergis"(2) formed "his"(3)
     # government: the model chained Otto, he and his; "he" refers forward.
-    from neuralcoref.core.clustering import refer_forward
+    from decode_calls import refer_forward
     from neuralcoref.lang.lexicon import MENTION_CLASSES
     male, inanimate = MENTION_CLASSES.index("male"), MENTION_CLASSES.index("inanimate")
     types, persons, agreement, classes = _anchor_setting(
@@ -688,9 +686,9 @@ def test_clustering_refer_forward_moves_the_pronoun_alone_to_its_main_subject():
 
 
 def test_clustering_forward_subjects_of_preposed_clauses_only(nlp_en):
-    from neuralcoref.core.cataphora import forward_subjects
-    from neuralcoref.core.doc_arrays import read_doc
-    from neuralcoref.core.mentions import extract_mentions
+    from neuralcoref.core.discourse.cataphora import forward_subjects
+    from neuralcoref.core.doc.doc_arrays import read_doc
+    from neuralcoref.core.mentions.mentions import extract_mentions
     from neuralcoref.lang import en
 
     def forward(text: str, rules=en.RULES):
@@ -714,8 +712,8 @@ def test_clustering_forward_subjects_of_preposed_clauses_only(nlp_en):
 
 
 def test_verb_phrase_trims_of_parsed_objects(nlp_en):
-    from neuralcoref.core.frames import verb_phrase_trims
-    from neuralcoref.core.mentions import extract_mentions
+    from neuralcoref.core.discourse.frames import verb_phrase_trims
+    from neuralcoref.core.mentions.mentions import extract_mentions
     from neuralcoref.lang import en
 
     doc = nlp_en("The lawyer accused the banker of fraud. The lawyer met the banker of the town.")
@@ -731,7 +729,7 @@ def test_verb_phrase_trims_of_parsed_objects(nlp_en):
 
 
 def test_without_verb_phrases_replaces_unless_the_short_span_is_clustered():
-    from neuralcoref.core.clustering import without_verb_phrases
+    from neuralcoref.core.decode.cluster_passes import without_verb_phrases
 
     trims = np.array([-1, 0, -1, 2, -1])
     assert without_verb_phrases([[1, 4]], trims) == [[0, 4]]

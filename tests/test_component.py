@@ -22,7 +22,8 @@ from spacy.training import Example
 
 from conftest import EN_PIPELINE
 from handmade import SINGLE_SCORE, write_handmade_model
-from neuralcoref.component import DEFAULT_BLACKLIST, NeuralCoref
+from neuralcoref.component import NeuralCoref, PipelineContext
+from neuralcoref.validation import DEFAULT_BLACKLIST, CorefSettings
 from neuralcoref.errors import ModelLoadError, NeuralcorefError
 from neuralcoref.extensions import MAINS_KEY, SCORES_KEY, set_clusters
 
@@ -125,7 +126,7 @@ def test_component_bad_settings(handmade_model, setting, value):
 def test_component_nan_greedyness(handmade_model):
     # NaN cannot pass through a spaCy config, but the class may be built directly
     with pytest.raises(NeuralcorefError, match=r"\[E170\] Setting 'greedyness'"):
-        NeuralCoref(spacy.blank("en").vocab, greedyness=float("nan"), model=str(handmade_model))
+        NeuralCoref(spacy.blank("en").vocab, settings=CorefSettings(greedyness=float("nan")), model=str(handmade_model))
 
 
 def test_component_missing_model_folder(tmp_path):
@@ -321,7 +322,7 @@ def test_component_vector_width_mismatch_with_a_document_prior(make_nlp, tmp_pat
 
 
 def test_component_document_prior_reaches_the_features(make_nlp, tmp_path):
-    from neuralcoref.core.contract import SPAN_VECTORS
+    from neuralcoref.core.features.contract import SPAN_VECTORS
     nlp = make_nlp(model=_model_with_prior(tmp_path / "m", 96, 1.0, 50.0))
     doc = nlp(ANNA)
     item = nlp.get_pipe("neuralcoref").resolver.featurize_doc(doc)
@@ -433,7 +434,7 @@ def test_component_bad_link_offsets(handmade_model, value):
     # spaCy's config validation rejects wrong types before the component sees
     # them; the class, built directly, checks them itself
     with pytest.raises(NeuralcorefError, match=r"\[E170\] Setting 'link_offsets'"):
-        NeuralCoref(spacy.blank("en").vocab, link_offsets=value, model=str(handmade_model))
+        NeuralCoref(spacy.blank("en").vocab, settings=CorefSettings(link_offsets=value), model=str(handmade_model))
 
 
 def test_component_unknown_link_offset_type_in_config(handmade_model):
@@ -493,7 +494,7 @@ def test_component_memory_linear_in_length(nlp_coref, make_nlp):
 
 
 def test_component_nothing_to_save_without_a_model(tmp_path):
-    pipe = NeuralCoref(spacy.blank("en").vocab, model=str(tmp_path / "none"), model_later=True)
+    pipe = NeuralCoref(spacy.blank("en").vocab, model=str(tmp_path / "none"), context=PipelineContext(model_later=True))
     assert pipe.model is None  # spaCy looks at pipe.model while building pipelines
     with pytest.raises(ModelLoadError, match=r"\[E102\]"):
         pipe.to_bytes()
@@ -540,4 +541,4 @@ def test_component_top_antecedents_batches_like_single_docs(make_nlp, handmade_t
 @pytest.mark.parametrize("value", [-1, 2.5, "5", True], ids=["negative", "float", "string", "bool"])
 def test_component_bad_top_antecedents(handmade_model, value):
     with pytest.raises(NeuralcorefError, match=r"\[E170\] Setting 'top_antecedents'"):
-        NeuralCoref(spacy.blank("en").vocab, top_antecedents=value, model=str(handmade_model))
+        NeuralCoref(spacy.blank("en").vocab, settings=CorefSettings(top_antecedents=value), model=str(handmade_model))

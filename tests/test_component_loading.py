@@ -5,6 +5,7 @@ in the pipeline's language."""
 import pickle
 import shutil
 import warnings
+from dataclasses import replace
 from pathlib import Path
 from typing import List
 
@@ -14,8 +15,8 @@ from spacy.tokens import Doc
 
 from conftest import EN_PIPELINE
 from neuralcoref.api import Coref
-from neuralcoref.component import DEFAULT_CONFIG, checked_settings
-from neuralcoref.validation import COMPONENT_FIELDS
+from neuralcoref.component import DEFAULT_CONFIG
+from neuralcoref.validation import COMPONENT_FIELDS, CorefSettings
 
 #: UD labels and parts of speech of the hand-built Spanish pipeline.
 UD_LABELS = ["ROOT", "nsubj", "obj", "obl", "case", "det", "punct", "mark", "ccomp", "cc",
@@ -152,11 +153,11 @@ def test_component_loading_config_override_wins(saved_pipeline, name, value):
     pipe = loaded.get_pipe("neuralcoref")
     section = loaded.config["components"]["neuralcoref"]
     # the component holds what nlp.config shows: the override, and the saved rest
-    assert pipe.cfg == checked_settings(**{k: section[k] for k in COMPONENT_FIELDS})
+    assert pipe.cfg == CorefSettings(**{k: section[k] for k in COMPONENT_FIELDS}).to_dict()
     if isinstance(value, dict):
         assert pipe.cfg[name] == {**SAVED[name], **value}
     else:
-        assert pipe.cfg[name] == checked_settings(**{**SAVED, name: value})[name]
+        assert pipe.cfg[name] == CorefSettings(**{**SAVED, name: value}).to_dict()[name]
     if name != "greedyness":
         assert pipe.cfg["greedyness"] == 0.4
     if name in ("greedyness", "top_antecedents"):
@@ -166,7 +167,7 @@ def test_component_loading_config_override_wins(saved_pipeline, name, value):
 def test_component_loading_settings_changed_after_building_survive(handmade_model, tmp_path):
     nlp = spacy.blank("en")
     pipe = nlp.add_pipe("neuralcoref", config={"model": str(handmade_model)})
-    pipe.cfg["max_dist"] = 9  # not in nlp.config: only cfg.json holds it
+    pipe.settings = replace(pipe.settings, max_dist=9)  # not in nlp.config: only cfg.json holds it
     nlp.to_disk(tmp_path / "pipeline")
     assert spacy.load(tmp_path / "pipeline").get_pipe("neuralcoref").cfg["max_dist"] == 9
     overridden = spacy.load(tmp_path / "pipeline", config={"components": {"neuralcoref": {"max_dist": 3}}})

@@ -1,10 +1,11 @@
-"""neuralcoref.core.decode_passes: the decoder as ordered passes, rules switched off by name."""
+"""neuralcoref.core.decode.decode_passes: the decoder as ordered passes, rules switched off by name."""
 import numpy as np
 import pytest
 
-from neuralcoref.core.binding import Binding
-from neuralcoref.core.decode_passes import PASSES, RULES, DecodeState, decode_clusters, run_passes
-from neuralcoref.core.decoding import DecodeSettings, check_rules
+from decode_calls import decode_clusters
+from neuralcoref.core.discourse.binding import Binding
+from neuralcoref.core.decode.decode_passes import PASSES, RULES, DecodeState, run_passes
+from neuralcoref.core.decode.decoding import DecodeSettings, check_rules
 from neuralcoref.errors import NeuralcorefError
 
 

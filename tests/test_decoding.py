@@ -1,14 +1,14 @@
-"""neuralcoref.core.decoding: decode inputs packed for storage and unpacked, one decode."""
+"""neuralcoref.core.decode.decoding: decode inputs packed for storage and unpacked, one decode."""
 from dataclasses import replace
 
 import numpy as np
 import pytest
 
-from neuralcoref.core.binding import Binding
-from neuralcoref.core.decode_passes import decode_clusters
-from neuralcoref.core.decoding import (PACKED_ARRAYS, DecodeInputs, DecodeSettings, DocScores, decode,
-                                  pack_inputs, unpack_inputs)
-from neuralcoref.core.mentions import MENTION_TYPES
+from decode_calls import decode_clusters
+from neuralcoref.core.discourse.binding import Binding
+from neuralcoref.core.decode.decoding import (PACKED_ARRAYS, DecodeInputs, DecodeSettings, DocScores, decode,
+                                              pack_inputs, unpack_inputs)
+from neuralcoref.core.mentions.mentions import MENTION_TYPES
 
 PRONOMINAL, PROPER = MENTION_TYPES.index("pronominal"), MENTION_TYPES.index("proper")
 
@@ -98,7 +98,7 @@ def test_decoding_settings_are_checked():
 def test_decoding_inputs_fingerprint_follows_what_the_rules_fingerprint_leaves_out():
     from dataclasses import replace
 
-    from neuralcoref.core.decoding import inputs_fingerprint
+    from neuralcoref.core.decode.decoding import inputs_fingerprint
     from neuralcoref.lang import get_rules
     from neuralcoref.lang.base import labels
 
@@ -114,7 +114,7 @@ def test_decoding_inputs_fingerprint_follows_what_the_rules_fingerprint_leaves_o
 def test_decoding_inputs_fingerprint_follows_the_code(tmp_path, monkeypatch):
     # A change to the code that computes the inputs re-featurizes a training
     # cache, even between two commits of one version.
-    import neuralcoref.core.decoding as decoding
+    import neuralcoref.core.decode.decoding as decoding
     from neuralcoref.lang import get_rules
 
     source = tmp_path / "aliases.py"
@@ -125,5 +125,5 @@ def test_decoding_inputs_fingerprint_follows_the_code(tmp_path, monkeypatch):
     source.write_text("RULE = 2\n")
     assert decoding.inputs_fingerprint(get_rules("en")) != before
     monkeypatch.undo()
-    assert all((folder / "decoding.py").is_file() or (folder / "base.py").is_file()
+    assert all((folder / "resolver.py").is_file() or (folder / "base.py").is_file()
                for folder in decoding._SOURCES)  # the real folders hold the code

@@ -9,10 +9,10 @@ from spacy.tokens import Doc
 
 from doc_arrays_cases import EXPECTED, PIPELINES, parsed_docs, resolvers, snapshot
 from neuralcoref.artifacts.model_dir import load_model
-from neuralcoref.core.doc_arrays import ATTRS, DocArrays, read_doc
-from neuralcoref.core.featurize import FeatureTables, featurize
-from neuralcoref.core.mentions import ATTRS as MENTION_ATTRS
-from neuralcoref.core.mentions import extract_mentions
+from neuralcoref.core.doc.doc_arrays import ATTRS, DocArrays, read_doc
+from neuralcoref.core.features.featurize import FeatureTables, featurize
+from neuralcoref.core.mentions.mentions import ATTRS as MENTION_ATTRS
+from neuralcoref.core.mentions.mentions import extract_mentions
 from neuralcoref.core.resolver import Resolver
 from neuralcoref.errors import NeuralcorefError
 from neuralcoref.lang import en

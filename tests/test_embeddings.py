@@ -3,8 +3,8 @@ import numpy as np
 import pytest
 from spacy.strings import get_string_id
 
-from neuralcoref.core.embeddings import WordVocab, build_vocab
-from neuralcoref.core.scoring import FIRST_WORD_ROW, NONE_ROW, OOV_ROW
+from neuralcoref.core.scoring.embeddings import WordVocab, build_vocab
+from neuralcoref.core.scoring.scoring import FIRST_WORD_ROW, NONE_ROW, OOV_ROW
 
 WORDS = ["the", "dog", "woman", "girl", "man"]
 

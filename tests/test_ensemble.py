@@ -12,12 +12,12 @@ from typer.testing import CliRunner
 from neuralcoref.apps.cli import app
 from neuralcoref.artifacts.ensemble import save_ensemble
 from neuralcoref.artifacts.model_dir import load_model, save_model
-from neuralcoref.core.clustering import greedyness_offset
-from neuralcoref.core.contract import MentionFeatures
-from neuralcoref.core.featurize import pair_codes
-from neuralcoref.core.model import CorefModel, ModelConfig
-from neuralcoref.core.pairs import candidate_antecedents
-from neuralcoref.core.scoring import ScorerConfig
+from neuralcoref.core.discourse.decode_signals import greedyness_offset
+from neuralcoref.core.features.contract import MentionFeatures
+from neuralcoref.core.features.featurize import pair_codes
+from neuralcoref.core.scoring.model import CorefModel, ModelConfig
+from neuralcoref.core.features.pairs import candidate_antecedents
+from neuralcoref.core.scoring.scoring import ScorerConfig
 from neuralcoref.errors import ModelLoadError, NeuralcorefError
 
 from oracles import top_candidates_reference

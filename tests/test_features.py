@@ -12,16 +12,17 @@ from hypothesis import strategies as st
 from spacy.tokens import Doc
 
 from neuralcoref.core import _features
-from neuralcoref.core import contract, featurize as F, featurize as featurizer
-from neuralcoref.core.contract import (AGREEMENT, C, COUNT_BINS, DEFINITENESS, DEP_CLASSES, DISTANCE_BINS,
-                                       DISTANCE_CAP, ENTITY_CLASSES, GENDER, H, LENGTH_BINS, MENTION_CODES,
-                                       MENTION_HASHES, MENTION_LAYOUT, NUMBER, PAIR_CODES, PAIR_LAYOUT,
-                                       PERSON, SCHEMA_HASH, SPAN_VECTORS, WORD_SLOTS, Block, Layout,
-                                       MentionFeatures, schema_hash)
-from neuralcoref.core.expand import expand_mention_codes, expand_pair_codes, pair_tables
-from neuralcoref.core.featurize import FeatureTables, featurize, hash_words, pair_codes
-from neuralcoref.core.mentions import MENTION_TYPES, Mentions, extract_mentions
-from neuralcoref.core.pairs import candidate_antecedents
+from neuralcoref.core.features import contract, featurize as F, featurize as featurizer
+from neuralcoref.core.features.contract import (AGREEMENT, C, COUNT_BINS, DEFINITENESS, DEP_CLASSES,
+                                                DISTANCE_BINS, DISTANCE_CAP, ENTITY_CLASSES, GENDER, H,
+                                                LENGTH_BINS, MENTION_CODES, MENTION_HASHES, MENTION_LAYOUT,
+                                                NUMBER, PAIR_CODES, PAIR_LAYOUT, PERSON, SCHEMA_HASH,
+                                                SPAN_VECTORS, WORD_SLOTS, Block, Layout, MentionFeatures,
+                                                schema_hash)
+from neuralcoref.core.features.expand import expand_mention_codes, expand_pair_codes, pair_tables
+from neuralcoref.core.features.featurize import FeatureTables, featurize, hash_words, pair_codes
+from neuralcoref.core.features.pairs import candidate_antecedents
+from neuralcoref.core.mentions.mentions import MENTION_TYPES, Mentions, extract_mentions
 from neuralcoref.corpora.gold import set_speakers
 from neuralcoref.errors import NeuralcorefError
 from neuralcoref.lang.en import RULES
@@ -108,7 +109,7 @@ def test_features_schema_hash_is_stable():
     assert schema_hash() == SCHEMA_HASH
     assert len(SCHEMA_HASH) == 16 and int(SCHEMA_HASH, 16) >= 0
     # Not salted per process (json + sha1, never Python's hash()).
-    code = "from neuralcoref.core.contract import SCHEMA_HASH; print(SCHEMA_HASH)"
+    code = "from neuralcoref.core.features.contract import SCHEMA_HASH; print(SCHEMA_HASH)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == SCHEMA_HASH
 
@@ -528,7 +529,7 @@ def test_features_slice_and_concat(make_doc):
 
 
 def test_features_expand_mention_codes_kernel_matches_numpy(make_doc):
-    from neuralcoref.core.expand import _expand_mention_codes_numpy
+    from neuralcoref.core.features.expand import _expand_mention_codes_numpy
     _, feats = features_of(make_doc(JOHN_DOG))
     rng = np.random.default_rng(0)
     random = rng.integers(0, 3, (40, len(MENTION_CODES))).astype(np.int32)
@@ -548,7 +549,7 @@ def test_features_expand_mention_codes_kernel_matches_numpy(make_doc):
 
 
 def test_features_word_slots_kernel_matches_numpy():
-    from neuralcoref.core import featurize as F
+    from neuralcoref.core.features import featurize as F
     rng = np.random.default_rng(3)
     n_tok = 30
     lower = rng.integers(1, 2 ** 63, n_tok, dtype=np.uint64)
@@ -616,8 +617,8 @@ def test_features_value_counts_and_nesting_kernels_match_numpy():
 
 
 def test_features_clause_persons_from_morphology_and_auxiliaries(en_vocab):
-    from neuralcoref.core.doc_arrays import read_doc
-    from neuralcoref.core.frames import frame_verbs
+    from neuralcoref.core.discourse.frames import frame_verbs
+    from neuralcoref.core.doc.doc_arrays import read_doc
 
     words = ["She", "has", "left", "and", "I", "have", "stayed", "with", "them"]
     doc = Doc(en_vocab, words=words, heads=[2, 2, 2, 2, 6, 6, 2, 6, 7],
@@ -728,7 +729,7 @@ def test_features_schema_lists_every_code_column():
 
 
 def test_features_earlier_value_counts_count_only_preceding_equal_values():
-    from neuralcoref.core.featurize import _earlier_value_counts
+    from neuralcoref.core.features.featurize import _earlier_value_counts
 
     values = np.array([5, 0, 5, 3, 5, 3, 0], dtype=np.uint64)
     assert _earlier_value_counts(values).tolist() == [0, 0, 1, 0, 2, 1, 0]
@@ -736,7 +737,7 @@ def test_features_earlier_value_counts_count_only_preceding_equal_values():
 
 
 def test_features_gender_lexicon_fills_names_and_nouns(nlp_en):
-    from neuralcoref.core.contract import GENDER
+    from neuralcoref.core.features.contract import GENDER
 
     doc = nlp_en("Mary Smith met my brother and the doctor.")
     mentions, feats = features_of(doc)
@@ -749,8 +750,8 @@ def test_features_gender_lexicon_fills_names_and_nouns(nlp_en):
 def test_features_french_name_lexicon_overrides_the_parsers_guess():
     import spacy
     from conftest import build_doc
-    from neuralcoref.core.contract import GENDER
-    from neuralcoref.core.featurize import FeatureTables
+    from neuralcoref.core.features.contract import GENDER
+    from neuralcoref.core.features.featurize import FeatureTables
     from neuralcoref.lang import get_rules
 
     rules = get_rules("fr")

@@ -262,7 +262,7 @@ def test_first_hour_symbols_are_never_mentions(coref_en):
 def test_first_hour_symbol_spans_dropped_by_the_extractor(make_doc):
     # Emoji parsed as nouns, as the English pipeline does: never candidate mentions,
     # while a span mixing them with a word stays one.
-    from neuralcoref.core.mentions import extract_mentions
+    from neuralcoref.core.mentions.mentions import extract_mentions
     from neuralcoref.lang import get_rules
     from oracles import extract_mentions_reference
 

@@ -17,8 +17,8 @@ from conftest import SAMPLE_CONLL
 from handmade import write_bomb
 from neuralcoref.apps.cli import app
 from neuralcoref.artifacts.model_dir import (CONFIG_FILE, VOCAB_FILE, WEIGHTS_FILE, file_checksums, load_model,
-                                   shipped_model_path, write_checksums)
-from neuralcoref.core.scoring import weight_shapes
+                                             shipped_model_path, write_checksums)
+from neuralcoref.core.scoring.scoring import weight_shapes
 from neuralcoref.errors import NeuralcorefError, quote
 
 SHIPPED = ["en", "en_fast", "en_portable", "fr", "fr_sm"]

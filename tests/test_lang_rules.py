@@ -12,7 +12,7 @@ import pytest
 import spacy
 from spacy.tokens import Doc
 
-from neuralcoref.core.mentions import MENTION_TYPES, extract_mentions
+from neuralcoref.core.mentions.mentions import MENTION_TYPES, extract_mentions
 from neuralcoref.errors import NeuralcorefError
 from neuralcoref.lang import (
     available_languages,
@@ -365,8 +365,8 @@ def test_lang_rules_punctuation_alone_is_never_a_mention():
 
 
 def test_lang_rules_fr_word_morphs_give_the_referents_features():
-    from neuralcoref.core.contract import GENDER, MENTION_CODES
-    from neuralcoref.core.featurize import FeatureTables, featurize
+    from neuralcoref.core.features.contract import GENDER, MENTION_CODES
+    from neuralcoref.core.features.featurize import FeatureTables, featurize
     # "Sa mère sourit , dit -elle ." : "sa" feminine by agreement with "mère"
     rows = [("Sa", 1, "det", "DET", "Gender=Fem|Number=Sing|Poss=Yes"), ("mère", 2, "nsubj", "NOUN",
             "Gender=Fem|Number=Sing"), ("sourit", 2, "ROOT", "VERB"), (",", 2, "punct", "PUNCT"),
@@ -410,8 +410,8 @@ def test_rules_saliences_are_decoding_weights(name):
 def test_lang_rules_fr_expletive_flag_only_for_expletive_labels():
     # "Il pleut et il chante .": impersonal "il" (expl:subj) is flagged, a
     # referential subject "il" (nsubj) is not
-    from neuralcoref.core.contract import C
-    from neuralcoref.core.featurize import FeatureTables, featurize
+    from neuralcoref.core.features.contract import C
+    from neuralcoref.core.features.featurize import FeatureTables, featurize
     rows = [("Il", 1, "expl:subj", "PRON", "Person=3"), ("pleut", 1, "ROOT", "VERB"),
             ("et", 4, "cc", "CCONJ"), ("il", 4, "nsubj", "PRON", "Person=3"),
             ("chante", 1, "conj", "VERB"), (".", 1, "punct", "PUNCT")]
@@ -448,7 +448,7 @@ def test_lang_rules_binding_and_expletive_fields_stay_out_of_the_fingerprint():
 def test_lang_rules_generic_ud_rules_bind_nothing_and_keep_every_pronoun():
     # Without a language's words, UD labels alone name no personal pronoun:
     # no binding constraint and no expletive filter (the parser's expl label
-    # alone is not trusted, see neuralcoref.core.expletives).
+    # alone is not trusted, see neuralcoref.core.mentions.expletives).
     assert not ud.RULES.binding_principles and not ud.RULES.binding_pronoun_words
     assert not (ud.RULES.weather_lemmas or ud.RULES.extraposition_lemmas or ud.RULES.copula_lemmas)
     assert get_rules("en").binding_principles == labels("A", "B", "C", "N", "P", "I")

@@ -1,12 +1,12 @@
-"""French "celui-ci" / "celle-ci", "the latter" (neuralcoref.core.latter)."""
+"""French "celui-ci" / "celle-ci", "the latter" (neuralcoref.core.discourse.latter)."""
 import numpy as np
 import spacy
 from spacy.tokens import Doc
 
-from neuralcoref.core.contract import C, GENDER, MENTION_CODES, NUMBER
-from neuralcoref.core.doc_arrays import arrays_of
-from neuralcoref.core.latter import latter_referents
-from neuralcoref.core.mentions import MENTION_TYPES
+from neuralcoref.core.features.contract import C, GENDER, MENTION_CODES, NUMBER
+from neuralcoref.core.doc.doc_arrays import arrays_of
+from neuralcoref.core.discourse.latter import latter_referents
+from neuralcoref.core.mentions.mentions import MENTION_TYPES
 from neuralcoref.lang import en, fr
 
 PROPER, NOMINAL, PRONOMINAL = (MENTION_TYPES.index(t) for t in ("proper", "nominal", "pronominal"))

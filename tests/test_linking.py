@@ -14,8 +14,8 @@ from typer.testing import CliRunner
 from neuralcoref.apps.cli import app
 from neuralcoref.artifacts.kb import KB_ARRAYS, KB_CONFIG, load_kb
 from neuralcoref.artifacts.kb_build import build_kb, derived_aliases, read_kb_tsv
-from neuralcoref.core.link_scorer import LinkScorer
-from neuralcoref.core.linking import N_FEATURES, alias_key
+from neuralcoref.core.linking.link_scorer import LinkScorer
+from neuralcoref.core.linking.linking import N_FEATURES, alias_key
 from neuralcoref.corpora.entities import EntityMention, link_scores, read_entities, write_entities
 from neuralcoref.errors import KBLoadError, NeuralcorefError
 from neuralcoref.extensions import get_clusters, set_clusters
@@ -376,7 +376,7 @@ PLACES_ENTS = ["O", "O", "O", "B-GPE", "O", "B-GPE", "O", "O", "O", "B-GPE", "O"
 
 
 def test_linking_gum_spans_hold_a_place_in_apposition_not_a_list(make_doc):
-    from neuralcoref.core.linking import DocContext, _in_list, appositive_end
+    from neuralcoref.core.linking.linking import DocContext, _in_list, appositive_end
 
     doc = make_doc(PLACES, ents=PLACES_ENTS)
     assert appositive_end(doc, 3, 4) == 6  # "Portland , Oregon": GUM's mention
@@ -400,7 +400,7 @@ IODINE = [("Salt", 1, "nsubj", "NOUN"), ("holds", 1, "ROOT", "VERB"), ("iodine",
 
 
 def test_linking_extracted_mentions_outside_clusters_are_units(make_doc, tmp_path):
-    from neuralcoref.core.linking import EXTRACTED, LINK_FEATURES, extracted_mentions, link_features, link_units
+    from neuralcoref.core.linking.linking import EXTRACTED, LINK_FEATURES, extracted_mentions, link_features, link_units
     from neuralcoref.lang import get_rules
 
     (tmp_path / "kb.tsv").write_text("id\tname\taliases\tprior\ttype\tdescription\n"
@@ -442,7 +442,7 @@ def _counting_extractor(monkeypatch):
 
 def test_linking_reuses_the_mentions_of_the_coreference_component(make_doc, handmade_model, kb_dir, monkeypatch):
     from neuralcoref.component import NeuralCoref
-    from neuralcoref.core.linking import extracted_mentions
+    from neuralcoref.core.linking.linking import extracted_mentions
     from neuralcoref.lang import get_rules
 
     calls = _counting_extractor(monkeypatch)
@@ -461,8 +461,9 @@ def test_linking_extracts_the_mentions_itself_when_none_are_kept(make_doc, handm
     import pickle
 
     from neuralcoref.component import NeuralCoref
-    from neuralcoref.core.shared_mentions import kept_mentions
+    from neuralcoref.core.mentions.shared_mentions import kept_mentions
     from neuralcoref.lang import get_rules
+    from neuralcoref.validation import CorefSettings
 
     calls = _counting_extractor(monkeypatch)
     doc = make_doc(OBAMA, ents=OBAMA_ENTS)
@@ -481,7 +482,7 @@ def test_linking_extracts_the_mentions_itself_when_none_are_kept(make_doc, handm
     assert len(calls) == 4
     # A blacklist leaves mentions out: none are kept.
     blacklisted = make_doc(OBAMA, ents=OBAMA_ENTS)
-    NeuralCoref(doc.vocab, model=str(handmade_model), blacklist=["he"])(blacklisted)
+    NeuralCoref(doc.vocab, model=str(handmade_model), settings=CorefSettings(blacklist=["he"]))(blacklisted)
     linker(blacklisted)
     assert len(calls) == 5
 
@@ -499,8 +500,8 @@ HARROW_TSV = ("id\tname\taliases\tprior\ttype\tdescription\n"
 
 
 def test_linking_a_name_after_its_title_is_a_full_alias(make_doc, tmp_path):
-    from neuralcoref.core.linking import LINK_FEATURES, Unit, link_features
-    from neuralcoref.core.name_forms import untitled
+    from neuralcoref.core.linking.linking import LINK_FEATURES, Unit, link_features
+    from neuralcoref.core.linking.name_forms import untitled
 
     assert untitled("senator hatfield") == "hatfield" and untitled("vice president mondale") == "mondale"
     assert untitled("harrow school") == "" and untitled("president") == ""
@@ -515,7 +516,7 @@ def test_linking_a_name_after_its_title_is_a_full_alias(make_doc, tmp_path):
 
 
 def test_linking_doc_candidates_come_from_names_elsewhere_in_the_doc(make_doc, tmp_path):
-    from neuralcoref.core.linking import LINK_FEATURES, Unit, link_features
+    from neuralcoref.core.linking.linking import LINK_FEATURES, Unit, link_features
 
     (tmp_path / "kb.tsv").write_text(HARROW_TSV, encoding="utf8")
     kb = build_kb(read_kb_tsv(tmp_path / "kb.tsv"))
@@ -534,7 +535,7 @@ def test_linking_doc_candidates_come_from_names_elsewhere_in_the_doc(make_doc, t
 
 
 def test_linking_doc_candidates_leave_units_the_kb_names_in_full(make_doc, tmp_path):
-    from neuralcoref.core.linking import Unit, link_features
+    from neuralcoref.core.linking.linking import Unit, link_features
 
     (tmp_path / "kb.tsv").write_text(HARROW_TSV + "Q9\tSchool\t\t\tabstract\tinstitution\n", encoding="utf8")
     kb = build_kb(read_kb_tsv(tmp_path / "kb.tsv"))
@@ -547,7 +548,7 @@ def test_linking_doc_candidates_leave_units_the_kb_names_in_full(make_doc, tmp_p
 
 
 def test_linking_component_setting_doc_candidates(make_doc, tmp_path):
-    from neuralcoref.core.linking import LINK_FEATURES, N_FEATURES
+    from neuralcoref.core.linking.linking import LINK_FEATURES, N_FEATURES
 
     (tmp_path / "kb.tsv").write_text(HARROW_TSV, encoding="utf8")
     kb = build_kb(read_kb_tsv(tmp_path / "kb.tsv"))

@@ -8,7 +8,7 @@ import spacy
 from spacy.tokens import Doc
 
 from neuralcoref.core import _mentions
-from neuralcoref.core.mentions import (
+from neuralcoref.core.mentions.mentions import (
     ATTRS,
     MENTION_TYPES,
     TABLE_ATTRS,

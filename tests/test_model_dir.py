@@ -10,9 +10,9 @@ import pytest
 from handmade import handmade_weights, write_handmade_model
 from neuralcoref.artifacts.model_dir import (CARD_FILE, CONFIG_FILE, VOCAB_FILE, WEIGHTS_FILE, read_config,
                                              load_model, resolve_model_path, save_model, shipped_model_path)
-from neuralcoref.core.contract import SCHEMA_HASH
-from neuralcoref.core.model import ModelConfig
-from neuralcoref.core.scoring import ScorerConfig, weight_shapes
+from neuralcoref.core.features.contract import SCHEMA_HASH
+from neuralcoref.core.scoring.model import ModelConfig
+from neuralcoref.core.scoring.scoring import ScorerConfig, weight_shapes
 from neuralcoref.errors import ModelLoadError
 
 

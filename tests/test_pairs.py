@@ -5,17 +5,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from neuralcoref.core import _features
-from neuralcoref.core.contract import MentionFeatures
-from neuralcoref.core.pairs import (DEFAULT_MAX_DIST, DEFAULT_MAX_DIST_MATCH, anaphor_index,
-                               candidate_antecedents, candidate_window, nominal_window,
-                               top_candidates)
+from neuralcoref.core.features.contract import MentionFeatures
+from neuralcoref.core.features.pairs import (DEFAULT_MAX_DIST, DEFAULT_MAX_DIST_MATCH, anaphor_index,
+                                             candidate_antecedents, candidate_window, nominal_window,
+                                             top_candidates)
 
 from oracles import candidate_antecedents_reference, top_candidates_reference
 
 
 def features(is_pronoun, head_hash) -> MentionFeatures:
     """Mention features with only the columns candidate_antecedents reads set."""
-    from neuralcoref.core.contract import C, H, MENTION_CODES, MENTION_HASHES, WORD_SLOTS
+    from neuralcoref.core.features.contract import C, H, MENTION_CODES, MENTION_HASHES, WORD_SLOTS
     n = len(is_pronoun)
     codes = np.zeros((n, len(MENTION_CODES)), dtype=np.int32)
     codes[:, C["type"]] = np.where(np.asarray(is_pronoun, dtype=bool), 0, 1)

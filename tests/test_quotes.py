@@ -1,4 +1,4 @@
-"""Speakers from quotation marks and dialogue dashes (neuralcoref.core.quotes)."""
+"""Speakers from quotation marks and dialogue dashes (neuralcoref.core.doc.quotes)."""
 import numpy as np
 import pytest
 import spacy
@@ -6,11 +6,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from spacy.tokens import Doc
 
-from neuralcoref.core.contract import C, PAIR_CODES
-from neuralcoref.core.featurize import FeatureTables, featurize, pair_codes
-from neuralcoref.core.mentions import extract_mentions
-from neuralcoref.core.pairs import candidate_antecedents
-from neuralcoref.core.quotes import quote_ids
+from neuralcoref.core.features.contract import C, PAIR_CODES
+from neuralcoref.core.features.featurize import FeatureTables, featurize, pair_codes
+from neuralcoref.core.mentions.mentions import extract_mentions
+from neuralcoref.core.features.pairs import candidate_antecedents
+from neuralcoref.core.doc.quotes import quote_ids
 from neuralcoref.corpora.gold import set_speakers
 from neuralcoref.lang import en, fr
 
@@ -123,8 +123,9 @@ def test_quote_speakers_match_the_token_by_token_reference(tokens):
 
 
 # Speakers of quotations, for decoding (attribute_quotations, speaker_links).
-from neuralcoref.core.clustering import join_speakers, pronoun_persons  # noqa: E402
-from neuralcoref.core.quotes import attribute_quotations, quotations, speaker_links, voices  # noqa: E402
+from neuralcoref.core.decode.cluster_passes import join_speakers
+from neuralcoref.core.discourse.decode_signals import pronoun_persons  # noqa: E402
+from neuralcoref.core.doc.quotes import attribute_quotations, quotations, speaker_links, voices  # noqa: E402
 
 
 def _speakers(doc, rules):
@@ -299,7 +300,7 @@ def test_a_french_turn_runs_to_the_end_of_its_paragraph(nlp_fr_md):
 
 
 # Turns of a script, chat log or interview ("Mary: ..."), read as quotations.
-from neuralcoref.core.quotes import name_turns, speaker_pairs  # noqa: E402
+from neuralcoref.core.doc.quotes import name_turns, speaker_pairs  # noqa: E402
 
 DIALOGUE = "Mary: Are you coming tonight?\nJohn: Yes, I will.\nMary: Great, I love it."
 

@@ -4,7 +4,7 @@ import pytest
 
 from handmade import write_handmade_model
 from neuralcoref.artifacts.model_dir import load_model
-from neuralcoref.core.pairs import anaphor_index
+from neuralcoref.core.features.pairs import anaphor_index
 from neuralcoref.core.resolver import Resolver
 from neuralcoref.lang.en import RULES
 

@@ -5,15 +5,15 @@ from typing import Dict
 import numpy as np
 import pytest
 
-from neuralcoref.core import scoring
-from neuralcoref.core.contract import (C, COUNT_BINS, DEFINITENESS, DEP_CLASSES, ENTITY_CLASSES, GENDER,
-                                       MENTION_CODES, MENTION_HASHES, MENTION_LAYOUT, NUMBER, PAIR_CODES,
-                                       PAIR_LAYOUT, PERSON, SPAN_VECTORS, WORD_SLOTS, MentionFeatures)
-from neuralcoref.core.expand import expand_mention_codes, expand_pair_codes
-from neuralcoref.core.featurize import pair_codes
-from neuralcoref.core.mentions import MENTION_TYPES
-from neuralcoref.core.pairs import anaphor_index, candidate_antecedents
-from neuralcoref.core.scoring import ScorerConfig, Scorers, weight_shapes
+from neuralcoref.core.features.contract import (C, COUNT_BINS, DEFINITENESS, DEP_CLASSES, ENTITY_CLASSES, GENDER,
+                                                MENTION_CODES, MENTION_HASHES, MENTION_LAYOUT, NUMBER, PAIR_CODES,
+                                                PAIR_LAYOUT, PERSON, SPAN_VECTORS, WORD_SLOTS, MentionFeatures)
+from neuralcoref.core.features.expand import expand_mention_codes, expand_pair_codes
+from neuralcoref.core.features.featurize import pair_codes
+from neuralcoref.core.features.pairs import anaphor_index, candidate_antecedents
+from neuralcoref.core.mentions.mentions import MENTION_TYPES
+from neuralcoref.core.scoring import scoring
+from neuralcoref.core.scoring.scoring import ScorerConfig, Scorers, weight_shapes
 
 CONFIGS = {
     "vectors-and-embeddings": ScorerConfig(vector_dim=5, vocab_size=9, embedding_dim=3,

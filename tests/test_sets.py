@@ -3,9 +3,9 @@ import numpy as np
 import pytest
 from spacy.tokens import Doc
 
-from neuralcoref.core import featurize
-from neuralcoref.core.labels import has_label, label_ids
-from neuralcoref.core.sets import SMALL_PRODUCT, isin
+from neuralcoref.core.doc.labels import has_label, label_ids
+from neuralcoref.core.features import featurize
+from neuralcoref.core.util.sets import SMALL_PRODUCT, isin
 
 DTYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64, np.bool_]
 
@@ -89,7 +89,7 @@ def test_featurize_lookup_short_path_matches_distinct_values(n, monkeypatch):
 
 
 def test_label_codes_groups_a_class_map_once_and_codes_each_label():
-    from neuralcoref.core.labels import _class_label_sets, label_codes
+    from neuralcoref.core.doc.labels import _class_label_sets, label_codes
     classes = {"i": "1s", "me": "1s", "we": "1p", "you": "2"}
     codes = {"1s": 1, "1p": 2, "2": 3}
     column = label_ids(frozenset(["i"])).tolist() + label_ids(frozenset(["we"])).tolist() + [0] \
@@ -130,8 +130,8 @@ def test_resolver_settings_follow_greedyness_and_offsets(handmade_model):
 
 @pytest.mark.parametrize("n", [0, 3, 64, 65, 150])
 def test_mentions_word_types_short_path_matches_unique(n, en_vocab, monkeypatch):
-    from neuralcoref.core import mentions
-    from neuralcoref.core.doc_arrays import read_doc
+    from neuralcoref.core.doc.doc_arrays import read_doc
+    from neuralcoref.core.mentions import mentions
     words = [["The", "cat", "saw", "the", "Cat", ",", "😀"][i % 7] for i in range(n)]
     arrays = read_doc(Doc(en_vocab, words=words))
     texts, inverse = mentions._word_types(arrays)
@@ -144,9 +144,9 @@ def test_mentions_word_types_short_path_matches_unique(n, en_vocab, monkeypatch)
 
 def test_early_exits_answer_as_the_whole_computation(en_vocab):
     # A Doc with no neuter pronoun to ask about, or no pronoun at all.
-    from neuralcoref.core.cataphora import forward_subjects
-    from neuralcoref.core.doc_arrays import read_doc
-    from neuralcoref.core.expletives import in_predicative_frame
+    from neuralcoref.core.discourse.cataphora import forward_subjects
+    from neuralcoref.core.doc.doc_arrays import read_doc
+    from neuralcoref.core.mentions.expletives import in_predicative_frame
     from neuralcoref.lang.en import RULES
     arrays = read_doc(Doc(en_vocab, words=["After", "Mary", "left", ",", "John", "slept"],
                           heads=[2, 2, 5, 5, 5, 5], deps=["mark", "nsubj", "advcl", "punct", "nsubj", "ROOT"],
@@ -160,7 +160,7 @@ def test_early_exits_answer_as_the_whole_computation(en_vocab):
 
 
 def test_sets_union_find_and_owner_map():
-    from neuralcoref.core.cluster_sets import UnionFind, owner_map
+    from neuralcoref.core.util.cluster_sets import UnionFind, owner_map
 
     sets = UnionFind(6)
     for a, b in [(0, 1), (2, 3), (1, 3), (5, 5)]:

@@ -9,7 +9,7 @@ import spacy
 from challenge import CASES, FRENCH_CASES, Parsed, check, make_doc, parse_case, parse_markup
 from conftest import EN_PIPELINE
 from neuralcoref.artifacts.model_dir import load_model, shipped_model_path
-from neuralcoref.core.contract import SCHEMA_HASH
+from neuralcoref.core.features.contract import SCHEMA_HASH
 from neuralcoref.extensions import set_clusters
 
 #: Challenge cases each shipped model passes; the others are expected failures.

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from threadpoolctl import threadpool_info, threadpool_limits
 
-from neuralcoref.core.threads import SMALL_BATCH_MENTIONS, one_blas_thread
+from neuralcoref.core.util.threads import SMALL_BATCH_MENTIONS, one_blas_thread
 
 
 def _blas_threads():
@@ -65,7 +65,7 @@ def test_threads_concurrent_callers_restore_once(two_threads):
 
 
 def test_resolver_scores_on_one_blas_thread(two_threads, nlp_coref, monkeypatch):
-    from neuralcoref.core import scoring
+    from neuralcoref.core.scoring import scoring
 
     seen = []
     original = scoring.Scorers.mention_parts

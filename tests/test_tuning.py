@@ -11,7 +11,7 @@ from neuralcoref.api import add_neuralcoref, load_spacy
 from neuralcoref.apps.cli import app
 from neuralcoref.artifacts.model_dir import load_model, shipped_model_path
 from neuralcoref.artifacts.tuning import DEFAULT_GRID, tune_link_offsets
-from neuralcoref.core.mentions import MENTION_TYPES
+from neuralcoref.core.mentions.mentions import MENTION_TYPES
 
 runner = CliRunner()
 

@@ -21,7 +21,7 @@ from neuralcoref.apps.server import parse_request
 from neuralcoref.apps.server_limits import ServerLimits, make_limits
 from neuralcoref.component import NeuralCoref
 from neuralcoref.errors import NeuralcorefError
-from neuralcoref.validation import (check_bool, check_choice, check_float, check_int, check_known,
+from neuralcoref.validation import (CorefSettings, check_bool, check_choice, check_float, check_int, check_known,
                                     check_text, check_with, word_lists, words)
 
 needs_fastapi = pytest.mark.skipif(importlib.util.find_spec("fastapi") is None,
@@ -143,7 +143,7 @@ def test_validation_component_settings(handmade_model):
                            ("max_dist_nominal", 2.0), ("top_antecedents", False), ("store_scores", 1),
                            ("blacklist", "you"), ("conv_dict", {"Anna": "woman"})):
         with raises("E170", f"Setting '{setting}' of neuralcoref is "):
-            NeuralCoref(vocab, model=str(handmade_model), **{setting: value})
+            NeuralCoref(vocab, model=str(handmade_model), settings=CorefSettings(**{setting: value}))
     with raises("E170", "Setting 'max_dist' of neuralcoref is -1"):
         spacy.blank("en").add_pipe("neuralcoref", config={"model": str(handmade_model), "max_dist": -1})
 
@@ -156,8 +156,8 @@ def test_validation_component_config_types_are_spacys(handmade_model):
 
 
 def test_validation_component_keeps_checked_values(handmade_model):
-    pipe = NeuralCoref(spacy.blank("en").vocab, model=str(handmade_model), greedyness=1,
-                       max_dist=np.int64(4), blacklist=("you",), conv_dict={"Anna": ("woman",)})
+    settings = CorefSettings(greedyness=1, max_dist=np.int64(4), blacklist=("you",), conv_dict={"Anna": ("woman",)})
+    pipe = NeuralCoref(spacy.blank("en").vocab, model=str(handmade_model), settings=settings)
     assert pipe.cfg["greedyness"] == 1.0 and type(pipe.cfg["max_dist"]) is int
     assert pipe.cfg["blacklist"] == ["you"] and pipe.cfg["conv_dict"] == {"Anna": ["woman"]}
     json.dumps(pipe.cfg)  # what to_disk writes

@@ -60,7 +60,7 @@ class TrainConfig:
     mention_hidden (List[int] | None): hidden sizes of the mention scorer, whose
         scores of both mentions are added to pair scores (None: no mention scorer).
     refine (bool | str): entity-level second pass (antecedents as soft clusters,
-        Entity Equalization; neuralcoref/core/entities.py): True in every phase,
+        Entity Equalization; neuralcoref/core/scoring/entities.py): True in every phase,
         "late" only in the top_pairs and ranking phases (REFINE_LATE_LOSSES); the
         model decodes with it, and dev is scored with it, in both cases.
     mention_loss_weight (float): weight of the auxiliary mention-detection loss

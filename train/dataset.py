@@ -2,7 +2,7 @@
 
 Candidate pairs and pair codes come from the runtime's
 :func:`neuralcoref.core.prepare.candidate_pairs` (as the resolver's), applied document by document; expansions to float inputs use the runtime's
-:func:`~neuralcoref.core.expand.expand_mention_codes` / ``expand_pair_codes``.
+:func:`~neuralcoref.core.features.expand.expand_mention_codes` / ``expand_pair_codes``.
 """
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from typing import Dict, Optional
 
 import numpy as np
 
-from neuralcoref.core.contract import PAIR_CODES
-from neuralcoref.core.embeddings import WordVocab
-from neuralcoref.core.expand import expand_mention_codes, expand_pair_codes
+from neuralcoref.core.features.contract import PAIR_CODES
+from neuralcoref.core.scoring.embeddings import WordVocab
+from neuralcoref.core.features.expand import expand_mention_codes, expand_pair_codes
 from neuralcoref.core.prepare import candidate_pairs
 
 from .storage import FeaturizedCorpus
@@ -115,7 +115,7 @@ class TrainingData:
         self.n_tokens: Optional[np.ndarray] = None
 
     def set_soft_clusters(self, members: Optional[np.ndarray], weights: Optional[np.ndarray]) -> None:
-        """Soft clusters (from :func:`neuralcoref.core.entities.soft_clusters`) that batches
+        """Soft clusters (from :func:`neuralcoref.core.scoring.entities.soft_clusters`) that batches
         carry for the entity-level second pass; None for plain batches."""
         self.members, self.weights = members, weights
 

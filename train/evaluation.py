@@ -1,7 +1,7 @@
 """Dev evaluation during training: PyTorch scores, the runtime's decoding, the project's scorer.
 
 The stored dev features hold everything the runtime's
-:func:`~neuralcoref.core.decoding.decode` reads (train/storage.py), so the dev F1
+:func:`~neuralcoref.core.decode.decoding.decode` reads (train/storage.py), so the dev F1
 that picks a checkpoint is the F1 the exported model gets on the same documents,
 and tuning (:mod:`neuralcoref.artifacts.tuning`) runs on them without parsing dev again.
 """
@@ -13,10 +13,10 @@ import numpy as np
 import torch
 
 from neuralcoref.artifacts.tuning import (ScoredDev, ScoredDoc, TuneResult, best_uniform_offset, tune_offsets,
-                                uniform_offsets)
-from neuralcoref.core.contract import C
-from neuralcoref.core.decoding import DocScores
-from neuralcoref.core.entities import soft_clusters
+                                          uniform_offsets)
+from neuralcoref.core.features.contract import C
+from neuralcoref.core.decode.decoding import DocScores
+from neuralcoref.core.scoring.entities import soft_clusters
 from neuralcoref.corpora.coref_scorer import CorefScores, remove_singletons, score_documents
 
 from .batching import make_batches
@@ -115,7 +115,7 @@ def scored_dev(data: TrainingData, single: np.ndarray, pair: np.ndarray,
 def decode(data: TrainingData, single: np.ndarray, pair: np.ndarray, mention: np.ndarray,
            offset: float = 0.0) -> List[List[List[Tuple[int, int]]]]:
     """Predicted clusters (token spans) of every document, decoded by the runtime's
-    :func:`~neuralcoref.core.decoding.decode` with every input the component uses.
+    :func:`~neuralcoref.core.decode.decoding.decode` with every input the component uses.
 
     mention (float32 (n,)): mention scores, which pick a cluster's span per head.
     offset (float): added to the single scores of every mention type (a link threshold to tune).

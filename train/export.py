@@ -6,9 +6,9 @@ from pathlib import Path
 from typing import Dict, List, Optional
 
 from neuralcoref.artifacts.model_dir import load_model, save_model
-from neuralcoref.core.embeddings import WordVocab
-from neuralcoref.core.model import ModelConfig
-from neuralcoref.core.pairs import nominal_window
+from neuralcoref.core.scoring.embeddings import WordVocab
+from neuralcoref.core.scoring.model import ModelConfig
+from neuralcoref.core.features.pairs import nominal_window
 from neuralcoref.corpora.coref_scorer import CorefScores
 from neuralcoref.lang.base import LanguageRules
 

@@ -23,9 +23,9 @@ from tqdm import tqdm
 
 from neuralcoref.about import __version__
 from neuralcoref.artifacts.model_dir import pipeline_id
-from neuralcoref.core.contract import SCHEMA_HASH, SPAN_VECTORS
-from neuralcoref.core.decoding import inputs_fingerprint
-from neuralcoref.core.featurize import FeatureTables, prior_argument
+from neuralcoref.core.features.contract import SCHEMA_HASH, SPAN_VECTORS
+from neuralcoref.core.decode.decoding import inputs_fingerprint
+from neuralcoref.core.features.featurize import FeatureTables, prior_argument
 from neuralcoref.core.prepare import Windows, prepare_doc
 from neuralcoref.corpora.conll import conll_files, read_conll_path
 from neuralcoref.corpora.gold import parse_conll_docs

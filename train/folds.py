@@ -36,7 +36,7 @@ from typing import Dict, List, Optional, Sequence, Union
 import numpy as np
 import torch
 
-from neuralcoref.core.embeddings import build_vocab
+from neuralcoref.core.scoring.embeddings import build_vocab
 from neuralcoref.errors import Errors, NeuralcorefError
 from neuralcoref.lang import get_pipeline_rules
 

@@ -1,4 +1,4 @@
-"""Training the linking scorer (``neuralcoref.core.linking``) on GUM train.
+"""Training the linking scorer (``neuralcoref.core.linking.linking``) on GUM train.
 
     python -m neuralcoref.train.linker --conll gum/train.english.v4_gold_conll \\
         --entities gum/entities.train.tsv --wiki-map gum/wiki_map.tab --out neuralcoref/kbs/linker
@@ -29,8 +29,8 @@ from torch import nn
 
 from neuralcoref.artifacts.kb import KnowledgeBase
 from neuralcoref.artifacts.kb_build import build_kb, gum_records
-from neuralcoref.core.link_scorer import LinkScorer
-from neuralcoref.core.linking import N_FEATURES, DocContext, Unit, link_features, link_units
+from neuralcoref.core.linking.link_scorer import LinkScorer
+from neuralcoref.core.linking.linking import N_FEATURES, DocContext, Unit, link_features, link_units
 from neuralcoref.corpora.entities import EntityMention, read_entities
 from neuralcoref.extensions import get_clusters
 
@@ -69,7 +69,7 @@ def unit_labels(units: Sequence[Unit], gold: Dict[Tuple[int, int], Optional[str]
 
 def extracted_mentions(doc: Doc) -> List[Tuple[int, int, int]]:
     """The mention extractor's mentions, as the linker reads them at run time."""
-    from neuralcoref.core.linking import extracted_mentions as extracted
+    from neuralcoref.core.linking.linking import extracted_mentions as extracted
     from neuralcoref.lang import get_rules
 
     return extracted(doc, get_rules(doc.lang_))

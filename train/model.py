@@ -1,6 +1,6 @@
 """PyTorch scorers with exactly the runtime's weight names and shapes.
 
-Parameters are created from :func:`neuralcoref.core.scoring.weight_shapes` — the same
+Parameters are created from :func:`neuralcoref.core.scoring.scoring.weight_shapes` — the same
 function the numpy runtime checks its weights against — so export is a rename of
 ``__`` to ``.`` and a test holds both forward passes to the same scores.
 """
@@ -13,8 +13,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from neuralcoref.core.contract import SPAN_VECTORS
-from neuralcoref.core.scoring import FIRST_WORD_ROW, OOV_ROW, ScorerConfig, weight_shapes
+from neuralcoref.core.features.contract import SPAN_VECTORS
+from neuralcoref.core.scoring.scoring import FIRST_WORD_ROW, OOV_ROW, ScorerConfig, weight_shapes
 
 
 def _key(name: str) -> str:

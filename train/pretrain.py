@@ -28,9 +28,9 @@ import torch
 from tqdm import tqdm
 
 from neuralcoref.artifacts.model_dir import pipeline_id
-from neuralcoref.core.contract import SCHEMA_HASH
-from neuralcoref.core.embeddings import WordVocab, build_vocab
-from neuralcoref.core.scoring import ScorerConfig
+from neuralcoref.core.features.contract import SCHEMA_HASH
+from neuralcoref.core.scoring.embeddings import WordVocab, build_vocab
+from neuralcoref.core.scoring.scoring import ScorerConfig
 from neuralcoref.errors import Errors, NeuralcorefError, Warnings
 from neuralcoref.lang import get_pipeline_rules
 

@@ -37,11 +37,11 @@ from tqdm import tqdm
 
 from neuralcoref.about import __version__
 from neuralcoref.artifacts.model_dir import pipeline_id
-from neuralcoref.core.contract import C, H, SCHEMA_HASH, SPAN_VECTORS, WORD_SLOTS, MentionFeatures
-from neuralcoref.core.decoding import inputs_fingerprint
-from neuralcoref.core.doc_arrays import read_doc
-from neuralcoref.core.featurize import FeatureTables
-from neuralcoref.core.mentions import PROPER, extract_mentions
+from neuralcoref.core.features.contract import C, H, SCHEMA_HASH, SPAN_VECTORS, WORD_SLOTS, MentionFeatures
+from neuralcoref.core.decode.decoding import inputs_fingerprint
+from neuralcoref.core.doc.doc_arrays import read_doc
+from neuralcoref.core.features.featurize import FeatureTables
+from neuralcoref.core.mentions.mentions import PROPER, extract_mentions
 from neuralcoref.core.prepare import prepare_doc
 from neuralcoref.errors import Errors, NeuralcorefError
 from neuralcoref.lang.base import LanguageRules

@@ -15,9 +15,9 @@ from typing import Dict, List, Optional, Tuple, Union
 import numpy as np
 import torch
 
-from neuralcoref.core.contract import SCHEMA_HASH
-from neuralcoref.core.embeddings import WordVocab
-from neuralcoref.core.scoring import FIRST_WORD_ROW
+from neuralcoref.core.features.contract import SCHEMA_HASH
+from neuralcoref.core.scoring.embeddings import WordVocab
+from neuralcoref.core.scoring.scoring import FIRST_WORD_ROW
 from neuralcoref.errors import Errors, NeuralcorefError, Warnings
 
 from .model import CorefScorers

@@ -39,7 +39,7 @@ from typing import Dict, Iterable, List, Mapping, Optional, Union
 
 import numpy as np
 
-from neuralcoref.core.contract import C
+from neuralcoref.core.features.contract import C
 from neuralcoref.errors import Errors, NeuralcorefError
 
 #: What an unannotated candidate mention is in a scheme.

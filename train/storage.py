@@ -2,7 +2,7 @@
 
 A folder holds one array per kind, all documents concatenated (floats, ints and
 hashes apart), the document offsets, what decoding needs besides the scores
-(``decode_*.npy``: :func:`neuralcoref.core.decoding.pack_inputs`), each document's gold
+(``decode_*.npy``: :func:`neuralcoref.core.decode.decoding.pack_inputs`), each document's gold
 clusters, the training words' counts, and ``manifest.json`` with the feature
 schema hash and what the data was made from. Writing goes to a temporary folder renamed at the end, so an
 interrupted run never leaves half a cache behind.
@@ -17,8 +17,8 @@ from typing import Dict, List, Mapping, Sequence, Tuple
 
 import numpy as np
 
-from neuralcoref.core.contract import SCHEMA_HASH, MentionFeatures, check_schema
-from neuralcoref.core.decoding import PACKED_ARRAYS, DecodeInputs, pack_inputs, unpack_inputs
+from neuralcoref.core.features.contract import SCHEMA_HASH, MentionFeatures, check_schema
+from neuralcoref.core.decode.decoding import PACKED_ARRAYS, DecodeInputs, pack_inputs, unpack_inputs
 from neuralcoref.errors import Errors, NeuralcorefError
 
 ARRAYS = ("codes", "hashes", "words", "vectors", "labels", "doc_offsets")
@@ -39,7 +39,7 @@ class FeaturizedCorpus:
     manifest (dict): schema hash, sources, counts, extractor recall.
     word_counts (Dict[str, int]): lowercased training words and their counts.
     decoding (Mapping[str, ndarray]): every document's decode inputs, packed
-        (:func:`neuralcoref.core.decoding.pack_inputs`); see :meth:`decode_inputs`.
+        (:func:`neuralcoref.core.decode.decoding.pack_inputs`); see :meth:`decode_inputs`.
     """
 
     features: MentionFeatures
@@ -62,7 +62,7 @@ class FeaturizedCorpus:
 
     def decode_inputs(self, d: int) -> DecodeInputs:
         """RETURNS (DecodeInputs): what decoding needs about document d's mentions,
-        as :func:`neuralcoref.core.decoding.decode_inputs` computed it from its Doc."""
+        as :func:`neuralcoref.core.decode.decoding.decode_inputs` computed it from its Doc."""
         return unpack_inputs(self.decoding, d, self.doc_slice(d))
 
 

@@ -26,8 +26,8 @@ from spacy.language import Language
 
 from neuralcoref.artifacts.model_dir import pipeline_vectors_fingerprint
 from neuralcoref.artifacts.tuning import record_offsets
-from neuralcoref.core.embeddings import WordVocab, build_vocab
-from neuralcoref.core.scoring import FIRST_WORD_ROW, ScorerConfig
+from neuralcoref.core.scoring.embeddings import WordVocab, build_vocab
+from neuralcoref.core.scoring.scoring import FIRST_WORD_ROW, ScorerConfig
 from neuralcoref.corpora.conll import conll_files
 from neuralcoref.corpora.coref_scorer import CorefScores
 from neuralcoref.errors import Errors, NeuralcorefError

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Dict, List, Sequence, Tuple, Union
 
 import numpy as np
 
-from neuralcoref.core.contract import C
+from neuralcoref.core.features.contract import C
 from neuralcoref.corpora.conll import read_conll
 from neuralcoref.errors import Errors, NeuralcorefError
 

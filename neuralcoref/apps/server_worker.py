@@ -29,7 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import (TYPE_CHECKING, Any, Callable, Deque, Dict, Iterable, Iterator, List, NamedTuple,
                     Optional, Sequence, Set, Tuple)
 
-from ..core.threads import one_blas_thread_per_worker
+from ..core.util.threads import one_blas_thread_per_worker
 from ..errors import Errors, NeuralcorefError, quote
 from .server_limits import RequestError, ServerLimits
 from .workers import die_with_parent

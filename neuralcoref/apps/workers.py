@@ -20,7 +20,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Callable, Iterator, Optional
 
-from ..core.threads import one_blas_thread_per_worker
+from ..core.util.threads import one_blas_thread_per_worker
 
 #: prctl option: the signal a process gets when the thread that forked it exits.
 PR_SET_PDEATHSIG = 1

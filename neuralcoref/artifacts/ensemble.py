@@ -28,11 +28,11 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ..core.clustering import greedyness_offset
-from ..core.contract import MENTION_LAYOUT, SPAN_VECTORS, WORD_SLOTS
-from ..core.model import CorefModel, ModelConfig
-from ..core.pairs import check_top_antecedents, nominal_window
-from ..core.scoring import FIRST_WORD_ROW, OOV_ROW, ScorerConfig
+from ..core.discourse.decode_signals import greedyness_offset
+from ..core.features.contract import MENTION_LAYOUT, SPAN_VECTORS, WORD_SLOTS
+from ..core.features.pairs import check_top_antecedents, nominal_window
+from ..core.scoring.model import CorefModel, ModelConfig
+from ..core.scoring.scoring import FIRST_WORD_ROW, OOV_ROW, ScorerConfig
 from ..errors import Errors, NeuralcorefError, Warnings
 from .model_dir import CARD_FILE, load_model, save_model
 

@@ -32,7 +32,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ..core.linking import alias_key, key_hash
+from ..core.linking.linking import alias_key, key_hash
 from ..errors import Errors, KBLoadError
 from ..validation import file_sha256 as _sha256
 

@@ -2,7 +2,7 @@
 
 A folder holds ``config.json`` (feature schema hash, language, scorer sizes,
 decoding defaults), ``weights.npz`` (float32 arrays named by
-:func:`neuralcoref.core.scoring.weight_shapes`, loaded with ``allow_pickle=False``),
+:func:`neuralcoref.core.scoring.scoring.weight_shapes`, loaded with ``allow_pickle=False``),
 ``vocab.json`` (the embedding vocabulary) and ``model_card.md``. Everything is
 checked when the folder is loaded, so a corrupted or mismatched model fails with a
 coded error at load time, never at prediction time. The checksums in config.json
@@ -24,12 +24,12 @@ from typing import Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Seq
 
 import numpy as np
 
-from ..core.clustering import check_link_offsets
-from ..core.contract import SCHEMA_HASH
-from ..core.embeddings import WordVocab
-from ..core.model import CorefModel, ModelConfig
-from ..core.pairs import check_top_antecedents
-from ..core.scoring import FIRST_WORD_ROW, Scorers, weight_shapes
+from ..core.discourse.decode_signals import check_link_offsets
+from ..core.features.contract import SCHEMA_HASH
+from ..core.features.pairs import check_top_antecedents
+from ..core.scoring.embeddings import WordVocab
+from ..core.scoring.model import CorefModel, ModelConfig
+from ..core.scoring.scoring import FIRST_WORD_ROW, Scorers, weight_shapes
 from ..errors import Errors, ModelLoadError, Warnings
 from ..validation import checksum_problems, config_problems, file_sha256, is_int, loads_json
 

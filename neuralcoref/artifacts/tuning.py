@@ -5,7 +5,7 @@ anaphors of different types want different thresholds (names and nominals
 usually link best a little more eagerly than pronouns). Tuning scores the
 dev documents once (:class:`ScoredDev`), then searches one offset per mention
 type (coordinate ascent over a grid, re-decoding only with the runtime's
-:func:`~neuralcoref.core.decoding.decode`), and records the best offsets in a copy
+:func:`~neuralcoref.core.decode.decoding.decode`), and records the best offsets in a copy
 of the model folder (``config.json``, ``defaults.link_offsets``), where the
 component and ``Coref`` find them. Training tunes with the same
 :func:`tune_offsets` on its stored dev features (no second parse).
@@ -23,8 +23,8 @@ from spacy.language import Language
 from spacy.tokens import Doc
 from tqdm import tqdm
 
-from ..core.decoding import DecodeInputs, DecodeSettings, DocScores, decode
-from ..core.mentions import MENTION_TYPES
+from ..core.decode.decoding import DecodeInputs, DecodeSettings, DocScores, decode
+from ..core.mentions.mentions import MENTION_TYPES
 from ..core.resolver import Resolver
 from ..corpora.conll import read_conll_path
 from ..corpora.coref_scorer import CorefScores, remove_singletons, score_documents
@@ -65,7 +65,7 @@ class ScoredDoc:
 
 class ScoredDev:
     """Dev documents scored once, decoded again under any settings by
-    :func:`~neuralcoref.core.decoding.decode`: the runtime's featurized Docs
+    :func:`~neuralcoref.core.decode.decoding.decode`: the runtime's featurized Docs
     (:func:`scored_docs`) or training's stored dev features alike.
 
     docs (Sequence[ScoredDoc]): the documents.

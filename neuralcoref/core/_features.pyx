@@ -2,7 +2,7 @@
 """Cython kernels of the runtime: span hashing, candidate antecedents, pair codes,
 the pair scorer's first layer and decoding.
 
-Private: use :mod:`neuralcoref.core.contract` and :mod:`neuralcoref.core.pairs`, which own
+Private: use :mod:`neuralcoref.core.features.contract` and :mod:`neuralcoref.core.features.pairs`, which own
 the feature layout, validate inputs and keep pure-numpy references of these
 kernels for the parity tests. All inputs are ``const`` memoryviews, so read-only
 (memory-mapped) arrays work.

@@ -1,7 +1,7 @@
 # cython: boundscheck=False, wraparound=False, cdivision=True
 """Cython kernels of mention extraction, over arrays from ``doc.to_array``.
 
-Private: use :mod:`neuralcoref.core.mentions`, which validates inputs, documents the
+Private: use :mod:`neuralcoref.core.mentions.mentions`, which validates inputs, documents the
 bit masks and keeps a pure-numpy reference of each kernel for the parity tests.
 """
 import numpy as np

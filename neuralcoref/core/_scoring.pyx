@@ -1,7 +1,7 @@
 # cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Cython kernel of the pair scorer: a pair's whole network in one pass.
 
-Private: :mod:`neuralcoref.core.scoring` prepares the weights and keeps the numpy
+Private: :mod:`neuralcoref.core.scoring.scoring` prepares the weights and keeps the numpy
 forward pass that the parity tests hold this kernel to. All inputs are ``const``
 memoryviews, so read-only (memory-mapped) arrays work.
 """

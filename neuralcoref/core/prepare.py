@@ -18,12 +18,12 @@ from spacy.tokens import Doc
 
 from ..errors import Errors, NeuralcorefError
 from ..lang.base import LanguageRules
-from .contract import MentionFeatures
-from .decoding import DecodeInputs, decode_inputs
-from .doc_arrays import read_doc
-from .featurize import FeatureTables, featurize, pair_codes
-from .mentions import Mentions, extract_mentions
-from .pairs import candidate_antecedents
+from .decode.decoding import DecodeInputs, decode_inputs
+from .doc.doc_arrays import read_doc
+from .features.contract import MentionFeatures
+from .features.featurize import FeatureTables, featurize, pair_codes
+from .features.pairs import candidate_antecedents
+from .mentions.mentions import Mentions, extract_mentions
 
 #: Given a Doc's mentions, each one's "document" window: (starts, ends) token offsets.
 Windows = Callable[[Mentions], Tuple[np.ndarray, np.ndarray]]

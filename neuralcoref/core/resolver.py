@@ -17,16 +17,17 @@ from spacy.tokens import Doc
 from ..errors import Warnings
 from ..lang import get_rules
 from ..lang.base import LanguageRules
-from .binding import Binding
-from .clustering import check_link_offsets, main_mention
-from .contract import MentionFeatures
-from .decoding import DecodeInputs, DecodeSettings, DocScores, decode
-from .featurize import FeatureTables, prior_argument
-from .mentions import Mentions
-from .model import CorefModel, ModelConfig
-from .pairs import check_top_antecedents, nominal_window
+from .decode.cluster_passes import main_mention
+from .decode.decoding import DecodeInputs, DecodeSettings, DocScores, decode
+from .discourse.binding import Binding
+from .discourse.decode_signals import check_link_offsets
+from .features.contract import MentionFeatures
+from .features.featurize import FeatureTables, prior_argument
+from .features.pairs import check_top_antecedents, nominal_window
+from .mentions.mentions import Mentions
 from .prepare import candidate_pairs, prepare_doc
-from .threads import one_blas_thread
+from .scoring.model import CorefModel, ModelConfig
+from .util.threads import one_blas_thread
 
 
 @dataclass
@@ -97,51 +98,64 @@ class _Featurized:
         return self.inputs.binding
 
 
-class Resolver:
-    """Resolves coreference on parsed Docs with a loaded model.
+@dataclass(frozen=True)
+class ResolverSettings:
+    """How a :class:`Resolver` picks candidates and links.
 
-    model (CorefModel): the scorers and vocabulary.
-    rules (LanguageRules | None): mention rules; by default the model's language's.
     greedyness (float): 0-1; 0.5 links as trained, higher links more.
     max_dist (int): preceding mentions considered as antecedents of a pronoun.
     max_dist_match (int): how far back head-matching mentions are considered.
     max_dist_nominal (int | None): preceding mentions considered as antecedents
         of other mentions (names, nominals); None: ``max_dist``.
-    blacklist (Iterable[str]): lowercased words never resolved (e.g. "i", "you").
     link_offsets (Mapping[str, float] | None): link threshold offset per mention
-        type (see :func:`~neuralcoref.core.clustering.check_link_offsets`); None: the
+        type (see :func:`~neuralcoref.core.discourse.decode_signals.check_link_offsets`); None: the
         model's (``neuralcoref tune`` records them), else none.
     top_antecedents (int | None): for an ensemble, the candidates of each
         mention that all members score, picked by the first member's scores
         (coarse-to-fine pruning); 0: all candidates; None: the model's setting,
         else 0. Single models always score every candidate.
+    """
+
+    greedyness: float = 0.5
+    max_dist: int = 50
+    max_dist_match: int = 500
+    max_dist_nominal: Optional[int] = None
+    link_offsets: Optional[Mapping[str, float]] = None
+    top_antecedents: Optional[int] = None
+
+
+class Resolver:
+    """Resolves coreference on parsed Docs with a loaded model.
+
+    model (CorefModel): the scorers and vocabulary.
+    rules (LanguageRules | None): mention rules; by default the model's language's.
+    settings (ResolverSettings): greedyness, candidate window, link offsets,
+        ensemble pruning.
     conv_dict (Mapping[str, Sequence[str]] | None): rare words represented by the
         mean embedding of common ones.
+    blacklist (Iterable[str]): lowercased words never resolved (e.g. "i", "you").
     check_rules (bool): warn (W100, W101) when ``rules`` are not the model's;
         False for a caller that warned already (the component, at add_pipe).
     """
 
     def __init__(self, model: CorefModel, rules: Optional[LanguageRules] = None,
-                 greedyness: float = 0.5, max_dist: int = 50, max_dist_match: int = 500,
-                 max_dist_nominal: Optional[int] = None,
-                 blacklist: Iterable[str] = (),
-                 link_offsets: Optional[Mapping[str, float]] = None,
-                 top_antecedents: Optional[int] = None,
-                 conv_dict: Optional[Mapping[str, Sequence[str]]] = None, check_rules: bool = True):
+                 settings: ResolverSettings = ResolverSettings(),
+                 conv_dict: Optional[Mapping[str, Sequence[str]]] = None, blacklist: Iterable[str] = (),
+                 check_rules: bool = True):
         self.model = model
         self.rules = rules or get_rules(model.config.rules or model.config.lang)
         if check_rules:
             warn_rules(model.config, self.rules)
         self.tables = FeatureTables(self.rules)
-        self.greedyness = greedyness
+        self.greedyness = settings.greedyness
         #: Decoding rules switched off (``decode_passes.RULES``): for ablations, none by default.
         self.decode_off: FrozenSet[str] = frozenset()
-        self.link_offsets = check_link_offsets(
-            model.config.defaults.get("link_offsets", {}) if link_offsets is None else link_offsets)
-        self.top_antecedents = check_top_antecedents(
-            model.config.defaults.get("top_antecedents", 0) if top_antecedents is None else top_antecedents)
-        self.max_dist, self.max_dist_match = max_dist, max_dist_match
-        self.max_dist_nominal = nominal_window(max_dist, max_dist_nominal)
+        defaults, link_offsets, top = model.config.defaults, settings.link_offsets, settings.top_antecedents
+        self.link_offsets = check_link_offsets(defaults.get("link_offsets", {}) if link_offsets is None
+                                               else link_offsets)
+        self.top_antecedents = check_top_antecedents(defaults.get("top_antecedents", 0) if top is None else top)
+        self.max_dist, self.max_dist_match = settings.max_dist, settings.max_dist_match
+        self.max_dist_nominal = nominal_window(settings.max_dist, settings.max_dist_nominal)
         self.blacklist = {w.lower() for w in blacklist}
         self.vocab = model.vocab
         self.scorers = model.scorers
@@ -215,7 +229,7 @@ class Resolver:
     def decide_featurized(self, item: _Featurized, single: np.ndarray, pair: np.ndarray,
                           store_scores: bool = False, mention: Optional[np.ndarray] = None) -> DocCoref:
         """Clusters and main mentions of a featurized Doc from its scores (from
-        :meth:`score`), by :func:`~neuralcoref.core.decoding.decode`, as training's dev
+        :meth:`score`), by :func:`~neuralcoref.core.decode.decoding.decode`, as training's dev
         evaluation and the tuner decode."""
         mentions = item.mentions
         clusters = decode(DocScores(single, pair, item.ptr, item.ante, mention), item.inputs,
@@ -227,7 +241,7 @@ class Resolver:
 
     @property
     def settings(self) -> DecodeSettings:
-        """The current greedyness and link offsets, for :func:`~neuralcoref.core.decoding.decode`."""
+        """The current greedyness and link offsets, for :func:`~neuralcoref.core.decode.decoding.decode`."""
         key = (self.greedyness, tuple(self.link_offsets.items()), self.decode_off)
         cached = getattr(self, "_settings", None)
         if cached is None or cached[0] != key:  # built once, not validated again per Doc
@@ -262,7 +276,7 @@ def warn_rules(config: ModelConfig, rules: LanguageRules) -> None:
 
 
 def _with_embeddings(model: CorefModel, table: np.ndarray):
-    from .scoring import ScorerConfig, Scorers
+    from .scoring.scoring import ScorerConfig, Scorers
 
     config = ScorerConfig.from_dict({**model.config.scorer.to_dict(), "vocab_size": table.shape[0]})
     weights = dict(model.scorers.w)

@@ -11,7 +11,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
-from ..core.speakers import set_speakers
+from ..core.doc.speakers import set_speakers
 from .conll import ConllDocument
 
 

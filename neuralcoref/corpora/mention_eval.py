@@ -15,7 +15,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 from spacy.tokens import Doc
 
-from ..core.mentions import MENTION_TYPES, Mentions, extract_mentions
+from ..core.mentions.mentions import MENTION_TYPES, Mentions, extract_mentions
 from ..lang.base import LanguageRules
 from .conll import ConllDocument
 

@@ -13,7 +13,7 @@ RULES = LanguageRules(
     decoding_agreement=labels("gender", "number"),
     # Noun classes and first names (WordNet, Names Corpus: see lang/data/NOTICE).
     lexicons=labels("en_lexicon"),
-    # Speakers of quotations, for decoding only (see neuralcoref.core.quotes): the
+    # Speakers of quotations, for decoding only (see neuralcoref.core.doc.quotes): the
     # quotation marks give no speaker features to the shipped models.
     speech_marks=labels('"', "“", "”", "``", "''"),
     speech_open_marks=labels("‘", "`"),
@@ -94,7 +94,7 @@ RULES = LanguageRules(
     thing_salience=0.5,
     thing_frame_deps=labels("attr", "acomp", "oprd", "ccomp", "xcomp"),
     degree_deps=labels("advmod", "npadvmod", "neg", "cc", "conj", "punct"),
-    # Binding (decoding only, see neuralcoref.core.binding).
+    # Binding (decoding only, see neuralcoref.core.discourse.binding).
     binding_principles=labels("A", "B", "C", "N", "P", "I"),
     # Third person only: first and second person meet names as vocatives ("What
     # did you do, Sabrina?") and predicates ("we as Americans").
@@ -144,7 +144,7 @@ RULES = LanguageRules(
     binding_expletive_deps=labels("expl"),
     binding_predicate_deps=labels("attr", "acomp", "oprd", "appos", "punct"),
     predicative_words=labels("as"),
-    # Expletive "it" (see neuralcoref.core.expletives).
+    # Expletive "it" (see neuralcoref.core.mentions.expletives).
     weather_lemmas=labels("rain", "snow", "hail", "drizzle", "sleet", "thunder", "pour"),
     # With the participles the parser reads as predicate nouns ("it was [drizzling]").
     weather_adjectives=labels("cold", "hot", "warm", "cool", "sunny", "cloudy", "windy",

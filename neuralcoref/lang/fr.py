@@ -9,7 +9,7 @@ possessive determiners even without ``Poss=Yes``, object clitics taken for
 articles ("Pauline [la] comprit"), and pronouns that are not mentions ("se",
 "que", "rien"). The construction: fr-litbank marks a subject left out in
 coordination on its verb ("elle se leva et [partit]"). Guillemets and dialogue
-dashes give the speakers fiction does not name (:mod:`neuralcoref.core.quotes`).
+dashes give the speakers fiction does not name (:mod:`neuralcoref.core.doc.quotes`).
 
 Chosen on fr-litbank train and dev (LitBank guidelines: singletons, possessive
 determiners and nested mentions annotated) with ``bench/mention_recall.py --lang
@@ -103,11 +103,11 @@ RULES = replace(
     zero_subject_deps=labels("conj"),
     entity_labels=labels("PER", "LOC", "ORG"),
     entity_classes={"PER": "person", "LOC": "place", "ORG": "org", "MISC": "other"},
-    # Speech in fiction: guillemets and dialogue dashes (see neuralcoref.core.quotes).
+    # Speech in fiction: guillemets and dialogue dashes (see neuralcoref.core.doc.quotes).
     quote_open_marks=labels("«", "“"),
     quote_close_marks=labels("»", "”"),
     turn_dashes=labels("—", "–"),
-    # Speakers of quotations and turns, for decoding (see neuralcoref.core.quotes):
+    # Speakers of quotations and turns, for decoding (see neuralcoref.core.doc.quotes):
     # lemmas, and the forms the lemmatizer leaves as they are ("répondit").
     speech_verbs=labels("dire", "répondre", "demander", "écrier", "crier", "reprendre", "ajouter",
                         "murmurer", "répliquer", "continuer", "faire", "poursuivre", "interrompre",
@@ -142,7 +142,7 @@ RULES = replace(
                                      "votre", "vos")),
     # "Elle" is never "Pierre", whatever gender agreement (off: "la maison ... elle").
     pronoun_gender_words={"il": "masc", "-il": "masc", "elle": "fem", "-elle": "fem"},
-    # Binding (decoding only, see neuralcoref.core.binding): B and C bar a
+    # Binding (decoding only, see neuralcoref.core.discourse.binding): B and C bar a
     # direct link only. Held for whole clusters they lowered fr-litbank dev
     # (50.51 -> 50.16 for B) although gold rarely disagrees with them: they pull
     # correct mentions out of the merged chains of its two heroines with the
@@ -173,7 +173,7 @@ RULES = replace(
     clitic_cluster_words=labels(*_elided("ne", "n'", "me", "m'", "te", "t'", "se", "s'", "nous", "vous",
                                          "le", "la", "les", "l'", "lui", "leur", "y", "en")),
     relative_words=labels("qui"),
-    # Impersonal "il" (see neuralcoref.core.expletives).
+    # Impersonal "il" (see neuralcoref.core.mentions.expletives).
     weather_lemmas=labels("pleuvoir", "neiger", "grêler", "venter", "bruiner", "tonner",
                           "falloir", "faut", "agir"),
     weather_adjectives=labels("froid", "chaud", "beau", "doux", "frais", "nuit", "jour",

@@ -61,7 +61,7 @@ def load(name: str) -> Dict[str, Dict[str, str]]:
     return out
 
 
-#: What the lexicon says of a mention, for decoding (see core.classes, clustering.agreement_masks).
+#: What the lexicon says of a mention, for decoding (see core.discourse.classes, decode_signals.agreement_masks).
 MENTION_CLASSES = ("none", "person", "group", "inanimate", "female", "male")
 #: The class a gender ("masc", "fem": gender words, gender codes) gives a person.
 GENDER_CLASSES = {"masc": MENTION_CLASSES.index("male"), "fem": MENTION_CLASSES.index("female")}
@@ -78,7 +78,7 @@ def gender_word_ids(rules: "LanguageRules") -> Dict[int, str]:
 @lru_cache(maxsize=None)
 def gendered_ids(rules: "LanguageRules") -> np.ndarray:
     """The string ids of the rules' ``gender_words``, sorted uint64 (as
-    :func:`neuralcoref.core.sets.in_sorted` reads them); built once per rules."""
+    :func:`neuralcoref.core.util.sets.in_sorted` reads them); built once per rules."""
     out = np.array(sorted(gender_word_ids(rules)), dtype=np.uint64)
     out.flags.writeable = False
     return out

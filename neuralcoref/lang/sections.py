@@ -25,7 +25,7 @@ ClassMapArg = Union[ClassMap, Mapping[str, str]]
 #: while empty, so rules that do not use it keep the fingerprint their models recorded.
 LATER = {"later": True}
 AGREEMENT_ATTRIBUTES = ("gender", "number")
-#: Binding principles decoding can apply (see :mod:`neuralcoref.core.binding`).
+#: Binding principles decoding can apply (see :mod:`neuralcoref.core.discourse.binding`).
 BINDING_PRINCIPLES = ("A", "B", "C", "N", "P", "I", "S")
 #: Field names whose dict values are taken as (key, value) pairs.
 _MAP_SUFFIXES = ("_classes", "_words", "_morphs")
@@ -217,7 +217,7 @@ class FeatureRules(Section):
     content_pos (Labels): parts of speech compared by the relaxed string match.
     quote_open_marks, quote_close_marks (Labels): quotation marks ("«", "»"):
         with ``turn_dashes``, they give speakers to texts without any (see
-        :mod:`neuralcoref.core.quotes`); empty: no speakers from quotation marks.
+        :mod:`neuralcoref.core.doc.quotes`); empty: no speakers from quotation marks.
     turn_dashes (Labels): dashes that open a sentence of dialogue ("—").
     expletive_pronouns (Labels): pronouns that can be pleonastic ("it").
     expletive_deps (Labels): positions where they can be ("expl", subjects).
@@ -287,7 +287,7 @@ class CandidateRules(Section):
 @dataclass(frozen=True)
 class ExpletiveRules(Section):
     """The expletive filter: non-referential pronouns, never mentions (see
-    :mod:`neuralcoref.core.expletives`). It drops whole pronoun candidates after
+    :mod:`neuralcoref.core.mentions.expletives`). It drops whole pronoun candidates after
     extraction, as the resolver's blacklist does: the mentions kept keep their
     spans, heads, types and features, so a model trained with or without the
     filter scores them as trained, and the section stays out of the fingerprint.
@@ -401,11 +401,11 @@ class ExpletiveRules(Section):
 @dataclass(frozen=True)
 class SpeechRules(Section):
     """Speakers of quotations and turns, at decoding only (see
-    :mod:`neuralcoref.core.quotes`).
+    :mod:`neuralcoref.core.doc.quotes`).
 
     speech_verbs (Labels): lemmas of verbs that introduce speech ("say", "reply",
         "dire"): their subject next to a quotation is its speaker (see
-        :mod:`neuralcoref.core.quotes`), whose first-person pronouns join it.
+        :mod:`neuralcoref.core.doc.quotes`), whose first-person pronouns join it.
     speech_marks (Labels): quotation marks that open and close alike (straight
         '"'), for speakers of quotations at decoding (besides the open and close
         marks above, which also give speaker features).
@@ -415,7 +415,7 @@ class SpeechRules(Section):
     turn_label_marks (Labels): what ends a speaker's label at the start of a
         line ("Mary: Are you coming?", ":"): two or more such lines are turns
         of a script, chat log or interview, each spoken by its label, at
-        decoding only, as quotations are (see :func:`neuralcoref.core.quotes.name_turns`).
+        decoding only, as quotations are (see :func:`neuralcoref.core.doc.quotes.name_turns`).
     """
 
     NAME: ClassVar[str] = "speech"
@@ -430,11 +430,11 @@ class SpeechRules(Section):
 
 @dataclass(frozen=True)
 class BindingRules(Section):
-    """Binding constraints, at decoding only (see :mod:`neuralcoref.core.binding`).
+    """Binding constraints, at decoding only (see :mod:`neuralcoref.core.discourse.binding`).
 
     binding_principles (Labels): those applied, among "A", "B", "C", "N" (C
         for a full noun phrase bound by another), "P" (the possessive
-        preference of :mod:`neuralcoref.core.binding`), "I" (a possessive
+        preference of :mod:`neuralcoref.core.discourse.binding`), "I" (a possessive
         determiner is not the phrase it determines) and "S" (a first- or
         second-person pronoun is not a co-argument of another person: "Il veut
         te voir", "Marie te regarde"); empty: none.
@@ -502,16 +502,16 @@ class BindingRules(Section):
         conjunct on a complement verb of the other tense ("noticed the nurse
         performs badly and [sent] her") conjoins the governor of its tense.
     title_words (Labels): lowercase titles before a person's name ("miss",
-        "monsieur"): no given name (see :func:`neuralcoref.core.aliases.given_name_conflicts`).
+        "monsieur"): no given name (see :func:`neuralcoref.core.discourse.aliases.given_name_conflicts`).
     verb_frames (Labels): "verb preposition" pairs of verb lemmas and the
         prepositional phrases they govern ("protect from", "accuse of"): such a
         phrase is the verb's argument for binding, and where the parser hangs
         it on the verb's object ("protected [the designer] from harm") no part
-        of the object's mention (see :mod:`neuralcoref.core.frames`); empty: none.
+        of the object's mention (see :mod:`neuralcoref.core.discourse.frames`); empty: none.
     preposed_deps (Labels): adverbial clauses and phrases whose pronoun, when
         they precede their main clause, refers forward to the main clause's
         subject ("When he was minister, Kallergis ...", "In his speech, the
-        president ...", see :mod:`neuralcoref.core.cataphora`); empty: none.
+        president ...", see :mod:`neuralcoref.core.discourse.cataphora`); empty: none.
     relative_clause_deps (Labels), relative_words (Labels): a relative clause
         whose subject is a relative pronoun shares the subject of the noun it
         modifies ("the man who saw him").
@@ -593,7 +593,7 @@ class DecodingRules(Section):
         nominal mention whose head the lexicons' "thing" section lists: "the
         shop", "his dog") of the same or the previous sentence for a referring
         neuter pronoun ("He closed it"): one that is possessive, or outside the
-        frames of :func:`~neuralcoref.core.expletives.in_predicative_frame`
+        frames of :func:`~neuralcoref.core.mentions.expletives.in_predicative_frame`
         (a copula but for bare adjectives, ``thing_frame_deps``). 0: none.
     thing_frame_deps (Labels): dependents that put a neuter pronoun of their
         head in a frame where it is often an event or extraposed "it" ("it was
@@ -603,11 +603,11 @@ class DecodingRules(Section):
         for ``thing_frame_deps`` ("it is [very] fast", "red [and] fast"; not
         "hard [to open]").
     pronoun_gender_words (ClassMap): pronouns -> "masc"/"fem" for
-        :func:`~neuralcoref.core.classes.gender_conflicts` ("elle" never takes
+        :func:`~neuralcoref.core.discourse.classes.gender_conflicts` ("elle" never takes
         "Pierre"), where ``decoding_agreement`` has no gender; empty: none.
     latter_words (Labels): demonstratives that take the nearest earlier phrase
         of their gender and number, lowercase and without spaces ("celle-ci":
-        "the latter"; see :mod:`neuralcoref.core.latter`).
+        "the latter"; see :mod:`neuralcoref.core.discourse.latter`).
     lexicons (Labels): compiled lexicons in ``neuralcoref/lang/data/`` ("en_lexicon":
         noun classes and first names, see :mod:`neuralcoref.lang.lexicon`) whose
         classes constrain decoding: "the laptop" never joins "he", "the accountant"

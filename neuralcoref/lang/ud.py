@@ -98,7 +98,7 @@ RULES = LanguageRules(
     },
     content_pos=labels("NOUN", "PROPN", "ADJ", "NUM"),
     expletive_deps=labels("expl", "expl:subj", "expl:impers", "expl:pass"),
-    # Binding (decoding only, see neuralcoref.core.binding): labels only, no words,
+    # Binding (decoding only, see neuralcoref.core.discourse.binding): labels only, no words,
     # so principles B and C need a language's pronoun words to apply.
     binding_subject_deps=SUBJECT_DEPS - labels("csubj", "csubj:pass"),
     # Argument obliques only ("obl:arg"): "obl:mod" holds locatives.

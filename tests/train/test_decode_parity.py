@@ -8,12 +8,12 @@ import pytest
 pytest.importorskip("torch", exc_type=ModuleNotFoundError)
 
 from conftest import EN_PIPELINE, SAMPLE_CONLL  # noqa: E402
+from decode_calls import decode_clusters  # noqa: E402
 from neuralcoref.api import add_neuralcoref, load_spacy  # noqa: E402
 from neuralcoref.artifacts.tuning import tune_link_offsets, tune_offsets  # noqa: E402
-from neuralcoref.core.clustering import link_offsets_of  # noqa: E402
-from neuralcoref.core.decode_passes import decode_clusters  # noqa: E402
-from neuralcoref.core.contract import MentionFeatures  # noqa: E402
-from neuralcoref.core.decoding import DecodeSettings, DocScores, decode  # noqa: E402
+from neuralcoref.core.discourse.decode_signals import link_offsets_of  # noqa: E402
+from neuralcoref.core.features.contract import MentionFeatures  # noqa: E402
+from neuralcoref.core.decode.decoding import DecodeSettings, DocScores, decode  # noqa: E402
 from neuralcoref.corpora.conll import read_conll_path  # noqa: E402
 from neuralcoref.corpora.gold import parse_conll_docs  # noqa: E402
 from neuralcoref.corpora.mention_eval import evaluate_mentions  # noqa: E402

@@ -8,9 +8,9 @@ import pytest
 torch = pytest.importorskip("torch", exc_type=ModuleNotFoundError)
 
 from neuralcoref.artifacts.model_dir import load_model  # noqa: E402
-from neuralcoref.core.contract import MentionFeatures  # noqa: E402
-from neuralcoref.core.embeddings import WordVocab, build_vocab  # noqa: E402
-from neuralcoref.core.scoring import ScorerConfig  # noqa: E402
+from neuralcoref.core.features.contract import MentionFeatures  # noqa: E402
+from neuralcoref.core.scoring.embeddings import WordVocab, build_vocab  # noqa: E402
+from neuralcoref.core.scoring.scoring import ScorerConfig  # noqa: E402
 from neuralcoref.errors import NeuralcorefError  # noqa: E402
 from neuralcoref.lang import get_rules  # noqa: E402
 from neuralcoref.train import PhaseConfig, TrainConfig, train  # noqa: E402

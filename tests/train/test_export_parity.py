@@ -7,10 +7,10 @@ import pytest
 torch = pytest.importorskip("torch", exc_type=ModuleNotFoundError)
 
 from neuralcoref.artifacts.model_dir import load_model, save_model  # noqa: E402
-from neuralcoref.core.contract import MentionFeatures  # noqa: E402
-from neuralcoref.core.embeddings import build_vocab  # noqa: E402
-from neuralcoref.core.model import ModelConfig
-from neuralcoref.core.scoring import ScorerConfig, weight_shapes  # noqa: E402
+from neuralcoref.core.features.contract import MentionFeatures  # noqa: E402
+from neuralcoref.core.scoring.embeddings import build_vocab  # noqa: E402
+from neuralcoref.core.scoring.model import ModelConfig
+from neuralcoref.core.scoring.scoring import ScorerConfig, weight_shapes  # noqa: E402
 from neuralcoref.lang import get_rules  # noqa: E402
 from neuralcoref.train.dataset import TrainingData  # noqa: E402
 from neuralcoref.train.evaluation import option_scores, to_tensors  # noqa: E402

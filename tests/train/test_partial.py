@@ -8,7 +8,7 @@ import pytest
 
 torch = pytest.importorskip("torch", exc_type=ModuleNotFoundError)
 
-from neuralcoref.core.embeddings import build_vocab  # noqa: E402
+from neuralcoref.core.scoring.embeddings import build_vocab  # noqa: E402
 from neuralcoref.corpora.conll import read_conll, write_conll  # noqa: E402
 from neuralcoref.corpora.gap import gap_clusters, gap_conll_documents, read_gap  # noqa: E402
 from neuralcoref.errors import NeuralcorefError  # noqa: E402

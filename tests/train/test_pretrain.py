@@ -9,12 +9,12 @@ import pytest
 
 torch = pytest.importorskip("torch", exc_type=ModuleNotFoundError)
 
-from neuralcoref.core.contract import H, WORD_SLOTS  # noqa: E402
-from neuralcoref.core.featurize import FeatureTables, featurize, pair_codes  # noqa: E402
-from neuralcoref.core.contract import PAIR_CODES  # noqa: E402
-from neuralcoref.core.mentions import extract_mentions  # noqa: E402
-from neuralcoref.core.pairs import candidate_antecedents  # noqa: E402
-from neuralcoref.core.scoring import FIRST_WORD_ROW, ScorerConfig  # noqa: E402
+from neuralcoref.core.features.contract import H, WORD_SLOTS  # noqa: E402
+from neuralcoref.core.features.featurize import FeatureTables, featurize, pair_codes  # noqa: E402
+from neuralcoref.core.features.contract import PAIR_CODES  # noqa: E402
+from neuralcoref.core.mentions.mentions import extract_mentions  # noqa: E402
+from neuralcoref.core.features.pairs import candidate_antecedents  # noqa: E402
+from neuralcoref.core.scoring.scoring import FIRST_WORD_ROW, ScorerConfig  # noqa: E402
 from neuralcoref.errors import NeuralcorefError  # noqa: E402
 from neuralcoref.lang import get_rules  # noqa: E402
 from neuralcoref.train import PhaseConfig, TrainConfig, pretrain, train  # noqa: E402
@@ -23,7 +23,7 @@ from neuralcoref.train.pretrained import (PRETRAINED_JSON, PRETRAINED_WEIGHTS, T
                                           load_pretrained, merged_vocab)
 from neuralcoref.train.pretrain_data import (MASK_HASH, Substituter, first_names, make_tasks,  # noqa: E402
                                              mask_mentions, name_labels, read_texts)
-from neuralcoref.core.embeddings import WordVocab  # noqa: E402
+from neuralcoref.core.scoring.embeddings import WordVocab  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "conll_data" / "sample.english.v4_gold_conll"

@@ -9,7 +9,7 @@ import pytest
 
 torch = pytest.importorskip("torch", exc_type=ModuleNotFoundError)
 
-from neuralcoref.core.contract import C, MENTION_CODES  # noqa: E402
+from neuralcoref.core.features.contract import C, MENTION_CODES  # noqa: E402
 from neuralcoref.errors import NeuralcorefError  # noqa: E402
 from neuralcoref.train import PhaseConfig, TrainConfig, train  # noqa: E402
 from neuralcoref.train.schemes import (CorpusScheme, epoch_anaphors, mention_loss_weights,  # noqa: E402

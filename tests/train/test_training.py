@@ -9,9 +9,9 @@ import pytest
 torch = pytest.importorskip("torch", exc_type=ModuleNotFoundError)
 
 from neuralcoref.artifacts.model_dir import load_model  # noqa: E402
-from neuralcoref.core.contract import SPAN_VECTORS  # noqa: E402
-from neuralcoref.core.embeddings import build_vocab  # noqa: E402
-from neuralcoref.core.scoring import ScorerConfig  # noqa: E402
+from neuralcoref.core.features.contract import SPAN_VECTORS  # noqa: E402
+from neuralcoref.core.scoring.embeddings import build_vocab  # noqa: E402
+from neuralcoref.core.scoring.scoring import ScorerConfig  # noqa: E402
 from neuralcoref.corpora.conll import read_conll  # noqa: E402
 from neuralcoref.errors import NeuralcorefError  # noqa: E402
 from neuralcoref.lang import get_rules  # noqa: E402
@@ -317,7 +317,7 @@ def test_train_config_errors(tmp_path):
 
 
 def test_vector_dropout_zeroes_whole_span_vectors_in_training_only():
-    from neuralcoref.core.contract import SPAN_VECTORS
+    from neuralcoref.core.features.contract import SPAN_VECTORS
     config = ScorerConfig(vector_dim=3, vocab_size=2, embedding_dim=0, single_hidden=[8], pair_hidden=[8])
     torch.manual_seed(0)
     vectors = torch.rand(200, len(SPAN_VECTORS) * 3) + 1.0  # all positive
@@ -334,7 +334,7 @@ def test_vector_dropout_zeroes_whole_span_vectors_in_training_only():
 
 
 def test_word_dropout_reads_known_words_as_unknown_in_training_only():
-    from neuralcoref.core.scoring import OOV_ROW
+    from neuralcoref.core.scoring.scoring import OOV_ROW
     config = ScorerConfig(vector_dim=0, vocab_size=10, embedding_dim=4, single_hidden=[8], pair_hidden=[8])
     rows = torch.tensor([[0, 1, 5, 9]])  # none, unknown, two known words (4 of the 8 slots)
     vectors, feats = torch.zeros(1, 0), torch.zeros(1, 5)
@@ -399,7 +399,7 @@ def test_train_with_entity_refinement_and_mention_scorer(tmp_path):
 
 
 def test_train_with_extra_data_trains_only_its_gold_anaphors(sample_corpus, tmp_path):
-    from neuralcoref.core.embeddings import build_vocab as vocab_of
+    from neuralcoref.core.scoring.embeddings import build_vocab as vocab_of
 
     data = TrainingData(sample_corpus, vocab_of(sample_corpus.word_counts, min_count=1), 50, 500,
                         gold_anaphors_only=True)

@@ -10,9 +10,9 @@ import pytest
 torch = pytest.importorskip("torch", exc_type=ModuleNotFoundError)
 
 from conftest import EN_PIPELINE, SAMPLE_CONLL  # noqa: E402
-from neuralcoref.core.contract import C  # noqa: E402
-from neuralcoref.core.embeddings import build_vocab  # noqa: E402
-from neuralcoref.core.scoring import ScorerConfig  # noqa: E402
+from neuralcoref.core.features.contract import C  # noqa: E402
+from neuralcoref.core.scoring.embeddings import build_vocab  # noqa: E402
+from neuralcoref.core.scoring.scoring import ScorerConfig  # noqa: E402
 from neuralcoref.errors import NeuralcorefError  # noqa: E402
 from neuralcoref.lang import get_rules  # noqa: E402
 from neuralcoref.train import TrainConfig  # noqa: E402

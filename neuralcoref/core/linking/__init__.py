@@ -1,0 +1,1 @@
+"""Cluster-level entity linking and its numpy scorer."""

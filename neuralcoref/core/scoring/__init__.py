@@ -1,0 +1,2 @@
+"""The numpy scorers (single, pair, mention), entity-level refinement, the word
+vocabulary, a loaded model."""

@@ -1,0 +1,2 @@
+"""Small helpers every stage uses: membership tests on short arrays, the cluster sets
+the passes edit, one BLAS thread."""
