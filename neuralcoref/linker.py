@@ -124,6 +124,8 @@ class CorefLinker(GuardedPipe):
         text is an alias) also gets, as candidates, the entities other units of
         the Doc name whose names hold its mentions' head words ("Harrow" ...
         "Harrow School", "the lake" ... "Crater Lake").
+    **settings: the decision settings above (``DECISION_SETTINGS``), each
+        defaulting to ``DEFAULT_LINKER_CONFIG``'s value; another name: E173.
     load_later (bool): the KB and the scorer come later (``spacy.load``: from
         ``from_disk``, which reads the copies saved with the pipeline, or at the
         first use): each is loaded once, and the folders the config names may
@@ -133,18 +135,12 @@ class CorefLinker(GuardedPipe):
 
     def __init__(self, vocab: Vocab, name: str = "neuralcoref_linker", *,
                  kb: Union[str, Path, KnowledgeBase] = "gum", scorer: Optional[Union[str, Path]] = None,
-                 threshold: float = 0.3, merge: bool = True, merge_threshold: float = 0.8,
-                 merge_lone: bool = False, singletons: bool = True, split: bool = True,
-                 split_threshold: float = 0.5, mentions: bool = True, doc_candidates: bool = True,
-                 load_later: bool = False):
+                 load_later: bool = False, **settings: Any):
         self.vocab, self.name = vocab, name
         self.cfg = {"kb": kb if isinstance(kb, str) else str(kb_path(kb)) if not isinstance(kb, KnowledgeBase)
                     else kb.meta.get("name", "?"),
                     "scorer": None if scorer is None else str(scorer),
-                    **_checked({"threshold": threshold, "merge": merge, "merge_threshold": merge_threshold,
-                                "merge_lone": merge_lone, "singletons": singletons, "split": split,
-                                "split_threshold": split_threshold, "mentions": mentions,
-                                "doc_candidates": doc_candidates})}
+                    **_checked({**{k: DEFAULT_LINKER_CONFIG[k] for k in DECISION_SETTINGS}, **settings})}
         self._kb: Optional[KnowledgeBase] = kb if isinstance(kb, KnowledgeBase) else None
         self._scorer: Optional[LinkScorer] = None
         self._kb_source: Optional[Path] = None if isinstance(kb, KnowledgeBase) else kb_path(kb)
@@ -255,6 +251,10 @@ DECISION_SETTINGS = ("threshold", "merge", "merge_threshold", "merge_lone", "sin
 
 def _checked(settings: Dict[str, Any]) -> Dict[str, Any]:
     owner = "neuralcoref_linker"
+    for name in settings:
+        if name not in DECISION_SETTINGS:
+            raise NeuralcorefError(Errors.E173.format(name=repr(name), owner=owner,
+                                                      known=", ".join(DECISION_SETTINGS)))
     return {name: check_float(name, value, 0.0, 1.0, owner=owner) if "threshold" in name
             else check_bool(name, value, owner=owner) for name, value in settings.items()}
 

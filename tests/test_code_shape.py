@@ -31,7 +31,6 @@ WIDE: Dict[str, int] = {
     "neuralcoref.apps.batch._resolve_into": 11,
     "neuralcoref.apps.batch.resolve_jsonl_dask": 9,
     "neuralcoref.apps.server.serve": 10,
-    "neuralcoref.linker.CorefLinker.__init__": 13,
 }
 #: Modules over MAX_LINES (module -> lines).
 LONG: Dict[str, int] = {

@@ -306,6 +306,11 @@ def test_linking_bad_settings_are_coded_errors(kb_dir, settings):
         CorefLinker(spacy.blank("en").vocab, kb=kb_dir, **settings)
 
 
+def test_linking_unknown_setting_is_a_coded_error(kb_dir):
+    with pytest.raises(NeuralcorefError, match=r"E173.*'treshold'.*merge_threshold"):
+        CorefLinker(spacy.blank("en").vocab, kb=kb_dir, treshold=0.5)
+
+
 def test_linking_keeps_the_cluster_order_and_the_coreference_scores(make_doc, kb_dir):
     from neuralcoref.extensions import SCORES_KEY
 
