@@ -4,7 +4,10 @@
 stages read one :class:`~neuralcoref.core.doc.doc_arrays.DocArrays` instead of calling
 ``doc.to_array`` each (``python tests/doc_arrays_cases.py`` rewrites it):
 test_doc_arrays holds today's outputs bit-identical to them. Rewritten when a
-rule changes what they hold, and only then (last: the French rules class
+rule changes what they hold, and only then (last: a French dialogue dash after
+a sentence's end or a line break opens a turn for the speaker features too,
+which gives fr_dialogue's second and third turns speaker numbers of their own;
+before: the French rules class
 nouns from their own lexicon, which gives fr_story's nouns classes; before: each attributed quotation
 carries whether it is a `Name:` turn, false in every case here; before: "them" prefers a
 coordinated subject, which puts en_story's "Dr. Garcia and her students" with

