@@ -202,6 +202,25 @@ def test_pretrain_weights_are_copied_by_word_and_shapes_checked(story_file, tmp_
         load_pretrained(model, vocab, tmp_path)
 
 
+def test_pretrain_optimizer_leaves_words_absent_from_the_batches_alone():
+    from neuralcoref.train.pretrain import pretrain_optimizer
+
+    model = CorefScorers(ScorerConfig(vector_dim=0, vocab_size=10, embedding_dim=4, single_hidden=[16],
+                                      pair_hidden=[16, 8]))
+    before = model.p("embeddings").detach().clone()
+    optimizer = pretrain_optimizer(model, 1e-2, 1e-6)
+    for _ in range(5):  # batches that hold one word only
+        loss = model.p("embeddings")[FIRST_WORD_ROW].pow(2).sum() + model.p("pair.0.W_ante").pow(2).sum()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    after = model.p("embeddings").detach()
+    assert not torch.equal(after[FIRST_WORD_ROW], before[FIRST_WORD_ROW])
+    assert torch.equal(after[FIRST_WORD_ROW + 1:], before[FIRST_WORD_ROW + 1:])  # no L2 pull without its word
+    decay = {id(p): group["weight_decay"] for group in optimizer.param_groups for p in group["params"]}
+    assert decay[id(model.p("embeddings"))] == 0 and decay[id(model.p("pair.0.W_ante"))] == 1e-6
+
+
 def test_pretrain_text_without_repeated_names_is_a_coded_error(tmp_path):
     path = tmp_path / "plain.txt"
     path.write_text("the cat sat on the mat. it was happy there.", encoding="utf8")
