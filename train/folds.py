@@ -193,6 +193,7 @@ def _run_fold(cfg: TrainConfig, corpora, held_out: int, stop: GracefulStop, prog
     train_corpora = [c for i, c in enumerate(corpora) if i != held_out]
     vocab = build_vocab(merged_counts(train_corpora + [c for i, c in enumerate(swapped) if i != held_out]),
                         cfg.vocab_min_count, cfg.vocab_max_size)
+    labelled = len(vocab.words)
     if cfg.pretrained and cfg.embedding_dim:
         vocab = merged_vocab(vocab, read_pretrained(cfg.pretrained)[0]["words"])
     scorer_cfg = scorer_config(cfg, len(vocab), 0)
@@ -206,7 +207,7 @@ def _run_fold(cfg: TrainConfig, corpora, held_out: int, stop: GracefulStop, prog
     model = CorefScorers(scorer_cfg, dropout=cfg.dropout, word_dropout=cfg.word_dropout,
                          vector_dropout=cfg.vector_dropout)
     if cfg.pretrained:
-        load_pretrained(model, vocab, cfg.pretrained, pipeline)
+        load_pretrained(model, vocab, cfg.pretrained, pipeline, added_from=labelled)
     device = torch.device("cpu")
     losses = fixed_schedule(model, cfg, train_data, device, rng, stop, progress, label=f"fold {held_out} ")
     if losses is None:

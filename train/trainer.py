@@ -181,6 +181,7 @@ def prepare_run(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_
         vocab = WordVocab([])
     pretrained = _pretrained_summary(cfg.pretrained)
     if cfg.pretrained and cfg.embedding_dim and vocab_words is None:
+        pretrained["labelled_words"] = len(vocab.words)
         vocab = merged_vocab(vocab, pretrained.pop("words"))
     pretrained.pop("words", None)
     vector_dim = train_corpus.manifest["vector_dim"] if cfg.use_vectors else 0
@@ -307,7 +308,8 @@ def _start(run: Run, resume: bool) -> Tuple[CorefScorers, RunState, Optional[Dic
     if cfg.init_vectors and cfg.embedding_dim and not resume:  # a resumed run loads its own
         _init_embeddings(model, run.vocab, cfg.init_vectors)
     if cfg.pretrained and not resume:
-        load_pretrained(model, run.vocab, cfg.pretrained, pipeline_id(run.nlp))
+        load_pretrained(model, run.vocab, cfg.pretrained, pipeline_id(run.nlp),
+                        added_from=run.summary.get("pretrained", {}).get("labelled_words"))
     model = model.to(run.device)
     run.rng = np.random.default_rng(cfg.seed)
     if not resume:

@@ -170,6 +170,10 @@ def test_pretrain_then_train_from_it(story_file, tmp_path):
     vocab = json.loads((model_path / "vocab.json").read_text())
     words = vocab["words"] if isinstance(vocab, dict) else vocab
     assert "paris" in words  # a word of the unlabeled text only, kept with its embedding
+    trained = np.load(model_path / "weights.npz")["embeddings"][FIRST_WORD_ROW + words.index("paris")]
+    pretrained = np.load(out / PRETRAINED_WEIGHTS)["embeddings"][FIRST_WORD_ROW + record["words"].index("paris")]
+    np.testing.assert_allclose(trained, pretrained, rtol=1e-5, atol=1e-7)
+    assert np.abs(pretrained).max() > 1e-3  # a row the pretraining kept (not pulled to zero)
 
 
 def test_pretrain_weights_are_copied_by_word_and_shapes_checked(story_file, tmp_path):
