@@ -17,7 +17,7 @@ from neuralcoref.core.pairs import candidate_antecedents  # noqa: E402
 from neuralcoref.core.scoring import FIRST_WORD_ROW, ScorerConfig  # noqa: E402
 from neuralcoref.errors import NeuralcorefError  # noqa: E402
 from neuralcoref.lang import get_rules  # noqa: E402
-from neuralcoref.train import PhaseConfig, TrainConfig, pretrain, train  # noqa: E402
+from neuralcoref.train import PhaseConfig, TrainConfig, pretrain  # noqa: E402
 from neuralcoref.train.model import CorefScorers  # noqa: E402
 from neuralcoref.train.pretrained import (PRETRAINED_JSON, PRETRAINED_WEIGHTS, TRANSFERRED,  # noqa: E402
                                           load_pretrained, merged_vocab)
@@ -147,12 +147,24 @@ def test_pretrain_masking_hides_the_name_from_every_string_match(story_tasks):
 
 
 def test_pretrain_then_train_from_it(story_file, tmp_path):
+    """The two commands a user runs (``pretrain``, then ``train --pretrained``), on
+    the checkout's own files."""
+    from typer.testing import CliRunner
+
+    from neuralcoref.apps.cli import app
+
     out = tmp_path / "pre"
     cfg = tiny_config()
-    result = pretrain(story_file, PIPELINE, out, config=cfg, max_steps=4, eval_every=2, progress=False)
-    assert (out / PRETRAINED_WEIGHTS).is_file() and result.record["steps"] == 4
+    recipe = tmp_path / "tiny.json"
+    recipe.write_text(json.dumps(cfg.to_dict()), encoding="utf8")
+    ran = CliRunner().invoke(app, ["pretrain", "--text", str(story_file), "--spacy-model", PIPELINE, "--out",
+                                   str(out), "--config", str(recipe), "--max-steps", "4", "--eval-every", "2",
+                                   "--threads", "1"])
+    assert ran.exit_code == 0, ran.output
+    assert f"train with --pretrained {out}" in ran.output and (out / PRETRAINED_WEIGHTS).is_file()
     record = json.loads((out / PRETRAINED_JSON).read_text())
     assert record["text"] == str(story_file) and record["data"]["tasks"]["masked_name"] > 0
+    assert record["steps"] == 4
     assert [e["step"] for e in record["log"]] == [2, 4]
     # a finished run is refused without --resume/--overwrite; --resume continues its count
     with pytest.raises(NeuralcorefError, match=r"\[E470\]"):
@@ -163,8 +175,11 @@ def test_pretrain_then_train_from_it(story_file, tmp_path):
         pretrain(story_file, PIPELINE, out, config=tiny_config(dropout=0.1), max_steps=8, resume=True,
                  progress=False)
 
-    model_path = train(SAMPLE, SAMPLE, PIPELINE, tmp_path / "run", config=tiny_config(pretrained=str(out)),
-                       progress=False)
+    ran = CliRunner().invoke(app, ["train", "--train", str(SAMPLE), "--dev", str(SAMPLE), "--spacy-model", PIPELINE,
+                                   "--out", str(tmp_path / "run"), "--config", str(recipe), "--threads", "1",
+                                   "--pretrained", str(out)])
+    assert ran.exit_code == 0, ran.output
+    model_path = tmp_path / "run" / "model"
     card = (model_path / "model_card.md").read_text()
     assert "pretrained on unlabeled text" in card and str(story_file) in card and "6 steps" in card
     vocab = json.loads((model_path / "vocab.json").read_text())
