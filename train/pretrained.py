@@ -93,8 +93,8 @@ def load_pretrained(model: CorefScorers, vocab: WordVocab, path: Union[str, Path
         for name, param in params.items():
             param.copy_(torch.from_numpy(weights[name]))
         copied = _copy_embeddings(table, vocab, record["words"], weights.get("embeddings")) if table is not None else 0
-    if table is not None and added_from is not None and added_from < len(vocab.words):
-        model.kept_from = FIRST_WORD_ROW + added_from
+    if table is not None:
+        mark_added_rows(model, vocab, added_from)
     logger.info("Started from the pretrained representations in %s (%d steps on %s): %d word embeddings",
                 path, record["steps"], record["text"], copied)
     return {"path": str(Path(path).resolve()), "text": record["text"], "steps": record["steps"],
@@ -111,6 +111,14 @@ def _copy_embeddings(table: torch.Tensor, vocab: WordVocab, words: List[str], so
         target, origin = (torch.as_tensor(x) for x in zip(*pairs))
         table[target] = torch.from_numpy(source)[origin].to(table.device)
     return len(pairs)
+
+
+def mark_added_rows(model: CorefScorers, vocab: WordVocab, added_from: Optional[int]) -> None:
+    """Mark the embedding rows of ``vocab[added_from:]`` (the words :func:`merged_vocab`
+    added) for :func:`keep_added_rows`; a fresh run calls it through :func:`load_pretrained`,
+    a resumed one with the rows its checkpoint holds."""
+    if added_from is not None and model.config.embedding_dim and added_from < len(vocab.words):
+        model.kept_from = FIRST_WORD_ROW + added_from
 
 
 def keep_added_rows(model: CorefScorers, optimizer: torch.optim.Optimizer) -> None:

@@ -45,7 +45,7 @@ from .export import export_model
 from .featurize import document_prior, featurize_corpus, load_pipeline, pipeline_id
 from .interrupt import GracefulStop, TrainingInterrupted
 from .model import CorefScorers
-from .pretrained import load_pretrained, merged_vocab, read_pretrained
+from .pretrained import load_pretrained, mark_added_rows, merged_vocab, read_pretrained
 from .types import attach_types, type_head
 from .schemes import apply_scheme, resolve_schemes, scheme_summary
 
@@ -325,6 +325,8 @@ def _start(run: Run, resume: bool) -> Tuple[CorefScorers, RunState, Optional[Dic
     # previous phase holds as "best", not as "model".
     start = checkpoint.state.best_state if checkpoint.state.epoch == 0 else None
     model.load_state_dict(start or checkpoint.model)
+    if cfg.pretrained:  # the rows only the text has stay as the checkpoint holds them
+        mark_added_rows(model, run.vocab, run.summary.get("pretrained", {}).get("labelled_words"))
     if "numpy_rng" in checkpoint.meta:
         try:
             run.rng.bit_generator.state = checkpoint.meta["numpy_rng"]

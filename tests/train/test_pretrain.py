@@ -189,6 +189,14 @@ def test_pretrain_then_train_from_it(story_file, tmp_path):
     pretrained = np.load(out / PRETRAINED_WEIGHTS)["embeddings"][FIRST_WORD_ROW + record["words"].index("paris")]
     np.testing.assert_allclose(trained, pretrained, rtol=1e-5, atol=1e-7)
     assert np.abs(pretrained).max() > 1e-3  # a row the pretraining kept (not pulled to zero)
+    # a resumed run keeps those rows too
+    from neuralcoref.train.trainer import _start, prepare_run
+
+    run = prepare_run(SAMPLE, SAMPLE, PIPELINE, tmp_path / "run", "cpu", tiny_config(pretrained=str(out)),
+                      tmp_path / "run" / "cache", False)
+    resumed, _, _ = _start(run, resume=True)
+    assert resumed.kept_from == FIRST_WORD_ROW + run.summary["pretrained"]["labelled_words"]
+    assert run.vocab.words[run.summary["pretrained"]["labelled_words"]:].count("paris") == 1
 
 
 def test_pretrain_weights_are_copied_by_word_and_shapes_checked(story_file, tmp_path):
