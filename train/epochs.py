@@ -23,6 +23,7 @@ from .dataset import TrainingData
 from .evaluation import batch_outputs, set_soft_clusters, to_tensors
 from .augment import alternate
 from .interrupt import GracefulStop
+from .pretrained import keep_added_rows
 from .losses import LOSSES
 from .model import CorefScorers
 from .schemes import epoch_subset, mention_loss_weights, passes
@@ -89,6 +90,7 @@ def start_phase(model: CorefScorers, phase: PhaseConfig, cfg: TrainConfig, epoch
     """
     optimizer = torch.optim.Adam(model.parameters(), lr=phase.lr * phase.lr_decay ** epoch,
                                  weight_decay=cfg.weight_decay)
+    keep_added_rows(model, optimizer)  # words only the pretraining text has (train --pretrained)
     average = WeightAverage(model, cfg.ema_decay)
     if restored is not None and epoch > 0 and "optimizer" in restored:
         optimizer.load_state_dict(restored["optimizer"])

@@ -17,7 +17,8 @@ Protocol (the same for every variant, so that two variants compare):
 - training: the recipe's phases for their full ``max_epochs`` (no early stopping
   and no threshold fitted on the held-out fold: it is only scored), from the
   weight average when the recipe keeps one; the vocabulary is the training
-  folds' words only.
+  folds' words only (with ``pretrained``: followed by the pretraining text's
+  words, and the pretrained layers copied in, as ``train --pretrained`` does).
 - score: the held-out fold decoded by the runtime's decoding at the untuned
   link threshold (offset 0), scored by the project's scorer, singletons as the
   data annotates them (as ``train`` picks them).
@@ -46,6 +47,7 @@ from .featurize import featurize_corpus, load_pipeline, pipeline_id
 from .interrupt import GracefulStop, TrainingInterrupted
 from .model import CorefScorers
 from .augment import document_blocks, swapped_copies
+from .pretrained import load_pretrained, merged_vocab, read_pretrained
 from .types import attach_types
 from .epochs import fixed_schedule, merged_counts, training_data
 from .trainer import annotates_singletons, scorer_config
@@ -121,9 +123,13 @@ def run_folds(sources: Sequence[Union[str, Path]], spacy_model: str, out_dir: Un
     cache_dir (str | Path | None): featurized folds (default ``out_dir/../cache``, shared
         by the variants beside each other).
     name (str | None): the variant's name in the results (default: the folder's name).
+    The recipe's ``pretrained`` (a ``neuralcoref pretrain`` output) starts every fold from it.
     RETURNS (Dict): the results, as written to ``folds.json``.
+    RAISES (NeuralcorefError): E468 when ``pretrained`` is not a pretraining output
+        (before anything is featurized), E469 when it does not fit the recipe.
     """
     cfg = load_config(config) if not isinstance(config, TrainConfig) else config
+    pretrained = _pretrained_record(cfg.pretrained)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     cache = Path(cache_dir) if cache_dir else out.parent / "cache"
@@ -141,10 +147,12 @@ def run_folds(sources: Sequence[Union[str, Path]], spacy_model: str, out_dir: Un
     summary: Dict = {}
     protocol = {"sources": [str(Path(s).resolve()) for s in sources], "split": "sorted (id, part), i % k",
                 "spacy_pipeline": pipeline_id(nlp), "config": cfg.to_dict(),
-                "selection": "none: every epoch of every phase, scored at offset 0"}
+                "selection": "none: every epoch of every phase, scored at offset 0",
+                **({"pretrained": pretrained} if pretrained else {})}
     with GracefulStop() as stop:
         for held_out in (range(k) if only is None else only):
-            fold_result = _run_fold(cfg, corpora, held_out, stop, progress, swapped, keep=out)
+            fold_result = _run_fold(cfg, corpora, held_out, stop, progress, swapped, keep=out,
+                                    pipeline=pipeline_id(nlp))
             if fold_result is None:
                 raise TrainingInterrupted(stop.requested)
             results.append(fold_result)
@@ -158,14 +166,24 @@ def run_folds(sources: Sequence[Union[str, Path]], spacy_model: str, out_dir: Un
     return summary
 
 
+def _pretrained_record(path: Optional[str]) -> Dict:
+    """What the results record of a pretraining output ({} for none); E468 early."""
+    if not path:
+        return {}
+    record, _ = read_pretrained(path)
+    return {"path": str(Path(path).resolve()), "text": record["text"], "steps": record["steps"],
+            "data": record.get("data"), "held_out_accuracy": record.get("held_out_accuracy")}
+
+
 def _run_fold(cfg: TrainConfig, corpora, held_out: int, stop: GracefulStop, progress: bool,
-              swapped=(), keep: Optional[Path] = None) -> Optional[Dict]:
+              swapped=(), keep: Optional[Path] = None, pipeline: Optional[str] = None) -> Optional[Dict]:
     """Train on every corpus but ``held_out`` for the recipe's full schedule and score it.
 
     swapped (Sequence[FeaturizedCorpus]): the folds' gender-swapped copies (``gender_swap``),
         trained with their folds.
     keep (Path | None): folder that keeps the fold's model weights and its scored held-out
         fold (:data:`SCORED_FILE`), so that decoding variants re-decode it without retraining.
+    pipeline (str | None): the folds' spaCy pipeline id (W408 when the pretraining's differs).
 
     RETURNS (Dict | None): the fold's scores; None when a stop was requested.
     """
@@ -175,6 +193,9 @@ def _run_fold(cfg: TrainConfig, corpora, held_out: int, stop: GracefulStop, prog
     train_corpora = [c for i, c in enumerate(corpora) if i != held_out]
     vocab = build_vocab(merged_counts(train_corpora + [c for i, c in enumerate(swapped) if i != held_out]),
                         cfg.vocab_min_count, cfg.vocab_max_size)
+    labelled = len(vocab.words)
+    if cfg.pretrained and cfg.embedding_dim:
+        vocab = merged_vocab(vocab, read_pretrained(cfg.pretrained)[0]["words"])
     scorer_cfg = scorer_config(cfg, len(vocab), 0)
     if cfg.use_vectors:
         raise NeuralcorefError(Errors.E239)
@@ -185,6 +206,8 @@ def _run_fold(cfg: TrainConfig, corpora, held_out: int, stop: GracefulStop, prog
     attach_types(cfg, train_data + [d.swapped for d in train_data if getattr(d, "swapped", None) is not None])
     model = CorefScorers(scorer_cfg, dropout=cfg.dropout, word_dropout=cfg.word_dropout,
                          vector_dropout=cfg.vector_dropout)
+    if cfg.pretrained:
+        load_pretrained(model, vocab, cfg.pretrained, pipeline, added_from=labelled)
     device = torch.device("cpu")
     losses = fixed_schedule(model, cfg, train_data, device, rng, stop, progress, label=f"fold {held_out} ")
     if losses is None:

@@ -61,11 +61,14 @@ def merged_vocab(vocab: WordVocab, words: List[str]) -> WordVocab:
 
 
 def load_pretrained(model: CorefScorers, vocab: WordVocab, path: Union[str, Path],
-                    pipeline: Optional[str] = None) -> Dict:
+                    pipeline: Optional[str] = None, added_from: Optional[int] = None) -> Dict:
     """Copy pretrained embeddings (by word) and the TRANSFERRED layers into ``model``.
 
     vocab (WordVocab): the run's vocabulary (rows of ``model``'s embedding table).
     pipeline (str | None): the run's spaCy pipeline id (W408 when it differs).
+    added_from (int | None): the position in ``vocab`` of the first word that
+        :func:`merged_vocab` added (the labelled data lacks it): those rows are kept
+        as pretrained through training (:func:`keep_added_rows`).
     RETURNS (Dict): what the model card records (text, steps, held-out accuracy).
     RAISES (NeuralcorefError): E468 for a folder that is not a pretraining output,
         E469 when its shapes or feature schema do not fit ``model``.
@@ -90,6 +93,8 @@ def load_pretrained(model: CorefScorers, vocab: WordVocab, path: Union[str, Path
         for name, param in params.items():
             param.copy_(torch.from_numpy(weights[name]))
         copied = _copy_embeddings(table, vocab, record["words"], weights.get("embeddings")) if table is not None else 0
+    if table is not None:
+        mark_added_rows(model, vocab, added_from)
     logger.info("Started from the pretrained representations in %s (%d steps on %s): %d word embeddings",
                 path, record["steps"], record["text"], copied)
     return {"path": str(Path(path).resolve()), "text": record["text"], "steps": record["steps"],
@@ -106,3 +111,33 @@ def _copy_embeddings(table: torch.Tensor, vocab: WordVocab, words: List[str], so
         target, origin = (torch.as_tensor(x) for x in zip(*pairs))
         table[target] = torch.from_numpy(source)[origin].to(table.device)
     return len(pairs)
+
+
+def mark_added_rows(model: CorefScorers, vocab: WordVocab, added_from: Optional[int]) -> None:
+    """Mark the embedding rows of ``vocab[added_from:]`` (the words :func:`merged_vocab`
+    added) for :func:`keep_added_rows`; a fresh run calls it through :func:`load_pretrained`,
+    a resumed one with the rows its checkpoint holds."""
+    if added_from is not None and model.config.embedding_dim and added_from < len(vocab.words):
+        model.kept_from = FIRST_WORD_ROW + added_from
+
+
+def keep_added_rows(model: CorefScorers, optimizer: torch.optim.Optimizer) -> None:
+    """Restore the embedding rows from ``model.kept_from`` on after every step of ``optimizer``.
+
+    Those are the words the pretraining text added: no training batch holds them,
+    so their only gradient is Adam's L2 penalty, which Adam normalises into a pull
+    towards zero of about the learning rate a step; a few hundred steps would erase
+    what the text taught. Restoring them is what training without that pull gives.
+    No-op for a model without ``kept_from`` (a run without ``--pretrained``).
+    """
+    first = getattr(model, "kept_from", None)
+    if first is None:
+        return
+    table = model.p("embeddings")
+    saved = table.detach()[first:].clone()
+
+    def restore(*_) -> None:
+        with torch.no_grad():
+            table[first:] = saved
+
+    optimizer.register_step_post_hook(restore)

