@@ -133,8 +133,8 @@ def test_folds_parts_run_side_by_side_merge_into_one_result(tmp_path):
 def write_pretrained(folder: Path, cfg, words, pipeline: str, pair_hidden=None) -> Path:
     """A ``neuralcoref pretrain`` output written by hand: random layers of the recipe's
     shapes, each embedding row of ``words`` distinct."""
-    from neuralcoref.core.contract import SCHEMA_HASH
-    from neuralcoref.core.embeddings import WordVocab
+    from neuralcoref.core.features.contract import SCHEMA_HASH
+    from neuralcoref.core.scoring.embeddings import WordVocab
     from neuralcoref.train.model import CorefScorers
     from neuralcoref.train.pretrained import PRETRAINED_JSON, PRETRAINED_WEIGHTS, TRANSFERRED
     from neuralcoref.train.trainer import scorer_config
