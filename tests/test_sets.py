@@ -5,7 +5,7 @@ from spacy.tokens import Doc
 
 from neuralcoref.core.doc.labels import has_label, label_ids
 from neuralcoref.core.features import featurize
-from neuralcoref.core.util.sets import SMALL_PRODUCT, isin
+from neuralcoref.core.util.sets import SMALL_PRODUCT, in_increasing, isin
 
 DTYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64, np.bool_]
 
@@ -169,3 +169,14 @@ def test_sets_union_find_and_owner_map():
     assert len({roots[0], roots[1], roots[2], roots[3]}) == 1
     assert roots[4] == 4 and roots[5] == 5 and roots[0] != 4
     assert owner_map([[0, 2], [1], [2, 5]]) == {0: 0, 2: 2, 1: 1, 5: 2}
+
+
+@pytest.mark.parametrize("sort", [True, False])
+@pytest.mark.parametrize("n, k", [(5000, 300), (3000, 1), (40, 10), (0, 5)])
+def test_sets_in_increasing_matches_numpy(sort, n, k):
+    rng = np.random.default_rng(n + k)
+    element = rng.integers(0, n // 3 + 2, n).astype(np.int64)  # repeated values
+    if sort:
+        element.sort()
+    test = np.concatenate([rng.choice(element, min(k, n)) if n else [], rng.integers(-5, 3 * n + 5, k)])
+    assert np.array_equal(in_increasing(element, test.astype(np.int64)), np.isin(element, test))

@@ -28,3 +28,8 @@ def pair_net(
     """a_part, m_part float32 (n, h); ante, ana, edges, w2_starts, edges2 int64;
     codes int16 (n_pairs, 16); columns, caps, strides, starts int32; tables float32
     (rows, h); w2, b2, w_out float32. RETURNS: (n_pairs,) float32 scores."""
+def add_rows_product(out: np.ndarray, x: np.ndarray, cols: np.ndarray, Wp: np.ndarray) -> None:
+    """out += x[:, cols] @ W (float32; cols int64; Wp = pack_strips(W); out (m, 16 s)),
+    summed in the order of cols."""
+def pack_strips(W: np.ndarray) -> np.ndarray:
+    """W (k, n) as (ceil(n / 16), k, 16) float32 strips, the last zero-padded."""

@@ -221,6 +221,67 @@ cdef extern from *:
     }
     #endif
 
+    /* out[r, c] += sum over k of x[r, cols[k]] * W[k, c] for the rows of a tile of
+       MT <= NC_TILE rows, W packed in strips of 16 columns (strip s holds
+       W[k, 16 s + j] at Wp[(s K + k) 16 + j]), so that a strip is read straight
+       through once per tile, its 16 outputs of all the tile's rows in vector
+       registers. Each output adds its terms to its value in the order of k, a
+       product then an add, in both builds. */
+    #define NC_TILE 6
+    NC_INLINE void nc_rows_tile(float* __restrict__ out, Py_ssize_t ldo, const float* __restrict__ x,
+                                Py_ssize_t ldx, const int64_t* __restrict__ cols,
+                                const float* __restrict__ Wp, Py_ssize_t K, Py_ssize_t N, const int MT) {
+        Py_ssize_t c, k;
+        int r, j;
+        for (c = 0; c < N; c += 16) {
+            const float* strip = Wp + c * K;
+    #if NC_VEC
+            nc_v8 a0[NC_TILE], a1[NC_TILE];
+            for (r = 0; r < MT; r++) { NC_LOAD8(a0[r], out + r * ldo + c); NC_LOAD8(a1[r], out + r * ldo + c + 8); }
+            for (k = 0; k < K; k++) {
+                nc_v8 w0, w1;
+                NC_LOAD8(w0, strip + k * 16); NC_LOAD8(w1, strip + k * 16 + 8);
+                const float* xk = x + cols[k];
+                for (r = 0; r < MT; r++) {
+                    float v = xk[r * ldx];
+                    a0[r] += v * w0; a1[r] += v * w1;
+                }
+            }
+            for (r = 0; r < MT; r++) { memcpy(out + r * ldo + c, &a0[r], 32); memcpy(out + r * ldo + c + 8, &a1[r], 32); }
+    #else
+            for (r = 0; r < MT; r++)
+                for (j = 0; j < 16; j++) {
+                    float a = out[r * ldo + c + j];
+                    for (k = 0; k < K; k++) a += x[r * ldx + cols[k]] * strip[k * 16 + j];
+                    out[r * ldo + c + j] = a;
+                }
+    #endif
+        }
+        (void)j;
+    }
+
+    #define NC_ROWS_BODY                                                                 \\
+        Py_ssize_t r0;                                                                   \\
+        for (r0 = 0; r0 < M; r0 += NC_TILE) {                                            \\
+            float* o = out + r0 * ldo;                                                   \\
+            const float* xr = x + r0 * ldx;                                              \\
+            switch (M - r0 < NC_TILE ? (int)(M - r0) : NC_TILE) {                        \\
+                case 1: nc_rows_tile(o, ldo, xr, ldx, cols, W, K, N, 1); break;          \\
+                case 2: nc_rows_tile(o, ldo, xr, ldx, cols, W, K, N, 2); break;          \\
+                case 3: nc_rows_tile(o, ldo, xr, ldx, cols, W, K, N, 3); break;          \\
+                case 4: nc_rows_tile(o, ldo, xr, ldx, cols, W, K, N, 4); break;          \\
+                case 5: nc_rows_tile(o, ldo, xr, ldx, cols, W, K, N, 5); break;          \\
+                default: nc_rows_tile(o, ldo, xr, ldx, cols, W, K, N, 6); break;         \\
+            }                                                                            \\
+        }
+
+    #define NC_ROWS_ARGS float* out, Py_ssize_t ldo, const float* x, Py_ssize_t ldx, \\
+        const int64_t* cols, const float* W, Py_ssize_t M, Py_ssize_t K, Py_ssize_t N
+    static void nc_rows_generic(NC_ROWS_ARGS) { NC_ROWS_BODY }
+    #if NC_AVX2
+    __attribute__((target("avx2"))) static void nc_rows_avx2(NC_ROWS_ARGS) { NC_ROWS_BODY }
+    #endif
+
     static int nc_use_avx2 = 0, nc_has_avx2 = 0;
     /* At import (the table is then only read); later calls only ask the CPU again. */
     static void nc_init(void) {
@@ -230,6 +291,12 @@ cdef extern from *:
         nc_has_avx2 = __builtin_cpu_supports("avx2");
         nc_use_avx2 = nc_has_avx2;
     #endif
+    }
+    static void nc_rows(NC_ROWS_ARGS) {
+    #if NC_AVX2
+        if (nc_use_avx2) { nc_rows_avx2(out, ldo, x, ldx, cols, W, M, K, N); return; }
+    #endif
+        nc_rows_generic(out, ldo, x, ldx, cols, W, M, K, N);
     }
     static void nc_pair_loop(nc_pair_args* x) {
     #if NC_AVX2
@@ -265,6 +332,8 @@ cdef extern from *:
     int nc_use_avx2
     void nc_init()
     void nc_pair_loop(nc_pair_args* x) nogil
+    void nc_rows(float* out, Py_ssize_t ldo, const float* x, Py_ssize_t ldx, const int64_t* cols,
+                 const float* W, Py_ssize_t M, Py_ssize_t K, Py_ssize_t N) nogil
 
 
 nc_init()
@@ -366,3 +435,37 @@ def pair_net(const float[:, ::1] a_part, const float[:, ::1] m_part,
     free(x.hidden)
     free(x.idx)
     return out_arr
+
+
+def add_rows_product(float[:, ::1] out, const float[:, ::1] x, const int64_t[::1] cols,
+                     const float[:, :, ::1] Wp):
+    """``out += x[:, cols] @ W`` for a few rows, ``W`` packed by :func:`pack_strips`:
+    each weight is read once per six rows of ``x`` (a BLAS product packs the
+    whole of ``W`` at every call, which costs more than the product for a short
+    text's mentions). Each output adds its terms to its value in the order of
+    ``cols``; the AVX2 and generic builds give the same bits.
+
+    out (float32 (m, 16 s)), x (float32 (m, width)), cols (int64 (k,)) in
+    [0, width), Wp (float32 (s, k, 16)).
+    """
+    cdef Py_ssize_t m = out.shape[0], n = out.shape[1], k = cols.shape[0], width = x.shape[1], j
+    if x.shape[0] != m or Wp.shape[1] != k or Wp.shape[2] != 16 or Wp.shape[0] * 16 != n:
+        raise ValueError("out (m, 16 s), x (m, width) and Wp (s, len(cols), 16) must agree")
+    for j in range(k):
+        if not 0 <= cols[j] < width:
+            raise ValueError("cols must lie within the columns of x")
+    if m == 0 or n == 0 or k == 0:
+        return
+    with nogil:
+        nc_rows(&out[0, 0], n, &x[0, 0], width, &cols[0], &Wp[0, 0, 0], m, k, n)
+
+
+def pack_strips(W):
+    """``W`` (k, n) as :func:`add_rows_product` reads it: (ceil(n / 16), k, 16)
+    float32, strips of 16 columns, the last padded with zeros."""
+    W = np.asarray(W, dtype=np.float32)
+    k, n = W.shape
+    s = -(-n // 16)
+    padded = np.zeros((k, s * 16), dtype=np.float32)
+    padded[:, :n] = W
+    return np.ascontiguousarray(padded.reshape(k, s, 16).transpose(1, 0, 2))

@@ -39,7 +39,7 @@ from ...lang.base import BINDING_PRINCIPLES, LanguageRules
 from ..doc.doc_arrays import DocArrays, arrays_of
 from ..doc.labels import has_label, label_codes
 from ..mentions.mentions import PRONOMINAL, Mentions
-from ..util.sets import isin
+from ..util.sets import in_increasing, isin
 from .frames import frame_verbs
 
 PRINCIPLES = BINDING_PRINCIPLES
@@ -155,11 +155,12 @@ class Binding:
         n = len(self)
         anaphor = np.repeat(np.arange(n, dtype=np.int64), np.diff(ptr))
         later = np.repeat(np.arange(n, dtype=np.int64), np.diff(self.forbid_ptr))
-        keys = later * n + self.forbid
+        # Keys increase along the pairs (candidates come nearest first): in_increasing.
+        keys = later * n + (n - 1 - self.forbid)
         if links is not None:
             theirs = np.asarray(links, dtype=np.int64)[self.forbid]
-            keys = np.concatenate([keys, (later * n + theirs)[theirs >= 0]])
-        barred = isin(anaphor * n + np.asarray(ante), keys)
+            keys = np.concatenate([keys, (later * n + (n - 1 - theirs))[theirs >= 0]])
+        barred = in_increasing(anaphor * n + (n - 1 - np.asarray(ante, dtype=np.int64)), keys)
         return np.where(barred, np.float32(-np.inf), np.asarray(pair, dtype=np.float32)), rest
 
     def partners(self) -> Dict[int, Set[int]]:

@@ -23,6 +23,7 @@ from ..features.contract import MENTION_LAYOUT, PAIR_LAYOUT, SPAN_VECTORS, WORD_
 from ..features.expand import expand_mention_codes, pair_tables
 from ..features.pairs import anaphor_index, top_candidates
 from .entities import refine, soft_clusters
+from .first_layers import FirstLayers, Head
 
 #: Rows of the embedding table reserved before the vocabulary's words.
 NONE_ROW, OOV_ROW, FIRST_WORD_ROW = 0, 1, 2
@@ -231,6 +232,17 @@ def _mlp(x: np.ndarray, net: Net) -> np.ndarray:
                     net.rest)
 
 
+def _mlp_rest(y: np.ndarray, net: Net) -> np.ndarray:
+    """:func:`_mlp` from its first layer's outputs ``y = x @ W + b``."""
+    if not net.rest:
+        return y[:, 0]
+    h = _relu(np.array(y))
+    if len(net.edges) == 2:
+        return _forward([h], net.rest)
+    return _forward([np.ascontiguousarray(h[:, lo:hi]) for lo, hi in zip(net.edges[:-1], net.edges[1:])],
+                    net.rest)
+
+
 def _split_blocks(W: np.ndarray, b: np.ndarray, edges_in: np.ndarray, edges_out: np.ndarray) -> Layer:
     """Layer ``x @ W + b`` (W shaped (nI, nO)) as its diagonal blocks; raises
     ValueError if a weight outside them is not zero."""
@@ -273,14 +285,10 @@ def _pair_net_weights(net: Net) -> _PairNet:
 
 
 class _MemberInputs(NamedTuple):
-    """One member's fused first layers over mention inputs (see
-    :meth:`Scorers._fused_first_layers`): ``x[:, rows] @ W + b`` gives its
-    single-net units ``single``, then its pair-net antecedent and anaphor units
-    ``pair`` (rows None: every input column)."""
+    """Where one member's units are: its fused first layer's outputs (see
+    :meth:`Scorers._fused_first_layers`) are its single-net units ``single``, then
+    its pair-net antecedent and anaphor units ``pair``."""
 
-    rows: Optional[np.ndarray]
-    W: np.ndarray
-    b: np.ndarray
     single: slice
     pair: slice
 
@@ -299,7 +307,9 @@ class Scorers:
         self._mention = (self._net("mention", config.mention_hidden)
                          if config.mention_hidden is not None else None)
         self._pair = self._net("pair", config.pair_hidden, config.pair_blocks)
-        self._first = self._fused_first_layers()
+        first = self._fused_first_layers()
+        self._first = [m for _, m in first]
+        self._first_layers = self._first_layer_heads([h for h, _ in first])
         self._w_pair = self.w["pair.0.W_pair"].T.copy()
         self._tables = pair_tables(self._w_pair)
         self._pair_net = _pair_net_weights(self._pair) if len(config.pair_hidden) == 2 else None
@@ -341,12 +351,11 @@ class Scorers:
             rest.append([(W[lo:hi], b) for lo, hi in zip(last[:-1], last[1:])])
         return Net(weights[0], edges[0], rest)
 
-    def _fused_first_layers(self) -> List[_MemberInputs]:
+    def _fused_first_layers(self) -> List[Tuple[Head, _MemberInputs]]:
         """The first layers that read mention inputs (the single net's, the pair
         net's antecedent and anaphor parts), fused per member into one matrix
-        over only the input columns the member reads: an ensemble member reads
-        its own embeddings and not the others' (a third of the columns of the
-        shipped English ensemble), and one product per member replaces three."""
+        (zero rows for the input columns it does not read: an ensemble member
+        reads its own embeddings and not the others')."""
         single_edges, pair_edges = self._single.edges, self._pair.edges
         if len(single_edges) != len(pair_edges):
             raise ValueError("single_blocks and pair_blocks must split both nets among the same members")
@@ -357,13 +366,22 @@ class Scorers:
             s_cols = slice(single_edges[k], single_edges[k + 1])
             p_cols = slice(pair_edges[k], pair_edges[k + 1])
             W = np.concatenate([W_single[:, s_cols], W_ante[:, p_cols], W_ana[:, p_cols]], axis=1)
-            rows = np.flatnonzero(np.any(W != 0, axis=1))
             b = np.concatenate([b_single[s_cols], np.zeros(p_cols.stop - p_cols.start, np.float32),
                                 self.w["pair.0.b"][p_cols]])
-            rows = None if len(rows) == W.shape[0] else rows
-            members.append(_MemberInputs(rows, np.ascontiguousarray(W if rows is None else W[rows]),
-                                         b.astype(np.float32), s_cols, p_cols))
+            members.append((Head(W, b.astype(np.float32)), _MemberInputs(s_cols, p_cols)))
         return members
+
+    def _first_layer_heads(self, heads: List[Head]) -> FirstLayers:
+        """Every first layer over mention inputs (the members', then the mention
+        scorer's), computed by :class:`~neuralcoref.core.scoring.first_layers.FirstLayers`;
+        the "sentence" and "document" vectors are what a sentence's mentions share."""
+        if self._mention is not None:
+            heads.append(Head(*self._mention.first))
+        dim = self.config.vector_dim
+        start = SPAN_VECTORS.index("sentence") * dim
+        if SPAN_VECTORS.index("document") != SPAN_VECTORS.index("sentence") + 1:
+            raise ValueError("the shared span vectors must be adjacent columns")
+        return FirstLayers(heads, slice(start, start + 2 * dim))
 
     def mention_inputs(self, features: MentionFeatures, word_rows: np.ndarray) -> np.ndarray:
         """Input vectors of mentions.
@@ -391,9 +409,9 @@ class Scorers:
         for lo in range(0, n, MENTION_CHUNK):
             hi = min(lo + MENTION_CHUNK, n)
             x = self.mention_inputs(features[lo:hi], word_rows[lo:hi])
+            heads = self._first_layers(x)
             single_hidden = []
-            for m in self._first:
-                y = (x if m.rows is None else x[:, m.rows]) @ m.W + m.b
+            for m, y in zip(self._first, heads):
                 n_single, n_pair = m.single.stop - m.single.start, m.pair.stop - m.pair.start
                 single_hidden.append(y[:, :n_single])
                 parts.ante[lo:hi, m.pair] = y[:, n_single:n_single + n_pair]
@@ -411,7 +429,10 @@ class Scorers:
                 parts.single[lo:hi] += probs @ self.w["types.single"][0]
                 parts.sim_ante[lo:hi, sim:] = probs @ self.w["types.pair"]
                 parts.sim_ana[lo:hi, sim:] = probs
-            parts.mention[lo:hi] = self.mention_scores(x)
+            if self._mention:
+                parts.mention[lo:hi] = _mlp_rest(heads[-1], self._mention)
+            else:
+                parts.mention[lo:hi] = 0.0
         return parts
 
     @property

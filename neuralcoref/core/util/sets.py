@@ -52,6 +52,29 @@ def in_sorted(element: np.ndarray, sorted_test: np.ndarray) -> np.ndarray:
     return isin(element, sorted_test)
 
 
+def in_increasing(element: np.ndarray, test_elements: Any) -> np.ndarray:
+    """``np.isin(element, test_elements)`` for a 1-d integer ``element`` that is
+    usually non-decreasing (a long Doc's pair keys): the test values are looked
+    up in ``element`` (two binary searches each) and their ranges marked, where
+    ``np.isin`` sorts both arrays. Any other ``element`` goes to :func:`isin`.
+
+    RETURNS (ndarray): (len(element),) bool.
+    """
+    element = np.asarray(element)
+    test = np.asarray(test_elements).ravel()
+    if element.ndim != 1 or element.size * test.size <= SMALL_PRODUCT \
+            or not _same_kind(element.dtype, test.dtype) or element.dtype.kind not in "iu" \
+            or not np.all(element[1:] >= element[:-1]):
+        return isin(element, test)
+    values = np.unique(test)
+    lo, hi = np.searchsorted(element, values, "left"), np.searchsorted(element, values, "right")
+    found = hi > lo  # the ranges of distinct values: disjoint, increasing
+    marks = np.zeros(len(element) + 1, dtype=np.int32)
+    marks[lo[found]] += 1
+    marks[hi[found]] -= 1
+    return np.cumsum(marks[:-1]) > 0
+
+
 def _same_kind(a: np.dtype, b: np.dtype) -> bool:
     # Signed with unsigned integers (or object arrays) are left to np.isin, whose
     # comparisons of such mixes are exact.
