@@ -804,40 +804,12 @@ def folds_command(
                f"{len(result['folds'])} folds ({', '.join(f'{f:.2f}' for f in (r['conll_f1'] for r in result['folds']))})")
 
 
-class _ReadableArgument(typer.core.TyperArgument):
-    """An argument shown as INPUT_CONLL in usage lines, not as typer's {input_conll}."""
-
-    def _usage_display_name(self) -> str:
-        name = self.display_name_raw.upper()
-        return (name if self.required else f"[{name}]") + ("..." if self.nargs != 1 else "")
-
-
-def _make_readable(command) -> None:
-    """Help without typer's type tags on flags (``<bool>``) and with upper-case
-    argument names, for every command (including those added later)."""
-    for sub in getattr(command, "commands", {}).values():
-        _make_readable(sub)
-    make_help_option = command.get_help_option
-
-    def get_help_option(ctx):
-        option = make_help_option(ctx)
-        if option is not None and option.metavar is None:
-            option.metavar = ""
-        return option
-
-    command.get_help_option = get_help_option
-    for param in command.params:
-        if isinstance(param, typer.core.TyperArgument):
-            param.__class__ = _ReadableArgument
-            param.metavar = param.metavar or param.name.upper()
-        elif getattr(param, "is_flag", False) and param.metavar is None:
-            param.metavar = ""
-
-
 def build_command():
-    """The click command of the CLI, with readable help (see _make_readable)."""
+    """The click command of the CLI, with readable help (see cli_help.make_readable)."""
+    from .cli_help import make_readable
+
     command = typer.main.get_command(app)
-    _make_readable(command)
+    make_readable(command)
     return command
 
 
