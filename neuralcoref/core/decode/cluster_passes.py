@@ -10,6 +10,7 @@ import numpy as np
 from ..discourse.binding import allowed_together
 from ..mentions.mentions import MENTION_TYPES
 from ..util.cluster_sets import UnionFind, owner_map
+from .group_bits import GroupBits
 
 _PRONOMINAL = MENTION_TYPES.index("pronominal")
 _LIST = MENTION_TYPES.index("list")
@@ -226,6 +227,8 @@ def join_aliases(clusters: List[List[int]], aliases: np.ndarray, heads: np.ndarr
     partners = partners or {}
     groups: List[List[int]] = [list(c) for c in clusters]
     owner = owner_map(groups)
+    bits = GroupBits(masks, names)
+    sums = [bits.of(g) for g in groups]  # kept in step with groups
     for m in found.tolist():
         a = int(aliases[m])
         if m in owner and owner[m] == owner.get(a):
@@ -233,12 +236,18 @@ def join_aliases(clusters: List[List[int]], aliases: np.ndarray, heads: np.ndarr
         left = groups[owner[m]] if m in owner else [m]
         right = groups[owner[a]] if a in owner else [a]
         # The acronym's own number says nothing ("IDD" for "Iodine Deficiency Disorders").
-        rest = [x for x in left if x != m]
-        if compatible(rest, right, masks, names) and allowed_together(partners, left, right):
+        rest = sums[owner[m]] - bits.of([m]) if m in owner else bits.of([])
+        if bits.compatible(rest, sums[owner[a]] if a in owner else bits.of([a])) \
+                and allowed_together(partners, left, right):
             if m not in owner:
                 owner[m] = len(groups)
                 groups.append([m])
-            move_into(groups, owner, owner[m], a)
+                sums.append(bits.of([m]))
+            if a not in owner:  # move_into makes its group
+                sums.append(bits.of([a]))
+            g = owner[m]
+            move_into(groups, owner, g, a)
+            sums[owner[a]], sums[g] = sums[owner[a]] + sums[g], sums[g] * 0
     return settled(groups, heads, span_scores)
 
 

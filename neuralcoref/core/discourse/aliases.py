@@ -132,23 +132,47 @@ def name_parts(arrays: DocArrays, rules: LanguageRules, mentions: Mentions, repe
     full, by_end = _person_names(arrays, person, starts, ends, proper[n_words >= 2], named)
     if not full or not len(one):
         return repeats, names, aliases, name_of
+    by_start = one[np.argsort(starts[one], kind="stable")]  # one search per full name, not a scan
+    first_starts = starts[by_start]
     for m in full:
-        inside = one[(starts[one] >= starts[m]) & (ends[one] <= ends[m]) & (heads[one] != heads[m])]
-        name_of[inside] = heads[m]
+        near = by_start[np.searchsorted(first_starts, starts[m]):np.searchsorted(first_starts, ends[m])]
+        name_of[near[(ends[near] <= ends[m]) & (heads[near] != heads[m])]] = heads[m]
     modifier = isin(arrays.dep, label_ids(frozenset(
         dep for dep, kind in rules.class_map("dep_classes").items() if kind == "modifier")))
     heads_longer = np.zeros(len(arrays.lower) + 1, dtype=bool)
     heads_longer[heads[proper[ends[proper] - starts[proper] > 1]]] = True
     repeats, names, aliases = (np.array(a, copy=True) for a in (repeats, names, aliases))
+    memo: Dict[int, Tuple[np.ndarray, bool]] = {}
     for m in one[(np.asarray(aliases)[one] < 0) & (name_of[one] < 0)].tolist():
         i = int(starts[m])
-        found = by_end.get(int(arrays.lower[i]), [])
+        word = int(arrays.lower[i])
+        found = by_end.get(word, [])
         if modifier[i] or heads_longer[i] or not found:
             continue
-        before = [f for f in found if ends[f] <= i]
-        whole = before[-1] if before else found[0]
+        if word not in memo:
+            memo[word] = _ends_in_order(found, ends)
+        whole = _last_name_before(found, memo[word], i)
         repeats[m], names[m], aliases[m] = repeats[whole], names[whole], whole
     return repeats, names, aliases, name_of
+
+
+def _ends_in_order(found: List[int], ends: np.ndarray) -> Tuple[np.ndarray, bool]:
+    """The ends of names ``found`` and whether they never decrease."""
+    found_ends = ends[found]
+    return found_ends, not (np.diff(found_ends) < 0).any()
+
+
+def _last_name_before(found: List[int], found_ends: Tuple[np.ndarray, bool], i: int) -> int:
+    """The last of ``found`` (in its order) that ends by token ``i``, else its
+    first. One binary search when their ends never decrease (always, but for a
+    name nested in another with the same last word), not a scan: a name
+    repeated thousands of times made the scans quadratic."""
+    found_ends, ordered = found_ends
+    if ordered:
+        k = int(np.searchsorted(found_ends, i, side="right"))
+        return found[k - 1] if k else found[0]
+    before = [f for f, end in zip(found, found_ends.tolist()) if end <= i]
+    return before[-1] if before else found[0]
 
 
 def _mark_titles(arrays: DocArrays, rules: LanguageRules, person: np.ndarray, starts: np.ndarray,
