@@ -35,7 +35,6 @@ WIDE: Dict[str, int] = {
 #: Modules over MAX_LINES (module -> lines).
 LONG: Dict[str, int] = {
     "neuralcoref.apps.batch": 789,
-    "neuralcoref.apps.cli": 818,
 }
 #: Decorators that make a function's signature a framework's: spaCy factories
 #: and registered functions (config keys), Typer commands (options).
