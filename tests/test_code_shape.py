@@ -27,14 +27,10 @@ MAX_PARAMS = 8
 MAX_LINES = 700
 #: Functions over MAX_PARAMS, to be given settings objects (qualified name -> count).
 WIDE: Dict[str, int] = {
-    "neuralcoref.apps.batch.resolve_jsonl": 14,
-    "neuralcoref.apps.batch._resolve_into": 11,
-    "neuralcoref.apps.batch.resolve_jsonl_dask": 9,
     "neuralcoref.apps.server.serve": 10,
 }
 #: Modules over MAX_LINES (module -> lines).
 LONG: Dict[str, int] = {
-    "neuralcoref.apps.batch": 789,
 }
 #: Decorators that make a function's signature a framework's: spaCy factories
 #: and registered functions (config keys), Typer commands (options).
