@@ -7,8 +7,8 @@ import pytest
 
 torch = pytest.importorskip("torch", exc_type=ModuleNotFoundError)
 
+from runtime_scores import runtime_scores  # noqa: E402
 from neuralcoref.artifacts.model_dir import load_model  # noqa: E402
-from neuralcoref.core.features.contract import MentionFeatures  # noqa: E402
 from neuralcoref.core.scoring.embeddings import WordVocab, build_vocab  # noqa: E402
 from neuralcoref.core.scoring.scoring import ScorerConfig  # noqa: E402
 from neuralcoref.errors import NeuralcorefError  # noqa: E402
@@ -102,13 +102,7 @@ def test_late_refined_model_scores_equal_in_numpy_and_torch(corpus, tmp_path):
     data = training_data(corpus, WordVocab(runtime.vocab.words), cfg, runtime.config.scorer.vector_dim)
     single_t, pair_t, _ = predict_scores(model, data, CPU, pair_budget=10_000)
 
-    features = data.corpus.features
-    all_features = MentionFeatures(*(np.asarray(getattr(features, f))
-                                     for f in ("codes", "hashes", "words", "vectors")))
-    parts = runtime.scorers.mention_parts(all_features, runtime.vocab.rows(all_features.words))
-    pair, kept = runtime.scorers.all_pair_scores(parts, data.ptr, data.ante, data.pair_codes)
-    plain = runtime.scorers.pair_scores(parts, data.ante, np.repeat(np.arange(len(data)), data.n_candidates),
-                                        data.pair_codes)
+    parts, pair, kept, plain = runtime_scores(runtime, data)
     assert kept is None
     np.testing.assert_allclose(parts.single, single_t, atol=1e-5)
     np.testing.assert_allclose(pair, pair_t, atol=1e-4)

@@ -6,6 +6,7 @@ import pytest
 
 torch = pytest.importorskip("torch", exc_type=ModuleNotFoundError)
 
+from runtime_scores import runtime_scores  # noqa: E402
 from neuralcoref.artifacts.model_dir import load_model, save_model  # noqa: E402
 from neuralcoref.core.features.contract import MentionFeatures  # noqa: E402
 from neuralcoref.core.scoring.embeddings import build_vocab  # noqa: E402
@@ -93,13 +94,7 @@ def test_runtime_refined_scores_equal_torch_scores(data, tmp_path):
     path = save_model(tmp_path / "m", ModelConfig(lang="en", scorer=config), model.export_weights(),
                       vocab.words)
     runtime = load_model(path)
-    features = data.corpus.features
-    all_features = MentionFeatures(*(np.asarray(getattr(features, f))
-                                     for f in ("codes", "hashes", "words", "vectors")))
-    parts = runtime.scorers.mention_parts(all_features, runtime.vocab.rows(all_features.words))
-    pair, _ = runtime.scorers.all_pair_scores(parts, data.ptr, data.ante, data.pair_codes)
-    plain = runtime.scorers.pair_scores(parts, data.ante, np.repeat(np.arange(len(data)), data.n_candidates),
-                                        data.pair_codes)
+    parts, pair, _, plain = runtime_scores(runtime, data)
     np.testing.assert_allclose(parts.single, single_t, atol=1e-5)
     np.testing.assert_allclose(parts.mention, mention_t, atol=1e-5)
     np.testing.assert_allclose(pair, pair_t, atol=1e-4)
