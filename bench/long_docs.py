@@ -18,7 +18,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Dict, List
 
@@ -30,7 +29,7 @@ SETS = {"en": DATA / "ontogum" / "dev.english.v4_gold_conll",
 
 def measure(model: str, rounds: int) -> Dict[str, float]:
     """spaCy and coref CPU seconds on the model's dev set, in this process."""
-    from threadpoolctl import threadpool_limits
+    from devset import cpu_speeds
 
     from neuralcoref.api import model_pipeline
     from neuralcoref.corpora.conll import read_conll_path
@@ -38,20 +37,7 @@ def measure(model: str, rounds: int) -> Dict[str, float]:
     texts = [" ".join(d.words) for d in read_conll_path(str(SETS[model]))]
     nlp = model_pipeline(model)
     coref = nlp.add_pipe("neuralcoref", config={"model": model})
-    out = {"spacy_cpu_s": float("inf"), "coref_cpu_s": float("inf")}
-    with threadpool_limits(limits=1), nlp.select_pipes(disable=["neuralcoref"]):
-        coref(nlp(texts[0][:2000]))  # loads the model
-        for _ in range(rounds):
-            start = time.process_time()
-            parsed = [nlp(text) for text in texts]
-            out["spacy_cpu_s"] = min(out["spacy_cpu_s"], time.process_time() - start)
-            docs = [doc.copy() for doc in parsed]
-            start = time.process_time()
-            for doc in docs:
-                coref(doc)
-            out["coref_cpu_s"] = min(out["coref_cpu_s"], time.process_time() - start)
-    out["tokens"] = sum(len(doc) for doc in parsed)
-    return out
+    return cpu_speeds(nlp, coref, texts, rounds)[1]
 
 
 def main() -> None:

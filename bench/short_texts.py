@@ -95,21 +95,16 @@ def measure_long(rounds: int, model: str, spacy_model: str, size: int = 100_000)
     from spacy.tokens import Doc
     from threadpoolctl import threadpool_limits
 
+    from devset import cpu_speeds
+
     from neuralcoref.apps.benchmark import _PeakRss
     from neuralcoref.corpora.conll import read_conll_path
 
     texts = [" ".join(d.words) for d in read_conll_path(str(SOURCES[0]))]
     nlp = spacy.load(spacy_model)
     coref = nlp.add_pipe("neuralcoref", config={"model": model})
-    out = {"spacy_cpu_s": float("inf"), "coref_cpu_s": float("inf")}
-    with threadpool_limits(limits=1), nlp.select_pipes(disable=["neuralcoref"]):
-        coref(nlp(texts[0]))  # loads the model
-        for _ in range(rounds):
-            start = time.process_time()
-            parsed = [nlp(text) for text in texts]
-            out["spacy_cpu_s"] = min(out["spacy_cpu_s"], time.process_time() - start)
-            out["coref_cpu_s"] = min(out["coref_cpu_s"], _coref_each(coref, parsed, time.process_time))
-        out["tokens"] = sum(len(doc) for doc in parsed)
+    parsed, out = cpu_speeds(nlp, coref, texts, rounds)
+    with threadpool_limits(limits=1):
         parts: List[Any] = []
         while sum(len(doc) for doc in parts) < size:
             parts += parsed

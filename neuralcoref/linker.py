@@ -31,6 +31,7 @@ from spacy.vocab import Vocab
 from .artifacts.kb import KnowledgeBase, kb_path, load_kb
 from .component import GuardedPipe
 from .core.linking.link_scorer import LinkScorer
+from .corpora.entities import EntityMention
 from .core.linking.linking import (DocContext, Unit, UnitLinks, appositive_end, decide, extracted_mentions,
                                    link_features, link_units, mention_triples, merged_clusters, split_units)
 from .core.mentions.shared_mentions import kept_mentions
@@ -324,7 +325,7 @@ def _write_link_group(doc: Doc, linked: List[Tuple[List[Tuple[int, int]], int, f
 
 
 def entity_mentions(doc: Doc, doc_id: str, kb: KnowledgeBase,
-                    sentence_starts: Optional[List[int]] = None) -> List["EntityMention"]:
+                    sentence_starts: Optional[List[int]] = None) -> List[EntityMention]:
     """One line of an entities file per predicted mention of a Doc: every
     cluster mention (the cluster's number, its entity's id, title and type when
     linked, '_' otherwise) and every linked mention outside the clusters.
@@ -337,8 +338,6 @@ def entity_mentions(doc: Doc, doc_id: str, kb: KnowledgeBase,
     RETURNS (List[EntityMention]): by sentence, start, end.
     """
     from bisect import bisect_right
-
-    from .corpora.entities import EntityMention
 
     starts = sentence_starts if sentence_starts is not None else [s.start for s in doc.sents]
     rows = []
