@@ -9,7 +9,9 @@ its parameters are split at the commas outside brackets up to the closing
 parenthesis (memoryviews ``[:, ::1]`` and defaults that call hold commas).
 ``cdef class``, structs, enums and variable declarations are no functions.
 Parameters count as in Python: ``self``/``cls`` left out, ``*args`` and
-``**kwargs`` one each, a bare ``*`` or ``/`` none.
+``**kwargs`` one each, a bare ``*`` or ``/`` none. The C functions a module
+defines in the verbatim C of a ``cdef extern from *`` block are read too
+(:func:`c_functions`; a parameter list written as a macro counts as one).
 """
 import re
 from typing import Iterator, List, Tuple
@@ -144,3 +146,20 @@ def pyx_functions(text: str, module: str) -> Iterator[Tuple[str, int]]:
         elif _CLASS.match(stripped):
             stack.append((indent, "class", _CLASS.match(stripped).group(1)))
         i += 1
+
+
+_VERBATIM = re.compile(r'cdef\s+extern\s+from\s+\*\s*:\s*\n\s*("""|\'\'\')(.*?)\1', re.S)
+#: A C function's definition: a name, its parameters (no nested parentheses), "{".
+_C_DEFINITION = re.compile(r"\b(\w+)\s*\(([^()]*)\)\s*\{")
+_C_STATEMENTS = {"if", "for", "while", "switch", "return", "sizeof"}
+
+
+def c_functions(text: str, module: str) -> Iterator[Tuple[str, int]]:
+    """(qualified name, parameter count) of the C functions defined in the verbatim
+    C blocks of Cython source ``text`` (``(void)`` has none)."""
+    for block in _VERBATIM.finditer(text):
+        code = re.sub(r"/\*.*?\*/", " ", block.group(2), flags=re.S)
+        for match in _C_DEFINITION.finditer(code):
+            if match.group(1) not in _C_STATEMENTS:
+                parameters = [p for p in match.group(2).split(",") if p.strip() and p.strip() != "void"]
+                yield f"{module}.{match.group(1)}", len(parameters)

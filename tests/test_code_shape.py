@@ -1,6 +1,6 @@
 """The shape of the package's code (issue 59): no function takes more than
 MAX_PARAMS parameters and no module is longer than MAX_LINES lines, read from
-the source with ``ast`` (nothing is imported).
+the source with ``ast`` and, for Cython, ``pyx_signatures`` (nothing is imported).
 
 Parameters count positional and keyword-only ones, ``self`` and ``cls`` left
 out, and ``*args`` and ``**kwargs`` one each. Two kinds of function are
@@ -8,7 +8,7 @@ exempt, because a framework owns their signature: a spaCy factory (one
 parameter per config key, which users write in their pipelines' config) and a
 Typer command (one parameter per command-line option). The Cython kernels
 (``.pyx``) are held to the same limits: their ``def``, ``cpdef`` and ``cdef``
-functions and the C functions they declare, read by ``pyx_signatures``.
+functions and the C functions they declare or define in verbatim C.
 
 WIDE and LONG list allowances (name -> count) for what is over the limits:
 empty since issue 59's last ones were fixed. The check fails when a listed one
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Dict, Iterator, Tuple
 
 import pytest
-from pyx_signatures import pyx_functions
+from pyx_signatures import c_functions, pyx_functions
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "neuralcoref"
@@ -84,7 +84,9 @@ def wide_functions() -> Dict[str, int]:
             if count > MAX_PARAMS and not _framework_owned(node):
                 out[qualified] = count
     for name, path in PYX_MODULES.items():
-        out.update((q, n) for q, n in pyx_functions(path.read_text(encoding="utf8"), name) if n > MAX_PARAMS)
+        text = path.read_text(encoding="utf8")
+        for found in (pyx_functions(text, name), c_functions(text, name)):
+            out.update((q, n) for q, n in found if n > MAX_PARAMS)
     return out
 
 
@@ -105,6 +107,8 @@ def test_code_shape_reads_the_cython_kernels():
                                "neuralcoref.core._scoring"))
     assert {"neuralcoref.core._scoring.pair_net", "neuralcoref.core._scoring.PairNet.__init__",
             "neuralcoref.core._scoring.nc_rows"} <= set(found)
+    c_found = dict(c_functions(PYX_MODULES["neuralcoref.core._scoring"].read_text(encoding="utf8"), "s"))
+    assert {"s.nc_rows_tile", "s.nc_sparse_rows", "s.nc_pair_loop"} <= set(c_found)
 
 
 #: Cython text the scanner must read: multi-line signatures, memoryviews, defaults
@@ -112,7 +116,11 @@ def test_code_shape_reads_the_cython_kernels():
 SAMPLE_PYX = '''
 cdef extern from *:
     """
-    static void hidden(int a, int b, int c, int d, int e, int f, int g, int h, int i) {}
+    /* a comment (x, y) { */
+    static void hidden(int a, int b, int c, int d, int e, int f, int g, int h, int i) {
+        if (a > b) { return; }
+    }
+    static inline int none(void) { return 0; }
     """
     ctypedef struct args_t:
         const float* x
@@ -151,6 +159,7 @@ def test_code_shape_counts_cython_signatures():
     found = dict(pyx_functions(SAMPLE_PYX, "m"))
     assert found == {"m.declared": 9, "m.Bundle.__init__": 3, "m.Bundle._check": 0, "m.kernel": 8,
                      "m._helper": 3}
+    assert dict(c_functions(SAMPLE_PYX, "m")) == {"m.hidden": 9, "m.none": 0}
 
 
 def test_code_shape_parameters_are_counted_as_documented():
