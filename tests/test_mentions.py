@@ -12,6 +12,7 @@ from neuralcoref.core.mentions.mentions import (
     ATTRS,
     MENTION_TYPES,
     TABLE_ATTRS,
+    TokenArrays,
     extract_mentions,
     rule_tables,
 )
@@ -441,8 +442,7 @@ def test_mentions_kernels_equal_references_on_read_only_arrays(vocab, seed):
     np.testing.assert_array_equal(right, ref_right)
     left.setflags(write=False)
     right.setflags(write=False)
-    fast = _mentions.extract_candidates(t.heads, left, right, t.tag, t.pos, t.dep, t.word,
-                                        t.ent, t.iob)
+    fast = _mentions.extract_candidates(t, left, right)
     slow = extract_candidates_reference(t.heads, left, right, t.tag, t.pos, t.dep, t.word,
                                         t.ent, t.iob)
     for a, b in zip(fast, slow):
@@ -493,8 +493,8 @@ def test_mentions_kernels_reject_heads_out_of_range():
         _mentions.subtree_bounds(heads)
     zeros = np.zeros(2, dtype=np.uint32)
     with pytest.raises(ValueError, match="heads"):
-        _mentions.extract_candidates(heads, heads, heads, zeros, zeros, zeros, zeros, zeros,
-                                     np.zeros(2, dtype=np.uint64))
+        _mentions.extract_candidates(TokenArrays(heads, zeros, zeros, zeros, zeros, zeros,
+                                                 np.zeros(2, dtype=np.uint64)), heads, heads)
 
 
 @pytest.mark.slow

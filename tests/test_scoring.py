@@ -250,6 +250,34 @@ def test_scoring_pair_kernel_gives_the_same_bits_in_both_builds(name):
     assert np.array_equal(fast, generic)
 
 
+def test_scoring_pair_net_bundle_pickles_and_keeps_the_bits():
+    import pickle
+
+    from neuralcoref.core import _scoring
+
+    scorers, parts, ante, ana, codes = kernel_case("four-blocks")
+    net = scorers._pair_net
+    assert isinstance(net, _scoring.PairNet) and net.n_blocks == 4
+    copy = pickle.loads(pickle.dumps(net))
+    args = (np.ascontiguousarray(parts.ante), np.ascontiguousarray(parts.ana), ante, ana, codes)
+    for blocks, bias in [((0, 4), True), ((1, 3), False)]:
+        assert np.array_equal(_scoring.pair_net(net, *args, blocks, bias), _scoring.pair_net(copy, *args, blocks, bias))
+    with pytest.raises(ValueError, match="run of the net's blocks"):
+        _scoring.pair_net(net, *args, (2, 5), True)
+
+
+def test_scoring_pair_net_bundle_checks_the_weights_once_at_load():
+    from neuralcoref.core import _scoring
+
+    scorers = kernel_case("one-block")[0]
+    second = scoring._pair_net_weights(scorers._pair)
+    _scoring.PairNet(scorers._tables, scorers._pair.edges, second)
+    with pytest.raises(ValueError, match="second-layer blocks"):
+        _scoring.PairNet(scorers._tables, scorers._pair.edges, second._replace(w2=second.w2[:-1]))
+    with pytest.raises(ValueError, match="block edges"):
+        _scoring.PairNet(scorers._tables, scorers._pair.edges + 1, second)
+
+
 def test_scoring_pair_kernel_refuses_pairs_outside_the_parts():
     scorers, parts, ante, ana, codes = kernel_case("one-block")
     ante[3] = len(parts.single)

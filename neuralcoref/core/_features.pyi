@@ -2,7 +2,7 @@
 (see featurize.py, expand.py, pairs.py, scoring.py, clustering.py). Arrays are
 C-contiguous; the kernels read them through ``const`` memoryviews, so read-only
 (memory-mapped) arrays work. Dtypes and shapes are given per argument."""
-from typing import Tuple
+from typing import Any, Tuple
 
 import numpy as np
 
@@ -36,35 +36,26 @@ def pair_first_layer(
     ante: np.ndarray,
     ana: np.ndarray,
     codes: np.ndarray,
-    columns: np.ndarray,
-    caps: np.ndarray,
-    strides: np.ndarray,
-    starts: np.ndarray,
-    tables: np.ndarray,
+    pair_tables: Any,
     edges: np.ndarray,
 ) -> np.ndarray:
     """a_part, m_part float32 (n, h); ante, ana, edges int64; codes int16 (n_pairs, 16);
-    columns, caps, strides, starts int32; tables float32 (rows, h).
+    pair_tables a ``PairTables`` (columns, caps, strides, starts int32; tables float32 (rows, h)).
     RETURNS: (n_pairs * (edges[-1] - edges[0]),) float32."""
 def top_candidates(scores: np.ndarray, ptr: np.ndarray, k: int) -> np.ndarray:
     """scores float32 (n_pairs,), ptr int64 (n + 1,). RETURNS: int64 kept positions."""
 def consistent_antecedents(
-    single: np.ndarray,
-    pair: np.ndarray,
-    ptr: np.ndarray,
-    ante: np.ndarray,
+    scores: Any,
     offset: float,
     gender: np.ndarray,
     number: np.ndarray,
     names: np.ndarray,
-    forbid_ptr: np.ndarray,
-    forbid: np.ndarray,
-    binder: np.ndarray,
-    fallback: bool = True,
+    binding: Any,
 ) -> np.ndarray:
-    """single float32 (n,), pair float32 (n_pairs,), ptr int64, ante int32, gender and
-    number uint32 (n,), names uint64 (n,), forbid_ptr int64, forbid and binder int32.
-    RETURNS: (n,) int32 antecedent index or -1."""
+    """scores a ``DocScores`` (single float32 (n,), pair float32 (n_pairs,), ptr int64, ante
+    int32); gender and number uint32 (n,), names uint64 (n,); binding a ``Binding``
+    (forbid_ptr int64, forbid and binder int32, fallback). RETURNS: (n,) int32 antecedent
+    index or -1."""
 def one_hot_codes(
     codes: np.ndarray,
     columns: np.ndarray,
@@ -85,14 +76,12 @@ def span_vectors(
     tensor: np.ndarray,
     sent_bounds: np.ndarray,
     sent_ids: np.ndarray,
-    starts: np.ndarray,
-    ends: np.ndarray,
-    heads: np.ndarray,
-    doc_lo: np.ndarray,
-    doc_hi: np.ndarray,
-    prior: np.ndarray,
-    weight: float,
+    mentions: Tuple[np.ndarray, np.ndarray, np.ndarray],
+    windows: Tuple[np.ndarray, np.ndarray],
+    document_prior: Tuple[np.ndarray, float],
     context: int,
-) -> np.ndarray: ...
+) -> np.ndarray:
+    """mentions (starts, ends, heads) int32; windows (doc_lo, doc_hi) int64, empty for the
+    whole Doc; document_prior (mean float64 (dim,), weight), an empty mean for none."""
 def value_counts(values: np.ndarray) -> Tuple[np.ndarray, np.ndarray]: ...
 def nesting(starts: np.ndarray, ends: np.ndarray) -> Tuple[np.ndarray, np.ndarray]: ...

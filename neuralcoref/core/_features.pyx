@@ -212,10 +212,7 @@ cdef extern from *:
 
 def pair_first_layer(const float[:, ::1] a_part, const float[:, ::1] m_part,
                      const int64_t[::1] ante, const int64_t[::1] ana,
-                     const int16_t[:, ::1] codes, const int32_t[::1] columns,
-                     const int32_t[::1] caps, const int32_t[::1] strides,
-                     const int32_t[::1] starts, const float[:, ::1] tables,
-                     const int64_t[::1] edges):
+                     const int16_t[:, ::1] codes, pair_tables, const int64_t[::1] edges):
     """The pair scorer's first layer, fused: relu(a_part[ante] + m_part[ana] + x_pair W).
 
     The pair inputs' part comes from ``features.PairTables``: the codes of each
@@ -224,8 +221,8 @@ def pair_first_layer(const float[:, ::1] a_part, const float[:, ::1] m_part,
     a_part, m_part (float32 (n, h)): per-mention parts (m_part holds the bias).
     ante, ana (int64 (n_pairs,)): antecedent and anaphor of each pair.
     codes (int16 (n_pairs, n_codes)): pair codes.
-    columns, caps, strides, starts (int32 (k,)), tables (float32 (rows, h)): the
-        fields of ``PairTables``.
+    pair_tables (PairTables): columns, caps, strides, starts (int32 (k,)) and
+        tables (float32 (rows, h)).
     edges (int64 (n_blocks + 1,)): unit boundaries of the blocks to compute, a
         contiguous run of the layer's blocks within [0, h].
     RETURNS (ndarray): (n_pairs * (edges[-1] - edges[0]),) float32 activations,
@@ -233,6 +230,11 @@ def pair_first_layer(const float[:, ::1] a_part, const float[:, ::1] m_part,
         C-ordered array starting at n_pairs * (edges[b] - edges[0]), so that the
         next layer reads each block contiguously.
     """
+    cdef const int32_t[::1] columns = pair_tables.columns
+    cdef const int32_t[::1] caps = pair_tables.caps
+    cdef const int32_t[::1] strides = pair_tables.strides
+    cdef const int32_t[::1] starts = pair_tables.starts
+    cdef const float[:, ::1] tables = pair_tables.tables
     cdef Py_ssize_t n_pairs = ante.shape[0], h = a_part.shape[1], k = columns.shape[0]
     cdef Py_ssize_t n_blocks = edges.shape[0] - 1, p, j, g, n_groups = 0, value, blk, lo, width
     cdef Py_ssize_t rows[64]  # table rows of a pair's groups (PairTables makes a handful)
@@ -349,12 +351,8 @@ cdef inline bint _forbidden(int64_t[::1] parent, const int64_t[::1] forbid_ptr,
     return False
 
 
-def consistent_antecedents(const float[::1] single, const float[::1] pair,
-                           const int64_t[::1] ptr, const int32_t[::1] ante, double offset,
-                           const uint32_t[::1] gender, const uint32_t[::1] number,
-                           const uint64_t[::1] names, const int64_t[::1] forbid_ptr,
-                           const int32_t[::1] forbid, const int32_t[::1] binder,
-                           bint fallback=True):
+def consistent_antecedents(scores, double offset, const uint32_t[::1] gender,
+                           const uint32_t[::1] number, const uint64_t[::1] names, binding):
     """Each mention's antecedent, decided left to right with the clusters so far.
 
     A mention takes its best-scoring candidate (the first of equal ones) among
@@ -365,18 +363,28 @@ def consistent_antecedents(const float[::1] single, const float[::1] pair,
     scores, when the binder's cluster allows it (agreement and binding). The
     cluster then allows only the genders and numbers both allowed, and holds the
     mention's name words.
-    single (float32 (n,)), pair (float32 (n_pairs,)): scores.
-    ptr (int64 (n + 1,)), ante (int32 (n_pairs,)): candidates (CSR).
+    scores (DocScores): ``single`` (float32 (n,)) and ``pair`` (float32
+        (n_pairs,)) scores of the candidates ``ptr`` (int64 (n + 1,)) and
+        ``ante`` (int32 (n_pairs,)) (CSR).
     gender, number (uint32 (n,)): bit sets of the values each mention allows
         (bit c for class code c: one bit for "he", two for a person noun), 0 for any.
     names (uint64 (n,)): bit sets of the mention's name words, 0 for none.
-    forbid_ptr (int64 (n + 1,)), forbid (int32 (n_forbidden,)): the earlier
-        mentions each mention never shares a cluster with (CSR).
-    binder (int32 (n,)): an earlier mention to link to, or -1.
-    fallback (bool): whether a mention whose best candidate is forbidden takes
-        its best allowed one; False: it stays unlinked (binding only vetoes).
+    binding (Binding): ``forbid_ptr`` (int64 (n + 1,)) and ``forbid`` (int32
+        (n_forbidden,)): the earlier mentions each mention never shares a
+        cluster with (CSR); ``binder`` (int32 (n,)): an earlier mention to link
+        to, or -1; ``fallback`` (bool): whether a mention whose best candidate
+        is forbidden takes its best allowed one; False: it stays unlinked
+        (binding only vetoes).
     RETURNS (ndarray): (n,) int32 antecedent index or -1.
     """
+    cdef const float[::1] single = scores.single
+    cdef const float[::1] pair = scores.pair
+    cdef const int64_t[::1] ptr = scores.ptr
+    cdef const int32_t[::1] ante = scores.ante
+    cdef const int64_t[::1] forbid_ptr = binding.forbid_ptr
+    cdef const int32_t[::1] forbid = binding.forbid
+    cdef const int32_t[::1] binder = binding.binder
+    cdef bint fallback = binding.fallback
     cdef Py_ssize_t n = single.shape[0], m, k, best, r
     links_arr = np.full(n, -1, dtype=np.int32)
     parent_arr = np.arange(n, dtype=np.int64)
@@ -500,20 +508,26 @@ def word_slots(const uint64_t[:] lower, const int32_t[:] token_heads, const int3
 
 
 def span_vectors(const float[:, ::1] tensor, const int64_t[::1] sent_bounds, const int32_t[:] sent_ids,
-                 const int32_t[:] starts, const int32_t[:] ends, const int32_t[:] heads,
-                 const int64_t[:] doc_lo, const int64_t[:] doc_hi, const double[::1] prior,
-                 double weight, Py_ssize_t context):
+                 tuple mentions, tuple windows, tuple document_prior, Py_ssize_t context):
     """Mean token vectors of each mention's SPAN_VECTORS windows (mention, five
     tokens before and after within its sentence, sentence, document, head), from
     float64 running sums, in the order and with the operations of
     ``featurize._span_vectors_numpy`` (so the floats are the same bits).
 
     sent_bounds: (n_sents + 1,) first token of each sentence, then n_tok.
-    doc_lo, doc_hi: each mention's document window; empty: the whole Doc.
-    prior: the document prior's mean, counted as ``weight`` more tokens of the
-        document window; empty: none.
+    mentions: (starts, ends, heads), int32 (n,) each.
+    windows: (doc_lo, doc_hi), int64: each mention's document window; empty: the whole Doc.
+    document_prior: (prior, weight): the document prior's mean (float64 (dim,)),
+        counted as ``weight`` more tokens of the document window; empty prior: none.
     RETURNS (ndarray): (n, 6 * dim) float32.
     """
+    cdef const int32_t[:] starts = mentions[0]
+    cdef const int32_t[:] ends = mentions[1]
+    cdef const int32_t[:] heads = mentions[2]
+    cdef const int64_t[:] doc_lo = windows[0]
+    cdef const int64_t[:] doc_hi = windows[1]
+    cdef const double[::1] prior = document_prior[0]
+    cdef double weight = document_prior[1]
     cdef Py_ssize_t n = starts.shape[0], n_tok = tensor.shape[0], dim = tensor.shape[1]
     cdef Py_ssize_t n_sents = sent_bounds.shape[0] - 1, i, d, s, w
     cdef bint whole = doc_lo.shape[0] != n or doc_hi.shape[0] != n

@@ -1,5 +1,5 @@
 """Type stub of the Cython kernels of mention extraction (see mentions.py)."""
-from typing import Optional, Tuple
+from typing import Any, Optional, Tuple
 
 import numpy as np
 
@@ -13,16 +13,10 @@ def token_classes(
     bounds: np.ndarray,
 ) -> Tuple[np.ndarray, np.ndarray]: ...
 def extract_candidates(
-    heads: np.ndarray,
-    left: np.ndarray,
-    right: np.ndarray,
-    tag: np.ndarray,
-    pos: np.ndarray,
-    dep: np.ndarray,
-    word: np.ndarray,
-    ent: np.ndarray,
-    iob: np.ndarray,
-) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]: ...
+    tokens: Any, left: np.ndarray, right: np.ndarray
+) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """tokens: a ``TokenArrays`` (heads int32, tag/pos/dep/word/ent uint32, iob uint64);
+    left, right int32 subtree bounds."""
 def sort_unique(
     n_tokens: int,
     starts: np.ndarray,

@@ -383,25 +383,29 @@ cdef bint _zero_subject(const Doc_* d, Py_ssize_t i) noexcept nogil:
     return (d.pos[i] & POS_VERB) and (d.dep[i] & DEP_ZERO_SUBJECT) and not _has_subject(d, i)
 
 
-def extract_candidates(const int32_t[::1] heads, const int32_t[::1] left,
-                       const int32_t[::1] right, const uint32_t[::1] tag,
-                       const uint32_t[::1] pos, const uint32_t[::1] dep,
-                       const uint32_t[::1] word, const uint32_t[::1] ent,
-                       const uint64_t[:] iob):
+def extract_candidates(tokens, const int32_t[::1] left, const int32_t[::1] right):
     """Candidate mentions in emission order, before sorting and de-duplication.
 
     For each token in order: the token itself if it is a pronoun or a verb
     with an omitted subject, then the phrases it heads; after all tokens, the
     referential named entities.
 
-    heads (int32 array (n,)): absolute head of each token, roots their own head.
+    tokens (TokenArrays): per token (n,): ``heads`` (int32): absolute head,
+        roots their own head; ``tag``, ``pos``, ``dep``, ``word``, ``ent``
+        (uint32): class bits of its fine tag, part of speech, dependency label,
+        lowercase form, entity type; ``iob`` (uint64): ENT_IOB code (3 = begin,
+        1 = inside).
     left, right (int32 arrays (n,)): subtree bounds, right inclusive.
-    tag, pos, dep, word, ent (uint32 arrays (n,)): class bits of each token's
-        fine tag, part of speech, dependency label, lowercase form, entity type.
-    iob (uint64 array (n,)): ENT_IOB codes (3 = begin, 1 = inside).
     RETURNS (Tuple[ndarray, ndarray, ndarray, ndarray]): starts, ends (exclusive)
         and heads (n_candidates,) int32, types (n_candidates,) int8.
     """
+    cdef const int32_t[::1] heads = tokens.heads
+    cdef const uint32_t[::1] tag = tokens.tag
+    cdef const uint32_t[::1] pos = tokens.pos
+    cdef const uint32_t[::1] dep = tokens.dep
+    cdef const uint32_t[::1] word = tokens.word
+    cdef const uint32_t[::1] ent = tokens.ent
+    cdef const uint64_t[:] iob = tokens.iob
     cdef Py_ssize_t n = heads.shape[0]
     cdef Py_ssize_t i, k, h, s, e, root
     # Children in index order, as compressed rows.

@@ -228,9 +228,18 @@ cdef extern from *:
        registers. Each output adds its terms to its value in the order of k, a
        product then an add, in both builds. */
     #define NC_TILE 6
-    NC_INLINE void nc_rows_tile(float* __restrict__ out, Py_ssize_t ldo, const float* __restrict__ x,
-                                Py_ssize_t ldx, const int64_t* __restrict__ cols,
-                                const float* __restrict__ Wp, Py_ssize_t K, Py_ssize_t N, const int MT) {
+    typedef struct {  /* out (M, N), leading dimension ldo; x (M, .), ldx; cols (K,); W packed */
+        float* out;
+        const float* x;
+        const int64_t* cols;
+        const float* W;
+        Py_ssize_t ldo, ldx, M, K, N;
+    } nc_rows_args;
+    NC_INLINE void nc_rows_tile(float* __restrict__ out, const float* __restrict__ x,
+                                const nc_rows_args* a, const int MT) {
+        const Py_ssize_t ldo = a->ldo, ldx = a->ldx, K = a->K, N = a->N;
+        const int64_t* __restrict__ cols = a->cols;
+        const float* __restrict__ Wp = a->W;
         Py_ssize_t c, k;
         int r, j;
         for (c = 0; c < N; c += 16) {
@@ -261,25 +270,26 @@ cdef extern from *:
     }
 
     #define NC_ROWS_BODY                                                                 \\
+        float* out = a->out;                                                             \\
+        const float* x = a->x;                                                           \\
+        const Py_ssize_t ldo = a->ldo, ldx = a->ldx, M = a->M;                           \\
         Py_ssize_t r0;                                                                   \\
         for (r0 = 0; r0 < M; r0 += NC_TILE) {                                            \\
             float* o = out + r0 * ldo;                                                   \\
             const float* xr = x + r0 * ldx;                                              \\
             switch (M - r0 < NC_TILE ? (int)(M - r0) : NC_TILE) {                        \\
-                case 1: nc_rows_tile(o, ldo, xr, ldx, cols, W, K, N, 1); break;          \\
-                case 2: nc_rows_tile(o, ldo, xr, ldx, cols, W, K, N, 2); break;          \\
-                case 3: nc_rows_tile(o, ldo, xr, ldx, cols, W, K, N, 3); break;          \\
-                case 4: nc_rows_tile(o, ldo, xr, ldx, cols, W, K, N, 4); break;          \\
-                case 5: nc_rows_tile(o, ldo, xr, ldx, cols, W, K, N, 5); break;          \\
-                default: nc_rows_tile(o, ldo, xr, ldx, cols, W, K, N, 6); break;         \\
+                case 1: nc_rows_tile(o, xr, a, 1); break;                                \\
+                case 2: nc_rows_tile(o, xr, a, 2); break;                                \\
+                case 3: nc_rows_tile(o, xr, a, 3); break;                                \\
+                case 4: nc_rows_tile(o, xr, a, 4); break;                                \\
+                case 5: nc_rows_tile(o, xr, a, 5); break;                                \\
+                default: nc_rows_tile(o, xr, a, 6); break;                               \\
             }                                                                            \\
         }
 
-    #define NC_ROWS_ARGS float* out, Py_ssize_t ldo, const float* x, Py_ssize_t ldx, \\
-        const int64_t* cols, const float* W, Py_ssize_t M, Py_ssize_t K, Py_ssize_t N
-    static void nc_rows_generic(NC_ROWS_ARGS) { NC_ROWS_BODY }
+    static void nc_rows_generic(const nc_rows_args* a) { NC_ROWS_BODY }
     #if NC_AVX2
-    __attribute__((target("avx2"))) static void nc_rows_avx2(NC_ROWS_ARGS) { NC_ROWS_BODY }
+    __attribute__((target("avx2"))) static void nc_rows_avx2(const nc_rows_args* a) { NC_ROWS_BODY }
     #endif
 
     static int nc_use_avx2 = 0, nc_has_avx2 = 0;
@@ -292,11 +302,11 @@ cdef extern from *:
         nc_use_avx2 = nc_has_avx2;
     #endif
     }
-    static void nc_rows(NC_ROWS_ARGS) {
+    static void nc_rows(const nc_rows_args* a) {
     #if NC_AVX2
-        if (nc_use_avx2) { nc_rows_avx2(out, ldo, x, ldx, cols, W, M, K, N); return; }
+        if (nc_use_avx2) { nc_rows_avx2(a); return; }
     #endif
-        nc_rows_generic(out, ldo, x, ldx, cols, W, M, K, N);
+        nc_rows_generic(a);
     }
     static void nc_pair_loop(nc_pair_args* x) {
     #if NC_AVX2
@@ -332,8 +342,13 @@ cdef extern from *:
     int nc_use_avx2
     void nc_init()
     void nc_pair_loop(nc_pair_args* x) nogil
-    void nc_rows(float* out, Py_ssize_t ldo, const float* x, Py_ssize_t ldx, const int64_t* cols,
-                 const float* W, Py_ssize_t M, Py_ssize_t K, Py_ssize_t N) nogil
+    ctypedef struct nc_rows_args:
+        float* out
+        const float* x
+        const int64_t* cols
+        const float* W
+        Py_ssize_t ldo, ldx, M, K, N
+    void nc_rows(const nc_rows_args* a) nogil
 
 
 nc_init()
@@ -354,71 +369,116 @@ def vector_build(on=None):
     return bool(nc_use_avx2)
 
 
-def pair_net(const float[:, ::1] a_part, const float[:, ::1] m_part,
-             const int64_t[::1] ante, const int64_t[::1] ana,
-             const int16_t[:, ::1] codes, const int32_t[::1] columns,
-             const int32_t[::1] caps, const int32_t[::1] strides,
-             const int32_t[::1] starts, const float[:, ::1] tables,
-             const int64_t[::1] edges, const float[::1] w2, const int64_t[::1] w2_starts,
-             const int64_t[::1] edges2, const float[::1] b2, const float[::1] w_out,
-             float b_out):
-    """Scores of pairs through a pair net of two hidden layers split into blocks
-    (the members of a merged ensemble; one block for a single model), block k of
-    the second layer reading block k of the first:
+cdef class PairNet:
+    """The weights of a pair net of two hidden layers as :func:`pair_net` reads
+    them, split into blocks (the members of a merged ensemble; one block for a
+    single model), block k of the second layer reading block k of the first.
+    Bundled and checked once, when a model loads: a call then converts only the
+    Doc's arrays.
+
+    tables: the pair codes' first-layer tables (``expand.PairTables``: columns,
+        caps, strides, starts int32 (k,), tables float32 (rows, h)).
+    edges (int64 (n_blocks + 1,)): the first layer's block boundaries within [0, h].
+    second: the later layers (``scoring._PairNet``): ``w2`` (float32), block k
+        a C-ordered (edges[k + 1] - edges[k], edges2[k + 1] - edges2[k]) array
+        from ``starts[k]``; ``edges`` (int64 (n_blocks + 1,)): the second
+        layer's block boundaries (``edges2``); ``b2``, ``w_out`` (float32 (h2,)):
+        its bias and the output weights; ``b_out`` (float): the output bias.
+    """
+    cdef const int32_t[::1] columns, caps, strides, starts
+    cdef const float[:, ::1] tables
+    cdef const int64_t[::1] edges, w2_starts, edges2
+    cdef const float[::1] w2, b2, w_out
+    cdef readonly float b_out
+    cdef readonly Py_ssize_t n_blocks
+    cdef Py_ssize_t n_codes_min  # pair codes need more columns than the largest one read
+    cdef tuple _args
+
+    def __init__(self, tables, edges, second):
+        self._args = (tables, edges, second)
+        self.columns, self.caps, self.strides, self.starts = tables.columns, tables.caps, tables.strides, tables.starts
+        self.tables, self.edges = tables.tables, edges
+        self.w2, self.w2_starts, self.edges2 = second.w2, second.starts, second.edges
+        self.b2, self.w_out, self.b_out = second.b2, second.w_out, second.b_out
+        self.n_blocks = self.edges.shape[0] - 1
+        self._check()
+
+    def __reduce__(self):
+        return PairNet, self._args
+
+    cdef _check(self):
+        cdef Py_ssize_t k = self.columns.shape[0], j, n_groups = 0, blk, lo, hi, lo2, hi2
+        if self.caps.shape[0] != k or self.strides.shape[0] != k or self.starts.shape[0] != k:
+            raise ValueError("one cap, stride and start per pair-code column")
+        self.n_codes_min = 0
+        for j in range(k):
+            n_groups += self.starts[j] >= 0
+            self.n_codes_min = max(self.n_codes_min, self.columns[j] + 1)
+            if self.columns[j] < 0 or (self.starts[j] >= 0 and (
+                    self.starts[j] + <Py_ssize_t>self.caps[j] * self.strides[j] >= self.tables.shape[0])):
+                raise ValueError("pair-code tables must lie within the codes and tables")
+        if n_groups > 64 or (k and self.starts[0] < 0):
+            raise ValueError("pair-code groups must start at the first code and be at most 64")
+        if self.n_blocks < 1 or self.edges2.shape[0] != self.n_blocks + 1 \
+                or self.w2_starts.shape[0] != self.n_blocks:
+            raise ValueError("one second-layer block per first-layer block")
+        if self.edges[0] < 0 or self.edges[self.n_blocks] > self.tables.shape[1]:
+            raise ValueError("block edges must lie within the layer")
+        for blk in range(self.n_blocks):
+            lo, hi, lo2, hi2 = self.edges[blk], self.edges[blk + 1], self.edges2[blk], self.edges2[blk + 1]
+            if hi < lo or hi2 < lo2 or lo2 < 0 or hi2 > self.b2.shape[0] or hi2 > self.w_out.shape[0] \
+                    or self.w2_starts[blk] < 0 or self.w2_starts[blk] + (hi - lo) * (hi2 - lo2) > self.w2.shape[0]:
+                raise ValueError("second-layer blocks must lie within their weights")
+
+
+def pair_net(PairNet net, const float[:, ::1] a_part, const float[:, ::1] m_part,
+             const int64_t[::1] ante, const int64_t[::1] ana, const int16_t[:, ::1] codes,
+             tuple blocks, bint bias):
+    """Scores of pairs through the pair net ``net``, its blocks ``blocks``:
     ``sum_k w_out_k . relu(relu(a_part[ante] + m_part[ana] + x_pair W_pair)_k W2_k + b2_k) + b_out``.
 
-    The pair inputs' part is summed from ``expand.PairTables`` (the codes of each
-    group index one precomputed row). No activations of more than one pair are kept.
+    The pair inputs' part is summed from the tables (the codes of each group
+    index one precomputed row). No activations of more than one pair are kept.
+    net (PairNet): the weights.
     a_part, m_part (float32 (n, h)): per-mention first-layer parts (m_part holds the bias).
     ante, ana (int64 (n_pairs,)): antecedent and anaphor of each pair.
     codes (int16 (n_pairs, n_codes)): pair codes.
-    columns, caps, strides, starts (int32 (k,)), tables (float32 (rows, h)): the
-        fields of ``PairTables``.
-    edges (int64 (n_blocks + 1,)): first-layer unit boundaries of the blocks to
-        score, a contiguous run of the layer's blocks within [0, h].
-    w2 (float32): the blocks' second-layer weights, block k a C-ordered
-        (edges[k + 1] - edges[k], edges2[k + 1] - edges2[k]) array from w2_starts[k].
-    edges2 (int64 (n_blocks + 1,)): second-layer unit boundaries of the same blocks.
-    b2, w_out (float32 (h2,)): the second layer's bias and the output weights.
-    b_out (float): added to every score (0 for none).
+    blocks (Tuple[int, int]): the blocks to score, ``first`` to ``end``
+        (exclusive), a contiguous run of the net's blocks.
+    bias (bool): add the output bias.
     RETURNS (ndarray): (n_pairs,) float32 scores.
     """
-    cdef Py_ssize_t n_pairs = ante.shape[0], h = a_part.shape[1], k = columns.shape[0]
-    cdef Py_ssize_t n_blocks = edges.shape[0] - 1, j, n_groups = 0, blk
-    cdef Py_ssize_t lo, hi, lo2, hi2, width = 0, width2 = 0, n_mentions = a_part.shape[0]
-    for j in range(k):
-        n_groups += starts[j] >= 0
-        if columns[j] < 0 or columns[j] >= codes.shape[1] or (starts[j] >= 0 and (
-                starts[j] + <Py_ssize_t>caps[j] * strides[j] >= tables.shape[0])):
-            raise ValueError("pair-code tables must lie within the codes and tables")
-    if n_groups > 64 or (k and starts[0] < 0):
-        raise ValueError("pair-code groups must start at the first code and be at most 64")
-    if n_blocks < 1 or edges2.shape[0] != n_blocks + 1 or w2_starts.shape[0] != n_blocks:
-        raise ValueError("one second-layer block per first-layer block")
-    if edges[0] < 0 or edges[n_blocks] > h or m_part.shape[1] != h or tables.shape[1] != h \
-            or m_part.shape[0] != n_mentions or ana.shape[0] != n_pairs or codes.shape[0] != n_pairs:
+    cdef Py_ssize_t first = blocks[0], end = blocks[1]
+    cdef Py_ssize_t n_pairs = ante.shape[0], h = a_part.shape[1], k = net.columns.shape[0], j, blk
+    cdef Py_ssize_t width = 0, width2 = 0, n_mentions = a_part.shape[0]
+    if not 0 <= first < end <= net.n_blocks:
+        raise ValueError("blocks must be a run of the net's blocks")
+    if k and codes.shape[1] < net.n_codes_min:
+        raise ValueError("pair-code tables must lie within the codes and tables")
+    if m_part.shape[1] != h or net.tables.shape[1] != h or m_part.shape[0] != n_mentions \
+            or ana.shape[0] != n_pairs or codes.shape[0] != n_pairs:
         raise ValueError("block edges must lie within the layer, one code row per pair")
-    for blk in range(n_blocks):
-        lo, hi, lo2, hi2 = edges[blk], edges[blk + 1], edges2[blk], edges2[blk + 1]
-        if hi < lo or hi2 < lo2 or lo2 < 0 or hi2 > b2.shape[0] or hi2 > w_out.shape[0] \
-                or w2_starts[blk] < 0 or w2_starts[blk] + (hi - lo) * (hi2 - lo2) > w2.shape[0]:
-            raise ValueError("second-layer blocks must lie within their weights")
-        width, width2 = max(width, hi - lo), max(width2, hi2 - lo2)
+    for blk in range(first, end):
+        width = max(width, net.edges[blk + 1] - net.edges[blk])
+        width2 = max(width2, net.edges2[blk + 1] - net.edges2[blk])
     for j in range(n_pairs):
         if not (0 <= ante[j] < n_mentions and 0 <= ana[j] < n_mentions):
             raise ValueError("pair mentions must lie within the parts")
     out_arr = np.empty(n_pairs, dtype=np.float32)
-    cdef float[::1] out = out_arr
-    cdef nc_pair_args x
-    x.n_pairs, x.h, x.n_codes, x.k, x.n_blocks, x.b_out = n_pairs, h, codes.shape[1], k, n_blocks, b_out
     if n_pairs == 0:
         return out_arr
-    x.a_part, x.m_part, x.tables = &a_part[0, 0], &m_part[0, 0], &tables[0, 0]
-    x.w2, x.b2, x.w_out = &w2[0], &b2[0], &w_out[0]
-    x.ante, x.ana, x.edges, x.w2_starts, x.edges2 = &ante[0], &ana[0], &edges[0], &w2_starts[0], &edges2[0]
+    cdef float[::1] out = out_arr
+    cdef nc_pair_args x
+    x.n_pairs, x.h, x.n_codes, x.k, x.n_blocks = n_pairs, h, codes.shape[1], k, end - first
+    x.b_out = net.b_out if bias else 0.0
+    x.a_part, x.m_part, x.tables = &a_part[0, 0], &m_part[0, 0], &net.tables[0, 0]
+    x.w2, x.b2, x.w_out = &net.w2[0], &net.b2[0], &net.w_out[0]
+    x.ante, x.ana = &ante[0], &ana[0]
+    x.edges, x.w2_starts, x.edges2 = &net.edges[first], &net.w2_starts[first], &net.edges2[first]
     x.codes, x.columns, x.caps, x.strides, x.starts = NULL, NULL, NULL, NULL, NULL
     if k:  # no codes read without groups
-        x.codes, x.columns, x.caps, x.strides, x.starts = &codes[0, 0], &columns[0], &caps[0], &strides[0], &starts[0]
+        x.codes, x.columns, x.caps = &codes[0, 0], &net.columns[0], &net.caps[0]
+        x.strides, x.starts = &net.strides[0], &net.starts[0]
     x.out = &out[0]
     # Scratch of one pair: the first layer, its positive units (8 more: the
     # vector packing writes past the count) and the second layer.
@@ -456,8 +516,11 @@ def add_rows_product(float[:, ::1] out, const float[:, ::1] x, const int64_t[::1
             raise ValueError("cols must lie within the columns of x")
     if m == 0 or n == 0 or k == 0:
         return
+    cdef nc_rows_args a
+    a.out, a.x, a.cols, a.W = &out[0, 0], &x[0, 0], &cols[0], &Wp[0, 0, 0]
+    a.ldo, a.ldx, a.M, a.K, a.N = n, width, m, k, n
     with nogil:
-        nc_rows(&out[0, 0], n, &x[0, 0], width, &cols[0], &Wp[0, 0, 0], m, k, n)
+        nc_rows(&a)
 
 
 def pack_strips(W):

@@ -90,14 +90,17 @@ def best_antecedents(scores: DocScores, greedyness: float = 0.5,
         binding = Binding.none(n)
     if masks is None:
         masks = agreement_masks(agreement, constraints.classes)
+    # The kernel reads the arrays in these dtypes, C-contiguous (copies only where they differ).
+    typed_scores = DocScores(np.ascontiguousarray(scores.single, dtype=np.float32),
+                             np.ascontiguousarray(scores.pair, dtype=np.float32),
+                             np.ascontiguousarray(scores.ptr, dtype=np.int64),
+                             np.ascontiguousarray(scores.ante, dtype=np.int32))
+    typed_binding = Binding(np.ascontiguousarray(binding.forbid_ptr, dtype=np.int64),
+                            np.ascontiguousarray(binding.forbid, dtype=np.int32),
+                            np.ascontiguousarray(binding.binder, dtype=np.int32), binding.fallback)
     return _features.consistent_antecedents(
-        np.ascontiguousarray(scores.single, dtype=np.float32), np.ascontiguousarray(scores.pair, dtype=np.float32),
-        np.ascontiguousarray(scores.ptr, dtype=np.int64), np.ascontiguousarray(scores.ante, dtype=np.int32),
-        greedyness_offset(greedyness), np.ascontiguousarray(masks[:, 0]),
-        np.ascontiguousarray(masks[:, 1]), np.ascontiguousarray(names, dtype=np.uint64),
-        np.ascontiguousarray(binding.forbid_ptr, dtype=np.int64),
-        np.ascontiguousarray(binding.forbid, dtype=np.int32),
-        np.ascontiguousarray(binding.binder, dtype=np.int32), binding.fallback)
+        typed_scores, greedyness_offset(greedyness), np.ascontiguousarray(masks[:, 0]),
+        np.ascontiguousarray(masks[:, 1]), np.ascontiguousarray(names, dtype=np.uint64), typed_binding)
 
 
 #: How far below its threshold a blocked pronoun's best allowed candidate may score

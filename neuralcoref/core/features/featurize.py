@@ -431,7 +431,8 @@ def _span_vectors(tensor: Optional[np.ndarray], sent_ids, starts, ends, heads, d
         (np.ascontiguousarray(document_prior[0], dtype=np.float64), float(document_prior[1]))
     return _features.span_vectors(
         np.ascontiguousarray(tensor, dtype=np.float32), bounds.astype(np.int64, copy=False), sent_ids,
-        *(np.asarray(a, dtype=np.int32) for a in (starts, ends, heads)), lo, hi, prior, weight, CONTEXT_WINDOW)
+        tuple(np.asarray(a, dtype=np.int32) for a in (starts, ends, heads)), (lo, hi), (prior, weight),
+        CONTEXT_WINDOW)
 
 
 _PAIR_CODE_COLS = np.array([C[c] for c in ("start", "end", "sent", "speaker", "type",

@@ -347,8 +347,7 @@ def extract_mentions(doc: Doc, rules: LanguageRules,
     check_annotations(doc, rules)
     arrays = arrays_of(doc, arrays)
     t = token_arrays(doc, rules, arrays=arrays)
-    candidates = _mentions.extract_candidates(
-        t.heads, arrays.left, arrays.right, t.tag, t.pos, t.dep, t.word, t.ent, t.iob)
+    candidates = _mentions.extract_candidates(t, arrays.left, arrays.right)
     return _filtered(arrays, rules, t, Mentions(*_mentions.sort_unique(len(doc), *candidates)))
 
 

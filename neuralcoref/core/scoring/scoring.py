@@ -258,8 +258,8 @@ def _split_blocks(W: np.ndarray, b: np.ndarray, edges_in: np.ndarray, edges_out:
 
 
 class _PairNet(NamedTuple):
-    """The pair net's second hidden layer and output layer as ``_scoring.pair_net``
-    reads them (a pair net of two hidden layers): per block, its second-layer
+    """The pair net's second hidden layer and output layer as ``_scoring.PairNet``
+    takes them (a pair net of two hidden layers): per block, its second-layer
     weights flattened (C order) into ``w2`` from ``starts[k]``; ``edges``: the
     second layer's block boundaries; the bias ``b2`` and output weights ``w_out``
     of every second-layer unit; the output bias ``b_out``."""
@@ -312,7 +312,8 @@ class Scorers:
         self._first_layers = self._first_layer_heads([h for h, _ in first])
         self._w_pair = self.w["pair.0.W_pair"].T.copy()
         self._tables = pair_tables(self._w_pair)
-        self._pair_net = _pair_net_weights(self._pair) if len(config.pair_hidden) == 2 else None
+        self._pair_net = (_scoring.PairNet(self._tables, self._pair.edges, _pair_net_weights(self._pair))
+                          if len(config.pair_hidden) == 2 else None)
         rank = config.similarity_rank
         self._sim_u = self.w["pair.sim.U"].T.copy() if rank else np.zeros((config.mention_width, 0), np.float32)
         self._sim_v = self.w["pair.sim.V"].T.copy() if rank else np.zeros((config.mention_width, 0), np.float32)
@@ -510,12 +511,8 @@ class Scorers:
                          pair_codes: np.ndarray, first: int, end: int, bias: bool) -> np.ndarray:
         """The pair net's scores of a net of two hidden layers, pair by pair in one
         kernel (see ``_scoring.pair_net``): no activations are stored."""
-        net, t = self._pair_net, self._tables
-        return _scoring.pair_net(np.ascontiguousarray(parts.ante), np.ascontiguousarray(parts.ana),
-                                 ante, ana, np.ascontiguousarray(pair_codes), t.columns, t.caps,
-                                 t.strides, t.starts, t.tables, self._pair.edges[first:end + 1],
-                                 net.w2, net.starts[first:end], net.edges[first:end + 1], net.b2,
-                                 net.w_out, net.b_out if bias else 0.0)
+        return _scoring.pair_net(self._pair_net, np.ascontiguousarray(parts.ante), np.ascontiguousarray(parts.ana),
+                                 ante, ana, np.ascontiguousarray(pair_codes), (first, end), bias)
 
     def _layered_pair_scores(self, parts: MentionParts, ante: np.ndarray, ana: np.ndarray,
                              pair_codes: np.ndarray, first: int, end: int, bias: bool) -> np.ndarray:
@@ -525,10 +522,7 @@ class Scorers:
         for lo in range(0, len(ante), PAIR_CHUNK):
             hi = min(lo + PAIR_CHUNK, len(ante))
             flat = _features.pair_first_layer(parts.ante, parts.ana, ante[lo:hi], ana[lo:hi],
-                                              np.ascontiguousarray(pair_codes[lo:hi]),
-                                              self._tables.columns, self._tables.caps,
-                                              self._tables.strides, self._tables.starts,
-                                              self._tables.tables, edges)
+                                              np.ascontiguousarray(pair_codes[lo:hi]), self._tables, edges)
             n, e = hi - lo, edges - edges[0]
             out[lo:hi] = _forward([flat[n * e0:n * e1].reshape(n, e1 - e0) for e0, e1 in zip(e[:-1], e[1:])],
                                   self._pair.rest, first, bias)
