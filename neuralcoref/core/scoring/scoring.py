@@ -313,8 +313,11 @@ class Scorers:
         first = self._fused_first_layers()
         self._first = [m for _, m in first]
         self._first_layers = self._first_layer_heads([h for h, _ in first])
-        self._w_pair = self.w["pair.0.W_pair"].T.copy()
-        self._tables = pair_tables(self._w_pair)
+        # The single net's first layer now lives in the fused heads only: its own
+        # transposed copy would be a second copy of weights never read again.
+        W_single, b_single = self._single.first
+        self._single = self._single._replace(first=(np.zeros((0, W_single.shape[1]), np.float32), b_single))
+        self._tables = pair_tables(self.w["pair.0.W_pair"].T.copy())
         self._pair_net = _pair_net_weights(self._pair) if len(config.pair_hidden) == 2 else None
         rank = config.similarity_rank
         self._sim_u = self.w["pair.sim.U"].T.copy() if rank else np.zeros((config.mention_width, 0), np.float32)
