@@ -132,7 +132,7 @@ def rescue_pronouns(links: np.ndarray, scores: DocScores, persons: np.ndarray, g
     """
     single, pair = np.asarray(scores.single, np.float32), np.asarray(scores.pair, np.float32)
     ptr, ante, name_of = np.asarray(scores.ptr), scores.ante, constraints.name_of
-    counts = np.diff(ptr)
+    counts = ptr[1:] - ptr[:-1]
     top = top_scores(pair, ptr) if top is None else top
     third = np.asarray(persons) == PERSON.index("3")
     blocked = (np.asarray(links) < 0) & third & (top - single > greedyness_offset(greedyness))
@@ -155,7 +155,7 @@ def top_scores(pair: np.ndarray, ptr: np.ndarray) -> np.ndarray:
     RETURNS (ndarray): (n,) float32.
     """
     pair, ptr = np.asarray(pair, np.float32), np.asarray(ptr)
-    has = np.diff(ptr) > 0
+    has = ptr[1:] > ptr[:-1]
     top = np.full(len(ptr) - 1, -np.inf, dtype=np.float32)
     if has.any():
         top[has] = np.maximum.reduceat(pair, ptr[:-1][has])

@@ -221,7 +221,7 @@ def join_aliases(clusters: List[List[int]], aliases: np.ndarray, heads: np.ndarr
     RETURNS (List[List[int]]): the clusters, each sorted, in order of their first mention.
     """
     aliases = np.asarray(aliases)
-    found = np.flatnonzero(aliases >= 0)
+    found = (aliases >= 0).nonzero()[0]
     if not len(found):
         return clusters
     partners = partners or {}

@@ -46,7 +46,7 @@ def forward_subjects(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray
     if not rules.preposed_deps or n == 0:
         return out
     heads, types = np.asarray(heads, dtype=np.int64), np.asarray(types)
-    pronouns = np.flatnonzero(types == PRONOMINAL)
+    pronouns = (types == PRONOMINAL).nonzero()[0]
     if not len(pronouns):
         return out
     head_of, dep, pos = arrays.head, arrays.dep, arrays.pos

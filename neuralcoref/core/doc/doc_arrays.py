@@ -15,7 +15,7 @@ these arrays.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from ..util.cached import cached
 from typing import Any, Dict, Hashable, List, Optional, Tuple
 
 import numpy as np
@@ -84,13 +84,13 @@ class DocArrays:
     def __len__(self) -> int:
         return int(self.head.shape[0])
 
-    @cached_property
+    @cached
     def children(self) -> Tuple[np.ndarray, np.ndarray]:
         """Each token's children as CSR arrays (:func:`children_index` of
         ``head``), built on first use and shared by the stages that walk the parse."""
         return children_index(self.head)
 
-    @cached_property
+    @cached
     def paragraph_breaks(self) -> np.ndarray:
         """(k,) int64: the whitespace tokens that end a paragraph: those with a
         blank line where the Doc has one (a text wrapped within paragraphs),
@@ -100,7 +100,7 @@ class DocArrays:
         blank = [t for t in spaces if self.doc[t].text.count("\n") > 1]
         return np.array(blank or spaces, dtype=np.int64)
 
-    @cached_property
+    @cached
     def memo(self) -> Dict[Hashable, Any]:
         """Per-Doc results that more than one stage reads (``frames.frame_verbs``,
         ``featurize.clause_persons``, ``classes.in_entity_kinds``), keyed by name (and rules), filled on first

@@ -525,7 +525,7 @@ def _modifier_nouns_as_phrases(arrays: DocArrays, rules: LanguageRules, t: "Toke
     before its verb) keep their own spans."""
     if not len(mentions):
         return mentions
-    one = np.flatnonzero((mentions.ends - mentions.starts == 1) & (mentions.types != PRONOMINAL))
+    one = ((mentions.ends - mentions.starts == 1) & (mentions.types != PRONOMINAL)).nonzero()[0]
     if not len(one):
         return mentions
     # The kernels' token classes: nouns, heads of nominal phrases, arguments.
