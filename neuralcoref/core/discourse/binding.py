@@ -177,7 +177,7 @@ class Binding:
 def with_binders(binding: Binding, binders: np.ndarray) -> Binding:
     """``binding`` with more binders (int (n,), -1 for none) where it has none."""
     binders = np.asarray(binders, dtype=np.int32)
-    if not (binders >= 0).any():
+    if not np.count_nonzero(binders >= 0):
         return binding
     return replace(binding, binder=np.where(binding.binder >= 0, binding.binder, binders).astype(np.int32))
 
@@ -286,7 +286,7 @@ class _Parse:
         # "argued with him": an argument where the predicate has no object ("took
         # the book with him" leaves "him" free).
         loose = self.preposition & has_label(lower, rules.binding_objectless_prepositions)
-        if loose.any():
+        if np.count_nonzero(loose):
             with_object = np.zeros(self.n, dtype=bool)
             with_object[self.heads[self.object]] = True
             prep |= loose & ~with_object[self.heads]
@@ -550,7 +550,7 @@ def binding_constraints(doc: Doc, mentions: Mentions, rules: LanguageRules,
     pairs: List[Tuple[int, int]] = []
     binder = np.full(n, -1, dtype=np.int32)
     # Most stages look at pronouns only: a Doc without one builds no table for them.
-    any_pronoun = bool(pronominal.any())
+    any_pronoun = bool(np.count_nonzero(pronominal))
     anaphors = (pronominal & (parse.personal | parse.reflexive | parse.possessive)[heads]).nonzero()[0] \
         if any_pronoun else np.zeros(0, dtype=np.int64)
     for m in anaphors.tolist():

@@ -119,7 +119,7 @@ def agreement_masks(agreement: np.ndarray, classes: Optional[np.ndarray] = None)
     """
     agreement = np.asarray(agreement)
     out = np.where(agreement > 0, np.left_shift(1, agreement), 0).astype(np.uint32)
-    if classes is None or not np.any(classes):
+    if classes is None or not np.count_nonzero(classes):
         return out
     table = np.array([_CLASS_GENDERS.get(c, 0) for c in MENTION_CLASSES], dtype=np.uint32)
     gender_known = agreement[:, 0] > 0
