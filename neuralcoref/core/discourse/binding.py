@@ -536,12 +536,12 @@ def binding_constraints(doc: Doc, mentions: Mentions, rules: LanguageRules,
     arrays = arrays_of(doc, arrays)
     parse = _Parse(arrays, rules)
     heads = np.asarray(mentions.heads, dtype=np.int64)
-    order = np.argsort(heads, kind="stable")
+    order = heads.argsort(kind="stable")
     sorted_heads = heads[order]
     pronominal = np.asarray(mentions.types) == PRONOMINAL
 
     # first[t]: the position in sorted_heads of the first mention headed at t or later.
-    first = np.searchsorted(sorted_heads, np.arange(len(doc) + 1))
+    first = sorted_heads.searchsorted(np.arange(len(doc) + 1))
 
     def with_heads(lo: int, hi: int) -> np.ndarray:
         # Mentions whose head lies in the token range [lo, hi].

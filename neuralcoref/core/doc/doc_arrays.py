@@ -122,9 +122,9 @@ def children_index(heads: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
         ptr (n + 1,) int64: the children of i, in order, are ``kids[ptr[i]:ptr[i + 1]]``.
     """
     heads = np.asarray(heads, dtype=np.int64)
-    order = np.argsort(heads, kind="stable")
+    order = heads.argsort(kind="stable")
     kids = order[heads[order] != order]
-    return kids, np.searchsorted(heads[kids], np.arange(len(heads) + 1)).astype(np.int64)
+    return kids, heads[kids].searchsorted(np.arange(len(heads) + 1)).astype(np.int64)
 
 
 def read_doc(doc: Doc) -> DocArrays:
@@ -177,4 +177,4 @@ def sentence_ids(sent_start: np.ndarray) -> np.ndarray:
     starts = (sent_start == 1).astype(np.int32)
     if starts.size:
         starts[0] = 1
-    return np.cumsum(starts, dtype=np.int32) - 1
+    return starts.cumsum(dtype=np.int32) - 1

@@ -608,7 +608,7 @@ def _with_a_word(mentions: Mentions, *blanks: np.ndarray) -> Mentions:
     for blank in blanks:
         if not np.count_nonzero(blank):
             continue
-        words = np.concatenate([[0], np.cumsum(~blank)])
+        words = np.concatenate([[0], (~blank).cumsum()])
         has = words[mentions.ends] > words[mentions.starts]
         keep = has if keep is None else keep & has
     return mentions if keep is None or keep.all() else mentions.select(keep)
