@@ -150,19 +150,45 @@ def test_scoring_factorised_pairs_equal_naive_forward(monkeypatch, config, chunk
     np.testing.assert_allclose(pair, expected, rtol=1e-4, atol=1e-4)
 
 
-def test_scoring_mention_inputs_layout():
+@pytest.mark.parametrize("n", [4, scoring.SMALL_INPUTS + 37], ids=["concatenated", "in-place"])
+def test_scoring_mention_inputs_layout(n):
     config = CONFIGS["vectors-and-embeddings"]
     rng = np.random.default_rng(1)
     weights = random_weights(config, rng)
-    feats = random_mentions(config, 4, rng)
+    feats = random_mentions(config, n, rng)
     word_rows = feats.words.astype(np.int64)
     x = Scorers(config, weights).mention_inputs(feats, word_rows)
-    assert x.shape == (4, config.mention_width) and x.dtype == np.float32
+    assert x.shape == (n, config.mention_width) and x.dtype == np.float32
     n_vec = len(SPAN_VECTORS) * config.vector_dim
     assert np.array_equal(x[:, :n_vec], feats.vectors)
     assert np.array_equal(x[:, n_vec:n_vec + MENTION_LAYOUT.width], expand_mention_codes(feats.codes))
-    emb = x[:, n_vec + MENTION_LAYOUT.width:].reshape(4, len(WORD_SLOTS), config.embedding_dim)
+    emb = x[:, n_vec + MENTION_LAYOUT.width:].reshape(n, len(WORD_SLOTS), config.embedding_dim)
     assert np.array_equal(emb, weights["embeddings"][word_rows])
+
+
+def test_scoring_mention_parts_hold_one_chunk_of_inputs_at_a_time(monkeypatch):
+    """A long Doc's peak memory: beyond the parts it returns, mention_parts holds
+    one chunk's inputs and their first-layer outputs, not the last chunk's too."""
+    import tracemalloc
+
+    config = ScorerConfig(vector_dim=16, vocab_size=50, embedding_dim=16, single_hidden=[32, 8],
+                          pair_hidden=[32, 8])
+    rng = np.random.default_rng(0)
+    scorers = Scorers(config, random_weights(config, rng))
+    feats = random_mentions(config, 2048, rng)
+    monkeypatch.setattr(scoring, "MENTION_CHUNK", 512)
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        parts = scorers.mention_parts(feats, feats.words.astype(np.int64))
+        kept, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    chunk_inputs = 512 * config.mention_width * 4
+    # One chunk: its inputs, the first layers' copy of the columns they read, and
+    # their outputs (2.4 chunks of inputs here); two chunks at once were 3.0.
+    assert (peak - kept) / chunk_inputs < 2.7
+    assert parts.ante.shape == (2048, 32)
 
 
 def test_scoring_no_mentions_no_pairs():

@@ -205,7 +205,6 @@ class Resolver:
             return self._score(items, sizes)
 
     def _score(self, items: Sequence[_Featurized], sizes: List[int]) -> "BatchScores":
-        offsets = np.concatenate([[0], np.cumsum(sizes)])
         # Docs without mentions are left out: their vector width may differ (no doc.tensor).
         present = [it.features for it in items if len(it.features)]
         features = present[0] if len(present) == 1 else MentionFeatures.concat(present)
@@ -213,8 +212,9 @@ class Resolver:
         if len(items) == 1:  # one long Doc: no copies of its (large) pair arrays
             ante, ptr, codes = items[0].ante, items[0].ptr.astype(np.int64), items[0].codes
         else:
+            offsets = np.concatenate([[0], np.cumsum(sizes)])
             ante = np.concatenate([it.ante.astype(np.int64) + off for it, off in zip(items, offsets)])
-            counts = np.concatenate([np.diff(it.ptr) for it in items])
+            counts = np.concatenate([it.ptr[1:] - it.ptr[:-1] for it in items])
             ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
             codes = np.concatenate([it.codes for it in items])
         pair, kept = self.scorers.all_pair_scores(parts, ptr, ante, codes, self.top_antecedents)
@@ -252,13 +252,16 @@ class Resolver:
 def _keep_candidates(items: Sequence[_Featurized], kept: np.ndarray) -> List[_Featurized]:
     """Copies of the items with only the candidate pairs at positions ``kept``
     (increasing) of the items' pairs laid end to end."""
-    bounds = np.searchsorted(kept, np.cumsum([0] + [len(it.ante) for it in items])).tolist()
+    if len(items) == 1:  # one Doc (a short text one at a time): all of kept is its own
+        bounds = [0, len(kept)]
+    else:
+        bounds = np.searchsorted(kept, np.cumsum([0] + [len(it.ante) for it in items])).tolist()
     start, out = 0, []
     for it, lo, hi in zip(items, bounds[:-1], bounds[1:]):
         local = kept[lo:hi] - start
         start += len(it.ante)
         # Each anaphor's first kept pair: the kept positions before its first pair.
-        ptr = np.searchsorted(local, it.ptr).astype(it.ptr.dtype)
+        ptr = local.searchsorted(it.ptr).astype(it.ptr.dtype)
         out.append(_Featurized(it.mentions, it.features, ptr, it.ante[local], it.codes[local], it.inputs))
     return out
 

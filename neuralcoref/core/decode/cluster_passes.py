@@ -28,7 +28,7 @@ def clusters_from_links(links: np.ndarray) -> List[List[int]]:
         order of their first mention.
     """
     links = np.asarray(links)
-    if np.any(links >= np.arange(len(links))):
+    if (links >= np.arange(len(links))).any():
         raise ValueError("clusters_from_links: every link must point to an earlier mention")
     cluster = list(range(len(links)))
     groups: Dict[int, List[int]] = {}
@@ -221,7 +221,7 @@ def join_aliases(clusters: List[List[int]], aliases: np.ndarray, heads: np.ndarr
     RETURNS (List[List[int]]): the clusters, each sorted, in order of their first mention.
     """
     aliases = np.asarray(aliases)
-    found = np.flatnonzero(aliases >= 0)
+    found = (aliases >= 0).nonzero()[0]
     if not len(found):
         return clusters
     partners = partners or {}
@@ -335,7 +335,7 @@ def drop_name_words(clusters: List[List[int]], name_of: np.ndarray, heads: np.nd
     RETURNS (List[List[int]]): the clusters, each sorted, of two mentions or more.
     """
     name_of = np.asarray(name_of)
-    if not (name_of >= 0).any():
+    if not np.count_nonzero(name_of >= 0):
         return clusters
     out = []
     for members in clusters:
@@ -355,7 +355,7 @@ def without_verb_phrases(clusters: List[List[int]], trims: np.ndarray) -> List[L
     RETURNS (List[List[int]]): the clusters, each sorted.
     """
     trims = np.asarray(trims)
-    if not (trims >= 0).any():
+    if not np.count_nonzero(trims >= 0):
         return clusters
     held = {m for members in clusters for m in members}
     out = []

@@ -144,7 +144,7 @@ def _anchor_pronoun_chains(s: DecodeState) -> None:
     # only when its scores nearly called it anaphoric, as for the rescue.
     margin = greedyness_offset(s.greedyness) - RESCUE_MARGIN
     raised = margin + (s.offsets if s.offsets is not None else 0.0)
-    lone = (raised < 0) | ((np.diff(s.ptr) > 0) & (s.top - s.single > margin))
+    lone = (raised < 0) | ((s.ptr[1:] > s.ptr[:-1]) & (s.top - s.single > margin))
     s.clusters = anchor_pronoun_chains(s.clusters, s.pair, s.ptr, s.ante, _chain_inputs(s), s.partners, lone)
 
 

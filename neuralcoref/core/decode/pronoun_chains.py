@@ -98,7 +98,7 @@ def anchor_pronoun_chains(clusters: List[List[int]], pair: np.ndarray, ptr: np.n
     """
     types, persons, agreement = (np.asarray(a) for a in (mentions.types, mentions.persons, mentions.agreement))
     gendered = (persons == PERSON.index("3")) & isin(agreement[:, 0], _MASC_FEM)
-    if not gendered.any():
+    if not np.count_nonzero(gendered):
         return clusters
     classes, names, sentences, masks, name_of = (mentions.classes, mentions.names, mentions.sentences,
                                                  mentions.masks, mentions.name_of)
@@ -152,7 +152,7 @@ def refer_forward(clusters: List[List[int]], forward: np.ndarray, mentions: Chai
     forward, types, persons, agreement = (np.asarray(a) for a in (forward, mentions.types, mentions.persons,
                                                                   mentions.agreement))
     gendered = (persons == PERSON.index("3")) & isin(agreement[:, 0], _MASC_FEM) & (forward >= 0)
-    if not gendered.any():
+    if not np.count_nonzero(gendered):
         return clusters
     classes, names, masks = mentions.classes, mentions.names, mentions.masks
     classes = np.zeros(len(types), np.int8) if classes is None else np.asarray(classes)

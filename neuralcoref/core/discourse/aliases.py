@@ -55,7 +55,7 @@ def acronym_aliases(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray,
     """
     starts, ends = np.asarray(starts), np.asarray(ends)
     aliases = np.full(len(starts), -1, dtype=np.int32)
-    proper = np.flatnonzero(np.asarray(types) == _PROPER)
+    proper = (np.asarray(types) == _PROPER).nonzero()[0]
     if not len(proper):
         return repeats, names, aliases
     doc = arrays.doc
@@ -117,7 +117,7 @@ def name_parts(arrays: DocArrays, rules: LanguageRules, mentions: Mentions, repe
     """
     starts, ends, heads = np.asarray(mentions.starts), np.asarray(mentions.ends), np.asarray(mentions.heads)
     name_of = np.full(len(starts), -1, dtype=np.int32)
-    proper = np.flatnonzero(np.asarray(mentions.types) == _PROPER)
+    proper = (np.asarray(mentions.types) == _PROPER).nonzero()[0]
     if not len(proper):
         return repeats, names, aliases, name_of
     named = (arrays.pos == PROPN) & arrays.is_alpha
@@ -285,7 +285,7 @@ def given_name_conflicts(arrays: DocArrays, rules: LanguageRules, starts: np.nda
         same family name and different given names, for
         :meth:`~neuralcoref.core.discourse.binding.Binding.with_pairs`.
     """
-    proper = np.flatnonzero(np.asarray(types) == _PROPER)
+    proper = (np.asarray(types) == _PROPER).nonzero()[0]
     # Two names of people at least: each pair's heads lie in person entities.
     if len(proper) < 2 or in_person_entity(arrays, rules)[np.asarray(heads)[proper]].sum() < 2:
         return []

@@ -29,7 +29,7 @@ one cluster and links a reflexive to its binder when agreement allows.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple, Union
 
 import numpy as np
@@ -39,6 +39,7 @@ from ...lang.base import BINDING_PRINCIPLES, LanguageRules
 from ..doc.doc_arrays import DocArrays, arrays_of
 from ..doc.labels import has_label, label_codes
 from ..mentions.mentions import PRONOMINAL, Mentions
+from ..util.cached import cached
 from ..util.sets import in_increasing, isin
 from .frames import frame_verbs
 
@@ -176,7 +177,7 @@ class Binding:
 def with_binders(binding: Binding, binders: np.ndarray) -> Binding:
     """``binding`` with more binders (int (n,), -1 for none) where it has none."""
     binders = np.asarray(binders, dtype=np.int32)
-    if not (binders >= 0).any():
+    if not np.count_nonzero(binders >= 0):
         return binding
     return replace(binding, binder=np.where(binding.binder >= 0, binding.binder, binders).astype(np.int32))
 
@@ -212,46 +213,46 @@ class _Parse:
         self.arrays, self.rules, self.n = arrays, rules, len(arrays)
         self.heads, self.left, self.right = arrays.head, arrays.left, arrays.right
 
-    @cached_property
+    @cached
     def kids(self) -> np.ndarray:
         return self.arrays.children[0]
 
-    @cached_property
+    @cached
     def kid_ptr(self) -> np.ndarray:
         return self.arrays.children[1]
 
-    @cached_property
+    @cached
     def verb(self) -> np.ndarray:
         return has_label(self.arrays.pos, self.rules.verb_pos)
 
-    @cached_property
+    @cached
     def _person_codes(self) -> Dict[str, int]:
         persons = self.rules.class_map("person_words")
         return {person: code for code, person in enumerate(sorted(set(persons.values())), start=1)}
 
-    @cached_property
+    @cached
     def person(self) -> np.ndarray:
         """Principle S: each first- or second-person word's person, 0 for none."""
         return label_codes(self.arrays.lower, self.rules.class_map("person_words"), self._person_codes)
 
-    @cached_property
+    @cached
     def first_person(self) -> np.ndarray:
         return isin(self.person, [code for person, code in self._person_codes.items() if person.startswith("1")])
 
-    @cached_property
+    @cached
     def vocative(self) -> np.ndarray:
         """A vocative names the addressee ("Monsieur, je vous remercie")."""
         return has_label(self.arrays.dep, self.rules.vocative_deps)
 
-    @cached_property
+    @cached
     def _subject_dep(self) -> np.ndarray:
         return has_label(self.arrays.dep, self.rules.binding_subject_deps)
 
-    @cached_property
+    @cached
     def in_clitic_cluster(self) -> np.ndarray:
         return has_label(self.arrays.lower, self.rules.clitic_cluster_words)
 
-    @cached_property
+    @cached
     def clitic(self) -> np.ndarray:
         """A first- or second-person pronoun before its verb, other than its
         subject, is an object clitic too ("te/expl:comp voir")."""
@@ -260,32 +261,32 @@ class _Parse:
                 | (has_label(self.arrays.lower, _person_words(self.rules)) & ~self._subject_dep)) \
             & self.verb[self.heads] & (np.arange(self.n) < self.heads)
 
-    @cached_property
+    @cached
     def subject(self) -> np.ndarray:
         """An object clitic the parser calls a subject ("et [lui] a parlé") is no
         subject: the verb keeps the one it shares through coordination."""
         return self._subject_dep & ~self.clitic
 
-    @cached_property
+    @cached
     def object(self) -> np.ndarray:
         return has_label(self.arrays.dep, self.rules.binding_object_deps)
 
-    @cached_property
+    @cached
     def phrase_object(self) -> np.ndarray:
         return has_label(self.arrays.dep, self.rules.phrase_object_deps) & ~self.object
 
-    @cached_property
+    @cached
     def preposition(self) -> np.ndarray:
         return has_label(self.arrays.dep, self.rules.binding_preposition_deps)
 
-    @cached_property
+    @cached
     def prep(self) -> np.ndarray:
         rules, lower = self.rules, self.arrays.lower
         prep = self.preposition & has_label(lower, rules.binding_prepositions)
         # "argued with him": an argument where the predicate has no object ("took
         # the book with him" leaves "him" free).
         loose = self.preposition & has_label(lower, rules.binding_objectless_prepositions)
-        if loose.any():
+        if np.count_nonzero(loose):
             with_object = np.zeros(self.n, dtype=bool)
             with_object[self.heads[self.object]] = True
             prep |= loose & ~with_object[self.heads]
@@ -294,97 +295,97 @@ class _Parse:
         prep |= self.frame_verb >= 0
         return prep
 
-    @cached_property
+    @cached
     def frame_verb(self) -> np.ndarray:
         return frame_verbs(self.arrays, self.rules)
 
-    @cached_property
+    @cached
     def conj(self) -> np.ndarray:
         return has_label(self.arrays.dep, self.rules.conj_deps)
 
-    @cached_property
+    @cached
     def asyndetic(self) -> np.ndarray:
         return has_label(self.arrays.dep, self.rules.binding_asyndetic_deps)
 
-    @cached_property
+    @cached
     def subordinator(self) -> np.ndarray:
         return has_label(self.arrays.dep, self.rules.binding_subordinator_deps)
 
-    @cached_property
+    @cached
     def control(self) -> np.ndarray:
         return has_label(self.arrays.dep, self.rules.control_deps)
 
-    @cached_property
+    @cached
     def complement(self) -> np.ndarray:
         return has_label(self.arrays.dep, self.rules.binding_complement_deps)
 
-    @cached_property
+    @cached
     def finite(self) -> np.ndarray:
         return has_label(self.arrays.tag, self.rules.finite_verb_tags)
 
-    @cached_property
+    @cached
     def nonfinite(self) -> np.ndarray:
         return has_label(self.arrays.tag, self.rules.nonfinite_verb_tags)
 
-    @cached_property
+    @cached
     def past(self) -> np.ndarray:
         return has_label(self.arrays.tag, self.rules.past_verb_tags)
 
-    @cached_property
+    @cached
     def adjectival(self) -> np.ndarray:
         return has_label(self.arrays.dep, self.rules.predicate_adjective_deps)
 
-    @cached_property
+    @cached
     def relcl(self) -> np.ndarray:
         return has_label(self.arrays.dep, self.rules.relative_clause_deps)
 
-    @cached_property
+    @cached
     def relative(self) -> np.ndarray:
         return has_label(self.arrays.lower, self.rules.relative_words)
 
-    @cached_property
+    @cached
     def modifier_clause(self) -> np.ndarray:
         return has_label(self.arrays.dep, self.rules.clausal_modifier_deps)
 
-    @cached_property
+    @cached
     def expletive(self) -> np.ndarray:
         return has_label(self.arrays.dep, self.rules.binding_expletive_deps)
 
-    @cached_property
+    @cached
     def no_c_command(self) -> np.ndarray:
         return has_label(self.arrays.dep, self.rules.binding_predicate_deps)
 
-    @cached_property
+    @cached
     def predicative(self) -> np.ndarray:
         """A mention that is a predicate ("proclaimed himself [Emperor]", "serve
         as [the capital]") describes, it is not bound."""
         return self.no_c_command | has_label(self.arrays.lower, self.rules.predicative_words)[self.heads]
 
-    @cached_property
+    @cached
     def noun(self) -> np.ndarray:
         return has_label(self.arrays.pos, self.rules.noun_pos | self.rules.proper_pos)
 
-    @cached_property
+    @cached
     def personal(self) -> np.ndarray:
         return has_label(self.arrays.lower, self.rules.binding_pronoun_words)
 
-    @cached_property
+    @cached
     def reflexive(self) -> np.ndarray:
         return has_label(self.arrays.lower, self.rules.reflexive_words)
 
-    @cached_property
+    @cached
     def determiner(self) -> np.ndarray:
         return has_label(self.arrays.dep, self.rules.determiner_deps)
 
-    @cached_property
+    @cached
     def possessive(self) -> np.ndarray:
         return has_label(self.arrays.lower, self.rules.binding_possessive_words) & self.determiner
 
-    @cached_property
+    @cached
     def noun_prep(self) -> np.ndarray:
         return self.prep & has_label(self.arrays.lower, self.rules.binding_noun_prepositions)
 
-    @cached_property
+    @cached
     def exceptional(self) -> np.ndarray:
         """"helped [her] do it": an accusative subject of a complement clause,
         or any personal one of a non-finite complement ("expects [it] to sell")."""
@@ -535,12 +536,12 @@ def binding_constraints(doc: Doc, mentions: Mentions, rules: LanguageRules,
     arrays = arrays_of(doc, arrays)
     parse = _Parse(arrays, rules)
     heads = np.asarray(mentions.heads, dtype=np.int64)
-    order = np.argsort(heads, kind="stable")
+    order = heads.argsort(kind="stable")
     sorted_heads = heads[order]
     pronominal = np.asarray(mentions.types) == PRONOMINAL
 
     # first[t]: the position in sorted_heads of the first mention headed at t or later.
-    first = np.searchsorted(sorted_heads, np.arange(len(doc) + 1))
+    first = sorted_heads.searchsorted(np.arange(len(doc) + 1))
 
     def with_heads(lo: int, hi: int) -> np.ndarray:
         # Mentions whose head lies in the token range [lo, hi].
@@ -549,8 +550,8 @@ def binding_constraints(doc: Doc, mentions: Mentions, rules: LanguageRules,
     pairs: List[Tuple[int, int]] = []
     binder = np.full(n, -1, dtype=np.int32)
     # Most stages look at pronouns only: a Doc without one builds no table for them.
-    any_pronoun = bool(pronominal.any())
-    anaphors = np.flatnonzero(pronominal & (parse.personal | parse.reflexive | parse.possessive)[heads]) \
+    any_pronoun = bool(np.count_nonzero(pronominal))
+    anaphors = (pronominal & (parse.personal | parse.reflexive | parse.possessive)[heads]).nonzero()[0] \
         if any_pronoun else np.zeros(0, dtype=np.int64)
     for m in anaphors.tolist():
         p = int(heads[m])
@@ -650,7 +651,7 @@ def _coargument_phrases(parse: "_Parse", heads: np.ndarray, pronominal: np.ndarr
     teacher gave each student a book"): pairs of mentions headed by the two,
     pronouns left to B and C."""
     out: List[Tuple[int, int]] = []
-    for m in np.flatnonzero(~pronominal & (parse.object[heads] | parse.phrase_object[heads])).tolist():
+    for m in (~pronominal & (parse.object[heads] | parse.phrase_object[heads])).nonzero()[0].tolist():
         o = int(heads[m])
         v = int(parse.heads[o]) if parse.phrase_object[o] else parse.predicate(o)
         if v < 0 or parse.noun[v] or parse.predicative[o]:
@@ -669,7 +670,7 @@ def _within_own_phrase(parse: "_Parse", mentions: Mentions, pronominal: np.ndarr
     headed by its head noun that holds it."""
     out: List[Tuple[int, int]] = []
     heads, starts, ends = (np.asarray(a) for a in (mentions.heads, mentions.starts, mentions.ends))
-    for m in np.flatnonzero(pronominal & parse.determiner[heads]).tolist():
+    for m in (pronominal & parse.determiner[heads]).nonzero()[0].tolist():
         p = int(heads[m])
         owner = int(parse.heads[p])
         if owner == p or not parse.noun[owner]:

@@ -46,7 +46,7 @@ def forward_subjects(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray
     if not rules.preposed_deps or n == 0:
         return out
     heads, types = np.asarray(heads, dtype=np.int64), np.asarray(types)
-    pronouns = np.flatnonzero(types == PRONOMINAL)
+    pronouns = (types == PRONOMINAL).nonzero()[0]
     if not len(pronouns):
         return out
     head_of, dep, pos = arrays.head, arrays.dep, arrays.pos
@@ -55,7 +55,7 @@ def forward_subjects(arrays: DocArrays, rules: LanguageRules, starts: np.ndarray
     verb = has_label(pos, _VERB_POS)
     # A pronoun climbs to a preposed dependent before its verb: a Doc without one
     # (most short texts) has no main verb to find.
-    if not (preposed & verb[head_of] & (np.arange(len(head_of)) < head_of)).any():
+    if not np.count_nonzero(preposed & verb[head_of] & (np.arange(len(head_of)) < head_of)):
         return out
     mains = _main_verbs(heads[pronouns], head_of, verb, preposed)
     found = mains >= 0
@@ -86,7 +86,7 @@ def _main_verbs(tokens: np.ndarray, head_of: np.ndarray, verb: np.ndarray,
         hit = alive & verb[up] & preposed[t] & (t < up)
         out[hit] = up[hit]
         alive &= ~hit & (up != t)
-        if not alive.any():
+        if not np.count_nonzero(alive):
             break
         t = up
     return out

@@ -79,7 +79,7 @@ def mention_classes(doc, starts: np.ndarray, ends: np.ndarray, heads: np.ndarray
     nominal = types == NOMINAL
     out[nominal] = noun_classes(arrays, heads[nominal], lexicons)
     proper = types == PROPER
-    if proper.any():  # a short Doc often has no name: no name lists read
+    if np.count_nonzero(proper):  # a short Doc often has no name: no name lists read
         out[proper] = _name_classes(doc, arrays, rules, starts[proper], heads[proper])
     # A name or noun that heads a date or a number is a thing, whatever the
     # first-name lists say ("in May").
@@ -153,7 +153,7 @@ def relative_persons(doc, rules: LanguageRules, heads: np.ndarray, persons: np.n
     heads = np.asarray(heads, dtype=np.int64)
     relative = (out == PERSON.index("unknown")) & has_label(arrays.lower, rules.relative_words)[heads] \
         & has_label(arrays.dep, rules.binding_subject_deps)[heads]
-    if relative.any():
+    if np.count_nonzero(relative):
         verb = clause_persons(arrays)[arrays.head[heads[relative]]]
         out[relative] = np.where(verb > 0, verb, out[relative])
     return out
@@ -177,7 +177,7 @@ def subject_persons(doc, heads: np.ndarray, types: np.ndarray, codes: np.ndarray
     """
     first = PERSON.index("1")
     out = np.where(np.asarray(persons) == first, first, -1).astype(np.int32)
-    if not (out == first).any():
+    if not np.count_nonzero(out == first):
         return out
     arrays = arrays_of(doc, arrays)
     codes, heads = np.asarray(codes), np.asarray(heads, dtype=np.int64)

@@ -119,7 +119,7 @@ def agreement_masks(agreement: np.ndarray, classes: Optional[np.ndarray] = None)
     """
     agreement = np.asarray(agreement)
     out = np.where(agreement > 0, np.left_shift(1, agreement), 0).astype(np.uint32)
-    if classes is None or not np.any(classes):
+    if classes is None or not np.count_nonzero(classes):
         return out
     table = np.array([_CLASS_GENDERS.get(c, 0) for c in MENTION_CLASSES], dtype=np.uint32)
     gender_known = agreement[:, 0] > 0
@@ -216,7 +216,7 @@ def name_words(doc: Doc, starts: np.ndarray, ends: np.ndarray, types: np.ndarray
         titled, titles = _after_titles(doc, arrays, rules)
         named |= titled
         with_name |= (titled | titles)[np.asarray(heads, dtype=np.int64)]
-    spans = np.flatnonzero(with_name).tolist()
+    spans = with_name.nonzero()[0].tolist()
     if not spans:
         return out
     # Python ints: a short name's few bits are or-ed without a ufunc call per mention.
@@ -238,7 +238,7 @@ def _after_titles(doc: Doc, arrays: DocArrays, rules: LanguageRules) -> Tuple[np
     if not rules.title_words:
         return out, titles
     particles = has_label(arrays.lower, rules.name_particles)
-    for t in np.flatnonzero(has_label(arrays.lower, rules.title_words)).tolist():
+    for t in has_label(arrays.lower, rules.title_words).nonzero()[0].tolist():
         k = t + 1
         if k < len(doc) and doc[k].text == ".":  # "M. Pictet"
             k += 1
@@ -279,7 +279,7 @@ def person_conflicts(persons: np.ndarray, voices: np.ndarray, window: int = PERS
         :meth:`~neuralcoref.core.discourse.binding.Binding.with_pairs`.
     """
     persons, voices = np.asarray(persons), np.asarray(voices)
-    known = np.flatnonzero((persons >= 0) & (voices >= 0))
+    known = ((persons >= 0) & (voices >= 0)).nonzero()[0]
     first, second, third = (PERSON.index(p) for p in ("1", "2", "3"))
     kind, voice = persons[known], voices[known]
     if len(known) < 2 or not (kind == first).any():  # each conflict holds a first person

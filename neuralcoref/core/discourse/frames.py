@@ -40,7 +40,7 @@ def verb_phrase_trims(doc, rules: LanguageRules, starts: np.ndarray, ends: np.nd
         return out
     arrays = arrays_of(doc, arrays)
     _, object_deps = _frame_tables(rules)
-    objects = np.flatnonzero(has_label(arrays.dep[heads], object_deps))
+    objects = has_label(arrays.dep[heads], object_deps).nonzero()[0]
     if not len(objects):
         return out  # no mention headed by an object: no frame to read
     verbs = frame_verbs(arrays, rules)
@@ -82,7 +82,7 @@ def _frame_verbs(arrays: DocArrays, rules: LanguageRules) -> np.ndarray:
     frames, object_deps = _frame_tables(rules)
     objects = has_label(arrays.dep, object_deps)
     head, lemma, lower = arrays.head, arrays.lemma, arrays.lower
-    for c in np.flatnonzero(has_label(arrays.dep, rules.binding_preposition_deps)).tolist():
+    for c in has_label(arrays.dep, rules.binding_preposition_deps).nonzero()[0].tolist():
         verb = int(head[c])
         for v in (verb, int(head[verb])) if objects[verb] else (verb,):
             if (int(lemma[v]), int(lower[c])) in frames:

@@ -15,7 +15,7 @@ these arrays.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from ..util.cached import cached
 from typing import Any, Dict, Hashable, List, Optional, Tuple
 
 import numpy as np
@@ -84,13 +84,13 @@ class DocArrays:
     def __len__(self) -> int:
         return int(self.head.shape[0])
 
-    @cached_property
+    @cached
     def children(self) -> Tuple[np.ndarray, np.ndarray]:
         """Each token's children as CSR arrays (:func:`children_index` of
         ``head``), built on first use and shared by the stages that walk the parse."""
         return children_index(self.head)
 
-    @cached_property
+    @cached
     def paragraph_breaks(self) -> np.ndarray:
         """(k,) int64: the whitespace tokens that end a paragraph: those with a
         blank line where the Doc has one (a text wrapped within paragraphs),
@@ -100,7 +100,7 @@ class DocArrays:
         blank = [t for t in spaces if self.doc[t].text.count("\n") > 1]
         return np.array(blank or spaces, dtype=np.int64)
 
-    @cached_property
+    @cached
     def memo(self) -> Dict[Hashable, Any]:
         """Per-Doc results that more than one stage reads (``frames.frame_verbs``,
         ``featurize.clause_persons``, ``classes.in_entity_kinds``), keyed by name (and rules), filled on first
@@ -122,9 +122,9 @@ def children_index(heads: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
         ptr (n + 1,) int64: the children of i, in order, are ``kids[ptr[i]:ptr[i + 1]]``.
     """
     heads = np.asarray(heads, dtype=np.int64)
-    order = np.argsort(heads, kind="stable")
+    order = heads.argsort(kind="stable")
     kids = order[heads[order] != order]
-    return kids, np.searchsorted(heads[kids], np.arange(len(heads) + 1)).astype(np.int64)
+    return kids, heads[kids].searchsorted(np.arange(len(heads) + 1)).astype(np.int64)
 
 
 def read_doc(doc: Doc) -> DocArrays:
@@ -177,4 +177,4 @@ def sentence_ids(sent_start: np.ndarray) -> np.ndarray:
     starts = (sent_start == 1).astype(np.int32)
     if starts.size:
         starts[0] = 1
-    return np.cumsum(starts, dtype=np.int32) - 1
+    return starts.cumsum(dtype=np.int32) - 1

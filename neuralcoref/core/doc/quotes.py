@@ -111,7 +111,7 @@ def _any_mark(arrays: DocArrays, rules: LanguageRules) -> bool:
     for: most short texts hold none, and need no more than this one test."""
     marks = (rules.quote_open_marks | rules.speech_open_marks | rules.quote_close_marks
              | rules.speech_close_marks | rules.speech_marks | rules.turn_dashes | rules.turn_label_marks)
-    return bool(isin(arrays.orth, _hashes(marks)).any())
+    return bool(np.count_nonzero(isin(arrays.orth, _hashes(marks))))
 
 
 class Quotation(NamedTuple):

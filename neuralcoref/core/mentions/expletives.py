@@ -63,7 +63,7 @@ def _expletives_and_clefts(doc: Doc, rules: LanguageRules,
     heads = arrays.head.astype(np.int64)
     dep, lower = arrays.dep, arrays.lower
     pronoun = has_label(lower, rules.expletive_pronouns)
-    if not pronoun.any() and not (rules.inverted_subject_words
+    if not np.count_nonzero(pronoun) and not (rules.inverted_subject_words
                                   and has_label(lower, rules.inverted_subject_words).any()):
         return out, cuts  # most short Docs: no pronoun to ask about, no table to build
     tables = _Tables(rules, arrays, heads)
@@ -220,7 +220,7 @@ def without_expletives(doc: Doc, rules: LanguageRules, mentions: "Mentions",
     if len(mentions) == 0 or not _uses_filter(rules):
         return mentions
     expletive, cuts = _expletives_and_clefts(doc, rules, arrays)
-    if not expletive.any():
+    if not np.count_nonzero(expletive):
         return mentions
     drop = (mentions.ends - mentions.starts == 1) & expletive[mentions.starts]
     mentions = mentions.select(~drop) if drop.any() else mentions

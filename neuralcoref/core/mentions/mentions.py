@@ -381,7 +381,7 @@ def _whole_hyphenated_words(arrays: DocArrays, mentions: Mentions, cont: np.ndar
     when another holds the whole word ("ci" beside "Celles-ci"); one that
     stands alone stays ("Sais" "-tu": "-tu"). Gold-tokenized text, a space
     after each token, is left as it is. ``cont``: :func:`_continuations`."""
-    if not len(mentions) or not cont.any():
+    if not len(mentions) or not np.count_nonzero(cont):
         return mentions
     n = len(cont)
     word = np.cumsum(~cont) - 1
@@ -524,7 +524,7 @@ def _modifier_nouns_as_phrases(arrays: DocArrays, rules: LanguageRules, t: "Toke
     before its verb) keep their own spans."""
     if not len(mentions):
         return mentions
-    one = np.flatnonzero((mentions.ends - mentions.starts == 1) & (mentions.types != PRONOMINAL))
+    one = ((mentions.ends - mentions.starts == 1) & (mentions.types != PRONOMINAL)).nonzero()[0]
     if not len(one):
         return mentions
     # The kernels' token classes: nouns, heads of nominal phrases, arguments.
@@ -587,12 +587,12 @@ def _preferred_variants(arrays: DocArrays, rules: LanguageRules, mentions: Menti
     pair = (heads[1:] == heads[:-1]) & (ends[1:] == ends[:-1])
     keep = np.ones(len(mentions), dtype=bool)
     title = has_label(arrays.dep, rules.title_deps)
-    if pair.any():  # no two candidates of one head and end: no variant to choose
+    if np.count_nonzero(pair):  # no two candidates of one head and end: no variant to choose
         lead = has_label(arrays.dep, rules.lead_deps)
         for words, dropped in ((title, order[1:]), (lead, order[:-1])):
             others = np.concatenate([[0], np.cumsum(~words)])
             keep[dropped[pair & (others[starts[1:]] == others[starts[:-1]])]] = False
-    if title.any():
+    if np.count_nonzero(title):
         alone = np.flatnonzero((mentions.ends - mentions.starts == 1) & title[mentions.heads]
                                & has_label(arrays.pos, rules.proper_pos)[arrays.head[mentions.heads]])
         person = noun_classes(arrays, mentions.heads[alone], rules.lexicons)
@@ -605,9 +605,9 @@ def _with_a_word(mentions: Mentions, *blanks: np.ndarray) -> Mentions:
     # that is not blank: one selection for all.
     keep = None
     for blank in blanks:
-        if not blank.any():
+        if not np.count_nonzero(blank):
             continue
-        words = np.concatenate([[0], np.cumsum(~blank)])
+        words = np.concatenate([[0], (~blank).cumsum()])
         has = words[mentions.ends] > words[mentions.starts]
         keep = has if keep is None else keep & has
     return mentions if keep is None or keep.all() else mentions.select(keep)

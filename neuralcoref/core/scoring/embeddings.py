@@ -40,7 +40,7 @@ class WordVocab:
         if self._hashes.size == 0:
             out = np.full(flat.shape, OOV_ROW, dtype=np.int64)
         else:
-            pos = np.minimum(np.searchsorted(self._hashes, flat), self._hashes.size - 1)
+            pos = np.minimum(self._hashes.searchsorted(flat), self._hashes.size - 1)
             out = np.where(self._hashes[pos] == flat, self._rows[pos], OOV_ROW)
         out[flat == 0] = NONE_ROW
         return out.reshape(word_hashes.shape)

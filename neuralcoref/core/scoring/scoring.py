@@ -32,6 +32,9 @@ NONE_ROW, OOV_ROW, FIRST_WORD_ROW = 0, 1, 2
 PAIR_CHUNK = 8192
 #: Mentions whose input vectors are built at once.
 MENTION_CHUNK = 4096
+#: Up to this many mentions, their inputs are joined by one concatenate (fewest
+#: numpy calls); more are written in place (less memory).
+SMALL_INPUTS = 64
 
 
 @dataclass
@@ -310,8 +313,11 @@ class Scorers:
         first = self._fused_first_layers()
         self._first = [m for _, m in first]
         self._first_layers = self._first_layer_heads([h for h, _ in first])
-        self._w_pair = self.w["pair.0.W_pair"].T.copy()
-        self._tables = pair_tables(self._w_pair)
+        # The single net's first layer now lives in the fused heads only: its own
+        # transposed copy would be a second copy of weights never read again.
+        W_single, b_single = self._single.first
+        self._single = self._single._replace(first=(np.zeros((0, W_single.shape[1]), np.float32), b_single))
+        self._tables = pair_tables(self.w["pair.0.W_pair"].T.copy())
         self._pair_net = (_scoring.PairNet(self._tables, self._pair.edges, _pair_net_weights(self._pair))
                           if len(config.pair_hidden) == 2 else None)
         rank = config.similarity_rank
@@ -391,11 +397,21 @@ class Scorers:
         word_rows (int64 (n, len(WORD_SLOTS))): embedding rows of the word slots.
         RETURNS (ndarray): (n, config.mention_width) float32.
         """
-        parts = [features.vectors.astype(np.float32, copy=False), expand_mention_codes(features.codes)]
-        if self.config.embedding_dim:
-            emb = self.w["embeddings"][word_rows]
-            parts.append(emb.reshape(len(features), -1))
-        return np.concatenate(parts, axis=1)
+        n, codes = len(features), expand_mention_codes(features.codes)
+        if n <= SMALL_INPUTS or not self.config.embedding_dim:  # fewest numpy calls
+            parts = [features.vectors.astype(np.float32, copy=False), codes]
+            if self.config.embedding_dim:
+                parts.append(self.w["embeddings"][word_rows].reshape(n, -1))
+            return np.concatenate(parts, axis=1)
+        # Written in place, slot by slot: no (n, slots * dim) temporary beside x.
+        table, dim = self.w["embeddings"], self.config.embedding_dim
+        at = features.vectors.shape[1] + codes.shape[1]
+        x = np.empty((n, at + word_rows.shape[1] * dim), np.float32)
+        x[:, :features.vectors.shape[1]] = features.vectors
+        x[:, features.vectors.shape[1]:at] = codes
+        for k in range(word_rows.shape[1]):
+            x[:, at + k * dim:at + (k + 1) * dim] = table[word_rows[:, k]]
+        return x
 
     def mention_scores(self, x: np.ndarray) -> np.ndarray:
         """Mention scores (0 without a mention scorer). RETURNS (n,) float32."""
@@ -409,32 +425,38 @@ class Scorers:
                              np.empty((n, rank), np.float32), np.empty(n, np.float32))
         for lo in range(0, n, MENTION_CHUNK):
             hi = min(lo + MENTION_CHUNK, n)
-            x = self.mention_inputs(features[lo:hi], word_rows[lo:hi])
-            heads = self._first_layers(x)
-            single_hidden = []
-            for m, y in zip(self._first, heads):
-                n_single, n_pair = m.single.stop - m.single.start, m.pair.stop - m.pair.start
-                single_hidden.append(y[:, :n_single])
-                parts.ante[lo:hi, m.pair] = y[:, n_single:n_single + n_pair]
-                parts.ana[lo:hi, m.pair] = y[:, n_single + n_pair:]
-            if self._single.rest:
-                parts.single[lo:hi] = _forward([_relu(h) for h in single_hidden], self._single.rest)
-            else:  # a linear single scorer: its one output is the score
-                parts.single[lo:hi] = single_hidden[0][:, 0]
-            sim = self.config.similarity_rank
-            if sim:  # products of width 0 are still calls to BLAS
-                parts.sim_ante[lo:hi, :sim] = x @ self._sim_u
-                parts.sim_ana[lo:hi, :sim] = x @ self._sim_v
-            if self._types:
-                probs = self.type_probs(x)
-                parts.single[lo:hi] += probs @ self.w["types.single"][0]
-                parts.sim_ante[lo:hi, sim:] = probs @ self.w["types.pair"]
-                parts.sim_ana[lo:hi, sim:] = probs
-            if self._mention:
-                parts.mention[lo:hi] = _mlp_rest(heads[-1], self._mention)
-            else:
-                parts.mention[lo:hi] = 0.0
+            self._chunk_parts(parts, lo, self.mention_inputs(features[lo:hi], word_rows[lo:hi]))
         return parts
+
+    def _chunk_parts(self, parts: MentionParts, lo: int, x: np.ndarray) -> None:
+        """Fill rows ``lo:lo + len(x)`` of ``parts`` from those mentions' inputs ``x``
+        (a method of its own, so that a chunk's inputs and first-layer outputs are
+        freed before the next chunk's are built)."""
+        hi = lo + len(x)
+        heads = self._first_layers(x)
+        single_hidden = []
+        for m, y in zip(self._first, heads):
+            n_single, n_pair = m.single.stop - m.single.start, m.pair.stop - m.pair.start
+            single_hidden.append(y[:, :n_single])
+            parts.ante[lo:hi, m.pair] = y[:, n_single:n_single + n_pair]
+            parts.ana[lo:hi, m.pair] = y[:, n_single + n_pair:]
+        if self._single.rest:
+            parts.single[lo:hi] = _forward([_relu(h) for h in single_hidden], self._single.rest)
+        else:  # a linear single scorer: its one output is the score
+            parts.single[lo:hi] = single_hidden[0][:, 0]
+        sim = self.config.similarity_rank
+        if sim:  # products of width 0 are still calls to BLAS
+            parts.sim_ante[lo:hi, :sim] = x @ self._sim_u
+            parts.sim_ana[lo:hi, :sim] = x @ self._sim_v
+        if self._types:
+            probs = self.type_probs(x)
+            parts.single[lo:hi] += probs @ self.w["types.single"][0]
+            parts.sim_ante[lo:hi, sim:] = probs @ self.w["types.pair"]
+            parts.sim_ana[lo:hi, sim:] = probs
+        if self._mention:
+            parts.mention[lo:hi] = _mlp_rest(heads[-1], self._mention)
+        else:
+            parts.mention[lo:hi] = 0.0
 
     @property
     def n_members(self) -> int:
