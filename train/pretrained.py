@@ -55,7 +55,9 @@ def pretrained_words(path: Union[str, Path]) -> List[str]:
 
 def merged_vocab(vocab: WordVocab, words: List[str]) -> WordVocab:
     """``vocab`` followed by the words of ``words`` it lacks: words learnt on
-    unlabeled text keep their embedding even when the labelled data lacks them."""
+    unlabeled text keep their embedding even when the labelled data lacks them
+    (or has them fewer than ``vocab_min_count`` times, which leaves them out of
+    ``vocab``)."""
     known = set(vocab.words)
     return WordVocab(vocab.words + [w for w in words if w not in known])
 
@@ -67,7 +69,7 @@ def load_pretrained(model: CorefScorers, vocab: WordVocab, path: Union[str, Path
     vocab (WordVocab): the run's vocabulary (rows of ``model``'s embedding table).
     pipeline (str | None): the run's spaCy pipeline id (W408 when it differs).
     added_from (int | None): the position in ``vocab`` of the first word that
-        :func:`merged_vocab` added (the labelled data lacks it): those rows are kept
+        :func:`merged_vocab` added (the run's vocabulary lacks it): those rows are kept
         as pretrained through training (:func:`keep_added_rows`).
     RETURNS (Dict): what the model card records (text, steps, held-out accuracy).
     RAISES (NeuralcorefError): E468 for a folder that is not a pretraining output,
@@ -124,10 +126,15 @@ def mark_added_rows(model: CorefScorers, vocab: WordVocab, added_from: Optional[
 def keep_added_rows(model: CorefScorers, optimizer: torch.optim.Optimizer) -> None:
     """Restore the embedding rows from ``model.kept_from`` on after every step of ``optimizer``.
 
-    Those are the words the pretraining text added: no training batch holds them,
-    so their only gradient is Adam's L2 penalty, which Adam normalises into a pull
-    towards zero of about the learning rate a step; a few hundred steps would erase
-    what the text taught. Restoring them is what training without that pull gives.
+    Those are the words the pretraining text added: most occur in no training
+    batch, so their only gradient is Adam's L2 penalty, which Adam normalises into a
+    pull towards zero of about the learning rate a step; a few hundred steps would
+    erase what the text taught. Restoring them is what training without that pull
+    gives. The rest occur in the labelled data below the vocabulary's
+    ``vocab_min_count`` (once, for the default 2: 1,627 of the 5,488 words the
+    speeches add to OntoGUM train's vocabulary): their one gradient an epoch is
+    undone too, so they keep their pretrained rows rather than decay between uses
+    (without pretraining they would read as the unknown word).
     No-op for a model without ``kept_from`` (a run without ``--pretrained``).
     """
     first = getattr(model, "kept_from", None)
