@@ -27,7 +27,7 @@ from spacy.strings import hash_string
 from spacy.tokens import Doc
 
 from .doc_candidates import doc_matches, name_index, words_of
-from .name_forms import untitled
+from .name_forms import SPAN_TITLES, untitled
 
 Span_ = Tuple[int, int]
 _PUNCT = re.compile(r"[\"“”‘’`,;:!?()\[\]{}]")
@@ -79,10 +79,6 @@ _PERSON_PRONOUNS = {"he", "she", "him", "her", "his", "hers", "himself", "hersel
 _NOT_NAMES = {symbols.PRON, symbols.DET, symbols.PUNCT, symbols.ADP, symbols.CCONJ, symbols.PART}
 _PROPN = symbols.PROPN
 _PLACES = ("GPE", "LOC")
-#: Titles written before a name, part of its mention in GUM ("Dr. William Glennie").
-_TITLES = {"dr", "mr", "mrs", "ms", "miss", "prof", "professor", "president", "senator", "governor", "judge",
-           "justice", "gen", "general", "col", "capt", "captain", "lord", "lady", "sir", "king", "queen",
-           "prince", "princess", "emperor", "pope", "saint", "st", "rev", "reverend", "father", "sister"}
 
 
 class Unit(NamedTuple):
@@ -261,7 +257,7 @@ def _lone_span(doc: Doc, start: int, end: int) -> Span_:
     before it ("Dr. William Glennie", "President Trump"), a determiner that
     depends on it ("the Netherlands", "these United States") and a possessive
     ending ("Bangladesh 's")."""
-    while start > 0 and doc[start - 1].lower_.strip(".") in _TITLES:
+    while start > 0 and doc[start - 1].lower_.strip(".") in SPAN_TITLES:
         start -= 1
     if start > 0 and doc[start - 1].pos == symbols.DET and start <= doc[start - 1].head.i < end:
         start -= 1

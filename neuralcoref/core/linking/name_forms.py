@@ -5,15 +5,20 @@ spans hold such titles, and the KB's aliases (a title, its surname) do not.
 """
 from __future__ import annotations
 
-#: Words of a title before a name (alias keys: lower case, no dots).
-LEADING_TITLES = frozenset({
-    "dr", "mr", "mrs", "ms", "miss", "prof", "professor", "president", "vice", "senator", "sen", "governor",
-    "gov", "judge", "justice", "chief", "gen", "general", "col", "colonel", "capt", "captain", "lt",
-    "lieutenant", "sgt", "sergeant", "major", "admiral", "lord", "lady", "sir", "dame", "king", "queen",
-    "prince", "princess", "duke", "emperor", "pope", "saint", "st", "rev", "reverend", "father", "sister",
+#: Titles written before a name that GUM's mention spans hold ("Dr. William
+#: Glennie"): a lone name's span is widened over them to match GUM's mentions.
+SPAN_TITLES = frozenset({
+    "dr", "mr", "mrs", "ms", "miss", "prof", "professor", "president", "senator", "governor", "judge",
+    "justice", "gen", "general", "col", "capt", "captain", "lord", "lady", "sir", "king", "queen",
+    "prince", "princess", "emperor", "pope", "saint", "st", "rev", "reverend", "father", "sister",
+})
+#: Words of a title before a name (alias keys: lower case, no dots): the span
+#: titles and the titles and roles the KB's aliases leave out.
+LEADING_TITLES = SPAN_TITLES | frozenset({
+    "vice", "sen", "gov", "colonel", "lt", "lieutenant", "sgt", "sergeant", "major", "admiral", "dame", "duke",
     "brother", "bishop", "cardinal", "rabbi", "speaker", "secretary", "minister", "mayor", "chancellor",
     "representative", "rep", "congressman", "congresswoman", "ambassador", "detective", "officer", "coach",
-    "uncle", "aunt", "madam", "madame", "mister", "sheikh", "chairman",
+    "uncle", "aunt", "madam", "madame", "mister", "sheikh", "chairman", "chief",
 })
 
 
