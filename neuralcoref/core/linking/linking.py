@@ -79,6 +79,8 @@ _PERSON_PRONOUNS = {"he", "she", "him", "her", "his", "hers", "himself", "hersel
 _NOT_NAMES = {symbols.PRON, symbols.DET, symbols.PUNCT, symbols.ADP, symbols.CCONJ, symbols.PART}
 _PROPN = symbols.PROPN
 _PLACES = ("GPE", "LOC")
+#: Words that start a phrase GUM keeps apart from the name it ends with ("the psychologist Angela Duckworth").
+_NOT_PHRASE_START = {symbols.DET, symbols.PRON, symbols.NUM, symbols.PUNCT, symbols.X, symbols.SYM, symbols.ADP}
 
 
 class Unit(NamedTuple):
@@ -250,6 +252,35 @@ def _propn_runs(pos: np.ndarray) -> List[Span_]:
     flags = np.r_[0, (pos == _PROPN).astype(np.int8), 0]
     edges = np.flatnonzero(np.diff(flags))
     return list(zip(edges[0::2].tolist(), edges[1::2].tolist()))
+
+
+def phrase_spans(units: Sequence[Unit], links: "UnitLinks", mentions: Sequence[Tuple[int, int, int]],
+                 ctx: "DocContext") -> List[Unit]:
+    """The units, each linked lone name as the longest phrase of the
+    extractor's mentions with its head word that ends where it ends, the words
+    before the name included, as GUM's mentions hold them ("Congresswoman Karen
+    Bass", "Facebook co-founder Mark Zuckerberg", "New People Party 's Regina
+    Ip"); not when that phrase starts with a determiner, a pronoun, a number, a
+    preposition or punctuation ("the psychologist Angela Duckworth", "his
+    fellow - Scots Paul Menzies": GUM keeps those apart), nor over a
+    coordination ("Browning and War Office"). The decision was taken on the
+    name: only the span written changes.
+
+    mentions (Sequence[Tuple[int, int, int]]): the extractor's (start, end, head).
+    RETURNS (List[Unit]): the units in the same order.
+    """
+    longest: Dict[Tuple[int, int], int] = {}
+    for s, e, head in mentions:
+        longest[(head, e)] = min(s, longest.get((head, e), s))
+    result = list(units)
+    for u, unit in enumerate(units):
+        if unit.cluster != -1 or links.entities[u] < 0:
+            continue
+        s, e = unit.spans[0]
+        start = longest.get((ctx.doc[s:e].root.i, e), s)
+        if start < s and ctx.pos[start] not in _NOT_PHRASE_START and symbols.CCONJ not in ctx.pos[start:s]:
+            result[u] = Unit([(start, e)], -1)
+    return result
 
 
 def _lone_span(doc: Doc, start: int, end: int) -> Span_:
