@@ -615,3 +615,14 @@ def test_linking_component_setting_phrase_spans(make_doc, tmp_path):
     # The name "Karen Bass" is written as the phrase "Congresswoman Karen Bass", with the same entity.
     assert (0, 3, "Q1") in written[True] and (1, 3, "Q1") not in written[True]
     assert (1, 3, "Q1") in written[False] and (0, 3, "Q1") not in written[False]
+
+
+def test_linking_alias_keys_fold_hyphens_and_old_kbs_warn(kb_dir):
+    # GUM's tokens split hyphens ("L - band"), Wikipedia titles do not ("L-band").
+    assert alias_key("L - band") == alias_key("L-band") == alias_key("L band") == "l band"
+    assert alias_key("San_Francisco–Oakland_Bay_Bridge") == "san francisco oakland bay bridge"
+    config = json.loads((kb_dir / KB_CONFIG).read_text())
+    assert config["version"] == 2
+    (kb_dir / KB_CONFIG).write_text(json.dumps({**config, "version": 1}))
+    with pytest.warns(UserWarning, match="W416"):
+        assert len(load_kb(kb_dir)) == 3

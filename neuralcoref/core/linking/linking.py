@@ -30,7 +30,7 @@ from .doc_candidates import doc_matches, name_index, words_of
 from .name_forms import SPAN_TITLES, untitled
 
 Span_ = Tuple[int, int]
-_PUNCT = re.compile(r"[\"“”‘’`,;:!?()\[\]{}]")
+_PUNCT = re.compile(r"[\"“”‘’`,;:!?()\[\]{}\-‐‑–—]")
 _SPACES = re.compile(r"\s+")
 _POSSESSIVE = re.compile(r"\s*['’]s?$")
 _APOSTROPHE = re.compile(r"\s*['’]")
@@ -41,8 +41,9 @@ def alias_key(text: str) -> str:
     """The form under which an alias is stored and looked up: lower case, no
     accents ("Ivanović" = "Ivanovic"), no dots ("U.S." = "US"), no apostrophes
     ("King 's College" = "King's College" = "Kings College"), no possessive
-    ending, no other punctuation, no leading "the", underscores as spaces
-    (Wikipedia titles), single spaces.
+    ending, hyphens and dashes as spaces ("L - band" = "L-band" = "L band":
+    GUM's tokens split them, titles do not), no other punctuation, no leading
+    "the", underscores as spaces (Wikipedia titles), single spaces.
 
     text (str): a name, a title or a mention's text.
     RETURNS (str): the key ('' for a text of punctuation only).
