@@ -270,15 +270,16 @@ def phrase_spans(units: Sequence[Unit], links: "UnitLinks", mentions: Sequence[T
     mentions (Sequence[Tuple[int, int, int]]): the extractor's (start, end, head).
     RETURNS (List[Unit]): the units in the same order.
     """
+    lone = {u: (unit.spans[0], ctx.doc[unit.spans[0][0]:unit.spans[0][1]].root.i) for u, unit in enumerate(units)
+            if unit.cluster == -1 and links.entities[u] >= 0}
+    wanted = {(head, span[1]) for span, head in lone.values()}
     longest: Dict[Tuple[int, int], int] = {}
     for s, e, head in mentions:
-        longest[(head, e)] = min(s, longest.get((head, e), s))
+        if (head, e) in wanted:
+            longest[(head, e)] = min(s, longest.get((head, e), s))
     result = list(units)
-    for u, unit in enumerate(units):
-        if unit.cluster != -1 or links.entities[u] < 0:
-            continue
-        s, e = unit.spans[0]
-        start = longest.get((ctx.doc[s:e].root.i, e), s)
+    for u, ((s, e), head) in lone.items():
+        start = longest.get((head, e), s)
         if start < s and ctx.pos[start] not in _NOT_PHRASE_START and symbols.CCONJ not in ctx.pos[start:s]:
             result[u] = Unit([(start, e)], -1)
     return result
