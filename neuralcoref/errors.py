@@ -106,6 +106,11 @@ class Warnings(metaclass=ErrorsWithCodes):
             "statistics may differ. Pretrain with the pipeline you train with.")
     W412 = ("The text gave only {n} self-supervised examples ({tasks}): pretraining "
             "learns little from so few. Give more text, cased, with names that recur.")
+    # Entity-linking recall (issue 54, fifth stop): W416-W418
+    W416 = ("The knowledge base {path} was built by an older release (version 1): its "
+            "alias keys keep hyphens, which this release folds ('L - band' = 'L-band' = "
+            "'L band'), so names written with a hyphen find nothing. Rebuild it with "
+            "'neuralcoref kb build'.")
 
 
 class Errors(metaclass=ErrorsWithCodes):

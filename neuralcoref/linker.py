@@ -33,7 +33,8 @@ from .component import GuardedPipe
 from .core.linking.link_scorer import LinkScorer
 from .corpora.entities import EntityMention
 from .core.linking.linking import (DocContext, Unit, UnitLinks, appositive_end, decide, extracted_mentions,
-                                   link_features, link_units, mention_triples, merged_clusters, split_units)
+                                   link_features, link_units, mention_triples, merged_clusters, phrase_spans,
+                                   split_units)
 from .core.mentions.shared_mentions import kept_mentions
 from .errors import Errors, NeuralcorefError, Warnings
 from .extensions import CLUSTER_PREFIX, SCORES_KEY, get_clusters, register_extensions, set_clusters
@@ -57,6 +58,7 @@ DEFAULT_LINKER_CONFIG = {
     "split_threshold": 0.5,
     "mentions": True,
     "doc_candidates": True,
+    "phrase_spans": True,
 }
 
 
@@ -73,7 +75,8 @@ def shipped_scorer_path() -> Path:
 )
 def make_linker(nlp: Language, name: str, kb: str, scorer: Optional[str], threshold: float, merge: bool,
                 merge_threshold: float, merge_lone: bool, singletons: bool, split: bool,
-                split_threshold: float, mentions: bool = True, doc_candidates: bool = True) -> "CorefLinker":
+                split_threshold: float, mentions: bool = True, doc_candidates: bool = True,
+                phrase_spans: bool = True) -> "CorefLinker":
     """Create the linker (see CorefLinker for the settings).
 
     RAISES NeuralcorefError: E407 when no coreference component comes before it.
@@ -86,7 +89,8 @@ def make_linker(nlp: Language, name: str, kb: str, scorer: Optional[str], thresh
     return CorefLinker(nlp.vocab, name, kb=kb, scorer=scorer, threshold=threshold, merge=merge,
                        merge_threshold=merge_threshold, merge_lone=merge_lone, singletons=singletons,
                        split=split, split_threshold=split_threshold, mentions=mentions,
-                       doc_candidates=doc_candidates, load_later=_building_from_config())
+                       doc_candidates=doc_candidates, phrase_spans=phrase_spans,
+                       load_later=_building_from_config())
 
 
 class DocLinks(NamedTuple):
@@ -125,6 +129,11 @@ class CorefLinker(GuardedPipe):
         text is an alias) also gets, as candidates, the entities other units of
         the Doc name whose names hold its mentions' head words ("Harrow" ...
         "Harrow School", "the lake" ... "Crater Lake").
+    phrase_spans (bool): a linked name outside the clusters is written as
+        the extractor's phrase that ends with it, the words before it included
+        ("Congresswoman Karen Bass", not "Karen Bass"; not after a determiner
+        or a pronoun), as GUM's mentions are; needs ``mentions``. The decision
+        is the same.
     **settings: the decision settings above (``DECISION_SETTINGS``), each
         defaulting to ``DEFAULT_LINKER_CONFIG``'s value; another name: E173.
     load_later (bool): the KB and the scorer come later (``spacy.load``: from
@@ -186,6 +195,8 @@ class CorefLinker(GuardedPipe):
                 units = split_units(units, self.kb, ctx, self.scorer, self.cfg["split_threshold"])
             pairs = link_features(doc, units, self.kb, ctx, self.cfg["doc_candidates"])
             links = decide(self.scorer(pairs.features), pairs, len(units), self.cfg["threshold"])
+            if self.cfg["phrase_spans"] and extracted is not None:
+                units = phrase_spans(units, links, extracted, ctx)
             if self.cfg["merge"]:
                 groups = merged_clusters(units, links, self.cfg["merge_threshold"], self.cfg["merge_lone"])
             else:
@@ -247,7 +258,7 @@ class CorefLinker(GuardedPipe):
 
 #: The settings of the decisions (checked wherever they come from: E170).
 DECISION_SETTINGS = ("threshold", "merge", "merge_threshold", "merge_lone", "singletons", "split",
-                     "split_threshold", "mentions", "doc_candidates")
+                     "split_threshold", "mentions", "doc_candidates", "phrase_spans")
 
 
 def _checked(settings: Dict[str, Any]) -> Dict[str, Any]:

@@ -570,3 +570,59 @@ def test_linking_component_setting_doc_candidates(make_doc, tmp_path):
                         for span in unit.spans if e >= 0}
     assert linked[True][(7, 8)] == "Q1247373" and (7, 8) not in linked[False]
     assert linked[False][(4, 6)] == "Q1247373"
+
+
+# "Congresswoman Karen Bass met the psychologist Angela Duckworth and Smith and Jones ."
+PHRASES = [("Congresswoman", 2, "compound", "NOUN"), ("Karen", 2, "compound", "PROPN"), ("Bass", 3, "nsubj", "PROPN"),
+           ("met", 3, "ROOT", "VERB"), ("the", 7, "det", "DET"), ("psychologist", 7, "compound", "NOUN"),
+           ("Angela", 7, "compound", "PROPN"), ("Duckworth", 3, "dobj", "PROPN"), ("and", 7, "cc", "CCONJ"),
+           ("Smith", 11, "compound", "PROPN"), ("and", 11, "cc", "CCONJ"), ("Jones", 7, "conj", "PROPN"),
+           (".", 3, "punct", "PUNCT")]
+
+
+def test_linking_phrase_spans_write_a_lone_name_with_the_words_before_it(make_doc):
+    from neuralcoref.core.linking.linking import DocContext, Unit, UnitLinks, phrase_spans
+
+    doc = make_doc(PHRASES)
+    # The extractor's (start, end, head): each name, and the phrases that end with it.
+    mentions = [(0, 3, 2), (1, 3, 2), (4, 8, 7), (6, 8, 7), (9, 12, 11), (11, 12, 11)]
+    units = [Unit([(1, 3)], -1), Unit([(6, 8)], -1), Unit([(11, 12)], -1), Unit([(9, 10)], -1),
+             Unit([(1, 3), (6, 8)], 0)]
+    links = UnitLinks(np.array([0, 1, 2, -1, 3], np.int32), np.array([0.9, 0.9, 0.9, 0.0, 0.9], np.float32))
+    found = [u.spans for u in phrase_spans(units, links, mentions, DocContext(doc))]
+    # "Congresswoman Karen Bass"; not after a determiner ("the psychologist Angela
+    # Duckworth") nor over a coordination ("Smith and Jones"); an unlinked name
+    # and a cluster keep their spans.
+    assert found == [[(0, 3)], [(6, 8)], [(11, 12)], [(9, 10)], [(1, 3), (6, 8)]]
+
+
+def test_linking_component_setting_phrase_spans(make_doc, tmp_path):
+    from neuralcoref.core.linking.linking import LINK_FEATURES, N_FEATURES
+
+    (tmp_path / "kb.tsv").write_text("id\tname\taliases\tprior\ttype\tdescription\n"
+                                     "Q1\tKaren_Bass\t\t\tperson\tpolitician\n", encoding="utf8")
+    kb = build_kb(read_kb_tsv(tmp_path / "kb.tsv"))
+    w = np.zeros((1, N_FEATURES), np.float32)
+    w[0, LINK_FEATURES.index("frac_full")] = 10.0
+    LinkScorer([(w, np.array([-1.0], np.float32))]).to_disk(tmp_path / "scorer")
+    written = {}
+    for flag in (True, False):
+        doc = make_doc(PHRASES, ents=["O", "B-PERSON", "I-PERSON"] + ["O"] * 10)
+        set_clusters(doc, [], [])
+        linker = CorefLinker(spacy.blank("en").vocab, kb=kb, scorer=tmp_path / "scorer", phrase_spans=flag)
+        linker(doc)
+        written[flag] = [(m.start, m.end, m.kb_id_) for m in doc.spans[LINKS_KEY]]
+    # The name "Karen Bass" is written as the phrase "Congresswoman Karen Bass", with the same entity.
+    assert (0, 3, "Q1") in written[True] and (1, 3, "Q1") not in written[True]
+    assert (1, 3, "Q1") in written[False] and (0, 3, "Q1") not in written[False]
+
+
+def test_linking_alias_keys_fold_hyphens_and_old_kbs_warn(kb_dir):
+    # GUM's tokens split hyphens ("L - band"), Wikipedia titles do not ("L-band").
+    assert alias_key("L - band") == alias_key("L-band") == alias_key("L band") == "l band"
+    assert alias_key("San_Francisco–Oakland_Bay_Bridge") == "san francisco oakland bay bridge"
+    config = json.loads((kb_dir / KB_CONFIG).read_text())
+    assert config["version"] == 2
+    (kb_dir / KB_CONFIG).write_text(json.dumps({**config, "version": 1}))
+    with pytest.warns(UserWarning, match="W416"):
+        assert len(load_kb(kb_dir)) == 3

@@ -1,6 +1,7 @@
 """Knowledge bases: entities, their aliases and priors, in a compact folder.
 
-A KB folder holds ``kb.json`` (format, version, counts, entity type names,
+A KB folder holds ``kb.json`` (format, version (2: alias keys fold hyphens;
+a version 1 folder loads with W416), counts, entity type names,
 source and attribution, SHA-256 of the arrays) and ``kb.npz`` (numpy arrays,
 read with ``allow_pickle=False``):
 
@@ -25,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import warnings
 import zipfile
 from importlib import resources
 from pathlib import Path
@@ -33,14 +35,16 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from ..core.linking.linking import alias_key, key_hash
-from ..errors import Errors, KBLoadError
+from ..errors import Errors, KBLoadError, Warnings
 from ..validation import file_sha256 as _sha256
 
 #: Alias keys whose row a KB remembers (then it forgets them all: bounded memory).
 _ALIAS_CACHE = 1 << 16
 
 KB_CONFIG, KB_ARRAYS = "kb.json", "kb.npz"
-KB_FORMAT, KB_VERSION = "neuralcoref-kb", 1
+KB_FORMAT, KB_VERSION = "neuralcoref-kb", 2
+#: Versions read: 1 (before alias keys folded hyphens) loads with W416.
+_READ_VERSIONS = (1, 2)
 #: Shipped knowledge bases, by name: folders under ``neuralcoref/kbs/``.
 SHIPPED_KBS = ("gum",)
 STRING_TABLES = ("ids", "names", "descriptions", "aliases")
@@ -254,9 +258,11 @@ def _read_config(path: Path) -> Dict[str, Any]:
         raise KBLoadError(Errors.E401.format(path=path, reason=f"not JSON ({err})")) from None
     if not isinstance(config, dict) or config.get("format") != KB_FORMAT:
         raise KBLoadError(Errors.E401.format(path=path, reason=f"not a '{KB_FORMAT}' folder"))
-    if config.get("version") != KB_VERSION:
+    if config.get("version") not in _READ_VERSIONS:
         raise KBLoadError(Errors.E401.format(
-            path=path, reason=f"version {config.get('version')!r}, this release reads version {KB_VERSION}"))
+            path=path, reason=f"version {config.get('version')!r}, this release reads versions 1-{KB_VERSION}"))
+    if config["version"] < KB_VERSION:
+        warnings.warn(Warnings.W416.format(path=path))
     if not isinstance(config.get("types"), list) or not all(isinstance(t, str) for t in config["types"]):
         raise KBLoadError(Errors.E401.format(path=path, reason="'types' is not a list of names"))
     return config

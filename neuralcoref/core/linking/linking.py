@@ -30,7 +30,7 @@ from .doc_candidates import doc_matches, name_index, words_of
 from .name_forms import SPAN_TITLES, untitled
 
 Span_ = Tuple[int, int]
-_PUNCT = re.compile(r"[\"“”‘’`,;:!?()\[\]{}]")
+_PUNCT = re.compile(r"[\"“”‘’`,;:!?()\[\]{}\-‐‑–—]")
 _SPACES = re.compile(r"\s+")
 _POSSESSIVE = re.compile(r"\s*['’]s?$")
 _APOSTROPHE = re.compile(r"\s*['’]")
@@ -41,8 +41,9 @@ def alias_key(text: str) -> str:
     """The form under which an alias is stored and looked up: lower case, no
     accents ("Ivanović" = "Ivanovic"), no dots ("U.S." = "US"), no apostrophes
     ("King 's College" = "King's College" = "Kings College"), no possessive
-    ending, no other punctuation, no leading "the", underscores as spaces
-    (Wikipedia titles), single spaces.
+    ending, hyphens and dashes as spaces ("L - band" = "L-band" = "L band":
+    GUM's tokens split them, titles do not), no other punctuation, no leading
+    "the", underscores as spaces (Wikipedia titles), single spaces.
 
     text (str): a name, a title or a mention's text.
     RETURNS (str): the key ('' for a text of punctuation only).
@@ -79,6 +80,8 @@ _PERSON_PRONOUNS = {"he", "she", "him", "her", "his", "hers", "himself", "hersel
 _NOT_NAMES = {symbols.PRON, symbols.DET, symbols.PUNCT, symbols.ADP, symbols.CCONJ, symbols.PART}
 _PROPN = symbols.PROPN
 _PLACES = ("GPE", "LOC")
+#: Words that start a phrase GUM keeps apart from the name it ends with ("the psychologist Angela Duckworth").
+_NOT_PHRASE_START = {symbols.DET, symbols.PRON, symbols.NUM, symbols.PUNCT, symbols.X, symbols.SYM, symbols.ADP}
 
 
 class Unit(NamedTuple):
@@ -250,6 +253,36 @@ def _propn_runs(pos: np.ndarray) -> List[Span_]:
     flags = np.r_[0, (pos == _PROPN).astype(np.int8), 0]
     edges = np.flatnonzero(np.diff(flags))
     return list(zip(edges[0::2].tolist(), edges[1::2].tolist()))
+
+
+def phrase_spans(units: Sequence[Unit], links: "UnitLinks", mentions: Sequence[Tuple[int, int, int]],
+                 ctx: "DocContext") -> List[Unit]:
+    """The units, each linked lone name as the longest phrase of the
+    extractor's mentions with its head word that ends where it ends, the words
+    before the name included, as GUM's mentions hold them ("Congresswoman Karen
+    Bass", "Facebook co-founder Mark Zuckerberg", "New People Party 's Regina
+    Ip"); not when that phrase starts with a determiner, a pronoun, a number, a
+    preposition or punctuation ("the psychologist Angela Duckworth", "his
+    fellow - Scots Paul Menzies": GUM keeps those apart), nor over a
+    coordination ("Browning and War Office"). The decision was taken on the
+    name: only the span written changes.
+
+    mentions (Sequence[Tuple[int, int, int]]): the extractor's (start, end, head).
+    RETURNS (List[Unit]): the units in the same order.
+    """
+    lone = {u: (unit.spans[0], ctx.doc[unit.spans[0][0]:unit.spans[0][1]].root.i) for u, unit in enumerate(units)
+            if unit.cluster == -1 and links.entities[u] >= 0}
+    wanted = {(head, span[1]) for span, head in lone.values()}
+    longest: Dict[Tuple[int, int], int] = {}
+    for s, e, head in mentions:
+        if (head, e) in wanted:
+            longest[(head, e)] = min(s, longest.get((head, e), s))
+    result = list(units)
+    for u, ((s, e), head) in lone.items():
+        start = longest.get((head, e), s)
+        if start < s and ctx.pos[start] not in _NOT_PHRASE_START and symbols.CCONJ not in ctx.pos[start:s]:
+            result[u] = Unit([(start, e)], -1)
+    return result
 
 
 def _lone_span(doc: Doc, start: int, end: int) -> Span_:
