@@ -18,7 +18,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Set, Tuple
+from typing import AbstractSet, Callable, Dict, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 import numpy as np
 from spacy import symbols
@@ -26,8 +26,10 @@ from spacy.attrs import IDX, IS_ALPHA, IS_STOP, LENGTH, LOWER, POS
 from spacy.strings import hash_string
 from spacy.tokens import Doc
 
+from ...lang import get_rules
+from ...lang.base import LanguageRules
 from .doc_candidates import doc_matches, name_index, words_of
-from .name_forms import SPAN_TITLES, untitled
+from .name_forms import untitled
 
 Span_ = Tuple[int, int]
 _PUNCT = re.compile(r"[\"“”‘’`,;:!?()\[\]{}\-‐‑–—]")
@@ -125,7 +127,7 @@ def link_units(doc: Doc, clusters: Sequence[Sequence[Span_]], singletons: bool =
     if kb is not None:
         named += _kb_names(ctx, named, kb)
     for start, end in sorted(named):
-        span = _lone_span(doc, start, end)
+        span = _lone_span(doc, start, end, ctx.rules.link_span_titles)
         if span not in taken and (start, end) not in taken:
             taken.add(span)
             units.append(Unit([span], -1))
@@ -134,7 +136,7 @@ def link_units(doc: Doc, clusters: Sequence[Sequence[Span_]], singletons: bool =
     return units
 
 
-def extracted_mentions(doc: Doc, rules: "LanguageRules") -> List[Tuple[int, int, int]]:
+def extracted_mentions(doc: Doc, rules: LanguageRules) -> List[Tuple[int, int, int]]:
     """The mention extractor's mentions of a Doc as (start, end exclusive,
     head), for :func:`link_units` (at run time and in training alike)."""
     from ..mentions.mentions import extract_mentions
@@ -285,12 +287,12 @@ def phrase_spans(units: Sequence[Unit], links: "UnitLinks", mentions: Sequence[T
     return result
 
 
-def _lone_span(doc: Doc, start: int, end: int) -> Span_:
+def _lone_span(doc: Doc, start: int, end: int, titles: AbstractSet[str]) -> Span_:
     """The span of a lone name as GUM-style mentions have it: with the titles
-    before it ("Dr. William Glennie", "President Trump"), a determiner that
-    depends on it ("the Netherlands", "these United States") and a possessive
-    ending ("Bangladesh 's")."""
-    while start > 0 and doc[start - 1].lower_.strip(".") in SPAN_TITLES:
+    before it ("Dr. William Glennie", "President Trump": the rules'
+    ``link_span_titles``), a determiner that depends on it ("the Netherlands",
+    "these United States") and a possessive ending ("Bangladesh 's")."""
+    while start > 0 and doc[start - 1].lower_.strip(".") in titles:
         start -= 1
     if start > 0 and doc[start - 1].pos == symbols.DET and start <= doc[start - 1].head.i < end:
         start -= 1
@@ -321,10 +323,13 @@ class DocContext:
     """What the features read of a whole Doc, computed once per Doc.
 
     doc (Doc): the parsed Doc.
+    rules (LanguageRules | None): the language rules whose ``linking`` words
+        (titles, general heads) the linker reads; None: those of the Doc's language.
     """
 
-    def __init__(self, doc: Doc):
+    def __init__(self, doc: Doc, rules: Optional[LanguageRules] = None):
         self.doc = doc
+        self.rules = rules if rules is not None else get_rules(doc.lang_)
         # One read of the Doc's arrays: making a Token per word cost a third of the linker's time.
         arrays = doc.to_array([POS, IS_ALPHA, IS_STOP, LOWER, IDX, LENGTH]).reshape(len(doc), 6)
         strings = doc.vocab.strings
@@ -430,8 +435,9 @@ def _unit_votes(ctx: DocContext, unit: Unit, kb: "KnowledgeBase") -> Tuple[Dict[
         if not len(ents) and "," in text:
             # "Bilbao , Spain", "Amsterdam , the Netherlands": the name before the comma.
             ents, priors = kb.candidates(text.split(",")[0])
-        if not len(ents) and untitled(key):  # "Senator Hatfield": the name after its title
-            ents, priors = kb.candidates_of_key(untitled(key))
+        bare = untitled(key, ctx.rules.link_leading_titles)
+        if not len(ents) and bare:  # "Senator Hatfield": the name after its title
+            ents, priors = kb.candidates_of_key(bare)
         full = len(ents) > 0
         if not full:
             found = [kb.candidates_of_key(r) for r in runs if r != key]
@@ -520,7 +526,7 @@ def _add_doc_votes(ctx: DocContext, units: Sequence[Unit],
     nominals gets its first votes)."""
     named = [{row: words_of([alias_key(kb.names[row]), *v.naming]) for row, v in votes.items() if v.naming}
              for votes, _, _ in read]
-    index = name_index(named)
+    index = name_index(named, ctx.rules.link_general_heads)
     if not index:
         return
     for u, unit in enumerate(units):
