@@ -567,6 +567,19 @@ def test_linking_words_come_from_the_language_rules(make_doc, tmp_path):
     assert spans == [[[(0, 2)]], [[(1, 2)]]]
 
 
+def test_linking_kb_protocol_is_what_the_knowledge_base_offers(tmp_path):
+    # core/ names the KB by a Protocol (it may not import artifacts/): the KB satisfies it.
+    from neuralcoref.artifacts.kb import KnowledgeBase
+    from neuralcoref.core.linking.kb_protocol import LinkingKB
+
+    (tmp_path / "kb.tsv").write_text(HARROW_TSV, encoding="utf8")
+    kb = build_kb(read_kb_tsv(tmp_path / "kb.tsv"))
+    assert isinstance(kb, KnowledgeBase) and isinstance(kb, LinkingKB)
+    typed: LinkingKB = kb
+    assert typed.names[0] == "Barack Obama" and typed.entity_type(1) == "organization"
+    assert not isinstance(object(), LinkingKB)
+
+
 def test_linking_doc_candidates_come_from_names_elsewhere_in_the_doc(make_doc, tmp_path):
     from neuralcoref.core.linking.linking import LINK_FEATURES, Unit, link_features
 

@@ -18,7 +18,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import AbstractSet, Callable, Dict, List, NamedTuple, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, AbstractSet, Callable, Dict, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 import numpy as np
 from spacy import symbols
@@ -29,7 +29,11 @@ from spacy.tokens import Doc
 from ...lang import get_rules
 from ...lang.base import LanguageRules
 from .doc_candidates import doc_matches, name_index, words_of
+from .kb_protocol import LinkingKB
 from .name_forms import untitled
+
+if TYPE_CHECKING:
+    from ..mentions.mentions import Mentions
 
 Span_ = Tuple[int, int]
 _PUNCT = re.compile(r"[\"“”‘’`,;:!?()\[\]{}\-‐‑–—]")
@@ -103,7 +107,7 @@ EXTRACTED = -2
 
 
 def link_units(doc: Doc, clusters: Sequence[Sequence[Span_]], singletons: bool = True,
-               kb: Optional["KnowledgeBase"] = None, ctx: Optional["DocContext"] = None,
+               kb: Optional[LinkingKB] = None, ctx: Optional["DocContext"] = None,
                mentions: Optional[Sequence[Tuple[int, int, int]]] = None) -> List[Unit]:
     """The clusters, then the names outside every cluster when ``singletons``:
     the named entities (``doc.ents``) and the runs of proper nouns that no
@@ -150,7 +154,7 @@ def mention_triples(found: "Mentions") -> List[Tuple[int, int, int]]:
 
 
 def _extracted_units(ctx: "DocContext", mentions: Sequence[Tuple[int, int, int]], taken: Set[Span_],
-                     kb: "KnowledgeBase") -> List[Unit]:
+                     kb: LinkingKB) -> List[Unit]:
     """One unit per alias key of the extracted mentions outside the units
     (every "iodine" of a Doc together, as a cluster would hold them)."""
     doc = ctx.doc
@@ -169,7 +173,7 @@ def _extracted_units(ctx: "DocContext", mentions: Sequence[Tuple[int, int, int]]
     return [Unit(spans, EXTRACTED) for spans in by_key.values()]
 
 
-def _kb_names(ctx: "DocContext", named: Sequence[Span_], kb: "KnowledgeBase") -> List[Span_]:
+def _kb_names(ctx: "DocContext", named: Sequence[Span_], kb: LinkingKB) -> List[Span_]:
     """Names the KB knows next to or inside the names found: two names joined
     by a comma ("Bilbao , Spain"), and parts of a name of several words whose
     entities differ from the whole's."""
@@ -420,7 +424,7 @@ def _read_name_keys(ctx: DocContext, s: int, e: int) -> Tuple[Optional[str], Lis
     return alias_key(text), list(dict.fromkeys(alias_key(p) for p in parts)), text
 
 
-def _unit_votes(ctx: DocContext, unit: Unit, kb: "KnowledgeBase") -> Tuple[Dict[int, _Votes], int, int]:
+def _unit_votes(ctx: DocContext, unit: Unit, kb: LinkingKB) -> Tuple[Dict[int, _Votes], int, int]:
     """Candidates of a unit with what its mentions say about each; the number
     of name mentions and of pronoun mentions."""
     votes: Dict[int, _Votes] = {}
@@ -476,13 +480,13 @@ class LinkFeatures(NamedTuple):
     entities: np.ndarray
 
 
-def link_features(doc: Doc, units: Sequence[Unit], kb: "KnowledgeBase",
+def link_features(doc: Doc, units: Sequence[Unit], kb: LinkingKB,
                   ctx: Optional[DocContext] = None, doc_candidates: bool = True) -> LinkFeatures:
     """Features of every candidate of every unit (see LINK_FEATURES).
 
     doc (Doc): the parsed Doc the units belong to.
     units (Sequence[Unit]): from :func:`link_units`.
-    kb (KnowledgeBase): the knowledge base.
+    kb (LinkingKB): the knowledge base (:class:`~neuralcoref.artifacts.kb.KnowledgeBase`).
     doc_candidates (bool): add the entities other units name whose names hold
         a unit's head words (:mod:`.doc_candidates`: "Harrow" ... "Harrow School").
     RETURNS (LinkFeatures): the pairs, grouped by unit, in unit order.
@@ -520,7 +524,7 @@ def link_features(doc: Doc, units: Sequence[Unit], kb: "KnowledgeBase",
 
 
 def _add_doc_votes(ctx: DocContext, units: Sequence[Unit],
-                   read: List[Tuple[Dict[int, _Votes], int, int]], kb: "KnowledgeBase") -> None:
+                   read: List[Tuple[Dict[int, _Votes], int, int]], kb: LinkingKB) -> None:
     """The candidates from the document (:mod:`.doc_candidates`), added to the
     votes of each unit in ``read`` that no mention names in full (a unit of
     nominals gets its first votes)."""
@@ -589,7 +593,7 @@ def decide(scores: np.ndarray, pairs: LinkFeatures, n_units: int, threshold: flo
     return UnitLinks(entities, probs)
 
 
-def split_units(units: Sequence[Unit], kb: "KnowledgeBase", ctx: DocContext,
+def split_units(units: Sequence[Unit], kb: LinkingKB, ctx: DocContext,
                 score: Callable[[np.ndarray], np.ndarray], threshold: float) -> List[Unit]:
     """Joint decisions, the other half: a cluster whose names link, each on its
     own, to different entities with at least ``threshold`` is split, one part
@@ -608,7 +612,7 @@ def split_units(units: Sequence[Unit], kb: "KnowledgeBase", ctx: DocContext,
     return result
 
 
-def _split_unit(unit: Unit, kb: "KnowledgeBase", ctx: DocContext, score: Callable[[np.ndarray], np.ndarray],
+def _split_unit(unit: Unit, kb: LinkingKB, ctx: DocContext, score: Callable[[np.ndarray], np.ndarray],
                 threshold: float) -> List[Unit]:
     names = [(span, key) for span in unit.spans for key, _, text in [_name_keys(ctx, *span)] if text]
     if len({key for _, key in names}) < 2:  # one name, however often: nothing to split (and cheap)
