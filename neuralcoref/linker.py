@@ -38,6 +38,7 @@ from .core.linking.linking import (DocContext, Unit, UnitLinks, appositive_end, 
 from .core.mentions.shared_mentions import kept_mentions
 from .errors import Errors, NeuralcorefError, Warnings
 from .extensions import CLUSTER_PREFIX, SCORES_KEY, get_clusters, register_extensions, set_clusters
+from .lang.base import LanguageRules
 from .validation import check_bool, check_float
 
 #: The span group of every linked mention (kb_id_ set, label: the entity's type).
@@ -155,7 +156,7 @@ class CorefLinker(GuardedPipe):
         self._scorer: Optional[LinkScorer] = None
         self._kb_source: Optional[Path] = None if isinstance(kb, KnowledgeBase) else kb_path(kb)
         self._scorer_source = Path(scorer) if scorer is not None else shipped_scorer_path()
-        self._rules = None
+        self._rules: Optional[LanguageRules] = None
         if not load_later:
             self._set_kb(load_kb(kb))
             self._scorer = LinkScorer.from_disk(self._scorer_source)
@@ -187,7 +188,7 @@ class CorefLinker(GuardedPipe):
         results = []
         for doc in docs:
             clusters = [[(m.start, m.end) for m in c] for c in get_clusters(doc)]
-            ctx = DocContext(doc)
+            ctx = DocContext(doc, self._doc_rules(doc))
             extracted = self._mentions(doc) if self.cfg["mentions"] else None
             units = link_units(doc, clusters, singletons=self.cfg["singletons"], kb=self.kb, ctx=ctx,
                                mentions=extracted)
@@ -204,16 +205,22 @@ class CorefLinker(GuardedPipe):
             results.append(DocLinks(units, links, groups))
         return results
 
-    def _mentions(self, doc: Doc) -> List[Tuple[int, int, int]]:
-        """The mention extractor's (start, end, head) (the rules of the Doc's
-        language; the linker was trained on the same): those the coreference
-        component extracted with the same rules, else extracted now."""
+    def _doc_rules(self, doc: Doc) -> LanguageRules:
+        """The rules of the Doc's language (the linker was trained on the same),
+        for its mentions and the words linking reads (titles, general heads)."""
         if self._rules is None:
             from .lang import get_rules
 
             self._rules = get_rules(doc.lang_)
-        kept = kept_mentions(doc, self._rules)
-        return mention_triples(kept) if kept is not None else extracted_mentions(doc, self._rules)
+        return self._rules
+
+    def _mentions(self, doc: Doc) -> List[Tuple[int, int, int]]:
+        """The mention extractor's (start, end, head) (see :meth:`_doc_rules`):
+        those the coreference component extracted with the same rules, else
+        extracted now."""
+        rules = self._doc_rules(doc)
+        kept = kept_mentions(doc, rules)
+        return mention_triples(kept) if kept is not None else extracted_mentions(doc, rules)
 
     def set_annotations(self, docs: Iterable[Doc], results: List[DocLinks]) -> None:
         """Write the clusters (merged), their entities and the linked mentions."""

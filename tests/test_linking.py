@@ -507,9 +507,12 @@ HARROW_TSV = ("id\tname\taliases\tprior\ttype\tdescription\n"
 def test_linking_a_name_after_its_title_is_a_full_alias(make_doc, tmp_path):
     from neuralcoref.core.linking.linking import LINK_FEATURES, Unit, link_features
     from neuralcoref.core.linking.name_forms import untitled
+    from neuralcoref.lang.en import RULES
 
-    assert untitled("senator hatfield") == "hatfield" and untitled("vice president mondale") == "mondale"
-    assert untitled("harrow school") == "" and untitled("president") == ""
+    titles = RULES.link_leading_titles
+    assert untitled("senator hatfield", titles) == "hatfield"
+    assert untitled("vice president mondale", titles) == "mondale"
+    assert untitled("harrow school", titles) == "" and untitled("president", titles) == ""
     (tmp_path / "kb.tsv").write_text(HARROW_TSV, encoding="utf8")
     kb = build_kb(read_kb_tsv(tmp_path / "kb.tsv"))
     doc = make_doc(HARROW)
@@ -518,6 +521,63 @@ def test_linking_a_name_after_its_title_is_a_full_alias(make_doc, tmp_path):
     # "Senator Obama" finds Barack Obama in full ("Obama"), not only by its words.
     assert pairs.features[0, LINK_FEATURES.index("frac_full")] == 1.0
     assert pairs.features[0, LINK_FEATURES.index("frac_partial")] == 0.0
+
+
+# The English words linking read before they moved into the rules (``linking`` section).
+OLD_GENERAL = {"one", "ones", "thing", "things", "way", "part", "kind", "lot", "time", "year", "years",
+               "day", "days", "people", "man", "woman", "men", "women", "person", "name", "first", "new"}
+OLD_SPAN_TITLES = frozenset({
+    "dr", "mr", "mrs", "ms", "miss", "prof", "professor", "president", "senator", "governor", "judge",
+    "justice", "gen", "general", "col", "capt", "captain", "lord", "lady", "sir", "king", "queen",
+    "prince", "princess", "emperor", "pope", "saint", "st", "rev", "reverend", "father", "sister",
+})
+OLD_LEADING_TITLES = OLD_SPAN_TITLES | frozenset({
+    "vice", "sen", "gov", "colonel", "lt", "lieutenant", "sgt", "sergeant", "major", "admiral", "dame", "duke",
+    "brother", "bishop", "cardinal", "rabbi", "speaker", "secretary", "minister", "mayor", "chancellor",
+    "representative", "rep", "congressman", "congresswoman", "ambassador", "detective", "officer", "coach",
+    "uncle", "aunt", "madam", "madame", "mister", "sheikh", "chairman", "chief",
+})
+
+
+def test_linking_words_come_from_the_language_rules(make_doc, tmp_path):
+    from dataclasses import replace
+
+    from neuralcoref.core.linking.linking import LINK_FEATURES, DocContext, Unit, link_features, link_units
+    from neuralcoref.lang import en, fr, ud
+    from neuralcoref.lang.sections import LinkingRules
+
+    frac_full = LINK_FEATURES.index("frac_full")
+
+    assert en.RULES.link_general_heads == OLD_GENERAL
+    assert en.RULES.link_span_titles == OLD_SPAN_TITLES and en.RULES.link_leading_titles == OLD_LEADING_TITLES
+    assert fr.RULES.linking == ud.RULES.linking == LinkingRules()
+    assert en.RULES.fingerprint() == replace(en.RULES, linking=LinkingRules()).fingerprint()
+    (tmp_path / "kb.tsv").write_text(HARROW_TSV, encoding="utf8")
+    kb = build_kb(read_kb_tsv(tmp_path / "kb.tsv"))
+    doc = make_doc(HARROW)
+    bare = replace(en.RULES, linking=LinkingRules())
+    # "Senator Obama": the Doc's rules (English) drop the title, rules without titles do not.
+    full = [link_features(doc, [Unit([(0, 2)], -1)], kb, ctx, doc_candidates=False).features[:, frac_full].tolist()
+            for ctx in (DocContext(doc), DocContext(doc, bare))]
+    assert full == [[1.0], [0.0]]
+    # "president Obama": the lone name's span holds the title with English rules only.
+    doc = make_doc([("president", 1, "compound", "NOUN"), ("Obama", 2, "nsubj", "PROPN"),
+                    ("spoke", 2, "ROOT", "VERB"), (".", 2, "punct", "PUNCT")])
+    spans = [[u.spans for u in link_units(doc, [], ctx=ctx)] for ctx in (DocContext(doc), DocContext(doc, bare))]
+    assert spans == [[[(0, 2)]], [[(1, 2)]]]
+
+
+def test_linking_kb_protocol_is_what_the_knowledge_base_offers(tmp_path):
+    # core/ names the KB by a Protocol (it may not import artifacts/): the KB satisfies it.
+    from neuralcoref.artifacts.kb import KnowledgeBase
+    from neuralcoref.core.linking.kb_protocol import LinkingKB
+
+    (tmp_path / "kb.tsv").write_text(HARROW_TSV, encoding="utf8")
+    kb = build_kb(read_kb_tsv(tmp_path / "kb.tsv"))
+    assert isinstance(kb, KnowledgeBase) and isinstance(kb, LinkingKB)
+    typed: LinkingKB = kb
+    assert typed.names[0] == "Barack Obama" and typed.entity_type(1) == "organization"
+    assert not isinstance(object(), LinkingKB)
 
 
 def test_linking_doc_candidates_come_from_names_elsewhere_in_the_doc(make_doc, tmp_path):

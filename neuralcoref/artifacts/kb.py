@@ -83,6 +83,8 @@ class KnowledgeBase:
     """Entities with ids, names, types, priors and descriptions, and aliases
     with candidate entities and P(entity | alias). Build one with
     :func:`neuralcoref.artifacts.kb_build.build_kb`; load one with :func:`load_kb`.
+    It satisfies :class:`neuralcoref.core.linking.kb_protocol.LinkingKB`, what
+    the linking code reads of it.
 
     arrays (Dict[str, ndarray]): the arrays of kb.npz (see the module's docstring).
     type_names (List[str]): entity type names, indexed by ``arrays["types"]``.

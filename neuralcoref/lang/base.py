@@ -16,12 +16,12 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, Dict, Iterator, Mapping, Tuple, Type
 
 from .sections import (AGREEMENT_ATTRIBUTES, BINDING_PRINCIPLES, BindingRules, CandidateRules, ClassMap,
-                       DecodingRules, ExpletiveRules, FeatureRules, Labels, MentionRules, ResolvedTextRules,
-                       Section, SpeechRules, labels)
+                       DecodingRules, ExpletiveRules, FeatureRules, Labels, LinkingRules, MentionRules,
+                       ResolvedTextRules, Section, SpeechRules, labels)
 
 #: The sections, in the order the rules hold them.
 SECTIONS: Tuple[Type[Section], ...] = (MentionRules, FeatureRules, CandidateRules, ExpletiveRules,
-                                       SpeechRules, BindingRules, DecodingRules, ResolvedTextRules)
+                                       SpeechRules, BindingRules, DecodingRules, ResolvedTextRules, LinkingRules)
 #: Each field's section, by field name (a field belongs to one section).
 FIELD_SECTIONS: Dict[str, str] = {f.name: section.NAME for section in SECTIONS for f in fields(section)}
 assert len(FIELD_SECTIONS) == sum(len(fields(section)) for section in SECTIONS), "a field in two sections"
@@ -52,6 +52,7 @@ class LanguageRules:
     binding (BindingRules): binding constraints, at decoding.
     decoding (DecodingRules): decoding preferences and constraints.
     resolved (ResolvedTextRules): the resolved text.
+    linking (LinkingRules): the words the entity linker reads.
     RAISES TypeError: a name that is no section and no field, or a bad value.
     """
 
@@ -64,6 +65,7 @@ class LanguageRules:
     binding: BindingRules
     decoding: DecodingRules
     resolved: ResolvedTextRules
+    linking: LinkingRules
 
     def __init__(self, lang: str, **settings: Any) -> None:
         given = {section.NAME: settings.pop(section.NAME, None) for section in SECTIONS}
@@ -168,5 +170,5 @@ def fingerprinted_fields() -> Tuple[str, ...]:
 
 __all__ = ["LanguageRules", "SECTIONS", "FIELD_SECTIONS", "Section", "MentionRules", "FeatureRules",
            "CandidateRules", "ExpletiveRules", "SpeechRules", "BindingRules", "DecodingRules",
-           "ResolvedTextRules", "Labels", "ClassMap", "labels", "fingerprinted_fields",
+           "ResolvedTextRules", "LinkingRules", "Labels", "ClassMap", "labels", "fingerprinted_fields",
            "AGREEMENT_ATTRIBUTES", "BINDING_PRINCIPLES"]

@@ -8,6 +8,13 @@ what each choice bought.
 from .base import LanguageRules, labels
 from .en_gender import gender_words
 
+#: Titles before a name that GUM's mention spans hold ("Dr. William Glennie"),
+#: for the entity linker (``link_span_titles``).
+_SPAN_TITLES = labels(
+    "dr", "mr", "mrs", "ms", "miss", "prof", "professor", "president", "senator", "governor", "judge",
+    "justice", "gen", "general", "col", "capt", "captain", "lord", "lady", "sir", "king", "queen",
+    "prince", "princess", "emperor", "pope", "saint", "st", "rev", "reverend", "father", "sister")
+
 RULES = LanguageRules(
     lang="en",
     decoding_agreement=labels("gender", "number"),
@@ -183,4 +190,15 @@ RULES = LanguageRules(
                                 "wish", "award", "feed", "serve"),
     lead_deps=labels("advmod", "intj", "neg", "preconj", "dep", "meta", "parataxis", "cc", "mark",
                      "punct"),
+    # Entity linking (neuralcoref.core.linking): head words too general to name
+    # one entity; the titles GUM's mention spans hold, and those the KB's aliases leave out.
+    link_general_heads=labels("one", "ones", "thing", "things", "way", "part", "kind", "lot", "time", "year",
+                              "years", "day", "days", "people", "man", "woman", "men", "women", "person",
+                              "name", "first", "new"),
+    link_span_titles=_SPAN_TITLES,
+    link_leading_titles=_SPAN_TITLES | labels(
+        "vice", "sen", "gov", "colonel", "lt", "lieutenant", "sgt", "sergeant", "major", "admiral", "dame",
+        "duke", "brother", "bishop", "cardinal", "rabbi", "speaker", "secretary", "minister", "mayor",
+        "chancellor", "representative", "rep", "congressman", "congresswoman", "ambassador", "detective",
+        "officer", "coach", "uncle", "aunt", "madam", "madame", "mister", "sheikh", "chairman", "chief"),
 )

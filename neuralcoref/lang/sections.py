@@ -657,3 +657,25 @@ class ResolvedTextRules(Section):
     possessive_suffixes: Labels = frozenset()
     elided_words: ClassMapArg = frozenset()
     contracted_words: ClassMapArg = frozenset()
+
+
+@dataclass(frozen=True)
+class LinkingRules(Section):
+    """Words the entity linker reads (see :mod:`neuralcoref.core.linking`), lowercase
+    and without dots, as alias keys are; empty: none.
+
+    link_general_heads (Labels): head words too general to point at one named
+        entity ("the one", "this thing"): no candidate from the Doc's names.
+    link_span_titles (Labels): titles before a name that a lone name's span is
+        widened over ("Dr. William Glennie"), as the annotation's mentions hold them.
+    link_leading_titles (Labels): words of a title before a name, dropped to
+        look the name up when the whole is no alias ("Senator Hatfield"): the
+        span titles and the titles and roles the KB's aliases leave out.
+    """
+
+    NAME: ClassVar[str] = "linking"
+    FINGERPRINTED: ClassVar[bool] = False
+
+    link_general_heads: Labels = labels()
+    link_span_titles: Labels = labels()
+    link_leading_titles: Labels = labels()

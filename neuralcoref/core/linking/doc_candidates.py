@@ -14,32 +14,31 @@ worse on GUM train, docs/experiments/2026-12-07-entity-linking.md.)
 """
 from __future__ import annotations
 
-from typing import Dict, Iterable, List, Sequence, Set, Tuple
+from typing import AbstractSet, Dict, Iterable, List, Sequence, Set, Tuple
 
 Span_ = Tuple[int, int]
 
-#: Head words too general to point at one named entity ("the one", "this thing").
-_GENERAL = {"one", "ones", "thing", "things", "way", "part", "kind", "lot", "time", "year", "years",
-            "day", "days", "people", "man", "woman", "men", "women", "person", "name", "first", "new"}
 
-
-def usable_head(word: str) -> bool:
+def usable_head(word: str, general: AbstractSet[str]) -> bool:
     """Whether a head word (lower case, alias-keyed) may point at a named
-    entity: alphabetic, three letters or more, not a word of :data:`_GENERAL`."""
-    return len(word) > 2 and word.isalpha() and word not in _GENERAL
+    entity: alphabetic, three letters or more, not one of ``general`` (the
+    rules' ``link_general_heads``: "the one", "this thing")."""
+    return len(word) > 2 and word.isalpha() and word not in general
 
 
-def name_index(named: Sequence[Dict[int, Iterable[str]]]) -> Dict[str, Dict[int, Set[int]]]:
+def name_index(named: Sequence[Dict[int, Iterable[str]]],
+               general: AbstractSet[str]) -> Dict[str, Dict[int, Set[int]]]:
     """Word -> entity row -> the units that name the entity with that word.
 
     named (Sequence[Dict[int, Iterable[str]]]): per unit, the rows it names,
         each with the words of its name and of the unit's mentions that name it.
+    general (AbstractSet[str]): words that index nothing (see :func:`usable_head`).
     """
     index: Dict[str, Dict[int, Set[int]]] = {}
     for u, rows in enumerate(named):
         for row, words in rows.items():
             for word in words:
-                if usable_head(word):
+                if usable_head(word, general):
                     index.setdefault(word, {}).setdefault(row, set()).add(u)
     return index
 

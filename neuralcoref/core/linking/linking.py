@@ -18,7 +18,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, AbstractSet, Callable, Dict, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 import numpy as np
 from spacy import symbols
@@ -26,8 +26,14 @@ from spacy.attrs import IDX, IS_ALPHA, IS_STOP, LENGTH, LOWER, POS
 from spacy.strings import hash_string
 from spacy.tokens import Doc
 
+from ...lang import get_rules
+from ...lang.base import LanguageRules
 from .doc_candidates import doc_matches, name_index, words_of
-from .name_forms import SPAN_TITLES, untitled
+from .kb_protocol import LinkingKB
+from .name_forms import untitled
+
+if TYPE_CHECKING:
+    from ..mentions.mentions import Mentions
 
 Span_ = Tuple[int, int]
 _PUNCT = re.compile(r"[\"“”‘’`,;:!?()\[\]{}\-‐‑–—]")
@@ -101,7 +107,7 @@ EXTRACTED = -2
 
 
 def link_units(doc: Doc, clusters: Sequence[Sequence[Span_]], singletons: bool = True,
-               kb: Optional["KnowledgeBase"] = None, ctx: Optional["DocContext"] = None,
+               kb: Optional[LinkingKB] = None, ctx: Optional["DocContext"] = None,
                mentions: Optional[Sequence[Tuple[int, int, int]]] = None) -> List[Unit]:
     """The clusters, then the names outside every cluster when ``singletons``:
     the named entities (``doc.ents``) and the runs of proper nouns that no
@@ -125,7 +131,7 @@ def link_units(doc: Doc, clusters: Sequence[Sequence[Span_]], singletons: bool =
     if kb is not None:
         named += _kb_names(ctx, named, kb)
     for start, end in sorted(named):
-        span = _lone_span(doc, start, end)
+        span = _lone_span(doc, start, end, ctx.rules.link_span_titles)
         if span not in taken and (start, end) not in taken:
             taken.add(span)
             units.append(Unit([span], -1))
@@ -134,7 +140,7 @@ def link_units(doc: Doc, clusters: Sequence[Sequence[Span_]], singletons: bool =
     return units
 
 
-def extracted_mentions(doc: Doc, rules: "LanguageRules") -> List[Tuple[int, int, int]]:
+def extracted_mentions(doc: Doc, rules: LanguageRules) -> List[Tuple[int, int, int]]:
     """The mention extractor's mentions of a Doc as (start, end exclusive,
     head), for :func:`link_units` (at run time and in training alike)."""
     from ..mentions.mentions import extract_mentions
@@ -148,7 +154,7 @@ def mention_triples(found: "Mentions") -> List[Tuple[int, int, int]]:
 
 
 def _extracted_units(ctx: "DocContext", mentions: Sequence[Tuple[int, int, int]], taken: Set[Span_],
-                     kb: "KnowledgeBase") -> List[Unit]:
+                     kb: LinkingKB) -> List[Unit]:
     """One unit per alias key of the extracted mentions outside the units
     (every "iodine" of a Doc together, as a cluster would hold them)."""
     doc = ctx.doc
@@ -167,7 +173,7 @@ def _extracted_units(ctx: "DocContext", mentions: Sequence[Tuple[int, int, int]]
     return [Unit(spans, EXTRACTED) for spans in by_key.values()]
 
 
-def _kb_names(ctx: "DocContext", named: Sequence[Span_], kb: "KnowledgeBase") -> List[Span_]:
+def _kb_names(ctx: "DocContext", named: Sequence[Span_], kb: LinkingKB) -> List[Span_]:
     """Names the KB knows next to or inside the names found: two names joined
     by a comma ("Bilbao , Spain"), and parts of a name of several words whose
     entities differ from the whole's."""
@@ -285,12 +291,12 @@ def phrase_spans(units: Sequence[Unit], links: "UnitLinks", mentions: Sequence[T
     return result
 
 
-def _lone_span(doc: Doc, start: int, end: int) -> Span_:
+def _lone_span(doc: Doc, start: int, end: int, titles: AbstractSet[str]) -> Span_:
     """The span of a lone name as GUM-style mentions have it: with the titles
-    before it ("Dr. William Glennie", "President Trump"), a determiner that
-    depends on it ("the Netherlands", "these United States") and a possessive
-    ending ("Bangladesh 's")."""
-    while start > 0 and doc[start - 1].lower_.strip(".") in SPAN_TITLES:
+    before it ("Dr. William Glennie", "President Trump": the rules'
+    ``link_span_titles``), a determiner that depends on it ("the Netherlands",
+    "these United States") and a possessive ending ("Bangladesh 's")."""
+    while start > 0 and doc[start - 1].lower_.strip(".") in titles:
         start -= 1
     if start > 0 and doc[start - 1].pos == symbols.DET and start <= doc[start - 1].head.i < end:
         start -= 1
@@ -321,10 +327,13 @@ class DocContext:
     """What the features read of a whole Doc, computed once per Doc.
 
     doc (Doc): the parsed Doc.
+    rules (LanguageRules | None): the language rules whose ``linking`` words
+        (titles, general heads) the linker reads; None: those of the Doc's language.
     """
 
-    def __init__(self, doc: Doc):
+    def __init__(self, doc: Doc, rules: Optional[LanguageRules] = None):
         self.doc = doc
+        self.rules = rules if rules is not None else get_rules(doc.lang_)
         # One read of the Doc's arrays: making a Token per word cost a third of the linker's time.
         arrays = doc.to_array([POS, IS_ALPHA, IS_STOP, LOWER, IDX, LENGTH]).reshape(len(doc), 6)
         strings = doc.vocab.strings
@@ -415,7 +424,7 @@ def _read_name_keys(ctx: DocContext, s: int, e: int) -> Tuple[Optional[str], Lis
     return alias_key(text), list(dict.fromkeys(alias_key(p) for p in parts)), text
 
 
-def _unit_votes(ctx: DocContext, unit: Unit, kb: "KnowledgeBase") -> Tuple[Dict[int, _Votes], int, int]:
+def _unit_votes(ctx: DocContext, unit: Unit, kb: LinkingKB) -> Tuple[Dict[int, _Votes], int, int]:
     """Candidates of a unit with what its mentions say about each; the number
     of name mentions and of pronoun mentions."""
     votes: Dict[int, _Votes] = {}
@@ -430,8 +439,9 @@ def _unit_votes(ctx: DocContext, unit: Unit, kb: "KnowledgeBase") -> Tuple[Dict[
         if not len(ents) and "," in text:
             # "Bilbao , Spain", "Amsterdam , the Netherlands": the name before the comma.
             ents, priors = kb.candidates(text.split(",")[0])
-        if not len(ents) and untitled(key):  # "Senator Hatfield": the name after its title
-            ents, priors = kb.candidates_of_key(untitled(key))
+        bare = untitled(key, ctx.rules.link_leading_titles)
+        if not len(ents) and bare:  # "Senator Hatfield": the name after its title
+            ents, priors = kb.candidates_of_key(bare)
         full = len(ents) > 0
         if not full:
             found = [kb.candidates_of_key(r) for r in runs if r != key]
@@ -470,13 +480,13 @@ class LinkFeatures(NamedTuple):
     entities: np.ndarray
 
 
-def link_features(doc: Doc, units: Sequence[Unit], kb: "KnowledgeBase",
+def link_features(doc: Doc, units: Sequence[Unit], kb: LinkingKB,
                   ctx: Optional[DocContext] = None, doc_candidates: bool = True) -> LinkFeatures:
     """Features of every candidate of every unit (see LINK_FEATURES).
 
     doc (Doc): the parsed Doc the units belong to.
     units (Sequence[Unit]): from :func:`link_units`.
-    kb (KnowledgeBase): the knowledge base.
+    kb (LinkingKB): the knowledge base (:class:`~neuralcoref.artifacts.kb.KnowledgeBase`).
     doc_candidates (bool): add the entities other units name whose names hold
         a unit's head words (:mod:`.doc_candidates`: "Harrow" ... "Harrow School").
     RETURNS (LinkFeatures): the pairs, grouped by unit, in unit order.
@@ -514,13 +524,13 @@ def link_features(doc: Doc, units: Sequence[Unit], kb: "KnowledgeBase",
 
 
 def _add_doc_votes(ctx: DocContext, units: Sequence[Unit],
-                   read: List[Tuple[Dict[int, _Votes], int, int]], kb: "KnowledgeBase") -> None:
+                   read: List[Tuple[Dict[int, _Votes], int, int]], kb: LinkingKB) -> None:
     """The candidates from the document (:mod:`.doc_candidates`), added to the
     votes of each unit in ``read`` that no mention names in full (a unit of
     nominals gets its first votes)."""
     named = [{row: words_of([alias_key(kb.names[row]), *v.naming]) for row, v in votes.items() if v.naming}
              for votes, _, _ in read]
-    index = name_index(named)
+    index = name_index(named, ctx.rules.link_general_heads)
     if not index:
         return
     for u, unit in enumerate(units):
@@ -583,7 +593,7 @@ def decide(scores: np.ndarray, pairs: LinkFeatures, n_units: int, threshold: flo
     return UnitLinks(entities, probs)
 
 
-def split_units(units: Sequence[Unit], kb: "KnowledgeBase", ctx: DocContext,
+def split_units(units: Sequence[Unit], kb: LinkingKB, ctx: DocContext,
                 score: Callable[[np.ndarray], np.ndarray], threshold: float) -> List[Unit]:
     """Joint decisions, the other half: a cluster whose names link, each on its
     own, to different entities with at least ``threshold`` is split, one part
@@ -602,7 +612,7 @@ def split_units(units: Sequence[Unit], kb: "KnowledgeBase", ctx: DocContext,
     return result
 
 
-def _split_unit(unit: Unit, kb: "KnowledgeBase", ctx: DocContext, score: Callable[[np.ndarray], np.ndarray],
+def _split_unit(unit: Unit, kb: LinkingKB, ctx: DocContext, score: Callable[[np.ndarray], np.ndarray],
                 threshold: float) -> List[Unit]:
     names = [(span, key) for span in unit.spans for key, _, text in [_name_keys(ctx, *span)] if text]
     if len({key for _, key in names}) < 2:  # one name, however often: nothing to split (and cheap)
