@@ -30,7 +30,8 @@ from torch import nn
 from neuralcoref.artifacts.kb import KnowledgeBase
 from neuralcoref.artifacts.kb_build import build_kb, gum_records
 from neuralcoref.core.linking.link_scorer import LinkScorer
-from neuralcoref.core.linking.linking import N_FEATURES, DocContext, Unit, link_features, link_units
+from neuralcoref.core.linking.linking import (N_FEATURES, DocContext, Unit, extracted_mentions, link_features,
+                                              link_units)
 from neuralcoref.corpora.entities import EntityMention, read_entities
 from neuralcoref.extensions import get_clusters
 
@@ -67,14 +68,6 @@ def unit_labels(units: Sequence[Unit], gold: Dict[Tuple[int, int], Optional[str]
     return labels
 
 
-def extracted_mentions(doc: Doc) -> List[Tuple[int, int, int]]:
-    """The mention extractor's mentions, as the linker reads them at run time."""
-    from neuralcoref.core.linking.linking import extracted_mentions as extracted
-    from neuralcoref.lang import get_rules
-
-    return extracted(doc, get_rules(doc.lang_))
-
-
 def doc_examples(doc: Doc, gold: Sequence[EntityMention], kb: KnowledgeBase,
                  mentions: bool = True, doc_candidates: bool = True) -> List[UnitExample]:
     """The training examples of one resolved Doc (units with candidates);
@@ -82,7 +75,7 @@ def doc_examples(doc: Doc, gold: Sequence[EntityMention], kb: KnowledgeBase,
     ``doc_candidates``: with the candidates from the Doc (the linker's setting)."""
     clusters = [[(m.start, m.end) for m in c] for c in get_clusters(doc)]
     ctx = DocContext(doc)  # read the Doc once for the units and the features
-    units = link_units(doc, clusters, kb=kb, ctx=ctx, mentions=extracted_mentions(doc) if mentions else None)
+    units = link_units(doc, clusters, kb=kb, ctx=ctx, mentions=extracted_mentions(doc, ctx.rules) if mentions else None)
     labels = unit_labels(units, gold_spans(doc, gold))
     pairs = link_features(doc, units, kb, ctx, doc_candidates)
     examples = []
