@@ -686,3 +686,19 @@ def test_linking_alias_keys_fold_hyphens_and_old_kbs_warn(kb_dir):
     (kb_dir / KB_CONFIG).write_text(json.dumps({**config, "version": 1}))
     with pytest.warns(UserWarning, match="W416"):
         assert len(load_kb(kb_dir)) == 3
+
+
+def test_linking_training_examples_read_the_extractors_mentions(make_doc, tmp_path):
+    pytest.importorskip("torch")
+    from neuralcoref.corpora.entities import EntityMention
+    from neuralcoref.train.linker import doc_examples
+
+    (tmp_path / "kb.tsv").write_text("id\tname\taliases\tprior\ttype\tdescription\n"
+                                     "Q1103\tIodine\t\t\tsubstance\tchemical element\n", encoding="utf8")
+    kb = build_kb(read_kb_tsv(tmp_path / "kb.tsv"))
+    doc = make_doc(IODINE)
+    gold = [EntityMention("d", 0, 2, 2, wikidata_id="Q1103")]
+    # No clusters: the only unit is the extracted "iodine", labelled with its gold entity (row 0 of 1).
+    examples = doc_examples(doc, gold, kb, mentions=True)
+    assert len(examples) == 1 and examples[0].label == 0 and examples[0].features.shape[0] == 1
+    assert doc_examples(doc, gold, kb, mentions=False) == []
