@@ -527,6 +527,37 @@ def label_mask(cnp.ndarray column, const uint64_t[::1] sorted_ids):
     return out
 
 
+def label_masks(cnp.ndarray column, const uint64_t[::1] sorted_ids, const uint64_t[::1] bits,
+                Py_ssize_t n_sets):
+    """For each of ``n_sets`` label sets, which entries of a 1-d uint64 column are
+    in it: one binary search per entry over the sets' joined ids (increasing),
+    ``bits[j]`` the sets that hold ``sorted_ids[j]`` (bit s: set s). One call
+    answers what :func:`label_mask` answers once per set.
+    RETURNS (ndarray): (n_sets, len(column)) bool, C order.
+    """
+    if not 0 <= n_sets <= 64 or bits.shape[0] != sorted_ids.shape[0]:
+        raise ValueError("n_sets must be in [0, 64] and bits as long as sorted_ids")
+    cdef cnp.npy_intp dims[2]
+    dims[0], dims[1] = n_sets, cnp.PyArray_DIM(column, 0)
+    cdef Py_ssize_t n = dims[1], stride = cnp.PyArray_STRIDE(column, 0)
+    cdef char* data = <char*>cnp.PyArray_DATA(column)
+    cdef cnp.ndarray out = cnp.PyArray_ZEROS(2, dims, cnp.NPY_BOOL, 0)
+    cdef cnp.npy_bool* dst = <cnp.npy_bool*>cnp.PyArray_DATA(out)
+    cdef Py_ssize_t k = sorted_ids.shape[0], i, lo, s
+    cdef uint64_t value, held
+    if k == 0 or n_sets == 0:
+        return out
+    with nogil:
+        for i in range(n):
+            value = (<uint64_t*>(data + i * stride))[0]
+            lo = _lower_bound(sorted_ids, 0, k, value)
+            if lo < k and sorted_ids[lo] == value:
+                held = bits[lo]
+                for s in range(n_sets):
+                    dst[s * n + i] = (held >> s) & 1
+    return out
+
+
 cdef inline bint _int_value(char* p, int typenum, uint64_t* out) noexcept nogil:
     # The value at p as a 64-bit pattern: signed kinds sign-extended, so that
     # values of one kind compare equal exactly when they are equal.
