@@ -218,9 +218,10 @@ _ROW = {name: row for names in (_DEP_SETS, _WORD_SETS) for row, name in enumerat
 def _label_row(name: str) -> "cached[np.ndarray]":
     """A _Parse table that is one of the rules' label sets: its row of the
     column's table (``_Parse._dep_rows``, ``_Parse._word_rows``)."""
-    table = "_dep_rows" if name in _DEP_SETS else "_word_rows"
     row = _ROW[name]
-    return cached(lambda parse: getattr(parse, table)[row])
+    if name in _DEP_SETS:
+        return cached(lambda parse: parse._dep_rows[row])
+    return cached(lambda parse: parse._word_rows[row])
 
 
 @lru_cache(maxsize=32)
