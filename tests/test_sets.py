@@ -97,6 +97,21 @@ def test_has_labels_on_a_real_doc_and_other_columns(make_doc):
     np.testing.assert_array_equal(as_list, has_labels(arrays.pos, sets))
 
 
+def test_label_kernels_refuse_ids_of_another_kind():
+    from neuralcoref.core import _mentions
+
+    column = label_ids(frozenset({"w1", "w2"}))
+    for ids in (np.array([1, 2], np.int64), np.zeros((1, 2), np.uint64), np.arange(4, dtype=np.uint64)[::2]):
+        with pytest.raises(ValueError, match="1-d C-contiguous uint64"):
+            _mentions.label_mask(column, ids)
+        with pytest.raises(ValueError, match="1-d C-contiguous uint64"):
+            _mentions.label_masks(column, ids, ids, 1)
+    ids = np.sort(column)
+    with pytest.raises(ValueError, match="as long as"):
+        _mentions.label_masks(column, ids, ids[:1].copy(), 1)
+    assert _mentions.label_mask(column, np.zeros(0, np.uint64)).tolist() == [False, False]
+
+
 def _numpy_same_counts(values):
     _, inverse, counts = np.unique(values, return_inverse=True, return_counts=True)
     out = counts[inverse.reshape(-1)] - 1
