@@ -92,3 +92,29 @@ def test_first_layers_rows_kernel_refuses_columns_outside_the_inputs():
         _scoring.add_rows_product(out, x, np.array([1, 4], dtype=np.int64), packed)
     with pytest.raises(ValueError, match="must agree"):
         _scoring.add_rows_product(out, x, np.array([1], dtype=np.int64), packed)
+
+
+def test_first_layers_rows_kernel_reads_read_only_inputs_and_refuses_other_kinds():
+    rng = np.random.default_rng(4)
+    W, x = rng.standard_normal((5, 16)).astype(np.float32), rng.standard_normal((3, 8)).astype(np.float32)
+    cols, packed = np.array([0, 2, 4, 6, 7], dtype=np.int64), _scoring.pack_strips(W)
+    expected = np.zeros((3, 16), np.float32)
+    _scoring.add_rows_product(expected, x, cols, packed)
+    for a in (x, cols, packed):
+        a.flags.writeable = False  # the model's arrays may be read-only (memory-mapped)
+    out = np.zeros((3, 16), np.float32)
+    _scoring.add_rows_product(out, x, cols, packed)
+    assert np.array_equal(out, expected)
+    with pytest.raises(ValueError, match="out must be writeable"):
+        _scoring.add_rows_product(_read_only(np.zeros((3, 16), np.float32)), x, cols, packed)
+    with pytest.raises(ValueError, match="x must be a C-contiguous 2-d array of float32"):
+        _scoring.add_rows_product(out, x.astype(np.float64), cols, packed)
+    with pytest.raises(ValueError, match="cols must be a C-contiguous 1-d array of int64"):
+        _scoring.add_rows_product(out, x, cols.astype(np.int32), packed)
+    with pytest.raises(ValueError, match="out must be a C-contiguous"):
+        _scoring.add_rows_product(np.zeros((3, 32), np.float32)[:, ::2], x, cols, packed)
+
+
+def _read_only(a):
+    a.flags.writeable = False
+    return a

@@ -3,7 +3,8 @@ import numpy as np
 import pytest
 from spacy.tokens import Doc
 
-from neuralcoref.core.doc.labels import has_label, label_ids
+from neuralcoref.core.doc.doc_arrays import read_doc
+from neuralcoref.core.doc.labels import has_label, has_labels, joined_label_ids, label_ids
 from neuralcoref.core.features import featurize
 from neuralcoref.core.util.sets import SMALL_PRODUCT, in_increasing, isin
 
@@ -56,6 +57,59 @@ def test_has_label_reads_strided_columns_and_other_shapes():
         np.testing.assert_array_equal(has_label(column, words), np.isin(column, label_ids(words)))
     np.testing.assert_array_equal(has_label(array, words), np.isin(array, label_ids(words)))
     assert has_label(list(table), words).tolist() == np.isin(table, label_ids(words)).tolist()
+
+
+@pytest.mark.parametrize("n_tokens", [0, 1, 64, 500])
+def test_has_labels_kernel_matches_has_label_for_each_set(n_tokens):
+    vocabulary = label_ids(frozenset(f"w{i}" for i in range(20)))
+    column = np.random.default_rng(n_tokens).choice(np.append(vocabulary, np.uint64(0)), n_tokens)
+    # Overlapping, empty and repeated sets, and 64 of them (every bit of the table).
+    sets = (frozenset({"w1", "w2"}), frozenset(), frozenset({"w2", "w9", "zz"}), frozenset({"w1", "w2"}))
+    sets += tuple(frozenset({f"w{i % 20}", f"w{(3 * i) % 20}"}) for i in range(60))
+    for chosen in (sets[:4], sets, ()):
+        out = has_labels(column, chosen)
+        assert out.dtype == bool and out.shape == (len(chosen), n_tokens)
+        for row, values in zip(out, chosen):
+            np.testing.assert_array_equal(row, has_label(column, values))
+    ids, bits = joined_label_ids(sets[:4])
+    assert ids.tolist() == sorted(ids.tolist()) and not ids.flags.writeable
+    by_id = dict(zip(ids.tolist(), bits.tolist()))
+    assert [by_id[int(i)] for i in label_ids(frozenset({"w1"})).tolist() + label_ids(frozenset({"w2"})).tolist()
+            + label_ids(frozenset({"zz"})).tolist()] == [0b1001, 0b1101, 0b0100]  # bit s: sets[s]
+
+
+def test_has_labels_on_a_real_doc_and_other_columns(make_doc):
+    from neuralcoref.lang import get_rules
+
+    doc = make_doc([("It", 1, "nsubj", "PRON"), ("was", 1, "ROOT", "AUX"), ("cold", 1, "acomp", "ADJ"),
+                    ("and", 1, "cc", "CCONJ"), ("it", 5, "nsubj", "PRON"), ("rained", 1, "conj", "VERB"),
+                    ("three", 7, "nummod", "NUM"), ("days", 5, "npadvmod", "NOUN")])
+    arrays, rules = read_doc(doc), get_rules("en")
+    sets = (rules.weather_lemmas, rules.copula_lemmas, rules.predicate_adjective_deps, rules.subject_deps,
+            rules.conj_deps, rules.expletive_pronouns, frozenset({"NUM", "NOUN"}))
+    for column in (arrays.lemma, arrays.dep, arrays.lower, arrays.pos):  # strided views of one array
+        got = has_labels(column, sets)
+        for row, values in zip(got, sets):
+            np.testing.assert_array_equal(row, has_label(column, values))
+    assert has_labels(arrays.dep, sets)[2].tolist() == [False, False, True] + [False] * 5
+    # Other kinds than uint64 take has_label's own path.
+    as_list = has_labels(list(arrays.pos), sets)
+    np.testing.assert_array_equal(as_list, has_labels(arrays.pos, sets))
+
+
+def test_label_kernels_refuse_ids_of_another_kind():
+    from neuralcoref.core import _mentions
+
+    column = label_ids(frozenset({"w1", "w2"}))
+    for ids in (np.array([1, 2], np.int64), np.zeros((1, 2), np.uint64), np.arange(4, dtype=np.uint64)[::2]):
+        with pytest.raises(ValueError, match="1-d C-contiguous uint64"):
+            _mentions.label_mask(column, ids)
+        with pytest.raises(ValueError, match="1-d C-contiguous uint64"):
+            _mentions.label_masks(column, ids, ids, 1)
+    ids = np.sort(column)
+    with pytest.raises(ValueError, match="as long as"):
+        _mentions.label_masks(column, ids, ids[:1].copy(), 1)
+    assert _mentions.label_mask(column, np.zeros(0, np.uint64)).tolist() == [False, False]
 
 
 def _numpy_same_counts(values):

@@ -502,28 +502,89 @@ def extract_candidates(tokens, const int32_t[::1] left, const int32_t[::1] right
     return starts_arr[:k], ends_arr[:k], mheads_arr[:k], types_arr[:k]
 
 
-def label_mask(cnp.ndarray column, const uint64_t[::1] sorted_ids):
-    """Which entries of a 1-d uint64 column are in ``sorted_ids`` (increasing).
+cdef inline Py_ssize_t _lower_bound_at(const uint64_t* keys, Py_ssize_t hi, uint64_t key) noexcept nogil:
+    # _lower_bound over keys[0:hi] at a raw address.
+    cdef Py_ssize_t lo = 0, mid
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if keys[mid] < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+cdef const uint64_t* _uint64_data(cnp.ndarray array, Py_ssize_t* n) except NULL:
+    # The buffer of a 1-d C-contiguous uint64 array (read-only ones too), and
+    # its length: taken from the array itself, not through a typed memoryview,
+    # whose acquisition costs more than a short Doc's whole search.
+    if cnp.PyArray_NDIM(array) != 1 or cnp.PyArray_TYPE(array) != cnp.NPY_UINT64 \
+            or not cnp.PyArray_IS_C_CONTIGUOUS(array):
+        raise ValueError("label ids must be a 1-d C-contiguous uint64 array")
+    n[0] = cnp.PyArray_DIM(array, 0)
+    return <const uint64_t*>cnp.PyArray_DATA(array) if n[0] else <const uint64_t*>&_EMPTY_IDS
+
+
+cdef uint64_t _EMPTY_IDS = 0
+
+
+def label_mask(cnp.ndarray column, cnp.ndarray sorted_ids):
+    """Which entries of a 1-d uint64 column are in ``sorted_ids`` (increasing,
+    1-d C-contiguous uint64).
 
     A binary search per entry over the raw buffer (any stride): a short Doc asks
-    this of a rules' label set about a hundred times, and each numpy call costs
+    this of a rules' label set about twenty times, and each numpy call costs
     more than the whole search.
     RETURNS (ndarray): (len(column),) bool.
     """
+    cdef Py_ssize_t k
+    cdef const uint64_t* ids = _uint64_data(sorted_ids, &k)
     cdef cnp.npy_intp n = cnp.PyArray_DIM(column, 0)
-    cdef Py_ssize_t stride = cnp.PyArray_STRIDE(column, 0)
+    cdef Py_ssize_t stride = cnp.PyArray_STRIDE(column, 0), i, lo
     cdef char* data = <char*>cnp.PyArray_DATA(column)
     cdef cnp.ndarray out = cnp.PyArray_ZEROS(1, &n, cnp.NPY_BOOL, 0)
     cdef cnp.npy_bool* dst = <cnp.npy_bool*>cnp.PyArray_DATA(out)
-    cdef Py_ssize_t k = sorted_ids.shape[0], i, lo
     cdef uint64_t value
     if k == 0:
         return out
     with nogil:
         for i in range(n):
             value = (<uint64_t*>(data + i * stride))[0]
-            lo = _lower_bound(sorted_ids, 0, k, value)
-            dst[i] = lo < k and sorted_ids[lo] == value
+            lo = _lower_bound_at(ids, k, value)
+            dst[i] = lo < k and ids[lo] == value
+    return out
+
+
+def label_masks(cnp.ndarray column, cnp.ndarray sorted_ids, cnp.ndarray bits, Py_ssize_t n_sets):
+    """For each of ``n_sets`` label sets, which entries of a 1-d uint64 column are
+    in it: one binary search per entry over the sets' joined ids (increasing),
+    ``bits[j]`` the sets that hold ``sorted_ids[j]`` (bit s: set s); both 1-d
+    C-contiguous uint64. One call answers what :func:`label_mask` answers once
+    per set.
+    RETURNS (ndarray): (n_sets, len(column)) bool, C order.
+    """
+    cdef Py_ssize_t k, k_bits
+    cdef const uint64_t* ids = _uint64_data(sorted_ids, &k)
+    cdef const uint64_t* held_by = _uint64_data(bits, &k_bits)
+    if not 0 <= n_sets <= 64 or k_bits != k:
+        raise ValueError("n_sets must be in [0, 64] and bits as long as sorted_ids")
+    cdef cnp.npy_intp dims[2]
+    dims[0], dims[1] = n_sets, cnp.PyArray_DIM(column, 0)
+    cdef Py_ssize_t n = dims[1], stride = cnp.PyArray_STRIDE(column, 0), i, lo, s
+    cdef char* data = <char*>cnp.PyArray_DATA(column)
+    cdef cnp.ndarray out = cnp.PyArray_ZEROS(2, dims, cnp.NPY_BOOL, 0)
+    cdef cnp.npy_bool* dst = <cnp.npy_bool*>cnp.PyArray_DATA(out)
+    cdef uint64_t value, held
+    if k == 0 or n_sets == 0:
+        return out
+    with nogil:
+        for i in range(n):
+            value = (<uint64_t*>(data + i * stride))[0]
+            lo = _lower_bound_at(ids, k, value)
+            if lo < k and ids[lo] == value:
+                held = held_by[lo]
+                for s in range(n_sets):
+                    dst[s * n + i] = (held >> s) & 1
     return out
 
 

@@ -497,27 +497,47 @@ def pair_net(PairNet net, const float[:, ::1] a_part, const float[:, ::1] m_part
     return out_arr
 
 
-def add_rows_product(float[:, ::1] out, const float[:, ::1] x, const int64_t[::1] cols,
-                     const float[:, :, ::1] Wp):
+cdef char* _data(cnp.ndarray a, int typenum, int ndim, bint write, str name) except NULL:
+    # The buffer of a C-contiguous array of this kind and rank, taken from the
+    # array itself: a typed memoryview's acquisition costs more than a short
+    # text's few-rows product's call (the product itself aside).
+    if cnp.PyArray_NDIM(a) != ndim or cnp.PyArray_TYPE(a) != typenum or not cnp.PyArray_IS_C_CONTIGUOUS(a):
+        raise ValueError(f"{name} must be a C-contiguous {ndim}-d array of {_KINDS[typenum]}")
+    if write and not cnp.PyArray_ISWRITEABLE(a):
+        raise ValueError(f"{name} must be writeable")
+    cdef char* data = <char*>cnp.PyArray_DATA(a)
+    return data if data != NULL else <char*>&_NO_DATA
+
+
+cdef char _NO_DATA = 0
+_KINDS = {cnp.NPY_FLOAT32: "float32", cnp.NPY_INT64: "int64"}
+
+
+def add_rows_product(cnp.ndarray out, cnp.ndarray x, cnp.ndarray cols, cnp.ndarray Wp):
     """``out += x[:, cols] @ W`` for a few rows, ``W`` packed by :func:`pack_strips`:
     each weight is read once per six rows of ``x`` (a BLAS product packs the
     whole of ``W`` at every call, which costs more than the product for a short
     text's mentions). Each output adds its terms to its value in the order of
     ``cols``; the AVX2 and generic builds give the same bits.
 
-    out (float32 (m, 16 s)), x (float32 (m, width)), cols (int64 (k,)) in
-    [0, width), Wp (float32 (s, k, 16)).
+    out (float32 (m, 16 s), writeable), x (float32 (m, width)), cols (int64 (k,))
+    in [0, width), Wp (float32 (s, k, 16)); all C-contiguous (read-only ones
+    but ``out`` too).
     """
+    cdef float* o = <float*>_data(out, cnp.NPY_FLOAT32, 2, True, "out")
+    cdef const float* xd = <const float*>_data(x, cnp.NPY_FLOAT32, 2, False, "x")
+    cdef const int64_t* c = <const int64_t*>_data(cols, cnp.NPY_INT64, 1, False, "cols")
+    cdef const float* w = <const float*>_data(Wp, cnp.NPY_FLOAT32, 3, False, "Wp")
     cdef Py_ssize_t m = out.shape[0], n = out.shape[1], k = cols.shape[0], width = x.shape[1], j
     if x.shape[0] != m or Wp.shape[1] != k or Wp.shape[2] != 16 or Wp.shape[0] * 16 != n:
         raise ValueError("out (m, 16 s), x (m, width) and Wp (s, len(cols), 16) must agree")
     for j in range(k):
-        if not 0 <= cols[j] < width:
+        if not 0 <= c[j] < width:
             raise ValueError("cols must lie within the columns of x")
     if m == 0 or n == 0 or k == 0:
         return
     cdef nc_rows_args a
-    a.out, a.x, a.cols, a.W = &out[0, 0], &x[0, 0], &cols[0], &Wp[0, 0, 0]
+    a.out, a.x, a.cols, a.W = o, xd, c, w
     a.ldo, a.ldx, a.M, a.K, a.N = n, width, m, k, n
     with nogil:
         nc_rows(&a)

@@ -37,7 +37,7 @@ from spacy.tokens import Doc
 
 from ...lang.base import BINDING_PRINCIPLES, LanguageRules
 from ..doc.doc_arrays import DocArrays, arrays_of
-from ..doc.labels import has_label, label_codes
+from ..doc.labels import has_label, has_labels, label_codes
 from ..mentions.mentions import PRONOMINAL, Mentions
 from ..util.cached import cached
 from ..util.sets import in_increasing, isin
@@ -202,16 +202,59 @@ def _person_words(rules: LanguageRules) -> FrozenSet[str]:
     return frozenset(rules.class_map("person_words"))
 
 
+#: The rules' label sets _Parse reads, by column: one has_labels call per column.
+_DEP_SETS = ("vocative_deps", "binding_subject_deps", "binding_object_deps", "binding_preposition_deps",
+             "conj_deps", "binding_asyndetic_deps", "binding_subordinator_deps", "control_deps",
+             "binding_complement_deps", "predicate_adjective_deps", "relative_clause_deps",
+             "clausal_modifier_deps", "binding_expletive_deps", "binding_predicate_deps", "determiner_deps",
+             "phrase_object_deps")
+_WORD_SETS = ("clitic_cluster_words", "relative_words", "binding_pronoun_words", "reflexive_words",
+              "binding_clitic_words", "binding_prepositions", "binding_objectless_prepositions",
+              "predicative_words", "binding_possessive_words", "binding_noun_prepositions",
+              "binding_accusative_words")
+_ROW = {name: row for names in (_DEP_SETS, _WORD_SETS) for row, name in enumerate(names)}
+
+
+def _label_row(name: str) -> "cached[np.ndarray]":
+    """A _Parse table that is one of the rules' label sets: its row of the
+    column's table (``_Parse._dep_rows``, ``_Parse._word_rows``)."""
+    row = _ROW[name]
+    if name in _DEP_SETS:
+        return cached(lambda parse: parse._dep_rows[row])
+    return cached(lambda parse: parse._word_rows[row])
+
+
+@lru_cache(maxsize=32)
+def _label_sets(rules: LanguageRules, names: Tuple[str, ...]) -> Tuple[FrozenSet[str], ...]:
+    """The rules' label sets of these names, in order (built once per rules)."""
+    return tuple(getattr(rules, name) for name in names)
+
+
 class _Parse:
     """The token arrays binding reads, and children lists, for one Doc.
 
-    Each label array is built on first use: a short Doc without a pronoun or
-    an object asks for few of them (docs/experiments/2026-12-07-short-text-latency.md).
+    The label sets of a column are read in one kernel call, on the first use
+    of any (a short text asks for most of them); each table built from them on
+    first use (docs/experiments/2026-12-07-short-text-latency.md).
     """
 
     def __init__(self, arrays: DocArrays, rules: LanguageRules):
         self.arrays, self.rules, self.n = arrays, rules, len(arrays)
         self.heads, self.left, self.right = arrays.head, arrays.left, arrays.right
+
+    @cached
+    def _dep_rows(self) -> np.ndarray:
+        return has_labels(self.arrays.dep, _label_sets(self.rules, _DEP_SETS))
+
+    @cached
+    def _word_rows(self) -> np.ndarray:
+        return has_labels(self.arrays.lower, _label_sets(self.rules, _WORD_SETS))
+
+    def _dep(self, name: str) -> np.ndarray:
+        return self._dep_rows[_ROW[name]]
+
+    def _word(self, name: str) -> np.ndarray:
+        return self._word_rows[_ROW[name]]
 
     @cached
     def kids(self) -> np.ndarray:
@@ -239,25 +282,17 @@ class _Parse:
     def first_person(self) -> np.ndarray:
         return isin(self.person, [code for person, code in self._person_codes.items() if person.startswith("1")])
 
-    @cached
-    def vocative(self) -> np.ndarray:
-        """A vocative names the addressee ("Monsieur, je vous remercie")."""
-        return has_label(self.arrays.dep, self.rules.vocative_deps)
-
-    @cached
-    def _subject_dep(self) -> np.ndarray:
-        return has_label(self.arrays.dep, self.rules.binding_subject_deps)
-
-    @cached
-    def in_clitic_cluster(self) -> np.ndarray:
-        return has_label(self.arrays.lower, self.rules.clitic_cluster_words)
+    # A vocative names the addressee ("Monsieur, je vous remercie").
+    vocative = _label_row("vocative_deps")
+    _subject_dep = _label_row("binding_subject_deps")
+    in_clitic_cluster = _label_row("clitic_cluster_words")
 
     @cached
     def clitic(self) -> np.ndarray:
         """A first- or second-person pronoun before its verb, other than its
         subject, is an object clitic too ("te/expl:comp voir")."""
         # person > 0 is one lookup of all the person words, not one per person.
-        return (has_label(self.arrays.lower, self.rules.binding_clitic_words)
+        return (self._word("binding_clitic_words")
                 | (has_label(self.arrays.lower, _person_words(self.rules)) & ~self._subject_dep)) \
             & self.verb[self.heads] & (np.arange(self.n) < self.heads)
 
@@ -267,25 +302,20 @@ class _Parse:
         subject: the verb keeps the one it shares through coordination."""
         return self._subject_dep & ~self.clitic
 
-    @cached
-    def object(self) -> np.ndarray:
-        return has_label(self.arrays.dep, self.rules.binding_object_deps)
+    object = _label_row("binding_object_deps")
 
     @cached
     def phrase_object(self) -> np.ndarray:
-        return has_label(self.arrays.dep, self.rules.phrase_object_deps) & ~self.object
+        return self._dep("phrase_object_deps") & ~self.object
 
-    @cached
-    def preposition(self) -> np.ndarray:
-        return has_label(self.arrays.dep, self.rules.binding_preposition_deps)
+    preposition = _label_row("binding_preposition_deps")
 
     @cached
     def prep(self) -> np.ndarray:
-        rules, lower = self.rules, self.arrays.lower
-        prep = self.preposition & has_label(lower, rules.binding_prepositions)
+        prep = self.preposition & self._word("binding_prepositions")
         # "argued with him": an argument where the predicate has no object ("took
         # the book with him" leaves "him" free).
-        loose = self.preposition & has_label(lower, rules.binding_objectless_prepositions)
+        loose = self.preposition & self._word("binding_objectless_prepositions")
         if np.count_nonzero(loose):
             with_object = np.zeros(self.n, dtype=bool)
             with_object[self.heads[self.object]] = True
@@ -299,25 +329,11 @@ class _Parse:
     def frame_verb(self) -> np.ndarray:
         return frame_verbs(self.arrays, self.rules)
 
-    @cached
-    def conj(self) -> np.ndarray:
-        return has_label(self.arrays.dep, self.rules.conj_deps)
-
-    @cached
-    def asyndetic(self) -> np.ndarray:
-        return has_label(self.arrays.dep, self.rules.binding_asyndetic_deps)
-
-    @cached
-    def subordinator(self) -> np.ndarray:
-        return has_label(self.arrays.dep, self.rules.binding_subordinator_deps)
-
-    @cached
-    def control(self) -> np.ndarray:
-        return has_label(self.arrays.dep, self.rules.control_deps)
-
-    @cached
-    def complement(self) -> np.ndarray:
-        return has_label(self.arrays.dep, self.rules.binding_complement_deps)
+    conj = _label_row("conj_deps")
+    asyndetic = _label_row("binding_asyndetic_deps")
+    subordinator = _label_row("binding_subordinator_deps")
+    control = _label_row("control_deps")
+    complement = _label_row("binding_complement_deps")
 
     @cached
     def finite(self) -> np.ndarray:
@@ -331,59 +347,34 @@ class _Parse:
     def past(self) -> np.ndarray:
         return has_label(self.arrays.tag, self.rules.past_verb_tags)
 
-    @cached
-    def adjectival(self) -> np.ndarray:
-        return has_label(self.arrays.dep, self.rules.predicate_adjective_deps)
-
-    @cached
-    def relcl(self) -> np.ndarray:
-        return has_label(self.arrays.dep, self.rules.relative_clause_deps)
-
-    @cached
-    def relative(self) -> np.ndarray:
-        return has_label(self.arrays.lower, self.rules.relative_words)
-
-    @cached
-    def modifier_clause(self) -> np.ndarray:
-        return has_label(self.arrays.dep, self.rules.clausal_modifier_deps)
-
-    @cached
-    def expletive(self) -> np.ndarray:
-        return has_label(self.arrays.dep, self.rules.binding_expletive_deps)
-
-    @cached
-    def no_c_command(self) -> np.ndarray:
-        return has_label(self.arrays.dep, self.rules.binding_predicate_deps)
+    adjectival = _label_row("predicate_adjective_deps")
+    relcl = _label_row("relative_clause_deps")
+    relative = _label_row("relative_words")
+    modifier_clause = _label_row("clausal_modifier_deps")
+    expletive = _label_row("binding_expletive_deps")
+    no_c_command = _label_row("binding_predicate_deps")
 
     @cached
     def predicative(self) -> np.ndarray:
         """A mention that is a predicate ("proclaimed himself [Emperor]", "serve
         as [the capital]") describes, it is not bound."""
-        return self.no_c_command | has_label(self.arrays.lower, self.rules.predicative_words)[self.heads]
+        return self.no_c_command | self._word("predicative_words")[self.heads]
 
     @cached
     def noun(self) -> np.ndarray:
         return has_label(self.arrays.pos, self.rules.noun_pos | self.rules.proper_pos)
 
-    @cached
-    def personal(self) -> np.ndarray:
-        return has_label(self.arrays.lower, self.rules.binding_pronoun_words)
-
-    @cached
-    def reflexive(self) -> np.ndarray:
-        return has_label(self.arrays.lower, self.rules.reflexive_words)
-
-    @cached
-    def determiner(self) -> np.ndarray:
-        return has_label(self.arrays.dep, self.rules.determiner_deps)
+    personal = _label_row("binding_pronoun_words")
+    reflexive = _label_row("reflexive_words")
+    determiner = _label_row("determiner_deps")
 
     @cached
     def possessive(self) -> np.ndarray:
-        return has_label(self.arrays.lower, self.rules.binding_possessive_words) & self.determiner
+        return self._word("binding_possessive_words") & self.determiner
 
     @cached
     def noun_prep(self) -> np.ndarray:
-        return self.prep & has_label(self.arrays.lower, self.rules.binding_noun_prepositions)
+        return self.prep & self._word("binding_noun_prepositions")
 
     @cached
     def exceptional(self) -> np.ndarray:
@@ -392,7 +383,7 @@ class _Parse:
         arrays, rules = self.arrays, self.rules
         complement = self.complement[self.heads]
         return self.subject & complement & (
-            has_label(arrays.lower, rules.binding_accusative_words)
+            self._word("binding_accusative_words")
             | (self.personal & self.nonfinite[self.heads] & ~self._tensed(arrays, rules)[self.heads]))
 
     def _tensed(self, arrays: DocArrays, rules: LanguageRules) -> np.ndarray:

@@ -56,6 +56,42 @@ def has_label(column: np.ndarray, values: FrozenSet[str]) -> np.ndarray:
     return isin(column, label_ids(values))
 
 
+@lru_cache(maxsize=64)
+def joined_label_ids(sets: Tuple[FrozenSet[str], ...]) -> Tuple[np.ndarray, np.ndarray]:
+    """The string ids of several label sets joined, for ``_mentions.label_masks``
+    (cached: rules are frozen).
+
+    sets (Tuple[FrozenSet[str], ...]): at most 64 label sets.
+    RETURNS (Tuple[ndarray, ndarray]): the ids of all the sets, increasing,
+        (k,) uint64; and for each id the sets that hold it, (k,) uint64 (bit s:
+        ``sets[s]``). Read-only.
+    """
+    held: Dict[int, int] = {}
+    for s, values in enumerate(sets):
+        for value in label_ids(values).tolist():
+            held[value] = held.get(value, 0) | (1 << s)
+    ids = np.array(sorted(held), dtype=np.uint64)
+    bits = np.array([held[v] for v in ids.tolist()], dtype=np.uint64)
+    ids.flags.writeable = bits.flags.writeable = False
+    return ids, bits
+
+
+def has_labels(column: np.ndarray, sets: Tuple[FrozenSet[str], ...]) -> np.ndarray:
+    """:func:`has_label` for several label sets at once: one kernel call where a
+    Doc's tables ask about a dozen sets of one column.
+
+    column (ndarray): (n,) uint64 string ids (a DocArrays column).
+    sets (Tuple[FrozenSet[str], ...]): labels or words, at most 64 sets.
+    RETURNS (ndarray): (len(sets), n) bool; row s is ``has_label(column, sets[s])``.
+    """
+    if not isinstance(column, np.ndarray):
+        column = np.asarray(column)
+    if column.ndim == 1 and column.dtype == np.uint64 and len(sets) <= 64:
+        ids, bits = joined_label_ids(sets)
+        return _mentions.label_masks(column, ids, bits, len(sets))
+    return np.array([has_label(column, values) for values in sets], dtype=bool).reshape(len(sets), -1)
+
+
 def label_codes(column: np.ndarray, classes: Mapping[str, str], codes: Mapping[str, int]) -> np.ndarray:
     """Each entry's code by a rules' class map: ``codes[classes[label]]`` for
     the labels or words the map lists ("me" -> "1s" -> 1), 0 for the others.

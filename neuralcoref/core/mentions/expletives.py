@@ -20,7 +20,7 @@ from spacy.tokens import Doc
 from ...lang.base import LanguageRules
 from .. import _mentions
 from ..doc.doc_arrays import DocArrays, arrays_of
-from ..doc.labels import has_label, lower_words
+from ..doc.labels import has_label, has_labels, lower_words
 from ..util.sets import isin
 
 if TYPE_CHECKING:
@@ -179,27 +179,29 @@ def in_predicative_frame(rules: LanguageRules, arrays: DocArrays, tokens: np.nda
     child = heads != np.arange(n)
     # A word with a dependent beyond degree words and coordination ("hard [to
     # open]"), or with such a conjunct ("red and [hard to open]").
+    degree, conj, thing_frame, control, predicate_adjective, extraposed_clause = has_labels(arrays.dep, (
+        rules.degree_deps, rules.conj_deps, rules.thing_frame_deps, rules.control_deps,
+        rules.predicate_adjective_deps, rules.extraposed_clause_deps))
+    raising, copula = has_labels(arrays.lemma, (rules.raising_lemmas, rules.copula_lemmas))
     parent = np.zeros(n, dtype=bool)
-    parent[heads[child & ~has_label(arrays.dep, rules.degree_deps)]] = True
-    conj = child & has_label(arrays.dep, rules.conj_deps)
+    parent[heads[child & ~degree]] = True
+    conj = child & conj
     parent[heads[conj & parent]] = True
-    frame_dep = has_label(arrays.dep, rules.thing_frame_deps) & child
+    frame_dep = thing_frame & child
     # A raising verb's infinitive ("it seems [to] work") is no frame: the
     # pronoun is the subject of the raised verb.
-    raised = has_label(arrays.dep, rules.control_deps) \
-        & has_label(arrays.lemma, rules.raising_lemmas)[heads]
+    raised = control & raising[heads]
     frame_dep &= ~raised
-    bare = frame_dep & has_label(arrays.dep, rules.predicate_adjective_deps) & ~parent
+    bare = frame_dep & predicate_adjective & ~parent
     # A clause frames a pronoun it follows ("made it clear [that]"), not one
     # after it ("[The museum was closed], so we visited it", parsed as the
     # verb's ccomp).
-    clause = frame_dep & has_label(arrays.dep, rules.extraposed_clause_deps)
+    clause = frame_dep & extraposed_clause
     last_clause = np.full(n, -1, dtype=np.int64)
     np.maximum.at(last_clause, heads[clause], np.flatnonzero(clause))
     framed, with_bare = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
     framed[heads[frame_dep & ~bare & ~clause]] = True
     with_bare[heads[bare]] = True
-    copula = has_label(arrays.lemma, rules.copula_lemmas)
     framed |= np.where(copula, ~with_bare, with_bare)
     framed |= frame_dep & has_label(arrays.pos, rules.content_pos)
     tokens = np.asarray(tokens, dtype=np.int64)
@@ -252,48 +254,41 @@ class _Tables:
     """Label and lemma classes of one Doc's tokens, and the constructions."""
 
     def __init__(self, rules: LanguageRules, arrays: DocArrays, heads: np.ndarray):
-        dep, lower, lemma, pos, ent_type = arrays.dep, arrays.lower, arrays.lemma, arrays.pos, arrays.ent_type
+        dep, lower, lemma, pos = arrays.dep, arrays.lower, arrays.lemma, arrays.pos
         self.heads = heads
-        self.weather = has_label(lemma, rules.weather_lemmas)
-        self.weather_adj = has_label(lemma, rules.weather_adjectives)
-        self.ambient = has_label(ent_type, rules.ambient_entity_types)
-        self.light = has_label(lemma, rules.weather_light_verbs)
-        self.extraposing = has_label(lemma, rules.extraposition_lemmas)
-        self.copula = has_label(lemma, rules.copula_lemmas)
-        self.clause = has_label(dep, rules.extraposed_clause_deps)
-        self.adjective = has_label(dep, rules.predicate_adjective_deps)
-        # A copula's predicate noun: a cleft's focus, an ambient time, "a pity".
-        self.predicate_noun = has_label(dep, rules.cleft_deps)
-        self.relcl = has_label(dep, rules.relative_clause_deps)
-        self.particle = has_label(lower, rules.expletive_particles)
-        self.existential = has_label(lemma, rules.existential_lemmas)
-        self.unaccusative = has_label(lemma, rules.impersonal_lemmas)
-        self.reflexive_unaccusative = has_label(lemma, rules.impersonal_reflexive_lemmas)
-        self.reflexive_clitic = has_label(lower, rules.reflexive_clitic_words)
-        self.postverbal = has_label(dep, rules.postverbal_subject_deps) & has_label(pos, _NOMINAL)
-        self.pos_num = has_label(pos, _NUMERAL)
-        self.temporal = has_label(lemma, rules.temporal_nouns)
-        self.numeral = has_label(dep, _NUMERAL_DEPS)
+        # One kernel call per column for all of its label sets (a short text
+        # asked about thirty sets one call at a time).
+        (self.weather, self.weather_adj, self.light, self.extraposing, self.copula, self.existential,
+         self.unaccusative, self.reflexive_unaccusative, self.temporal, self.impersonal_adj,
+         self.raising) = has_labels(lemma, (
+            rules.weather_lemmas, rules.weather_adjectives, rules.weather_light_verbs,
+            rules.extraposition_lemmas, rules.copula_lemmas, rules.existential_lemmas,
+            rules.impersonal_lemmas, rules.impersonal_reflexive_lemmas, rules.temporal_nouns,
+            rules.extraposition_adjectives, rules.raising_lemmas))
+        # A copula's predicate noun (predicate_noun): a cleft's focus, an ambient time, "a pity".
+        (self.clause, self.adjective, self.predicate_noun, self.relcl, postverbal, self.numeral,
+         self.passive, self.extraposing_object, self.control, self.marked_clause, small_clause,
+         determiner) = has_labels(dep, (
+            rules.extraposed_clause_deps, rules.predicate_adjective_deps, rules.cleft_deps,
+            rules.relative_clause_deps, rules.postverbal_subject_deps, _NUMERAL_DEPS,
+            rules.extraposition_subject_deps, rules.extraposition_object_deps, rules.control_deps,
+            rules.marked_clause_deps, rules.small_clause_deps, rules.determiner_deps))
+        self.particle, self.reflexive_clitic, self.cleft_word, self.mark = has_labels(lower, (
+            rules.expletive_particles, rules.reflexive_clitic_words, rules.cleft_words, rules.expletive_marks))
+        nominal, self.pos_num, adjective = has_labels(pos, (_NOMINAL, _NUMERAL, _ADJECTIVE))
+        self.ambient = has_label(arrays.ent_type, rules.ambient_entity_types)
+        self.postverbal = postverbal & nominal
         # Indefinite determiners by their morphology ("une", "des", "quelques"),
         # read only where an intransitive verb may have its subject after it.
         self.indefinite_det = np.zeros(len(dep), dtype=bool)
         if (self.postverbal & (self.unaccusative | self.reflexive_unaccusative)[heads]).any():
-            for k in np.flatnonzero(has_label(dep, rules.determiner_deps)).tolist():
+            for k in np.flatnonzero(determiner).tolist():
                 morph = arrays.doc[k].morph
                 self.indefinite_det[k] = "Ind" in morph.get("Definite") or "Ind" in morph.get("PronType")
         self.any_existential = not rules.existential_lemmas
-        self.cleft_word = has_label(lower, rules.cleft_words)
         self.any_cleft_word = not rules.cleft_words
-        self.mark = has_label(lower, rules.expletive_marks)
-        self.passive = has_label(dep, rules.extraposition_subject_deps)
-        self.extraposing_object = has_label(dep, rules.extraposition_object_deps)
-        self.control = has_label(dep, rules.control_deps)
-        self.impersonal_adj = has_label(lemma, rules.extraposition_adjectives)
-        self.marked_clause = has_label(dep, rules.marked_clause_deps)
-        self.raising = has_label(lemma, rules.raising_lemmas)
         # A verb's complement headed by an adjective: a small clause.
-        self.small_clause = has_label(dep, rules.small_clause_deps) \
-            & has_label(pos, _ADJECTIVE)
+        self.small_clause = small_clause & adjective
         self.any_adjective = not rules.extraposition_adjectives
         self.kids, self.kid_ptr = arrays.children
 
