@@ -19,6 +19,9 @@ Protocol (the same for every variant, so that two variants compare):
   weight average when the recipe keeps one; the vocabulary is the training
   folds' words only (with ``pretrained``: followed by the pretraining text's
   words, and the pretrained layers copied in, as ``train --pretrained`` does).
+- distillation (the recipe's ``teacher``: earlier fold runs' folders): fold k's
+  student learns from the mean scores of those runs' fold-k models, which never
+  saw fold k either; the results record the teacher's own score of the fold.
 - score: the held-out fold decoded by the runtime's decoding at the untuned
   link threshold (offset 0), scored by the project's scorer, singletons as the
   data annotates them (as ``train`` picks them).
@@ -49,6 +52,7 @@ from .model import CorefScorers
 from .augment import document_blocks, swapped_copies
 from .pretrained import load_pretrained, merged_vocab, read_pretrained
 from .types import attach_types
+from .distill import attach_teacher, fold_teacher, teacher_f1
 from .epochs import fixed_schedule, merged_counts, training_data
 from .trainer import annotates_singletons, scorer_config
 
@@ -204,6 +208,8 @@ def _run_fold(cfg: TrainConfig, corpora, held_out: int, stop: GracefulStop, prog
         data.swapped = training_data(copy, vocab, cfg, 0)
     test_data = training_data(corpora[held_out], vocab, cfg, 0)
     attach_types(cfg, train_data + [d.swapped for d in train_data if getattr(d, "swapped", None) is not None])
+    teacher = fold_teacher(cfg, held_out, len(corpora), train_corpora)
+    attach_teacher(teacher, train_data, cfg)
     model = CorefScorers(scorer_cfg, dropout=cfg.dropout, word_dropout=cfg.word_dropout,
                          vector_dropout=cfg.vector_dropout)
     if cfg.pretrained:
@@ -221,7 +227,8 @@ def _run_fold(cfg: TrainConfig, corpora, held_out: int, stop: GracefulStop, prog
     return {"fold": held_out, "docs": test_data.corpus.n_docs, "mentions": len(test_data),
             "conll_f1": 100 * scores.conll_f1, "muc_f1": 100 * scores.muc.f1, "b3_f1": 100 * scores.bcub.f1,
             "ceafe_f1": 100 * scores.ceafe.f1, "lea_f1": 100 * scores.lea.f1 if hasattr(scores, "lea") else None,
-            "losses": losses, "seconds": round(time.time() - t0, 1)}
+            "losses": losses, "seconds": round(time.time() - t0, 1),
+            **({"teacher_conll_f1": teacher_f1(teacher, test_data, cfg)} if teacher else {})}
 
 
 def merge_results(parts: Sequence[Union[str, Path]], out_dir: Union[str, Path],
