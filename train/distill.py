@@ -16,7 +16,6 @@ over each anaphor's options: the no-antecedent option and its candidates
 """
 from __future__ import annotations
 
-import json
 import logging
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,23 +23,20 @@ from typing import List, Sequence, Tuple, Union
 
 import numpy as np
 import torch
-import torch.nn.functional as F
 
 from neuralcoref.artifacts.model_dir import load_model
-from neuralcoref.core.scoring.embeddings import WordVocab, build_vocab
+from neuralcoref.core.scoring.embeddings import WordVocab
 from neuralcoref.core.scoring.scoring import weight_shapes
 from neuralcoref.errors import Errors, NeuralcorefError
 
 from .config import TrainConfig
 from .dataset import TrainingData
 from .evaluation import predict_scores
+from .losses import distill_loss  # noqa: F401  (the loss, with the scores it compares)
 from .model import CorefScorers
 
 logger = logging.getLogger("neuralcoref.train")
 
-_NEG = -1e4
-#: A fold run's model of fold k (train/folds.py writes it beside its folds.json).
-FOLD_WEIGHTS = "fold_{fold}.pt"
 
 
 @dataclass
@@ -89,46 +85,7 @@ def load_exported_teacher(path: Union[str, Path], vector_dim: int) -> TeacherMem
     return TeacherMember(model.eval(), loaded.vocab, str(path))
 
 
-def load_fold_teacher(folder: Union[str, Path], fold: int, k: int, train_corpora) -> TeacherMember:
-    """Fold ``fold``'s model of a fold run (``neuralcoref folds --out FOLDER``) as a teacher member.
-
-    Its vocabulary is rebuilt as the fold run built it: the training folds' words
-    under its recipe's vocabulary settings.
-    train_corpora (Sequence[FeaturizedCorpus]): the folds trained on (all but ``fold``).
-    RAISES (NeuralcorefError): E426 when the folder is not a fold run of ``k`` folds
-        with that fold's model; E425 when the model does not fit the features or
-        the rebuilt vocabulary (another feature schema, vocabulary or recipe).
-    """
-    from .epochs import merged_counts
-    from .trainer import scorer_config
-
-    folder = Path(folder)
-    weights = folder / FOLD_WEIGHTS.format(fold=fold)
-    try:
-        results = json.loads((folder / "folds.json").read_text(encoding="utf8"))
-        tcfg = TrainConfig.from_dict(results["protocol"]["config"])
-        found_k = results["k"]
-    except (OSError, ValueError, KeyError, TypeError, NeuralcorefError) as err:
-        raise NeuralcorefError(Errors.E426.format(path=folder, fold=fold, k=k,
-                                                  reason=f"{type(err).__name__}: {err}")) from err
-    if found_k != k or not weights.is_file():
-        reason = f"it has {found_k} folds" if found_k != k else f"{weights.name} is missing"
-        raise NeuralcorefError(Errors.E426.format(path=folder, fold=fold, k=k, reason=reason))
-    if tcfg.use_vectors or tcfg.pretrained or tcfg.gender_swap:
-        raise NeuralcorefError(Errors.E425.format(
-            path=weights, details="fold teachers with token vectors, pretraining or gender-swapped "
-                                  "vocabularies are not supported"))
-    vocab = build_vocab(merged_counts(train_corpora), tcfg.vocab_min_count, tcfg.vocab_max_size)
-    model = CorefScorers(scorer_config(tcfg, len(vocab), 0))
-    state = torch.load(weights, map_location="cpu", weights_only=True)
-    try:
-        model.load_state_dict(state)
-    except RuntimeError as err:  # shapes differ: features, vocabulary or recipe
-        raise NeuralcorefError(Errors.E425.format(path=weights, details=_first_line(err))) from err
-    return TeacherMember(model.eval(), vocab, str(weights))
-
-
-def _first_line(err: Exception) -> str:
+def first_line(err: Exception) -> str:
     lines = [line.strip() for line in str(err).splitlines() if line.strip()]
     return "; ".join(lines[1:4] or lines[:1])
 
@@ -173,20 +130,6 @@ def attach_teacher(members: Sequence[TeacherMember], datasets: Sequence[Training
     logger.info("Teacher scores from %d member(s): %s", len(members), [m.source for m in members])
 
 
-def distill_loss(student: torch.Tensor, teacher: torch.Tensor, mask: torch.Tensor,
-                 temperature: float = 1.0) -> torch.Tensor:
-    """Mean over anaphors of ``T^2 * KL(teacher || student)`` over their valid options.
-
-    student, teacher (float (b, 1 + L)): option scores (no-antecedent first).
-    mask (bool (b, 1 + L)): valid options.
-    RETURNS (Tensor): the scalar loss (0 when the student scores as the teacher).
-    """
-    log_s = F.log_softmax(student.masked_fill(~mask, _NEG) / temperature, dim=1)
-    log_t = F.log_softmax(teacher.masked_fill(~mask, _NEG) / temperature, dim=1)
-    kl = (log_t.exp() * (log_t - log_s)).masked_fill(~mask, 0.0).sum(1)
-    return temperature ** 2 * kl.mean()
-
-
 def teacher_f1(members: Sequence[TeacherMember], data: TrainingData, cfg: TrainConfig) -> float:
     """CoNLL F1 of the teacher on ``data`` at offset 0 (the fold board's scoring)."""
     from .evaluation import scored_dev
@@ -207,20 +150,4 @@ def run_teacher(cfg: TrainConfig, vector_dim: int) -> List[TeacherMember]:
             raise NeuralcorefError(Errors.E427.format(path=path, kind="a fold run", command="train",
                                                       expected="exported model folders"))
         members.append(load_exported_teacher(path, vector_dim))
-    return members
-
-
-def fold_teacher(cfg: TrainConfig, held_out: int, k: int, train_corpora) -> List[TeacherMember]:
-    """The members that teach fold ``held_out``: fold ``held_out``'s model of every
-    fold run in ``teacher`` (none without ``teacher``).
-
-    RAISES (NeuralcorefError): E427 for an exported model (trained on the held-out
-        fold's documents), E426 / E425 as :func:`load_fold_teacher`.
-    """
-    members = []
-    for path in teacher_paths(cfg):
-        if (Path(path) / "config.json").is_file() and not (Path(path) / "folds.json").is_file():
-            raise NeuralcorefError(Errors.E427.format(path=path, kind="an exported model", command="folds",
-                                                      expected="'neuralcoref folds' output folders"))
-        members.append(load_fold_teacher(path, held_out, k, train_corpora))
     return members

@@ -10,13 +10,13 @@ torch = pytest.importorskip("torch", exc_type=ModuleNotFoundError)
 from neuralcoref.artifacts.model_dir import save_model  # noqa: E402
 from neuralcoref.core.scoring.embeddings import build_vocab  # noqa: E402
 from neuralcoref.core.scoring.model import ModelConfig  # noqa: E402
-from neuralcoref.core.scoring.scoring import ScorerConfig  # noqa: E402
 from neuralcoref.errors import NeuralcorefError  # noqa: E402
 from neuralcoref.lang import get_rules  # noqa: E402
 from neuralcoref.train.config import TrainConfig  # noqa: E402
 from neuralcoref.train.dataset import TrainingData  # noqa: E402
-from neuralcoref.train.distill import (TeacherMember, attach_teacher, distill_loss, fold_teacher,  # noqa: E402
+from neuralcoref.train.distill import (TeacherMember, attach_teacher, distill_loss,  # noqa: E402
                                        load_exported_teacher, run_teacher, teacher_scores)
+from neuralcoref.train.folds import fold_teacher  # noqa: E402
 from neuralcoref.train.evaluation import option_scores, predict_scores, to_tensors  # noqa: E402
 from neuralcoref.train.featurize import featurize_corpus  # noqa: E402
 from neuralcoref.train.model import CorefScorers  # noqa: E402
