@@ -590,6 +590,15 @@ class Errors(metaclass=ErrorsWithCodes):
             "application/json) or declare a known charset.")
     E423 = ("The request body is not valid {charset}, its declared charset ({error}): "
             "send the body in the charset declared by its Content-Type, or as UTF-8.")
+    # Distillation from a teacher (issues 52, 55): E424-E428
+    E424 = ("The recipe's {name} is {value}: 'teacher' is a path or a list of paths, "
+            "'distill_weight' a number >= 0 and 'distill_temperature' a number > 0.")
+    E425 = ("The distillation teacher {path} does not fit the student's features: "
+            "{details}. A teacher must be trained on this version's feature schema and, "
+            "for a fold teacher, on the same folds with its recorded recipe.")
+    E426 = ("{path} is not a fold run that can teach fold {fold} of {k} ({reason}): give "
+            "'neuralcoref folds --out' folders of finished runs with the same --k.")
+    E427 = ("The distillation teacher {path} is {kind}, but {command} takes {expected}.")
     # The decoder as passes (issues 52, 59): E450-E454
     E450 = ("Unknown decoding rule(s) to switch off: {names}. The rules are: {rules}.")
     # One settings object for the component (issue 59): E479-E481

@@ -118,6 +118,13 @@ class TrainConfig:
     pretrained (str | None): a ``neuralcoref pretrain`` output folder to start
         from: its word embeddings (the vocabulary extended with its words) and
         the pair scorer's first layer (train/pretrain.py); None: random.
+    teacher (str | List[str] | None): distil from a teacher (train/distill.py): for
+        ``train``, exported model folders (e.g. ``neuralcoref/models/en``); for the
+        fold board, ``neuralcoref folds`` output folders, whose fold-k models teach
+        fold k. Several: the mean of their scores. None: no distillation.
+    distill_weight (float): weight of the distillation loss (T^2 KL between the
+        teacher's and the student's option distributions) added to the gold loss.
+    distill_temperature (float): the temperature T of both distributions.
     """
 
     use_vectors: bool = False
@@ -158,6 +165,9 @@ class TrainConfig:
     gender_swap: bool = False
     gender_swap_names: Optional[str] = None
     pretrained: Optional[str] = None
+    teacher: Union[str, List[str], None] = None
+    distill_weight: float = 1.0
+    distill_temperature: float = 1.0
 
     def to_dict(self) -> Dict:
         return asdict(self)
@@ -198,6 +208,20 @@ class TrainConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1:
                 raise NeuralcorefError(Errors.E213.format(name=name, value=value))
+        check_distill(self)
+
+
+def check_distill(cfg: TrainConfig) -> None:
+    """E424 for a teacher that is not a path or list of paths, a negative
+    distillation weight or a temperature that is not positive."""
+    paths = [cfg.teacher] if isinstance(cfg.teacher, str) else cfg.teacher
+    if cfg.teacher is not None and (not isinstance(paths, list) or not paths
+                                    or not all(isinstance(p, str) and p for p in paths)):
+        raise NeuralcorefError(Errors.E424.format(name="teacher", value=repr(cfg.teacher)[:80]))
+    for name, positive in (("distill_weight", False), ("distill_temperature", True)):
+        value = getattr(cfg, name)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0 or (positive and value == 0):
+            raise NeuralcorefError(Errors.E424.format(name=name, value=value))
 
 
 #: The phases a "late" entity pass trains in: top pairs and slack-rescaled ranking.

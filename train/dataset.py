@@ -7,7 +7,7 @@ Candidate pairs and pair codes come from the runtime's
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, Optional
+from typing import Dict, Optional, Tuple
 
 import numpy as np
 
@@ -38,6 +38,8 @@ class Batch:
         weights, for the entity-level second pass.
     known (bool (b, L) | None): for partially labelled data, the candidates whose
         label is known (labelled mentions); the losses ignore the others.
+    teacher (float32 (b, 1 + L) | None): a distillation teacher's option scores
+        (train/distill.py), padding included (masked by the loss).
     """
 
     mentions: np.ndarray
@@ -55,6 +57,7 @@ class Batch:
     support_w: Optional[np.ndarray] = None
     known: Optional[np.ndarray] = None
     type_gold: Optional[np.ndarray] = None
+    teacher: Optional[np.ndarray] = None
 
 
 class TrainingData:
@@ -113,6 +116,8 @@ class TrainingData:
         # Set by train.schemes.apply_scheme for a training file with a scheme.
         self.scheme = None
         self.n_tokens: Optional[np.ndarray] = None
+        #: A distillation teacher's single (n,) and pair (n_pairs,) scores (train/distill.py); None: none.
+        self.teacher: Optional[Tuple[np.ndarray, np.ndarray]] = None
 
     def set_soft_clusters(self, members: Optional[np.ndarray], weights: Optional[np.ndarray]) -> None:
         """Soft clusters (from :func:`neuralcoref.core.scoring.entities.soft_clusters`) that batches
@@ -171,8 +176,17 @@ class TrainingData:
             mention_gold=self.labels[mentions] >= 0,
             known=(self.labels[ante] >= 0) & mask if self.partial else None,
             type_gold=self.type_labels[mentions] if self.type_labels is not None else None,
+            teacher=self._teacher(anaphors, pair_idx, mask),
             **self._support(mentions, used, support),
         )
+
+    def _teacher(self, anaphors: np.ndarray, pair_idx: np.ndarray, mask: np.ndarray) -> Optional[np.ndarray]:
+        """(b, 1 + L) float32 teacher option scores of the anaphors (None without a teacher)."""
+        if self.teacher is None:
+            return None
+        single, pair = self.teacher
+        pairs = pair[pair_idx] if len(pair) else np.zeros(mask.shape, np.float32)
+        return np.concatenate([single[anaphors][:, None], np.where(mask, pairs, 0.0)], axis=1).astype(np.float32)
 
     def _support(self, mentions: np.ndarray, used: np.ndarray, support: np.ndarray) -> dict:
         if self.members is None:

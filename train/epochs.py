@@ -20,6 +20,7 @@ from tqdm import tqdm
 from .batching import make_batches
 from .config import PhaseConfig, TrainConfig, phase_refines
 from .dataset import TrainingData
+from .distill import distill_loss
 from .evaluation import batch_outputs, set_soft_clusters, to_tensors
 from .augment import alternate
 from .interrupt import GracefulStop
@@ -165,6 +166,9 @@ def train_epoch(model: CorefScorers, optimizer: torch.optim.Optimizer, phase: Ph
                 out.mentions, t["mention_gold"], mention_loss_weights(data.labels[batch.mentions], data.scheme))
         if out.types is not None and t.get("type_gold") is not None:
             loss = loss + cfg.type_loss_weight * type_loss(out.types, t["type_gold"])
+        if "teacher" in t and cfg.distill_weight:
+            loss = loss + cfg.distill_weight * distill_loss(out.options, t["teacher"], mask,
+                                                            cfg.distill_temperature)
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()

@@ -19,6 +19,9 @@ Protocol (the same for every variant, so that two variants compare):
   weight average when the recipe keeps one; the vocabulary is the training
   folds' words only (with ``pretrained``: followed by the pretraining text's
   words, and the pretrained layers copied in, as ``train --pretrained`` does).
+- distillation (the recipe's ``teacher``: earlier fold runs' folders): fold k's
+  student learns from the mean scores of those runs' fold-k models, which never
+  saw fold k either; the results record the teacher's own score of the fold.
 - score: the held-out fold decoded by the runtime's decoding at the untuned
   link threshold (offset 0), scored by the project's scorer, singletons as the
   data annotates them (as ``train`` picks them).
@@ -49,6 +52,7 @@ from .model import CorefScorers
 from .augment import document_blocks, swapped_copies
 from .pretrained import load_pretrained, merged_vocab, read_pretrained
 from .types import attach_types
+from .distill import TeacherMember, attach_teacher, first_line, teacher_f1, teacher_paths
 from .epochs import fixed_schedule, merged_counts, training_data
 from .trainer import annotates_singletons, scorer_config
 
@@ -61,6 +65,9 @@ RESULTS_FILE = "folds.json"
 #: A fold's held-out documents scored by its model (a pickled ScoredDev): re-decoded
 #: under other decode settings without retraining (``bench/rule_ablation.py folds``).
 SCORED_FILE = "fold_{fold}.scored.pkl"
+#: A fold's model (the state dict of its scorers), beside the results: the fold's teacher
+#: for a distilled variant (the recipe's ``teacher``).
+FOLD_WEIGHTS = "fold_{fold}.pt"
 
 
 def assign_folds(keys: Sequence[str], k: int = DEFAULT_FOLDS) -> List[int]:
@@ -204,6 +211,8 @@ def _run_fold(cfg: TrainConfig, corpora, held_out: int, stop: GracefulStop, prog
         data.swapped = training_data(copy, vocab, cfg, 0)
     test_data = training_data(corpora[held_out], vocab, cfg, 0)
     attach_types(cfg, train_data + [d.swapped for d in train_data if getattr(d, "swapped", None) is not None])
+    teacher = fold_teacher(cfg, held_out, len(corpora), train_corpora)
+    attach_teacher(teacher, train_data, cfg)
     model = CorefScorers(scorer_cfg, dropout=cfg.dropout, word_dropout=cfg.word_dropout,
                          vector_dropout=cfg.vector_dropout)
     if cfg.pretrained:
@@ -214,14 +223,67 @@ def _run_fold(cfg: TrainConfig, corpora, held_out: int, stop: GracefulStop, prog
         return None
     dev = scored_dev(test_data, *predict_scores(model, test_data, device, cfg.pair_budget))
     if keep is not None:
-        torch.save(model.state_dict(), Path(keep) / f"fold_{held_out}.pt")
+        torch.save(model.state_dict(), Path(keep) / FOLD_WEIGHTS.format(fold=held_out))
         with open(Path(keep) / SCORED_FILE.format(fold=held_out), "wb") as f:
             pickle.dump(dev, f, protocol=pickle.HIGHEST_PROTOCOL)
     scores = dev.scores({})
     return {"fold": held_out, "docs": test_data.corpus.n_docs, "mentions": len(test_data),
             "conll_f1": 100 * scores.conll_f1, "muc_f1": 100 * scores.muc.f1, "b3_f1": 100 * scores.bcub.f1,
             "ceafe_f1": 100 * scores.ceafe.f1, "lea_f1": 100 * scores.lea.f1 if hasattr(scores, "lea") else None,
-            "losses": losses, "seconds": round(time.time() - t0, 1)}
+            "losses": losses, "seconds": round(time.time() - t0, 1),
+            **({"teacher_conll_f1": teacher_f1(teacher, test_data, cfg)} if teacher else {})}
+
+
+def fold_teacher(cfg: TrainConfig, held_out: int, k: int, train_corpora) -> List[TeacherMember]:
+    """The members that teach fold ``held_out``: fold ``held_out``'s model of every
+    fold run in ``teacher`` (none without ``teacher``).
+
+    RAISES (NeuralcorefError): E427 for an exported model (trained on the held-out
+        fold's documents), E426 / E425 as :func:`load_fold_teacher`.
+    """
+    members = []
+    for path in teacher_paths(cfg):
+        if (Path(path) / "config.json").is_file() and not (Path(path) / "folds.json").is_file():
+            raise NeuralcorefError(Errors.E427.format(path=path, kind="an exported model", command="folds",
+                                                      expected="'neuralcoref folds' output folders"))
+        members.append(load_fold_teacher(path, held_out, k, train_corpora))
+    return members
+
+
+def load_fold_teacher(folder: Union[str, Path], fold: int, k: int, train_corpora) -> TeacherMember:
+    """Fold ``fold``'s model of a fold run (``neuralcoref folds --out FOLDER``) as a teacher member.
+
+    Its vocabulary is rebuilt as the fold run built it: the training folds' words
+    under its recipe's vocabulary settings.
+    train_corpora (Sequence[FeaturizedCorpus]): the folds trained on (all but ``fold``).
+    RAISES (NeuralcorefError): E426 when the folder is not a fold run of ``k`` folds
+        with that fold's model; E425 when the model does not fit the features or
+        the rebuilt vocabulary (another feature schema, vocabulary or recipe).
+    """
+    folder = Path(folder)
+    weights = folder / FOLD_WEIGHTS.format(fold=fold)
+    try:
+        results = json.loads((folder / "folds.json").read_text(encoding="utf8"))
+        tcfg = TrainConfig.from_dict(results["protocol"]["config"])
+        found_k = results["k"]
+    except (OSError, ValueError, KeyError, TypeError, NeuralcorefError) as err:
+        raise NeuralcorefError(Errors.E426.format(path=folder, fold=fold, k=k,
+                                                  reason=f"{type(err).__name__}: {err}")) from err
+    if found_k != k or not weights.is_file():
+        reason = f"it has {found_k} folds" if found_k != k else f"{weights.name} is missing"
+        raise NeuralcorefError(Errors.E426.format(path=folder, fold=fold, k=k, reason=reason))
+    if tcfg.use_vectors or tcfg.pretrained or tcfg.gender_swap:
+        raise NeuralcorefError(Errors.E425.format(
+            path=weights, details="fold teachers with token vectors, pretraining or gender-swapped "
+                                  "vocabularies are not supported"))
+    vocab = build_vocab(merged_counts(train_corpora), tcfg.vocab_min_count, tcfg.vocab_max_size)
+    model = CorefScorers(scorer_config(tcfg, len(vocab), 0))
+    state = torch.load(weights, map_location="cpu", weights_only=True)
+    try:
+        model.load_state_dict(state)
+    except RuntimeError as err:  # shapes differ: features, vocabulary or recipe
+        raise NeuralcorefError(Errors.E425.format(path=weights, details=first_line(err))) from err
+    return TeacherMember(model.eval(), vocab, str(weights))
 
 
 def merge_results(parts: Sequence[Union[str, Path]], out_dir: Union[str, Path],

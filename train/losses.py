@@ -10,6 +10,9 @@ loss per anaphor.
 - ranking: max-margin with slack-rescaled costs (by default false new 0.8, false
   link 0.4, wrong link 1.0), against the highest-scoring gold option.
 - softmax: negative log of the total probability of the gold options.
+
+:func:`distill_loss` compares the options' distributions with a teacher's
+(train/distill.py), added to one of these.
 """
 from __future__ import annotations
 
@@ -62,6 +65,20 @@ def softmax(scores: torch.Tensor, mask: torch.Tensor, gold: torch.Tensor) -> tor
     log_norm = torch.logsumexp(_masked(scores, mask), dim=1)
     log_gold = torch.logsumexp(_masked(scores, mask & gold), dim=1)
     return (log_norm - log_gold).mean()
+
+
+def distill_loss(student: torch.Tensor, teacher: torch.Tensor, mask: torch.Tensor,
+                 temperature: float = 1.0) -> torch.Tensor:
+    """Mean over anaphors of ``T^2 * KL(teacher || student)`` over their valid options.
+
+    student, teacher (float (b, 1 + L)): option scores (no-antecedent first).
+    mask (bool (b, 1 + L)): valid options.
+    RETURNS (Tensor): the scalar loss (0 when the student scores as the teacher).
+    """
+    log_s = F.log_softmax(student.masked_fill(~mask, _NEG) / temperature, dim=1)
+    log_t = F.log_softmax(teacher.masked_fill(~mask, _NEG) / temperature, dim=1)
+    kl = (log_t.exp() * (log_t - log_s)).masked_fill(~mask, 0.0).sum(1)
+    return temperature ** 2 * kl.mean()
 
 
 LOSSES = {"all_pairs": all_pairs, "top_pairs": top_pairs, "ranking": ranking, "softmax": softmax}

@@ -38,6 +38,7 @@ from .checkpoint import CHECKPOINT_JSON, RunState, load_checkpoint, remove_check
 from .config import SINGLETON_SHARE, TrainConfig, load_config
 from .data_checks import warn_if_dev_flat, warn_if_too_small
 from .dataset import TrainingData
+from .distill import attach_teacher, run_teacher
 from .epochs import WeightAverage, merged_counts, start_phase, train_epoch, training_data
 from .evaluation import dev_scores, tune_dev_offsets
 from .augment import alternate, swapped_copies
@@ -197,6 +198,8 @@ def prepare_run(train_path: Union[str, Path], dev_path: Union[str, Path], spacy_
     swapped_data = [training_data(c, vocab, cfg, vector_dim) for c in swapped_corpora]
     attach_types(cfg, [train_data] + swapped_data)
     train_data.swapped = swapped_data[0] if swapped_data else None
+    attach_teacher(run_teacher(cfg, train_corpus.manifest["vector_dim"]),
+                   [train_data] + extra_data + partial_data, cfg)
     logger.info("Train: %s; extra: %s; partial: %s; dev: %s", train_data.stats(),
                 [d.stats() for d in extra_data], [d.stats() for d in partial_data], dev_data.stats())
     summary = {
