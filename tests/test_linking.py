@@ -689,7 +689,7 @@ def test_linking_alias_keys_fold_hyphens_and_old_kbs_warn(kb_dir):
 
 
 def test_linking_training_examples_read_the_extractors_mentions(make_doc, tmp_path):
-    pytest.importorskip("torch")
+    pytest.importorskip("torch", exc_type=ModuleNotFoundError)
     from neuralcoref.corpora.entities import EntityMention
     from neuralcoref.train.linker import doc_examples
 
