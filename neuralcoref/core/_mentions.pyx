@@ -133,19 +133,6 @@ def subtree_bounds(const cnp.int32_t[::1] heads):
     return left_arr, right_arr
 
 
-cdef inline Py_ssize_t _lower_bound(const uint64_t[::1] keys, Py_ssize_t lo, Py_ssize_t hi,
-                                    uint64_t key) noexcept nogil:
-    # The first index in keys[lo:hi] (increasing) whose key is not below ``key``.
-    cdef Py_ssize_t mid
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if keys[mid] < key:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
-
-
 def token_classes(const uint64_t[:, :] array, Py_ssize_t head_column,
                   const int64_t[::1] columns, const uint64_t[::1] table_keys,
                   const uint32_t[::1] table_masks, const int64_t[::1] bounds):
@@ -176,7 +163,7 @@ def token_classes(const uint64_t[:, :] array, Py_ssize_t head_column,
             for t in range(n_tables):
                 key = array[i, columns[t]]
                 end = bounds[t + 1]
-                lo = _lower_bound(table_keys, bounds[t], end, key)
+                lo = bounds[t] + _lower_bound_at(&table_keys[0] + bounds[t], end - bounds[t], key)
                 if lo < end and table_keys[lo] == key:
                     masks[t, i] = table_masks[lo]
     return heads_arr, masks_arr
@@ -503,7 +490,7 @@ def extract_candidates(tokens, const int32_t[::1] left, const int32_t[::1] right
 
 
 cdef inline Py_ssize_t _lower_bound_at(const uint64_t* keys, Py_ssize_t hi, uint64_t key) noexcept nogil:
-    # _lower_bound over keys[0:hi] at a raw address.
+    # The first index in keys[0:hi] (increasing) whose key is not below ``key``.
     cdef Py_ssize_t lo = 0, mid
     while lo < hi:
         mid = (lo + hi) >> 1
